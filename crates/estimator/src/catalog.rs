@@ -1,0 +1,256 @@
+//! The embedded catalog: model families → variants (ranked by capability) → formats (with real
+//! file sizes), plus GPUs. Compiled in from `data/catalog.json`; every entry carries its source.
+//! `data/SOURCES.md` explains how it was assembled and which sizes are computed.
+
+use crate::quant::{Container, GgmlType, Quant};
+use crate::units::{Bytes, Tokens};
+use serde::{Deserialize, Serialize};
+use std::sync::OnceLock;
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Catalog {
+    pub families: Vec<Family>,
+    pub gpus: Vec<Gpu>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Family {
+    pub id: String,
+    pub name: String,
+    /// Which published evaluation orders the variants, and its caveats.
+    pub capability_basis: String,
+    /// Strongest first (`capability_rank` 1, 2, …).
+    pub variants: Vec<Variant>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Variant {
+    /// The Hugging Face repo id (the permalink's `model=`).
+    pub id: String,
+    pub name: String,
+    /// 1 = strongest in its family.
+    pub capability_rank: u32,
+    pub capability: Option<Score>,
+    pub arch: Arch,
+    /// Highest precision first.
+    pub formats: Vec<Format>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Score {
+    pub benchmark: String,
+    pub score: f64,
+    pub source: String,
+}
+
+/// Architecture facts the memory terms need (from the model's `config.json`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Arch {
+    pub model_type: String,
+    pub hidden: u64,
+    pub layers: u32,
+    pub heads: u32,
+    pub kv_heads: u32,
+    pub head_dim: u64,
+    pub intermediate: u64,
+    pub moe_intermediate: Option<u64>,
+    /// 0 for dense models.
+    pub experts: u32,
+    pub experts_active: u32,
+    pub vocab: u64,
+    pub tied_embeddings: bool,
+    pub max_ctx: Tokens,
+    /// Trained / documented context lengths, ascending (slider snap points).
+    pub native_ctx: Vec<Tokens>,
+    pub swa: Option<Swa>,
+    /// Only layers `il < kv_layers` own a KV cache; later layers reuse one (gemma-3n).
+    pub kv_layers: Option<u32>,
+    /// Per-layer token embeddings (gemma-3n): a `vocab × layers × dim` lookup table.
+    pub ple: Option<Ple>,
+    pub source: String,
+}
+
+/// Sliding-window attention layout: layer `il` is global iff `il % period == global_offset`.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Swa {
+    pub window: Tokens,
+    pub period: u32,
+    pub global_offset: u32,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Ple {
+    pub vocab: u64,
+    pub dim: u64,
+}
+
+/// How a format's byte count was obtained.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SizeKind {
+    /// Printed by the publisher (decimal GB × 10^9; carries the print's rounding).
+    Published,
+    /// An exact byte count.
+    Exact,
+    /// Computed from tensor shapes and the format's block layout (no published size found).
+    Computed,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Format {
+    pub id: Quant,
+    pub container: Container,
+    /// File size (all shards), the input the estimate starts from.
+    pub bytes: u64,
+    pub size: SizeKind,
+    pub repo: String,
+    pub file: String,
+    pub source: String,
+    /// Storage type of `token_embd` (and per-layer embeddings) in this file.
+    pub embd_type: GgmlType,
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gpu {
+    pub id: String,
+    pub name: String,
+    /// Total memory as the driver reports it (nvidia-smi `memory.total`), in bytes.
+    pub vram_bytes: u64,
+    pub source: String,
+}
+
+impl Arch {
+    /// Is layer `il` a sliding-window layer?
+    pub fn is_swa(&self, il: u32) -> bool {
+        match self.swa {
+            Some(s) if s.period > 0 => il % s.period != s.global_offset,
+            _ => false,
+        }
+    }
+
+    /// Layers that own a KV cache (all, unless KV sharing).
+    pub fn kv_owning_layers(&self) -> u32 {
+        self.kv_layers.unwrap_or(self.layers).min(self.layers)
+    }
+
+    /// (global, sliding) counts among the layers that own a KV cache.
+    pub fn kv_layer_split(&self) -> (u32, u32) {
+        let n = self.kv_owning_layers();
+        let swa = (0..n).filter(|&il| self.is_swa(il)).count() as u32;
+        (n - swa, swa)
+    }
+
+    pub fn is_moe(&self) -> bool {
+        self.experts > 1
+    }
+}
+
+impl Format {
+    pub fn size(&self) -> Bytes {
+        Bytes(self.bytes)
+    }
+}
+
+static CATALOG: OnceLock<Catalog> = OnceLock::new();
+
+/// The embedded catalog (parsed once).
+pub fn catalog() -> &'static Catalog {
+    CATALOG.get_or_init(|| {
+        // The JSON is compiled in and validated by tests; a parse failure is a build defect.
+        serde_json::from_str(include_str!("../data/catalog.json"))
+            .expect("embedded catalog.json is valid (checked by tests)")
+    })
+}
+
+impl Catalog {
+    pub fn variant(&self, id: &str) -> Option<(&Family, &Variant)> {
+        self.families.iter().find_map(|f| {
+            f.variants
+                .iter()
+                .find(|v| v.id.eq_ignore_ascii_case(id))
+                .map(|v| (f, v))
+        })
+    }
+
+    pub fn family(&self, id: &str) -> Option<&Family> {
+        self.families.iter().find(|f| f.id == id)
+    }
+
+    pub fn gpu(&self, id: &str) -> Option<&Gpu> {
+        self.gpus.iter().find(|g| g.id.eq_ignore_ascii_case(id))
+    }
+
+    /// Problems in the data (empty when consistent). Checked by a test, shown nowhere else.
+    pub fn validate(&self) -> Vec<String> {
+        let mut errs = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for f in &self.families {
+            for (i, v) in f.variants.iter().enumerate() {
+                if !seen.insert(v.id.to_ascii_lowercase()) {
+                    errs.push(format!("duplicate variant {}", v.id));
+                }
+                if v.capability_rank != i as u32 + 1 {
+                    errs.push(format!(
+                        "{}: capability_rank {} at position {}",
+                        v.id,
+                        v.capability_rank,
+                        i + 1
+                    ));
+                }
+                let a = &v.arch;
+                if a.layers == 0
+                    || a.kv_heads == 0
+                    || a.heads == 0
+                    || a.head_dim == 0
+                    || a.hidden == 0
+                {
+                    errs.push(format!("{}: zero dimension", v.id));
+                }
+                if a.kv_heads == 0 || !a.heads.is_multiple_of(a.kv_heads) {
+                    errs.push(format!("{}: heads not a multiple of kv_heads", v.id));
+                }
+                if a.native_ctx.iter().any(|&c| c > a.max_ctx)
+                    || a.native_ctx.windows(2).any(|w| w[0] >= w[1])
+                {
+                    errs.push(format!("{}: native_ctx not ascending within max_ctx", v.id));
+                }
+                if v.formats.is_empty() {
+                    errs.push(format!("{}: no formats", v.id));
+                }
+                for w in v.formats.windows(2) {
+                    if w[0].id.precision_bits() < w[1].id.precision_bits() {
+                        errs.push(format!(
+                            "{}: formats not ordered by precision ({} before {})",
+                            v.id, w[0].id, w[1].id
+                        ));
+                    }
+                }
+                let mut fseen = std::collections::HashSet::new();
+                for fm in &v.formats {
+                    if !fseen.insert((fm.id, fm.container)) {
+                        errs.push(format!("{}: duplicate format {}", v.id, fm.id));
+                    }
+                    if fm.bytes == 0 || fm.source.is_empty() {
+                        errs.push(format!("{}: {} has no size or source", v.id, fm.id));
+                    }
+                }
+            }
+        }
+        for g in &self.gpus {
+            if g.vram_bytes == 0 || g.source.is_empty() {
+                errs.push(format!("gpu {}: no VRAM or source", g.id));
+            }
+        }
+        errs
+    }
+}

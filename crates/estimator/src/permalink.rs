@@ -1,0 +1,453 @@
+//! The permalink codec: [`Inputs`] ⇄ query string (GUIDE §4), versioned `v=1`.
+//!
+//! [`encode`] writes every parameter in a fixed order, so a link always restores the whole
+//! configuration. [`decode`] is tolerant: an unknown key, a bad or out-of-range value, a
+//! duplicate key or a model/format/GPU missing from the catalog falls back to the default and is
+//! reported as a [`Notice`] naming the key. It never panics (property-tested).
+
+use crate::catalog::catalog;
+use crate::engine::{Engine, KvDtype};
+use crate::inputs::*;
+use crate::quant::Quant;
+use std::collections::HashSet;
+use std::fmt::Write;
+use std::str::FromStr;
+
+pub const VERSION: u32 = 1;
+
+/// Result of decoding: the inputs to use, and what was refused on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    pub inputs: Inputs,
+    pub notices: Vec<Notice>,
+}
+
+impl Decoded {
+    /// True when every parameter was taken as given.
+    pub fn clean(&self) -> bool {
+        self.notices.is_empty()
+    }
+}
+
+/// Query string for `inputs` (without a leading `?`). Every parameter is written.
+pub fn encode(i: &Inputs) -> String {
+    let mut s = String::with_capacity(256);
+    let t = &i.train;
+    let _ = write!(
+        s,
+        "v={VERSION}&mode={}&model={}&quant={}&ctx={}&par={}&cards={}",
+        match i.mode {
+            Mode::Serve => "serve",
+            Mode::Train => "train",
+        },
+        escape(&i.model),
+        i.quant,
+        i.ctx,
+        i.par,
+        i.cards
+    );
+    match &i.gpu {
+        GpuChoice::Catalog(id) => {
+            let _ = write!(s, "&gpu={}", escape(id));
+        }
+        GpuChoice::VramGib(g) => {
+            let _ = write!(s, "&vram={}", fmt_num(*g));
+        }
+    }
+    let _ = write!(
+        s,
+        "&engine={}&kv={}&kvu={}&ubatch={}&swafull={}&util={}",
+        i.engine,
+        i.kv,
+        u8::from(i.kvu),
+        i.ubatch,
+        u8::from(i.swa_full),
+        fmt_num(i.util)
+    );
+    let targets: Vec<&str> = TARGET_MODULES
+        .iter()
+        .enumerate()
+        .filter(|(b, _)| t.targets & (1 << b) != 0)
+        .map(|(_, m)| *m)
+        .collect();
+    let _ = write!(
+        s,
+        "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",
+        method_id(t.method),
+        t.rank,
+        t.bsz,
+        t.seq,
+        gc_id(t.gc),
+        optim_id(t.optim),
+        targets.join(",")
+    );
+    if !t.free.is_empty() {
+        let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
+        let _ = write!(s, "&free={}", v.join(","));
+    }
+    if !t.pick.is_empty() {
+        let v: Vec<String> = t.pick.iter().map(|g| g.to_string()).collect();
+        let _ = write!(s, "&pick={}", v.join(","));
+    }
+    if i.embed {
+        s.push_str("&embed=1");
+    }
+    s
+}
+
+/// Decode a query string (a leading `?` is ignored). Never fails: see the module docs.
+pub fn decode(query: &str) -> Decoded {
+    let mut i = Inputs::default();
+    let mut notices = Vec::new();
+    let mut seen = HashSet::new();
+    let mut gpu_seen = false;
+    let q = query.trim().trim_start_matches('?');
+    for pair in q.split('&').filter(|p| !p.is_empty()) {
+        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
+        let key = unescape(k);
+        let val = unescape(v);
+        let val = val.trim();
+        if !seen.insert(key.clone()) {
+            notices.push(Notice {
+                key: key.clone(),
+                message: format!("given more than once; kept the first value, ignored {val:?}"),
+            });
+            continue;
+        }
+        if let Err(message) = apply(&mut i, &key, val, &mut gpu_seen) {
+            notices.push(Notice { key, message });
+        }
+    }
+    notices.extend(normalize(&mut i));
+    Decoded { inputs: i, notices }
+}
+
+/// Set one key. Err = why the value was refused (the default stays).
+fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<(), String> {
+    let t = &mut i.train;
+    match key {
+        "v" => {
+            let v: u32 = num(val, (1, u32::MAX))?;
+            if v != VERSION {
+                return Err(format!(
+                    "version {v} is not known; read as version {VERSION}"
+                ));
+            }
+        }
+        "mode" => {
+            i.mode = match val {
+                "serve" => Mode::Serve,
+                "train" => Mode::Train,
+                _ => return Err(bad(val, "serve, train")),
+            }
+        }
+        "model" => {
+            let (_, v) = catalog()
+                .variant(val)
+                .ok_or_else(|| format!("model {val:?} is not in the catalog; using {}", i.model))?;
+            i.model = v.id.clone();
+        }
+        "quant" => {
+            i.quant = Quant::from_str(val)
+                .map_err(|_| bad(val, &Quant::ALL.map(|q| q.id()).join(", ")))?
+        }
+        "ctx" => i.ctx = num(val, limits::CTX)?,
+        "par" => i.par = num(val, limits::PAR)?,
+        "cards" => i.cards = num(val, limits::CARDS)?,
+        "gpu" | "vram" if *gpu_seen => {
+            return Err("both gpu and vram given; kept the first".into());
+        }
+        "gpu" => {
+            let g = catalog().gpu(val).ok_or_else(|| {
+                format!("GPU {val:?} is not in the catalog; use vram=<GiB> for other cards")
+            })?;
+            i.gpu = GpuChoice::Catalog(g.id.clone());
+            *gpu_seen = true;
+        }
+        "vram" => {
+            i.gpu = GpuChoice::VramGib(fnum(val, limits::VRAM_GIB)?);
+            *gpu_seen = true;
+        }
+        "engine" => {
+            i.engine = Engine::from_str(val)
+                .map_err(|_| bad(val, "llama.cpp, ollama, vllm, transformers"))?
+        }
+        "kv" => {
+            i.kv = KvDtype::from_str(val)
+                .map_err(|_| bad(val, "f16, bf16, f32, q8_0, q5_1, q5_0, q4_0, fp8"))?
+        }
+        "kvu" => i.kvu = flag(val)?,
+        "ubatch" => i.ubatch = num(val, limits::UBATCH)?,
+        "swafull" => i.swa_full = flag(val)?,
+        "util" => i.util = fnum(val, limits::UTIL)?,
+        "embed" => i.embed = flag(val)?,
+        "method" => {
+            t.method = match val {
+                "qlora" => Method::Qlora,
+                "lora" => Method::Lora,
+                "full" => Method::Full,
+                _ => return Err(bad(val, "qlora, lora, full")),
+            }
+        }
+        "rank" => t.rank = num(val, limits::RANK)?,
+        "bsz" => t.bsz = num(val, limits::BSZ)?,
+        "seq" => t.seq = num(val, limits::SEQ)?,
+        "gc" => {
+            t.gc = match val {
+                "none" | "false" => GradCkpt::None,
+                "true" => GradCkpt::True,
+                "unsloth" => GradCkpt::Unsloth,
+                _ => return Err(bad(val, "none, true, unsloth")),
+            }
+        }
+        "optim" => {
+            t.optim = match val {
+                "adamw_8bit" => Optim::Adamw8bit,
+                "adamw_torch" => Optim::AdamwTorch,
+                "paged_adamw_32bit" => Optim::PagedAdamw32bit,
+                "sgd" => Optim::Sgd,
+                _ => return Err(bad(val, "adamw_8bit, adamw_torch, paged_adamw_32bit, sgd")),
+            }
+        }
+        "targets" => {
+            let mut bits = 0u8;
+            for m in val.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+                let m = m.trim_end_matches("_proj");
+                let b = TARGET_MODULES
+                    .iter()
+                    .position(|x| *x == m)
+                    .ok_or_else(|| bad(m, &TARGET_MODULES.join(", ")))?;
+                bits |= 1 << b;
+            }
+            if bits == 0 {
+                return Err("no target module given; adapting all seven".into());
+            }
+            t.targets = bits;
+        }
+        "free" => {
+            let v = list(val, |s| fnum(s, limits::FREE_GIB))?;
+            t.free = v;
+        }
+        "pick" => {
+            let v = list(val, |s| num(s, (0, limits::GPUS as u32 - 1)))?;
+            t.pick = v;
+        }
+        _ => return Err("unknown parameter, ignored".into()),
+    }
+    Ok(())
+}
+
+/// Make the inputs consistent with the catalog and the engine: a format the model does not
+/// publish for the engine's container, or a KV type the engine cannot use, is replaced by the
+/// nearest valid one. Returns what it changed. Used by [`decode`] and by the page after each edit.
+pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
+    let mut notices = Vec::new();
+    let cat = catalog();
+    if cat.variant(&i.model).is_none() {
+        let d = Inputs::default().model;
+        notices.push(Notice {
+            key: "model".into(),
+            message: format!("{:?} is not in the catalog; using {d}", i.model),
+        });
+        i.model = d;
+    }
+    if let (GpuChoice::Catalog(id), false) = (&i.gpu, true) {
+        if cat.gpu(id).is_none() {
+            notices.push(Notice {
+                key: "gpu".into(),
+                message: format!("{id:?} is not in the catalog; using rtx-4090"),
+            });
+            i.gpu = GpuChoice::Catalog("rtx-4090".into());
+        }
+    }
+    let Some((_, v)) = cat.variant(&i.model) else {
+        return notices;
+    };
+    let container = i.engine.container();
+    let has = |q: Quant| {
+        v.formats
+            .iter()
+            .any(|f| f.id == q && f.container == container)
+    };
+    if !has(i.quant) {
+        // Nearest precision among the formats this engine can load.
+        let best = v
+            .formats
+            .iter()
+            .filter(|f| f.container == container)
+            .min_by(|a, b| {
+                let da = (a.id.precision_bits() - i.quant.precision_bits()).abs();
+                let db = (b.id.precision_bits() - i.quant.precision_bits()).abs();
+                da.total_cmp(&db)
+            });
+        match best {
+            Some(f) => {
+                notices.push(Notice {
+                    key: "quant".into(),
+                    message: format!(
+                        "{} is not published for {} on {}; using {}",
+                        i.quant, v.id, i.engine, f.id
+                    ),
+                });
+                i.quant = f.id;
+            }
+            None => notices.push(Notice {
+                key: "engine".into(),
+                message: format!("{} has no {:?} files in the catalog", v.id, container),
+            }),
+        }
+    }
+    if !i.engine.kv_choices().contains(&i.kv) {
+        notices.push(Notice {
+            key: "kv".into(),
+            message: format!(
+                "{} cannot store the KV cache as {}; using f16",
+                i.engine, i.kv
+            ),
+        });
+        i.kv = KvDtype::F16;
+    }
+    if !i.train.pick.is_empty() {
+        let n = i.train.free.len().max(i.cards as usize) as u32;
+        if i.train.pick.iter().any(|&p| p >= n) {
+            notices.push(Notice {
+                key: "pick".into(),
+                message: format!("GPU index out of range (there are {n}); selecting automatically"),
+            });
+            i.train.pick.clear();
+        }
+    }
+    notices
+}
+
+pub fn method_id(m: Method) -> &'static str {
+    match m {
+        Method::Qlora => "qlora",
+        Method::Lora => "lora",
+        Method::Full => "full",
+    }
+}
+
+pub fn gc_id(g: GradCkpt) -> &'static str {
+    match g {
+        GradCkpt::None => "none",
+        GradCkpt::True => "true",
+        GradCkpt::Unsloth => "unsloth",
+    }
+}
+
+pub fn optim_id(o: Optim) -> &'static str {
+    match o {
+        Optim::Adamw8bit => "adamw_8bit",
+        Optim::AdamwTorch => "adamw_torch",
+        Optim::PagedAdamw32bit => "paged_adamw_32bit",
+        Optim::Sgd => "sgd",
+    }
+}
+
+fn bad(val: &str, allowed: &str) -> String {
+    format!("{val:?} is not one of {allowed}; kept the default")
+}
+
+fn num<T>(val: &str, (lo, hi): (T, T)) -> Result<T, String>
+where
+    T: FromStr + PartialOrd + std::fmt::Display + Copy,
+{
+    let x: T = val
+        .parse()
+        .map_err(|_| format!("{val:?} is not a whole number; kept the default"))?;
+    if x < lo || x > hi {
+        return Err(format!("{x} is outside {lo}…{hi}; kept the default"));
+    }
+    Ok(x)
+}
+
+fn fnum(val: &str, (lo, hi): (f64, f64)) -> Result<f64, String> {
+    let x: f64 = val
+        .parse()
+        .map_err(|_| format!("{val:?} is not a number; kept the default"))?;
+    if !x.is_finite() || x < lo || x > hi {
+        return Err(format!("{val} is outside {lo}…{hi}; kept the default"));
+    }
+    Ok(x)
+}
+
+fn flag(val: &str) -> Result<bool, String> {
+    match val {
+        "1" | "true" | "" => Ok(true),
+        "0" | "false" => Ok(false),
+        _ => Err(format!("{val:?} is not 0 or 1; kept the default")),
+    }
+}
+
+fn list<T>(val: &str, f: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, String> {
+    let v: Vec<T> = val
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(f)
+        .collect::<Result<_, _>>()?;
+    if v.len() > limits::GPUS {
+        return Err(format!("more than {} GPUs; kept the default", limits::GPUS));
+    }
+    Ok(v)
+}
+
+/// Shortest decimal that reads back to the same value (`24`, `22.5`, `0.9`).
+fn fmt_num(x: f64) -> String {
+    format!("{x}")
+}
+
+/// Percent-encode what a query value cannot hold literally (`/`, `.`, `-`, `_`, `,` stay).
+fn escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for b in s.bytes() {
+        match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' | b',' => {
+                out.push(b as char)
+            }
+            _ => {
+                let _ = write!(out, "%{b:02X}");
+            }
+        }
+    }
+    out
+}
+
+/// Percent-decode (and `+` → space); malformed escapes are kept literally.
+fn unescape(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        match b[k] {
+            b'+' => out.push(b' '),
+            b'%' if k + 2 < b.len() => {
+                let hex = std::str::from_utf8(&b[k + 1..k + 3]).ok();
+                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
+                    Some(x) => {
+                        out.push(x);
+                        k += 2;
+                    }
+                    None => out.push(b'%'),
+                }
+            }
+            c => out.push(c),
+        }
+        k += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_round_trips() {
+        for s in ["google/gemma-3-4b-it", "a b&c=d%", "ü"] {
+            assert_eq!(unescape(&escape(s)), s);
+        }
+        assert_eq!(unescape("%zz%4"), "%zz%4");
+    }
+}

@@ -1,0 +1,73 @@
+//! Ranking (seed 1, "constraint part two"): among the candidates (variant × format) that pass
+//! every constraint, the most capable variant first, then the highest precision within it —
+//! never by size alone (size and capability correlate within a variant, not across variants).
+//! Non-fitting candidates follow in the same order, each with its reasons.
+
+use crate::catalog::catalog;
+use crate::estimate::{estimate, Verdict};
+use crate::inputs::Inputs;
+use crate::units::Bytes;
+use serde::Serialize;
+
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    pub model: String,
+    pub name: String,
+    pub quant: String,
+    pub capability_rank: u32,
+    pub precision_bits: f64,
+    pub fits: bool,
+    pub verdict: Verdict,
+    /// Smallest headroom over the cards, bytes (negative = over).
+    pub headroom: i64,
+    pub device_bytes: Bytes,
+    /// Failed constraints in words (empty when it fits).
+    pub reasons: Vec<String>,
+}
+
+/// Candidates of the family of `inputs.model`, on the engine and cards of `inputs`.
+pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
+    let cat = catalog();
+    let Some((fam, _)) = cat.variant(&inputs.model) else {
+        return Vec::new();
+    };
+    let container = inputs.engine.container();
+    let mut out = Vec::new();
+    for v in &fam.variants {
+        for f in v.formats.iter().filter(|f| f.container == container) {
+            let mut i = inputs.clone();
+            i.model.clone_from(&v.id);
+            i.quant = f.id;
+            let e = estimate(&i);
+            out.push(Candidate {
+                model: v.id.clone(),
+                name: v.name.clone(),
+                quant: f.id.to_string(),
+                capability_rank: v.capability_rank,
+                precision_bits: f.id.precision_bits(),
+                fits: e.fits,
+                verdict: e.verdict,
+                headroom: e.headroom().clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+                device_bytes: e.total_device_bytes,
+                reasons: e
+                    .checks
+                    .iter()
+                    .filter(|c| !c.ok)
+                    .map(|c| c.message.clone())
+                    .collect(),
+            });
+        }
+    }
+    sort(&mut out);
+    out
+}
+
+/// Fitting first; then capability rank ascending; then precision descending.
+pub fn sort(c: &mut [Candidate]) {
+    c.sort_by(|a, b| {
+        b.fits
+            .cmp(&a.fits)
+            .then(a.capability_rank.cmp(&b.capability_rank))
+            .then(b.precision_bits.total_cmp(&a.precision_bits))
+    });
+}

@@ -1,0 +1,153 @@
+//! KV cache.
+//!
+//! Per layer that owns a cache: `cells_l × (row(type_k, n_kv × head_dim) + row(type_v, n_kv ×
+//! head_dim))`. Global layers grow with context; sliding-window layers plateau at the window
+//! (seed 1: "only the global layer count" grows); layers that reuse another layer's cache
+//! (gemma-3n KV sharing) add nothing. The concurrency slots multiply it (seed 1: "actual KV
+//! cache = single KV cache × concurrent slots").
+//!
+//! Three allocators are modelled:
+//! * [`llama`] — llama.cpp / Ollama, exactly by GUIDE §3 (measured on llama.cpp's allocator):
+//!   `n_ctx_pad = pad(n_ctx, 256)`; unified or one sequence → 1 stream of `n_ctx_pad` cells;
+//!   split → `n_seq` streams of `pad(⌊n_ctx_pad / n_seq⌋, 256)` cells; SWA layers hold
+//!   `pad(min(cells, n_swa × (unified ? n_seq : 1) + n_ubatch_eff), 256)` cells unless
+//!   `--swa-full`; quantized K/V types apply to the SWA cache too. Exact on every architecture of
+//!   the catalog (regression table in `tests/llama_kv.rs`).
+//! * [`paged`] — vLLM's paged cache: blocks of 16 tokens, a request at `ctx` holds
+//!   `⌈ctx/16⌉` blocks per global layer and about `⌈min(ctx, window + 16)/16⌉` per sliding layer;
+//!   with tensor parallelism each card holds `max(1, kv_heads / tp)` heads (KV heads are
+//!   replicated when tp > kv_heads; GUIDE §3). Domain: vLLM ≥ 0.6 defaults (block size 16).
+//! * [`dense`] — transformers' dynamic cache: exactly `ctx` tokens per sequence, sliding layers
+//!   capped at the window. Validated against the Qwen3 speed benchmark (measurement table).
+
+use crate::catalog::Arch;
+use crate::engine::KvDtype;
+use crate::units::Bytes;
+
+pub fn pad(x: u64, n: u64) -> u64 {
+    x.div_ceil(n).saturating_mul(n)
+}
+
+/// Bytes of one cell (one token) of one layer: K row + V row.
+pub fn cell_bytes(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64) -> u64 {
+    let n = kv_heads.saturating_mul(arch.head_dim);
+    k.row_bytes(n).saturating_add(v.row_bytes(n))
+}
+
+/// llama.cpp context parameters that shape the cache.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LlamaParams {
+    /// `-c`: total cells over all sequences.
+    pub n_ctx: u64,
+    /// `-np`: sequences (slots).
+    pub n_seq: u64,
+    /// `-kvu`.
+    pub unified: bool,
+    pub type_k: KvDtype,
+    pub type_v: KvDtype,
+    /// `-ub` (default 512).
+    pub n_ubatch: u64,
+    /// `-b` (default 2048).
+    pub n_batch: u64,
+    /// `--swa-full`.
+    pub swa_full: bool,
+}
+
+impl LlamaParams {
+    pub fn new(n_ctx: u64, n_seq: u64, unified: bool, kv: KvDtype) -> Self {
+        LlamaParams {
+            n_ctx,
+            n_seq: n_seq.max(1),
+            unified,
+            type_k: kv,
+            type_v: kv,
+            n_ubatch: 512,
+            n_batch: 2048,
+            swa_full: false,
+        }
+    }
+}
+
+/// The layout llama.cpp allocates.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LlamaKv {
+    pub bytes: Bytes,
+    pub streams: u64,
+    pub cells: u64,
+    pub swa_cells: u64,
+    pub global_layers: u32,
+    pub swa_layers: u32,
+}
+
+pub fn llama(arch: &Arch, p: &LlamaParams) -> LlamaKv {
+    let n_seq = p.n_seq.max(1);
+    let unified = p.unified || n_seq == 1;
+    let n_ctx_pad = pad(p.n_ctx.max(1), 256);
+    let (streams, cells) = if unified {
+        (1, n_ctx_pad)
+    } else {
+        (n_seq, pad(n_ctx_pad / n_seq, 256))
+    };
+    let n_ubatch_eff = p.n_ubatch.min(p.n_ctx).min(p.n_batch);
+    let swa_cells = match arch.swa {
+        Some(_) if p.swa_full => cells,
+        Some(s) => {
+            let per = (s.window as u64).saturating_mul(if unified { n_seq } else { 1 });
+            pad(cells.min(per.saturating_add(n_ubatch_eff)), 256)
+        }
+        None => cells,
+    };
+    let (global_layers, swa_layers) = arch.kv_layer_split();
+    let cell = cell_bytes(arch, p.type_k, p.type_v, arch.kv_heads as u64);
+    let per_stream = cell.saturating_mul(
+        cells
+            .saturating_mul(global_layers as u64)
+            .saturating_add(swa_cells.saturating_mul(swa_layers as u64)),
+    );
+    LlamaKv {
+        bytes: Bytes(per_stream.saturating_mul(streams)),
+        streams,
+        cells,
+        swa_cells,
+        global_layers,
+        swa_layers,
+    }
+}
+
+/// vLLM block size (tokens per block), its default.
+pub const VLLM_BLOCK: u64 = 16;
+
+/// vLLM paged cache for `seqs` requests of `ctx` tokens, on one of `tp` tensor-parallel cards.
+/// Returns bytes **per card**.
+pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64) -> Bytes {
+    let heads = (arch.kv_heads as u64 / tp.max(1)).max(1);
+    let (g, s) = arch.kv_layer_split();
+    let blocks_g = ctx.div_ceil(VLLM_BLOCK);
+    let blocks_s = match arch.swa {
+        Some(w) => ctx.min(w.window as u64 + VLLM_BLOCK).div_ceil(VLLM_BLOCK),
+        None => blocks_g,
+    };
+    let blocks = blocks_g
+        .saturating_mul(g as u64)
+        .saturating_add(blocks_s.saturating_mul(s as u64));
+    Bytes(
+        blocks
+            .saturating_mul(VLLM_BLOCK)
+            .saturating_mul(cell_bytes(arch, dtype, dtype, heads))
+            .saturating_mul(seqs),
+    )
+}
+
+/// transformers dynamic cache: `seqs × Σ_l tokens_l × cell`, sliding layers capped at the window.
+pub fn dense(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
+    let (g, s) = arch.kv_layer_split();
+    let swa_tokens = arch.swa.map_or(ctx, |w| ctx.min(w.window as u64));
+    let tokens = ctx
+        .saturating_mul(g as u64)
+        .saturating_add(swa_tokens.saturating_mul(s as u64));
+    Bytes(
+        tokens
+            .saturating_mul(cell_bytes(arch, dtype, dtype, arch.kv_heads as u64))
+            .saturating_mul(seqs),
+    )
+}

@@ -1,0 +1,54 @@
+//! Runtime overhead: CUDA context, activations / compute buffers, fragmentation.
+//!
+//! Serving engines (llama.cpp, Ollama, vLLM):
+//!   `overhead = max(0.7 GiB × cards, 0.10 × device_weights) + n_ctx / 131072 × 0.35 GiB`
+//! where `n_ctx` is the cells the engine allocates (context × slots).
+//! Provenance: the inference essay's fit, within 0.15 GiB over four measured configurations.
+//! **Empirical**: the coefficients have no theoretical basis; they were fitted on specific driver
+//! and engine versions (re-measure after a driver update). The two arms of the `max` are two
+//! regimes (small model on several cards: per-card CUDA context; large model on one card:
+//! weight-proportional activations) that did not stack in measurement.
+//! Domain: llama.cpp-family engines at concurrency 1 as measured; for vLLM it stands in for the
+//! profiling peak + CUDA graphs (vLLM sizes its KV pool from what remains, see `kv::paged`).
+//!
+//! transformers: `overhead = 48 MiB`, the largest residual (peak − weights − KV, rounded up) of
+//! the Qwen3 speed benchmark (transformers 4.51 + FlashAttention-2, 0.6B…32B at 2K…32K tokens;
+//! residuals 33–48 MiB). That counter is PyTorch's allocator peak: it does not include the CUDA
+//! context (a few hundred MiB per process in nvidia-smi).
+
+use crate::engine::Engine;
+use crate::units::{Bytes, GIB, MIB};
+
+/// Per-card fixed arm of the essay's fit (GiB).
+pub const PER_CARD_GIB: f64 = 0.7;
+/// Weight-proportional arm of the essay's fit.
+pub const WEIGHT_FRACTION: f64 = 0.10;
+/// Context slope of the essay's fit: GiB per 131072 tokens.
+pub const CTX_GIB_PER_128K: f64 = 0.35;
+/// transformers allocator residual (see module docs).
+pub const TRANSFORMERS_RESIDUAL: Bytes = Bytes(48 * MIB);
+
+pub struct Overhead {
+    pub bytes: Bytes,
+    pub formula: String,
+}
+
+pub fn overhead(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -> Overhead {
+    if engine == Engine::Transformers {
+        return Overhead {
+            bytes: TRANSFORMERS_RESIDUAL,
+            formula: "48 MiB allocator residual (measured, transformers + FA2)".into(),
+        };
+    }
+    let fixed = PER_CARD_GIB * cards as f64 * GIB as f64;
+    let prop = WEIGHT_FRACTION * device_weights.as_f64();
+    let ctx = n_ctx as f64 / 131_072.0 * CTX_GIB_PER_128K * GIB as f64;
+    let bytes = Bytes::from_f64(fixed.max(prop) + ctx);
+    Overhead {
+        bytes,
+        formula: format!(
+            "max(0.7 GiB × {cards}, 0.10 × {}) + {n_ctx}/131072 × 0.35 GiB",
+            device_weights
+        ),
+    }
+}

@@ -1,0 +1,81 @@
+//! Weights on the device.
+//!
+//! Formula: `device = file_size − host_resident + tied_output_copy`, where on llama.cpp and
+//! Ollama with a GGUF file
+//!   `host_resident = row(embd_type, vocab × hidden) + row(embd_type, ple_vocab × layers × ple_dim)`
+//! (`token_embd`, and gemma-3n's `per_layer_token_embd`), and
+//!   `tied_output_copy = row(embd_type, vocab × hidden)` when the model ties its output matrix to
+//!   the embedding (the output projection then needs its own copy on the card).
+//! On vLLM and transformers (safetensors) nothing stays in host memory: `device = file_size`.
+//!
+//! Provenance: the inference essay (seed 1: "file size is the input, not a parameter count";
+//! `CPU-resident = (vocab × layers × perLayerDim + vocab × hidden) × bytesPerParam`) and the
+//! llama.cpp facts of GUIDE §3 (with full offload `token_embd` stays in host memory; a tied output
+//! matrix is a real GPU copy — public log, Llama-3.2-1B F16: CUDA0 2357.26 MiB, CPU_Mapped
+//! 501.00 MiB). The essay's formula has no tied-copy term; GUIDE's log shows the copy exists, so
+//! it is added back.
+//!
+//! Domain: the deduction is an engine choice, so it is gated on engine *and* container: only
+//! llama.cpp/Ollama with GGUF. A format that quantizes embeddings is handled through `embd_type`
+//! (the real storage type of the table in that file). Vision towers and other tensors in the
+//! file count as weights on the device.
+
+use crate::catalog::{Arch, Format};
+use crate::engine::Engine;
+use crate::quant::Container;
+use crate::units::Bytes;
+
+/// How the file's bytes divide between card and host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Weights {
+    pub file: Bytes,
+    pub device: Bytes,
+    pub host: Bytes,
+    /// Part of `device` that is the tied output copy (0 when not tied or not deducted).
+    pub tied_copy: Bytes,
+    /// Per-layer-embedding part of `host`.
+    pub ple: Bytes,
+}
+
+/// Does `engine` keep the embedding tables of a file in `container` in host memory?
+pub fn host_resident_applies(engine: Engine, container: Container) -> bool {
+    engine.llama_family() && container == Container::Gguf
+}
+
+pub fn weights(arch: &Arch, format: &Format, engine: Engine) -> Weights {
+    let file = format.size();
+    if !host_resident_applies(engine, format.container) {
+        return Weights {
+            file,
+            device: file,
+            host: Bytes::ZERO,
+            tied_copy: Bytes::ZERO,
+            ple: Bytes::ZERO,
+        };
+    }
+    let t = format.embd_type;
+    let embd = Bytes(t.row_bytes(arch.vocab.saturating_mul(arch.hidden)));
+    let ple = match arch.ple {
+        Some(p) => Bytes(
+            t.row_bytes(
+                p.vocab
+                    .saturating_mul(arch.layers as u64)
+                    .saturating_mul(p.dim),
+            ),
+        ),
+        None => Bytes::ZERO,
+    };
+    let host = (embd + ple).min(file);
+    let tied_copy = if arch.tied_embeddings {
+        embd
+    } else {
+        Bytes::ZERO
+    };
+    Weights {
+        file,
+        device: file.saturating_sub(host) + tied_copy,
+        host,
+        tied_copy,
+        ple,
+    }
+}

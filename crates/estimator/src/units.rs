@@ -1,0 +1,143 @@
+//! Quantities as types, and their display.
+//!
+//! Binary units everywhere: 1 GiB = 2^30 bytes, 1 MiB = 2^20 bytes. Published file sizes are
+//! decimal (1 GB = 10^9 bytes) and are converted to bytes once, in the catalog; from there on
+//! only [`Bytes`] travels.
+
+use serde::Serialize;
+use std::fmt;
+
+/// 2^20 bytes.
+pub const MIB: u64 = 1 << 20;
+/// 2^30 bytes.
+pub const GIB: u64 = 1 << 30;
+
+/// A count of bytes. Saturating arithmetic: no estimate can overflow or wrap.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
+pub struct Bytes(pub u64);
+
+impl Bytes {
+    pub const ZERO: Bytes = Bytes(0);
+
+    /// Bytes from a (finite, non-negative) number of GiB, rounded to the nearest byte.
+    pub fn from_gib(gib: f64) -> Bytes {
+        Bytes::from_f64(gib * GIB as f64)
+    }
+
+    /// Bytes from a real number, rounded; negative or NaN become 0, huge values saturate.
+    pub fn from_f64(x: f64) -> Bytes {
+        if x.is_nan() || x <= 0.0 {
+            Bytes(0)
+        } else if x >= u64::MAX as f64 {
+            Bytes(u64::MAX)
+        } else {
+            Bytes(x.round() as u64)
+        }
+    }
+
+    pub fn get(self) -> u64 {
+        self.0
+    }
+    pub fn as_f64(self) -> f64 {
+        self.0 as f64
+    }
+    pub fn gib(self) -> f64 {
+        self.0 as f64 / GIB as f64
+    }
+    pub fn mib(self) -> f64 {
+        self.0 as f64 / MIB as f64
+    }
+    pub fn saturating_sub(self, o: Bytes) -> Bytes {
+        Bytes(self.0.saturating_sub(o.0))
+    }
+    pub fn times(self, k: u64) -> Bytes {
+        Bytes(self.0.saturating_mul(k))
+    }
+    /// Ceiling division (shards of a total across `n` cards).
+    pub fn div_ceil(self, n: u64) -> Bytes {
+        if n == 0 {
+            self
+        } else {
+            Bytes(self.0.div_ceil(n))
+        }
+    }
+    pub fn scale(self, k: f64) -> Bytes {
+        Bytes::from_f64(self.0 as f64 * k)
+    }
+}
+
+impl std::ops::Add for Bytes {
+    type Output = Bytes;
+    fn add(self, o: Bytes) -> Bytes {
+        Bytes(self.0.saturating_add(o.0))
+    }
+}
+
+impl std::ops::AddAssign for Bytes {
+    fn add_assign(&mut self, o: Bytes) {
+        *self = *self + o;
+    }
+}
+
+impl std::iter::Sum for Bytes {
+    fn sum<I: Iterator<Item = Bytes>>(it: I) -> Bytes {
+        it.fold(Bytes::ZERO, |a, b| a + b)
+    }
+}
+
+/// Display: GiB with two decimals (binary units), MiB below 1 GiB.
+impl fmt::Display for Bytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.0 >= GIB {
+            write!(f, "{:.2} GiB", self.gib())
+        } else {
+            write!(f, "{:.1} MiB", self.mib())
+        }
+    }
+}
+
+/// A signed difference of bytes (headroom: capacity minus use), for display.
+pub fn signed_gib(capacity: Bytes, used: Bytes) -> f64 {
+    (capacity.as_f64() - used.as_f64()) / GIB as f64
+}
+
+/// Tokens (context lengths).
+pub type Tokens = u32;
+
+/// Writes a token count the way people say it: 4096 → "4K", 131072 → "128K", 1000 → "1000".
+pub fn tokens_label(t: Tokens) -> String {
+    if t >= 1024 && t.is_multiple_of(1024) {
+        format!("{}K", t / 1024)
+    } else {
+        t.to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_is_binary() {
+        assert_eq!(Bytes(GIB).to_string(), "1.00 GiB");
+        assert_eq!(Bytes(39_845_888).to_string(), "38.0 MiB");
+        assert_eq!(Bytes(2_490_000_000).to_string(), "2.32 GiB");
+    }
+
+    #[test]
+    fn arithmetic_saturates() {
+        assert_eq!(Bytes(u64::MAX) + Bytes(5), Bytes(u64::MAX));
+        assert_eq!(Bytes(3).saturating_sub(Bytes(5)), Bytes(0));
+        assert_eq!(Bytes::from_f64(f64::NAN), Bytes(0));
+        assert_eq!(Bytes::from_f64(-1.0), Bytes(0));
+        assert_eq!(Bytes::from_f64(1e300), Bytes(u64::MAX));
+        assert_eq!(Bytes(7).div_ceil(2), Bytes(4));
+    }
+
+    #[test]
+    fn token_labels() {
+        assert_eq!(tokens_label(131072), "128K");
+        assert_eq!(tokens_label(1000), "1000");
+    }
+}

@@ -1,0 +1,11 @@
+//! fitcard web calculator entry point: mounts the app (wasm32 only).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    console_error_panic_hook::set_once();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!("fitcard-web is the browser build; run `trunk serve` (see README.md) or use the `fitcard` CLI.");
+}
