@@ -126,12 +126,15 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
 }
 
 fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
+    let capacity = card_capacity(i);
     Estimate {
         model: v.id.clone(),
         quant: i.quant.to_string(),
         engine: i.engine.id(),
         terms: Vec::new(),
-        per_card: Vec::new(),
+        per_card: (0..i.cards.max(1))
+            .map(|index| CardUse { index, bytes: Bytes::ZERO, capacity, budget: capacity, terms: Vec::new() })
+            .collect(),
         total_device_bytes: Bytes::ZERO,
         total_host_bytes: Bytes::ZERO,
         fits: false,

@@ -1,0 +1,517 @@
+#!/usr/bin/env python3
+"""Compute model-file sizes that no public listing gave us.
+
+Not run by the build or CI: catalog.json is committed. Run by hand:
+
+    python3 crates/estimator/data/gen/compute_sizes.py            # table of every computed size
+    python3 crates/estimator/data/gen/compute_sizes.py --validate # residuals against known sizes
+    python3 crates/estimator/data/gen/compute_sizes.py --json     # machine-readable dump
+
+Rules (the catalog "source" field names the rule a number came from):
+
+GGUF (rule "gguf-mix"):
+  * The tensor list of the llama.cpp architecture is built from the HF config
+    (token_embd, optional output, per-layer attention / FFN / norms, MoE experts
+    as one 3-D tensor per projection).  1-D tensors (norms, biases, sinks) are F32.
+  * Each 2-D/3-D weight gets the type llama.cpp's quantizer picks for the ftype
+    (src/llama-quant.cpp, llama_tensor_get_type): base type Q4_K (Q4_K_M),
+    Q5_K (Q5_K_M), Q6_K (Q6_K), Q8_0 (Q8_0);
+      - output.weight, and token_embd.weight when the file has no output.weight
+        (tied embeddings): Q6_K for every K-quant ftype, Q8_0 for Q8_0, and Q8_0
+        whenever the row length is not a multiple of the block size;
+      - untied token_embd: the base type;
+      - Q4_K_M / Q5_K_M: attn_v (or fused attn_qkv) and ffn_down go to Q6_K in the
+        "use_more_bits" layers: i < n/8 or i >= 7n/8 or (i - n/8) % 3 == 2;
+      - row length not divisible by 256: Q4_K->Q5_0, Q5_K->Q5_1, Q6_K->Q8_0;
+      - never quantised: *_norm, ffn_gate_inp (MoE router, kept F32 by the
+        converter), altup*, laurel*, per_layer_model_proj (kept at the source 16-bit type);
+      - MXFP4_MOE ftype: 3-D expert tensors MXFP4, every other matrix Q8_0.
+  * Bytes per block: F32 4/1, F16/BF16 2/1, Q8_0 34/32, Q4_0 18/32, Q4_1 20/32,
+    Q5_0 22/32, Q5_1 24/32, Q2_K 84/256, Q3_K 110/256, Q4_K 144/256, Q5_K 176/256,
+    Q6_K 210/256, MXFP4 17/32.
+  * Each tensor's data is padded to 32 bytes; each tensor-info record costs
+    ~ (name + 4*ndim + 16) bytes; plus a per-tokenizer metadata allowance
+    (vocabulary strings, scores/types, BPE merges, chat template), see META_BYTES.
+
+Safetensors BF16 (rule "st-bf16"): 2 bytes x parameter count of the tensors the
+official checkpoint stores (tied embeddings once, lm_head added when the repo
+stores it; gemma-3 4b/12b/27b repos also hold the SigLIP vision tower and the
+multimodal projector).  The JSON header (tens of KB) is ignored.
+
+Safetensors FP8 (rule "st-fp8", Qwen/Qwen3-*-FP8): linear weights 1 byte, one
+F32 scale per 128x128 block; embeddings, lm_head (stored even when tied) and norms BF16.
+
+Safetensors AWQ (rule "st-awq", 4-bit, group 128, GEMM packing): per linear
+weight element 0.5 B (int32-packed qweight) + 2/128 B (FP16 scales) + 1/256 B
+(int32-packed zero points); embeddings, lm_head and norms 16-bit.
+"""
+import json
+import math
+import sys
+
+# ----------------------------------------------------------------------------- types
+BLOCK = {  # type: (block elements, bytes per block)
+    "F32": (1, 4), "F16": (1, 2), "BF16": (1, 2),
+    "Q8_0": (32, 34), "Q4_0": (32, 18), "Q4_1": (32, 20), "Q5_0": (32, 22), "Q5_1": (32, 24),
+    "Q2_K": (256, 84), "Q3_K": (256, 110), "Q4_K": (256, 144), "Q5_K": (256, 176), "Q6_K": (256, 210),
+    "MXFP4": (32, 17),
+}
+FALLBACK = {"Q4_K": "Q5_0", "Q5_K": "Q5_1", "Q6_K": "Q8_0", "Q2_K": "Q4_0", "Q3_K": "Q4_0"}
+BASE = {"Q4_K_M": "Q4_K", "Q5_K_M": "Q5_K", "Q6_K": "Q6_K", "Q8_0": "Q8_0", "Q4_0": "Q4_0",
+        "F16": "F16", "BF16": "BF16", "F32": "F32", "MXFP4": "MXFP4"}
+
+# GGUF metadata allowance per tokenizer family (bytes): vocab strings + scores/types
+# + merges + chat template.  Estimated from the gap between published 16-bit GGUF
+# sizes and their tensor data (README of shared/data: +1 .. +11 MB).
+META_BYTES = {
+    "llama3": 8_000_000,     # 128256 tokens + ~280k merges
+    "qwen": 7_000_000,       # 151936 tokens + ~151k merges
+    "gemma": 10_500_000,     # 262k sentencepiece tokens with scores and types
+    "mistral-v3": 1_500_000, # 32768 sentencepiece tokens
+    "tekken": 7_000_000,     # 131072 tokens + merges
+    "phi4": 5_000_000,       # 100352 tokens + merges
+    "o200k": 12_000_000,     # 201088 tokens + merges
+}
+
+
+def nbytes(t, shape):
+    ne0 = shape[0]
+    rows = math.prod(shape[1:]) if len(shape) > 1 else 1
+    be, bb = BLOCK[t]
+    assert ne0 % be == 0, (t, shape)
+    return rows * (ne0 // be) * bb
+
+
+def pad32(n):
+    return (n + 31) // 32 * 32
+
+
+# ----------------------------------------------------------------------------- tensor lists
+# A tensor is (name, shape, kind) with shape in ggml order (ne0 = row length = input dim).
+# kind: 'w' quantisable matrix, 'n' 1-D (F32), 'keep' 2-D kept at the source 16-bit type,
+#       'f32' 2-D forced F32 by the converter (MoE router).
+
+def llama_like(c, *, qk_norm=False, fused=False, rope_freqs=False):
+    h, L = c["hidden"], c["layers"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    f = c["intermediate"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n")]
+    if c.get("has_output"):
+        T.append(("output.weight", (h, c["vocab"]), "w"))
+    if rope_freqs:
+        T.append(("rope_freqs.weight", (c["head_dim"] // 2,), "n"))
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n")]
+        if fused:
+            T += [(p + "attn_qkv.weight", (h, q + 2 * kv), "w"), (p + "ffn_up.weight", (h, 2 * f), "w")]
+        else:
+            T += [(p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+                  (p + "attn_v.weight", (h, kv), "w"),
+                  (p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w")]
+        T += [(p + "attn_output.weight", (q, h), "w"), (p + "ffn_down.weight", (f, h), "w")]
+        if qk_norm:
+            T += [(p + "attn_q_norm.weight", (c["head_dim"],), "n"), (p + "attn_k_norm.weight", (c["head_dim"],), "n")]
+    return T
+
+
+def qwen3_moe(c):
+    h, L, E, m = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "attn_q_norm.weight", (c["head_dim"],), "n"), (p + "attn_k_norm.weight", (c["head_dim"],), "n"),
+              (p + "ffn_gate_inp.weight", (h, E), "f32"),
+              (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+              (p + "ffn_down_exps.weight", (m, h, E), "w")]
+    return T
+
+
+def gemma3(c):
+    h, L = c["hidden"], c["layers"]
+    q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + n, (h,), "n") for n in ("attn_norm.weight", "post_attention_norm.weight", "ffn_norm.weight", "post_ffw_norm.weight")]
+        T += [(p + "attn_q_norm.weight", (hd,), "n"), (p + "attn_k_norm.weight", (hd,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"), (p + "attn_v.weight", (h, kv), "w"),
+              (p + "attn_output.weight", (q, h), "w"),
+              (p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"), (p + "ffn_down.weight", (f, h), "w")]
+    return T
+
+
+def gemma3n(c):
+    h, L = c["hidden"], c["layers"]
+    q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
+    A, pd, lr = 4, c["ple"]["dim"], 64  # altup inputs, per-layer dim, laurel rank
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("per_layer_token_embd.weight", (pd * L, c["ple"]["vocab"]), "w"),
+         ("per_layer_model_proj.weight", (h, pd * L), "keep"), ("per_layer_proj_norm.weight", (pd,), "n"),
+         ("altup_proj.weight", (h, h, A - 1), "keep"), ("altup_unembd_proj.weight", (h, h, A - 1), "keep")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + n, (h,), "n") for n in ("attn_norm.weight", "post_attention_norm.weight", "ffn_norm.weight",
+                                            "post_ffw_norm.weight", "altup_correct_scale.weight", "altup_router_norm.weight",
+                                            "laurel_post_norm.weight", "post_norm.weight")]
+        T += [(p + "attn_q_norm.weight", (hd,), "n"), (p + "attn_k_norm.weight", (hd,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"), (p + "attn_v.weight", (h, kv), "w"),
+              (p + "attn_output.weight", (q, h), "w"),
+              (p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"), (p + "ffn_down.weight", (f, h), "w"),
+              (p + "altup_correct_coef.weight", (A, A), "keep"), (p + "altup_predict_coef.weight", (A, A * A), "keep"),
+              (p + "altup_router.weight", (h, A), "keep"),
+              (p + "laurel_l.weight", (h, lr), "keep"), (p + "laurel_r.weight", (lr, h), "keep"),
+              (p + "inp_gate.weight", (h, pd), "w"), (p + "proj.weight", (pd, h), "w")]
+    return T
+
+
+def gpt_oss(c):
+    h, L, E, f = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "post_attention_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_q.bias", (q,), "n"),
+              (p + "attn_k.weight", (h, kv), "w"), (p + "attn_k.bias", (kv,), "n"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_v.bias", (kv,), "n"),
+              (p + "attn_output.weight", (q, h), "w"), (p + "attn_output.bias", (h,), "n"),
+              (p + "attn_sinks.weight", (c["heads"],), "n"),
+              (p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "ffn_gate_inp.bias", (E,), "n"),
+              (p + "ffn_gate_exps.weight", (h, f, E), "exp"), (p + "ffn_gate_exps.bias", (f, E), "n"),
+              (p + "ffn_up_exps.weight", (h, f, E), "exp"), (p + "ffn_up_exps.bias", (f, E), "n"),
+              (p + "ffn_down_exps.weight", (f, h, E), "exp"), (p + "ffn_down_exps.bias", (h, E), "n")]
+    return T
+
+
+# ----------------------------------------------------------------------------- models
+# Config facts from shared/data/models.json (see catalog.json "arch.source").
+M = {
+    "meta-llama/Llama-3.2-1B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=2048, layers=16, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=128256, has_output=False),
+    "meta-llama/Llama-3.2-3B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=3072, layers=28, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=128256, has_output=False),
+    "meta-llama/Llama-3.1-8B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=128256, has_output=True),
+    "meta-llama/Llama-3.1-70B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
+    # Qwen3 0.6B/1.7B: config ties embeddings, but the released checkpoints carry lm_head
+    # and the GGUF converter writes output.weight (bartowski 1.7B BF16 = 4.07 GB, see README).
+    "Qwen/Qwen3-0.6B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=1024, layers=28, heads=16, kv_heads=8, head_dim=128, intermediate=3072, vocab=151936, has_output=True),
+    "Qwen/Qwen3-1.7B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=2048, layers=28, heads=16, kv_heads=8, head_dim=128, intermediate=6144, vocab=151936, has_output=True),
+    "Qwen/Qwen3-4B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=2560, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=9728, vocab=151936, has_output=False),
+    "Qwen/Qwen3-8B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=4096, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=12288, vocab=151936, has_output=True),
+    "Qwen/Qwen3-14B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=5120, layers=40, heads=40, kv_heads=8, head_dim=128, intermediate=17408, vocab=151936, has_output=True),
+    "Qwen/Qwen3-32B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=5120, layers=64, heads=64, kv_heads=8, head_dim=128, intermediate=25600, vocab=151936, has_output=True),
+    "Qwen/Qwen3-30B-A3B": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "mistralai/Mistral-7B-Instruct-v0.3": dict(b=llama_like, kw={}, tok="mistral-v3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=32768, has_output=True),
+    "mistralai/Mistral-Small-24B-Instruct-2501": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    "microsoft/phi-4": dict(b=llama_like, kw=dict(fused=True), tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=10, head_dim=128, intermediate=17920, vocab=100352, has_output=True),
+    "google/gemma-3-1b-it": dict(b=gemma3, kw={}, tok="gemma", hidden=1152, layers=26, heads=4, kv_heads=1, head_dim=256, intermediate=6912, vocab=262144, has_output=False, vision=0),
+    "google/gemma-3-4b-it": dict(b=gemma3, kw={}, tok="gemma", hidden=2560, layers=34, heads=8, kv_heads=4, head_dim=256, intermediate=10240, vocab=262208, has_output=False, vision=1),
+    "google/gemma-3-12b-it": dict(b=gemma3, kw={}, tok="gemma", hidden=3840, layers=48, heads=16, kv_heads=8, head_dim=256, intermediate=15360, vocab=262208, has_output=False, vision=1),
+    "google/gemma-3-27b-it": dict(b=gemma3, kw={}, tok="gemma", hidden=5376, layers=62, heads=32, kv_heads=16, head_dim=128, intermediate=21504, vocab=262208, has_output=False, vision=1),
+    "google/gemma-3n-E2B-it": dict(b=gemma3n, kw={}, tok="gemma", hidden=2048, layers=30, heads=8, kv_heads=2, head_dim=256, intermediate=8192, vocab=262400, has_output=False, ple=dict(vocab=262144, dim=256)),
+    "google/gemma-3n-E4B-it": dict(b=gemma3n, kw={}, tok="gemma", hidden=2048, layers=35, heads=8, kv_heads=2, head_dim=256, intermediate=16384, vocab=262400, has_output=False, ple=dict(vocab=262144, dim=256)),
+    "openai/gpt-oss-20b": dict(b=gpt_oss, kw={}, tok="o200k", hidden=2880, layers=24, heads=64, kv_heads=8, head_dim=64, moe_intermediate=2880, experts=32, vocab=201088, has_output=True),
+    "openai/gpt-oss-120b": dict(b=gpt_oss, kw={}, tok="o200k", hidden=2880, layers=36, heads=64, kv_heads=8, head_dim=64, moe_intermediate=2880, experts=128, vocab=201088, has_output=True),
+}
+
+
+def tensors(model):
+    c = M[model]
+    return c["b"](c, **c["kw"])
+
+
+def use_more_bits(i, n):
+    return i < n // 8 or i >= 7 * n // 8 or (i - n // 8) % 3 == 2
+
+
+def layer_of(name):
+    return int(name.split(".")[1]) if name.startswith("blk.") else -1
+
+
+def tensor_type(model, name, shape, kind, ftype, src="BF16", ple_legacy=False, ple_override=None):
+    """ggml type of one tensor in a GGUF file of the given ftype."""
+    c = M[model]
+    if ple_override and name == "per_layer_token_embd.weight":
+        return ple_override
+    if kind == "n" or kind == "f32":
+        return "F32"
+    if kind == "keep":
+        return src if ftype not in ("F32",) else "F32"
+    if ftype in ("F16", "BF16", "F32"):
+        if kind == "exp":
+            return "MXFP4"  # gpt-oss experts stay MXFP4 in every conversion
+        return ftype
+    if kind == "exp" and ftype == "MXFP4":
+        return "MXFP4"
+    if ftype == "MXFP4":
+        return "Q8_0"
+    base = BASE[ftype]
+    t = base
+    tied = not c["has_output"]
+    ne0 = shape[0]
+    is_output = name == "output.weight" or (tied and name == "token_embd.weight") or \
+        (tied and name == "per_layer_token_embd.weight" and not ple_legacy)
+    if is_output:
+        if ne0 % BLOCK[base][0] != 0:
+            return "Q8_0"
+        return base if base == "Q8_0" else "Q6_K"
+    if name in ("token_embd.weight", "per_layer_token_embd.weight"):
+        t = base
+    elif ("attn_v.weight" in name or "attn_qkv.weight" in name) and ftype in ("Q4_K_M", "Q5_K_M"):
+        n = c["layers"]
+        if use_more_bits(layer_of(name), n):
+            t = "Q6_K"
+        if c.get("is70b") and t in ("Q3_K", "Q4_K"):
+            t = "Q5_K"
+    elif "ffn_down" in name and ftype in ("Q4_K_M", "Q5_K_M"):
+        if use_more_bits(layer_of(name), c["layers"]):
+            t = "Q6_K"
+    if ne0 % BLOCK[t][0] != 0:
+        t = FALLBACK[t]
+        if ne0 % BLOCK[t][0] != 0:
+            t = "F16"
+    return t
+
+
+def gguf_bytes(model, ftype, src="BF16", ple_legacy=False, detail=False, ple_override=None):
+    total, info = 0, 0
+    by_type = {}
+    embd = None
+    for name, shape, kind in tensors(model):
+        t = tensor_type(model, name, shape, kind, ftype, src, ple_legacy, ple_override)
+        b = nbytes(t, shape)
+        total += pad32(b)
+        info += len(name) + 8 + 4 + 8 * len(shape) + 4 + 8
+        by_type[t] = by_type.get(t, 0) + b
+        if name == "token_embd.weight":
+            embd = t
+    meta = META_BYTES[M[model]["tok"]]
+    out = total + info + meta
+    if detail:
+        return out, embd, by_type
+    return out
+
+
+def embd_type(model, ftype, ple_legacy=False):
+    for name, shape, kind in tensors(model):
+        if name == "token_embd.weight":
+            return tensor_type(model, name, shape, kind, ftype, ple_legacy=ple_legacy)
+
+
+def ple_type(model, ftype, ple_legacy=False):
+    for name, shape, kind in tensors(model):
+        if name == "per_layer_token_embd.weight":
+            return tensor_type(model, name, shape, kind, ftype, ple_legacy=ple_legacy)
+
+
+# ----------------------------------------------------------------------------- parameter counts
+def siglip_params(hidden_text):
+    """SigLIP-so400m/14 @ 896 px vision tower + Gemma 3 projector (as in the HF gemma-3 4b/12b/27b repos)."""
+    d, ff, L, patch, npos = 1152, 4304, 27, 14, (896 // 14) ** 2
+    per_layer = 4 * (d * d + d) + (d * ff + ff) + (ff * d + d) + 4 * d
+    emb = patch * patch * 3 * d + d + npos * d + 2 * d
+    proj = d * hidden_text + d
+    return L * per_layer + emb + proj
+
+
+def params(model, with_lm_head=None, hf_biases=True):
+    """Parameter count of the HF checkpoint's tensors (embedding counted once when tied)."""
+    n = 0
+    for name, shape, kind in tensors(model):
+        if name == "output.weight" and with_lm_head is False:
+            continue
+        n += math.prod(shape)
+    if "rope_freqs.weight" in [t[0] for t in tensors(model)]:
+        n -= M[model]["head_dim"] // 2  # derived buffer, not in the HF checkpoint
+    if M[model].get("vision"):
+        n += siglip_params(M[model]["hidden"])
+    return n
+
+
+def st_bf16(model):
+    return 2 * params(model)
+
+
+def st_fp8(model):
+    """Qwen3 FP8: 1 byte per linear weight + F32 scale per 128x128 block; the rest BF16.
+
+    The FP8 repos store lm_head even for tied models (Qwen3-4B-FP8: shard 2 = 778 MB =
+    one 151936 x 2560 BF16 matrix), so a tied model gets one extra BF16 vocab matrix."""
+    b = 0
+    c = M[model]
+    if not c["has_output"]:
+        b += 2 * c["hidden"] * c["vocab"]
+    for name, shape, kind in tensors(model):
+        n = math.prod(shape)
+        if kind in ("w",) and name not in ("token_embd.weight", "output.weight"):
+            blocks = math.ceil(shape[0] / 128) * math.ceil(shape[1] / 128) * (shape[2] if len(shape) > 2 else 1)
+            b += n + 4 * blocks
+        else:
+            b += 2 * n
+    return b
+
+
+def st_awq(model):
+    b = 0
+    for name, shape, kind in tensors(model):
+        n = math.prod(shape)
+        if kind == "w" and name not in ("token_embd.weight", "output.weight"):
+            b += n // 2 + (n // 128) * 2 + n // 256
+        else:
+            b += 2 * n
+    return b
+
+
+# ----------------------------------------------------------------------------- validation
+KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) or exact
+    ("meta-llama/Llama-3.2-1B-Instruct", "F16", 2.48e9, "bartowski 2.48GB"),
+    ("meta-llama/Llama-3.2-1B-Instruct", "Q8_0", 1.32e9, "bartowski 1.32GB"),
+    ("meta-llama/Llama-3.2-1B-Instruct", "Q6_K", 1.02e9, "bartowski 1.02GB"),
+    ("meta-llama/Llama-3.2-1B-Instruct", "Q5_K_M", 0.91e9, "bartowski 0.91GB"),
+    ("meta-llama/Llama-3.2-1B-Instruct", "Q4_K_M", 0.81e9, "bartowski 0.81GB"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "Q4_K_M", 2019377440, "exact bytes"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "Q8_0", 3421899296, "exact bytes"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "Q8_0", 8.54e9, "bartowski 8.54GB"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "Q6_K", 6.60e9, "bartowski 6.60GB"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "Q4_K_M", 4.92e9, "bartowski 4.92GB"),
+    ("meta-llama/Llama-3.1-70B-Instruct", "Q4_K_M", 42.52e9, "bartowski 42.52GB"),
+    ("meta-llama/Llama-3.1-70B-Instruct", "Q5_K_M", 49.95e9, "bartowski 49.95GB"),
+    ("meta-llama/Llama-3.1-70B-Instruct", "Q6_K", 57.89e9, "bartowski 57.89GB"),
+    ("Qwen/Qwen3-1.7B", "BF16", 4.07e9, "bartowski 4.07GB"),
+    ("Qwen/Qwen3-1.7B", "Q8_0", 2.17e9, "bartowski 2.17GB"),
+    ("Qwen/Qwen3-1.7B", "Q6_K", 1.67e9, "bartowski 1.67GB"),
+    ("Qwen/Qwen3-1.7B", "Q5_K_M", 1.47e9, "bartowski 1.47GB"),
+    ("Qwen/Qwen3-4B", "Q4_K_M", 2.50e9, "bartowski 2.50GB"),
+    ("Qwen/Qwen3-4B", "Q5_K_M", 2.89e9, "bartowski 2.89GB"),
+    ("Qwen/Qwen3-8B", "Q6_K", 6.73e9, "bartowski 6.73GB"),
+    ("Qwen/Qwen3-14B", "Q4_K_M", 9.00e9, "bartowski 9.00GB"),
+    ("Qwen/Qwen3-14B", "Q5_K_M", 10.51e9, "bartowski 10.51GB"),
+    ("Qwen/Qwen3-14B", "Q6_K", 12.12e9, "bartowski 12.12GB"),
+    ("Qwen/Qwen3-32B", "Q8_0", 34.82e9, "bartowski 34.82GB"),
+    ("Qwen/Qwen3-30B-A3B", "Q5_K_M", 21.74e9, "bartowski 21.74GB"),
+    ("Qwen/Qwen3-30B-A3B", "Q6_K", 25.10e9, "bartowski 25.10GB"),
+    ("Qwen/Qwen3-30B-A3B", "BF16", 61.10e9, "bartowski 61.10GB"),
+    ("mistralai/Mistral-7B-Instruct-v0.3", "Q4_K_M", 4.37e9, "bartowski 4.37GB"),
+    ("mistralai/Mistral-7B-Instruct-v0.3", "Q5_K_M", 5.13e9, "bartowski 5.13GB"),
+    ("mistralai/Mistral-7B-Instruct-v0.3", "Q8_0", 7.70e9, "bartowski 7.70GB"),
+    ("microsoft/phi-4", "Q4_K_M", 9.05e9, "bartowski 9.05GB (qkv fused; see note)"),
+    ("microsoft/phi-4", "Q8_0", 15.58e9, "bartowski 15.58GB"),
+    ("google/gemma-3-1b-it", "Q4_K_M", 0.81e9, "bartowski QAT 0.81GB"),
+    ("google/gemma-3-1b-it", "Q8_0", 1.07e9, "bartowski QAT 1.07GB"),
+    ("google/gemma-3-4b-it", "Q4_K_M", 2.49e9, "bartowski 2.49GB"),
+    ("google/gemma-3-4b-it", "Q5_K_M", 2.83e9, "bartowski 2.83GB"),
+    ("google/gemma-3-4b-it", "Q6_K", 3.19e9, "bartowski 3.19GB"),
+    ("google/gemma-3-4b-it", "BF16", 7.77e9, "bartowski 7.77GB"),
+    ("google/gemma-3-27b-it", "Q4_K_M", 16.55e9, "bartowski QAT 16.55GB"),
+    ("google/gemma-3-27b-it", "Q5_K_M", 19.27e9, "bartowski QAT 19.27GB"),
+    ("google/gemma-3-27b-it", "Q8_0", 28.71e9, "bartowski QAT 28.71GB"),
+    ("google/gemma-3n-E2B-it", "Q4_K_M", 3026881888, "unsloth exact bytes (app catalog fixture)"),
+    ("openai/gpt-oss-20b", "MXFP4", 12.1e9, "bartowski MXFP4 12.1GB"),
+    ("openai/gpt-oss-120b", "MXFP4", 59.02 * 2**30, "ggml-org llama-bench 59.02 GiB (tensor data)"),
+    ("openai/gpt-oss-120b", "F16", 60.87 * 2**30, "unsloth llama-bench 60.87 GiB (tensor data)"),
+    ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB (models.json)"),
+]
+
+PARAM_CHECKS = [  # (model, expected parameter count, label)
+    ("meta-llama/Llama-3.1-8B-Instruct", 8030261248, "index.json total_size / 2"),
+    ("meta-llama/Llama-3.1-70B-Instruct", 70553706496, "index.json total_size / 2"),
+    ("meta-llama/Llama-3.2-3B-Instruct", 3212749824, "PEFT trainable params"),
+    ("google/gemma-3-4b-it", 4300079472, "HF model-page count incl. vision, recalled not re-read (text part 3880263168)"),
+    ("openai/gpt-oss-20b", 20.91e9, "llama.cpp '20.91 B'"),
+    ("openai/gpt-oss-120b", 116.83e9, "llama.cpp '116.83 B'"),
+    ("Qwen/Qwen3-30B-A3B", 30532122624, "llama.cpp '30.53 B'"),
+]
+
+
+def validate():
+    rows = []
+    for model, ft, known, label in KNOWN:
+        kw = {}
+        got = gguf_bytes(model, ft, **kw)
+        rows.append((model, ft, label, known, got))
+    print(f"{'model':42} {'ftype':7} {'known':>15} {'computed':>15} {'resid MB':>9} {'resid %':>8}  source")
+    for model, ft, label, known, got in rows:
+        r = got - known
+        print(f"{model:42} {ft:7} {int(known):15d} {got:15d} {r/1e6:9.1f} {100*r/known:8.2f}  {label}")
+    print("\nparameter counts (tensor list of this script vs. an independent figure):")
+    for model, exp, label in PARAM_CHECKS:
+        n = params(model, with_lm_head=None)
+        if M[model].get("vision"):
+            pass
+        print(f"  {model:42} {n:15d} vs {int(exp):15d} ({label}) diff {n-exp:+.0f}")
+    print("\nsafetensors checks:")
+    print(f"  Qwen3-4B-FP8 computed {st_fp8('Qwen/Qwen3-4B')} vs published 4.41 GB + 778 MB = 5188000000")
+    print(f"  Qwen3-8B BF16 computed {st_bf16('Qwen/Qwen3-8B')} vs published 16.4 GB")
+    print(f"  Qwen3-32B BF16 computed {st_bf16('Qwen/Qwen3-32B')} vs published 65.5 GB (repo incl. tokenizer)")
+    print(f"  Llama-3.1-8B BF16 computed {st_bf16('meta-llama/Llama-3.1-8B-Instruct')} vs index total_size 16060522496")
+    print("\ngemma-3n E2B Q4_K_M, per_layer_token_embd type variants (known 3026881888):")
+    print(f"  ple at Q5_K (calibrated rule): {gguf_bytes('google/gemma-3n-E2B-it', 'Q4_K_M', ple_override='Q5_K')}")
+    for legacy in (False, True):
+        print(f"  ple_legacy={legacy}: {gguf_bytes('google/gemma-3n-E2B-it', 'Q4_K_M', ple_legacy=legacy)}"
+              f"  (ple type {ple_type('google/gemma-3n-E2B-it', 'Q4_K_M', legacy)})")
+
+
+# what the catalog needs computed: (model, kind, ftype or None)
+WANTED = [
+    ("google/gemma-3-1b-it", "gguf", "F16"),
+    ("google/gemma-3-12b-it", "gguf", "BF16"), ("google/gemma-3-12b-it", "gguf", "Q8_0"),
+    ("google/gemma-3-12b-it", "gguf", "Q6_K"), ("google/gemma-3-12b-it", "gguf", "Q5_K_M"),
+    ("google/gemma-3-12b-it", "gguf", "Q4_K_M"),
+    ("google/gemma-3n-E2B-it", "gguf", "F16"), ("google/gemma-3n-E2B-it", "gguf", "Q8_0"),
+    ("google/gemma-3n-E2B-it", "gguf", "Q6_K"), ("google/gemma-3n-E2B-it", "gguf", "Q5_K_M"),
+    ("google/gemma-3n-E4B-it", "gguf", "F16"), ("google/gemma-3n-E4B-it", "gguf", "Q8_0"),
+    ("google/gemma-3n-E4B-it", "gguf", "Q6_K"), ("google/gemma-3n-E4B-it", "gguf", "Q5_K_M"),
+    ("google/gemma-3n-E4B-it", "gguf", "Q4_K_M"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "gguf", "F16"), ("meta-llama/Llama-3.2-3B-Instruct", "gguf", "Q6_K"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "gguf", "Q5_K_M"),
+    ("meta-llama/Llama-3.1-8B-Instruct", "gguf", "Q5_K_M"),
+    ("Qwen/Qwen3-0.6B", "gguf", "BF16"), ("Qwen/Qwen3-0.6B", "gguf", "Q8_0"), ("Qwen/Qwen3-0.6B", "gguf", "Q6_K"),
+    ("Qwen/Qwen3-0.6B", "gguf", "Q5_K_M"), ("Qwen/Qwen3-0.6B", "gguf", "Q4_K_M"),
+    ("Qwen/Qwen3-1.7B", "gguf", "Q4_K_M"),
+    ("Qwen/Qwen3-8B", "gguf", "Q5_K_M"), ("Qwen/Qwen3-8B", "gguf", "Q4_K_M"),
+    ("Qwen/Qwen3-32B", "gguf", "Q6_K"), ("Qwen/Qwen3-32B", "gguf", "Q5_K_M"), ("Qwen/Qwen3-32B", "gguf", "Q4_K_M"),
+    ("Qwen/Qwen3-30B-A3B", "gguf", "Q4_K_M"),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "BF16"),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q8_0"),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q6_K"),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q5_K_M"),
+    ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q4_K_M"),
+] + [(m, "st-bf16", None) for m in M] + \
+    [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
+                                    "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
+    [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")]
+
+
+def compute_all():
+    out = []
+    for model, kind, ft in WANTED:
+        if kind == "gguf":
+            # gemma-3n Q4_K_M: the only real file (unsloth E2B Q4_K_M, 3,026,881,888 B) fits
+            # per_layer_token_embd at ~5.5 bpw (Q5_K-sized) and not the plain rule (Q6_K:
+            # +284 MB, or Q4_K: -235 MB); E4B Q4_K_M is computed the same way (calibrated).
+            ovr = "Q5_K" if (model.startswith("google/gemma-3n") and ft == "Q4_K_M") else None
+            b, embd, _ = gguf_bytes(model, ft, detail=True, ple_override=ovr)
+            out.append(dict(model=model, kind=kind, ftype=ft, bytes=b, embd_type=embd,
+                            ple_type=ovr or ple_type(model, ft)))
+        elif kind == "st-bf16":
+            out.append(dict(model=model, kind=kind, ftype="BF16", bytes=st_bf16(model), params=params(model)))
+        elif kind == "st-fp8":
+            out.append(dict(model=model, kind=kind, ftype="FP8", bytes=st_fp8(model)))
+        elif kind == "st-awq":
+            out.append(dict(model=model, kind=kind, ftype="AWQ", bytes=st_awq(model)))
+    return out
+
+
+if __name__ == "__main__":
+    if "--validate" in sys.argv:
+        validate()
+    elif "--json" in sys.argv:
+        print(json.dumps(compute_all(), indent=1))
+    else:
+        for r in compute_all():
+            print(f"{r['model']:44} {r['kind']:8} {r['ftype']:7} {r['bytes']:16d}  {r.get('embd_type','')}")

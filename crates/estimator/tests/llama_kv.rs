@@ -1,0 +1,240 @@
+//! Regression baseline: llama.cpp's KV-cache allocation (GUIDE §3) on each catalog
+//! architecture. Expected bytes come from an independent Python re-implementation of the rules
+//! (tests/gen/llama_kv.py), not from the Rust code under test. Defaults: n_ubatch 512,
+//! n_batch 2048, swa_full off. Architectures are pinned here (and checked against the catalog).
+
+use fitcard_estimator::catalog::{catalog, Arch, Ple, Swa};
+use fitcard_estimator::terms::kv::{llama, LlamaParams};
+use fitcard_estimator::KvDtype;
+
+fn arch(name: &str) -> Arch {
+    let base = |layers, kv_heads, head_dim, swa: Option<Swa>, kv_layers: Option<u32>, ple: Option<Ple>| Arch {
+        model_type: name.into(),
+        hidden: 2048,
+        layers,
+        heads: kv_heads * 4,
+        kv_heads,
+        head_dim,
+        intermediate: 8192,
+        moe_intermediate: None,
+        experts: 0,
+        experts_active: 0,
+        vocab: 128_256,
+        tied_embeddings: true,
+        max_ctx: 131_072,
+        native_ctx: vec![],
+        swa,
+        kv_layers,
+        ple,
+        source: "test".into(),
+    };
+    match name {
+        // Llama-3.2-1B: 16 layers, 8 KV heads × 64.
+        "llama" => base(16, 8, 64, None, None, None),
+        // Qwen3-0.6B: 28 layers, 8 KV heads × 128.
+        "qwen3" => base(28, 8, 128, None, None, None),
+        // gemma-3-1b: 26 layers, 1 KV head × 256, global iff il % 6 == 5, window 512.
+        "gemma3" => base(26, 1, 256, Some(Swa { window: 512, period: 6, global_offset: 5 }), None, None),
+        // gemma-3n-E2B: 30 layers, only il < 20 own KV; 2 KV heads × 256; global iff il % 5 == 4.
+        "gemma3n" => base(30, 2, 256, Some(Swa { window: 512, period: 5, global_offset: 4 }), Some(20), Some(Ple { vocab: 262_144, dim: 256 })),
+        // Qwen3-30B-A3B: 48 layers, 4 KV heads × 128.
+        "qwen3moe" => base(48, 4, 128, None, None, None),
+        _ => unreachable!(),
+    }
+}
+
+struct Row {
+    arch: &'static str,
+    n_ctx: u64,
+    n_seq: u64,
+    unified: bool,
+    kv: &'static str,
+    bytes: u64,
+}
+
+const fn row(arch: &'static str, n_ctx: u64, n_seq: u64, unified: bool, kv: &'static str, bytes: u64) -> Row {
+    Row { arch, n_ctx, n_seq, unified, kv, bytes }
+}
+
+#[rustfmt::skip]
+const ROWS: &[Row] = &[
+    //  arch, n_ctx (-c), n_seq (-np), unified (-kvu), type_k = type_v, expected bytes
+    row("llama", 512, 1, true, "f16", 16777216), // 16.00 MiB, one sequence
+    row("llama", 512, 1, true, "q8_0", 8912896), // 8.50 MiB, one sequence
+    row("llama", 512, 1, false, "f16", 16777216), // 16.00 MiB, one sequence: one stream either way
+    row("llama", 512, 1, false, "q8_0", 8912896), // 8.50 MiB, one sequence: one stream either way
+    row("llama", 512, 4, true, "f16", 16777216), // 16.00 MiB, unified
+    row("llama", 512, 4, true, "q8_0", 8912896), // 8.50 MiB, unified
+    row("llama", 512, 4, false, "f16", 33554432), // 32.00 MiB, split
+    row("llama", 512, 4, false, "q8_0", 17825792), // 17.00 MiB, split
+    row("llama", 4096, 1, true, "f16", 134217728), // 128.00 MiB, one sequence
+    row("llama", 4096, 1, true, "q8_0", 71303168), // 68.00 MiB, one sequence
+    row("llama", 4096, 1, false, "f16", 134217728), // 128.00 MiB, one sequence: one stream either way
+    row("llama", 4096, 1, false, "q8_0", 71303168), // 68.00 MiB, one sequence: one stream either way
+    row("llama", 4096, 4, true, "f16", 134217728), // 128.00 MiB, unified
+    row("llama", 4096, 4, true, "q8_0", 71303168), // 68.00 MiB, unified
+    row("llama", 4096, 4, false, "f16", 134217728), // 128.00 MiB, split
+    row("llama", 4096, 4, false, "q8_0", 71303168), // 68.00 MiB, split
+    row("llama", 32768, 1, true, "f16", 1073741824), // 1024.00 MiB, one sequence
+    row("llama", 32768, 1, true, "q8_0", 570425344), // 544.00 MiB, one sequence
+    row("llama", 32768, 1, false, "f16", 1073741824), // 1024.00 MiB, one sequence: one stream either way
+    row("llama", 32768, 1, false, "q8_0", 570425344), // 544.00 MiB, one sequence: one stream either way
+    row("llama", 32768, 4, true, "f16", 1073741824), // 1024.00 MiB, unified
+    row("llama", 32768, 4, true, "q8_0", 570425344), // 544.00 MiB, unified
+    row("llama", 32768, 4, false, "f16", 1073741824), // 1024.00 MiB, split
+    row("llama", 32768, 4, false, "q8_0", 570425344), // 544.00 MiB, split
+    row("qwen3", 512, 1, true, "f16", 58720256), // 56.00 MiB, one sequence
+    row("qwen3", 512, 1, true, "q8_0", 31195136), // 29.75 MiB, one sequence
+    row("qwen3", 512, 1, false, "f16", 58720256), // 56.00 MiB, one sequence: one stream either way
+    row("qwen3", 512, 1, false, "q8_0", 31195136), // 29.75 MiB, one sequence: one stream either way
+    row("qwen3", 512, 4, true, "f16", 58720256), // 56.00 MiB, unified
+    row("qwen3", 512, 4, true, "q8_0", 31195136), // 29.75 MiB, unified
+    row("qwen3", 512, 4, false, "f16", 117440512), // 112.00 MiB, split
+    row("qwen3", 512, 4, false, "q8_0", 62390272), // 59.50 MiB, split
+    row("qwen3", 4096, 1, true, "f16", 469762048), // 448.00 MiB, one sequence
+    row("qwen3", 4096, 1, true, "q8_0", 249561088), // 238.00 MiB, one sequence
+    row("qwen3", 4096, 1, false, "f16", 469762048), // 448.00 MiB, one sequence: one stream either way
+    row("qwen3", 4096, 1, false, "q8_0", 249561088), // 238.00 MiB, one sequence: one stream either way
+    row("qwen3", 4096, 4, true, "f16", 469762048), // 448.00 MiB, unified
+    row("qwen3", 4096, 4, true, "q8_0", 249561088), // 238.00 MiB, unified
+    row("qwen3", 4096, 4, false, "f16", 469762048), // 448.00 MiB, split
+    row("qwen3", 4096, 4, false, "q8_0", 249561088), // 238.00 MiB, split
+    row("qwen3", 32768, 1, true, "f16", 3758096384), // 3584.00 MiB, one sequence
+    row("qwen3", 32768, 1, true, "q8_0", 1996488704), // 1904.00 MiB, one sequence
+    row("qwen3", 32768, 1, false, "f16", 3758096384), // 3584.00 MiB, one sequence: one stream either way
+    row("qwen3", 32768, 1, false, "q8_0", 1996488704), // 1904.00 MiB, one sequence: one stream either way
+    row("qwen3", 32768, 4, true, "f16", 3758096384), // 3584.00 MiB, unified
+    row("qwen3", 32768, 4, true, "q8_0", 1996488704), // 1904.00 MiB, unified
+    row("qwen3", 32768, 4, false, "f16", 3758096384), // 3584.00 MiB, split
+    row("qwen3", 32768, 4, false, "q8_0", 1996488704), // 1904.00 MiB, split
+    row("gemma3", 512, 1, true, "f16", 13631488), // 13.00 MiB, one sequence
+    row("gemma3", 512, 1, true, "q8_0", 7241728), // 6.91 MiB, one sequence
+    row("gemma3", 512, 1, false, "f16", 13631488), // 13.00 MiB, one sequence: one stream either way
+    row("gemma3", 512, 1, false, "q8_0", 7241728), // 6.91 MiB, one sequence: one stream either way
+    row("gemma3", 512, 4, true, "f16", 13631488), // 13.00 MiB, unified
+    row("gemma3", 512, 4, true, "q8_0", 7241728), // 6.91 MiB, unified
+    row("gemma3", 512, 4, false, "f16", 27262976), // 26.00 MiB, split
+    row("gemma3", 512, 4, false, "q8_0", 14483456), // 13.81 MiB, split
+    row("gemma3", 4096, 1, true, "f16", 39845888), // 38.00 MiB, one sequence
+    row("gemma3", 4096, 1, true, "q8_0", 21168128), // 20.19 MiB, one sequence
+    row("gemma3", 4096, 1, false, "f16", 39845888), // 38.00 MiB, one sequence: one stream either way
+    row("gemma3", 4096, 1, false, "q8_0", 21168128), // 20.19 MiB, one sequence: one stream either way
+    row("gemma3", 4096, 4, true, "f16", 74448896), // 71.00 MiB, unified
+    row("gemma3", 4096, 4, true, "q8_0", 39550976), // 37.72 MiB, unified
+    row("gemma3", 4096, 4, false, "f16", 109051904), // 104.00 MiB, split
+    row("gemma3", 4096, 4, false, "q8_0", 57933824), // 55.25 MiB, split
+    row("gemma3", 32768, 1, true, "f16", 157286400), // 150.00 MiB, one sequence
+    row("gemma3", 32768, 1, true, "q8_0", 83558400), // 79.69 MiB, one sequence
+    row("gemma3", 32768, 1, false, "f16", 157286400), // 150.00 MiB, one sequence: one stream either way
+    row("gemma3", 32768, 1, false, "q8_0", 83558400), // 79.69 MiB, one sequence: one stream either way
+    row("gemma3", 32768, 4, true, "f16", 191889408), // 183.00 MiB, unified
+    row("gemma3", 32768, 4, true, "q8_0", 101941248), // 97.22 MiB, unified
+    row("gemma3", 32768, 4, false, "f16", 226492416), // 216.00 MiB, split
+    row("gemma3", 32768, 4, false, "q8_0", 120324096), // 114.75 MiB, split
+    row("gemma3n", 512, 1, true, "f16", 20971520), // 20.00 MiB, one sequence
+    row("gemma3n", 512, 1, true, "q8_0", 11141120), // 10.62 MiB, one sequence
+    row("gemma3n", 512, 1, false, "f16", 20971520), // 20.00 MiB, one sequence: one stream either way
+    row("gemma3n", 512, 1, false, "q8_0", 11141120), // 10.62 MiB, one sequence: one stream either way
+    row("gemma3n", 512, 4, true, "f16", 20971520), // 20.00 MiB, unified
+    row("gemma3n", 512, 4, true, "q8_0", 11141120), // 10.62 MiB, unified
+    row("gemma3n", 512, 4, false, "f16", 41943040), // 40.00 MiB, split
+    row("gemma3n", 512, 4, false, "q8_0", 22282240), // 21.25 MiB, split
+    row("gemma3n", 4096, 1, true, "f16", 67108864), // 64.00 MiB, one sequence
+    row("gemma3n", 4096, 1, true, "q8_0", 35651584), // 34.00 MiB, one sequence
+    row("gemma3n", 4096, 1, false, "f16", 67108864), // 64.00 MiB, one sequence: one stream either way
+    row("gemma3n", 4096, 1, false, "q8_0", 35651584), // 34.00 MiB, one sequence: one stream either way
+    row("gemma3n", 4096, 4, true, "f16", 117440512), // 112.00 MiB, unified
+    row("gemma3n", 4096, 4, true, "q8_0", 62390272), // 59.50 MiB, unified
+    row("gemma3n", 4096, 4, false, "f16", 167772160), // 160.00 MiB, split
+    row("gemma3n", 4096, 4, false, "q8_0", 89128960), // 85.00 MiB, split
+    row("gemma3n", 32768, 1, true, "f16", 301989888), // 288.00 MiB, one sequence
+    row("gemma3n", 32768, 1, true, "q8_0", 160432128), // 153.00 MiB, one sequence
+    row("gemma3n", 32768, 1, false, "f16", 301989888), // 288.00 MiB, one sequence: one stream either way
+    row("gemma3n", 32768, 1, false, "q8_0", 160432128), // 153.00 MiB, one sequence: one stream either way
+    row("gemma3n", 32768, 4, true, "f16", 352321536), // 336.00 MiB, unified
+    row("gemma3n", 32768, 4, true, "q8_0", 187170816), // 178.50 MiB, unified
+    row("gemma3n", 32768, 4, false, "f16", 402653184), // 384.00 MiB, split
+    row("gemma3n", 32768, 4, false, "q8_0", 213909504), // 204.00 MiB, split
+    row("qwen3moe", 512, 1, true, "f16", 50331648), // 48.00 MiB, one sequence
+    row("qwen3moe", 512, 1, true, "q8_0", 26738688), // 25.50 MiB, one sequence
+    row("qwen3moe", 512, 1, false, "f16", 50331648), // 48.00 MiB, one sequence: one stream either way
+    row("qwen3moe", 512, 1, false, "q8_0", 26738688), // 25.50 MiB, one sequence: one stream either way
+    row("qwen3moe", 512, 4, true, "f16", 50331648), // 48.00 MiB, unified
+    row("qwen3moe", 512, 4, true, "q8_0", 26738688), // 25.50 MiB, unified
+    row("qwen3moe", 512, 4, false, "f16", 100663296), // 96.00 MiB, split
+    row("qwen3moe", 512, 4, false, "q8_0", 53477376), // 51.00 MiB, split
+    row("qwen3moe", 4096, 1, true, "f16", 402653184), // 384.00 MiB, one sequence
+    row("qwen3moe", 4096, 1, true, "q8_0", 213909504), // 204.00 MiB, one sequence
+    row("qwen3moe", 4096, 1, false, "f16", 402653184), // 384.00 MiB, one sequence: one stream either way
+    row("qwen3moe", 4096, 1, false, "q8_0", 213909504), // 204.00 MiB, one sequence: one stream either way
+    row("qwen3moe", 4096, 4, true, "f16", 402653184), // 384.00 MiB, unified
+    row("qwen3moe", 4096, 4, true, "q8_0", 213909504), // 204.00 MiB, unified
+    row("qwen3moe", 4096, 4, false, "f16", 402653184), // 384.00 MiB, split
+    row("qwen3moe", 4096, 4, false, "q8_0", 213909504), // 204.00 MiB, split
+    row("qwen3moe", 32768, 1, true, "f16", 3221225472), // 3072.00 MiB, one sequence
+    row("qwen3moe", 32768, 1, true, "q8_0", 1711276032), // 1632.00 MiB, one sequence
+    row("qwen3moe", 32768, 1, false, "f16", 3221225472), // 3072.00 MiB, one sequence: one stream either way
+    row("qwen3moe", 32768, 1, false, "q8_0", 1711276032), // 1632.00 MiB, one sequence: one stream either way
+    row("qwen3moe", 32768, 4, true, "f16", 3221225472), // 3072.00 MiB, unified
+    row("qwen3moe", 32768, 4, true, "q8_0", 1711276032), // 1632.00 MiB, unified
+    row("qwen3moe", 32768, 4, false, "f16", 3221225472), // 3072.00 MiB, split
+    row("qwen3moe", 32768, 4, false, "q8_0", 1711276032), // 1632.00 MiB, split
+];
+
+#[test]
+fn llama_cpp_kv_rules_on_every_architecture() {
+    let mut failures = Vec::new();
+    for r in ROWS {
+        let kv: KvDtype = r.kv.parse().unwrap();
+        let got = llama(&arch(r.arch), &LlamaParams::new(r.n_ctx, r.n_seq, r.unified, kv)).bytes.get();
+        if got != r.bytes {
+            failures.push(format!("{} n_ctx={} n_seq={} unified={} {}: got {got}, want {}", r.arch, r.n_ctx, r.n_seq, r.unified, r.kv, r.bytes));
+        }
+    }
+    assert!(failures.is_empty(), "{} rows differ:\n{}", failures.len(), failures.join("\n"));
+    assert_eq!(ROWS.len(), 120);
+}
+
+/// GUIDE §3 exact examples (n_seq 1, f16 KV).
+#[test]
+fn guide_exact_examples() {
+    let f16 = KvDtype::F16;
+    let one = |a: &str, n_ctx| llama(&arch(a), &LlamaParams::new(n_ctx, 1, false, f16));
+    assert_eq!(one("llama", 4096).bytes.get(), 128 << 20); // Llama-3.2-1B @4096 = 128 MiB
+    assert_eq!(one("qwen3", 4096).bytes.get(), 448 << 20); // Qwen3-0.6B @4096 = 448 MiB
+    let g = one("gemma3", 4096); // gemma-3-1b @4096 = 38 MiB with 1024 SWA cells
+    assert_eq!((g.bytes.get(), g.swa_cells), (38 << 20, 1024));
+    // ... and 71 MiB with 4 unified slots (2560 SWA cells)
+    let g4 = llama(&arch("gemma3"), &LlamaParams::new(4096, 4, true, f16));
+    assert_eq!((g4.bytes.get(), g4.swa_cells), (71 << 20, 2560));
+}
+
+/// --swa-full gives the sliding layers the full cell count; ubatch enters the SWA plateau.
+#[test]
+fn swa_full_and_ubatch() {
+    let a = arch("gemma3");
+    let p = LlamaParams { swa_full: true, ..LlamaParams::new(4096, 1, false, KvDtype::F16) };
+    assert_eq!(llama(&a, &p).bytes.get(), 26 * 4096 * 1024); // every layer 4096 cells × 1 KiB
+    let p = LlamaParams { n_ubatch: 1024, ..LlamaParams::new(8192, 1, false, KvDtype::F16) };
+    assert_eq!(llama(&a, &p).swa_cells, 1536); // pad(512 + 1024, 256)
+}
+
+/// The pinned architectures are those of the catalog entries they stand for.
+#[test]
+fn pinned_architectures_match_catalog() {
+    for (name, id) in [
+        ("llama", "meta-llama/Llama-3.2-1B-Instruct"),
+        ("qwen3", "Qwen/Qwen3-0.6B"),
+        ("gemma3", "google/gemma-3-1b-it"),
+        ("gemma3n", "google/gemma-3n-E2B-it"),
+        ("qwen3moe", "Qwen/Qwen3-30B-A3B"),
+    ] {
+        let Some((_, v)) = catalog().variant(id) else { panic!("{id} missing from the catalog") };
+        let (want, got) = (arch(name), &v.arch);
+        assert_eq!(
+            (want.layers, want.kv_heads, want.head_dim, want.swa, want.kv_owning_layers()),
+            (got.layers, got.kv_heads, got.head_dim, got.swa, got.kv_owning_layers()),
+            "{id}"
+        );
+    }
+}

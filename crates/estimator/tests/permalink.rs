@@ -1,0 +1,141 @@
+//! The permalink codec: round trips, tolerant decoding with reported fallbacks, and no panic or
+//! overflow on any input (property-tested over random query strings).
+
+use fitcard_estimator::inputs::limits;
+use fitcard_estimator::{decode, encode, estimate, rank, GpuChoice, Inputs};
+use proptest::prelude::*;
+
+fn keys(q: &str) -> Vec<&str> {
+    q.split('&').map(|p| p.split('=').next().unwrap()).collect()
+}
+
+#[test]
+fn encode_writes_every_parameter_in_order() {
+    let q = encode(&Inputs::default());
+    assert_eq!(
+        keys(&q),
+        [
+            "v", "mode", "model", "quant", "ctx", "par", "cards", "gpu", "engine", "kv", "kvu", "ubatch",
+            "swafull", "util", "method", "rank", "bsz", "seq", "gc", "optim", "targets"
+        ]
+    );
+    assert!(q.starts_with("v=1&mode=serve&model=google/gemma-3-12b-it&quant=Q4_K_M&ctx=8192&par=1&cards=1&gpu=rtx-4090"));
+}
+
+#[test]
+fn round_trip_restores_everything() {
+    // One row per kind of value: catalog GPU vs free VRAM, flags, floats, train keys, embed.
+    let queries = [
+        "v=1&mode=serve&model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=4&cards=2&vram=22.5&engine=llama.cpp&kv=q8_0&kvu=1&ubatch=1024&swafull=1&util=0.9",
+        "v=1&mode=train&model=google/gemma-3-12b-it&quant=Q4_K_M&ctx=8192&par=1&cards=1&gpu=rtx-4090&engine=llama.cpp&kv=f16&method=lora&rank=64&bsz=4&seq=4096&gc=true&optim=sgd&targets=q,v&free=24,11.5&pick=1&embed=1",
+    ];
+    for q in queries {
+        let d = decode(q);
+        assert!(d.clean(), "{q}: {:?}", d.notices);
+        let again = decode(&encode(&d.inputs));
+        assert!(again.clean(), "{:?}", again.notices);
+        assert_eq!(again.inputs, d.inputs);
+    }
+}
+
+#[test]
+fn bad_values_fall_back_and_name_the_key() {
+    // (query, key reported, what the value falls back to)
+    let cases: &[(&str, &str)] = &[
+        ("ctx=0", "ctx"),                  // zero context
+        ("ctx=1000000000", "ctx"),         // 10^9 tokens
+        ("cards=0", "cards"),              // no card
+        ("cards=1024", "cards"),           // absurd card count
+        ("vram=-1", "vram"),               // negative VRAM
+        ("vram=NaN", "vram"),              // not a number
+        ("vram=inf", "vram"),              // infinite
+        ("par=abc", "par"),                // not a number
+        ("model=acme/unknown-9b", "model"), // not in the catalog
+        ("quant=Q3_K_XL", "quant"),        // unknown format
+        ("gpu=rtx-9999", "gpu"),           // unknown GPU
+        ("engine=tgi", "engine"),          // unknown engine
+        ("kv=q2_k", "kv"),                 // unknown KV type
+        ("wat=1", "wat"),                  // unknown key
+        ("ctx=4096&ctx=8192", "ctx"),      // duplicate key: the first wins
+        ("v=2", "v"),                      // unknown version
+        ("util=1.5", "util"),              // out of range
+        ("targets=q,zz", "targets"),       // unknown module
+        ("gpu=rtx-4090&vram=24", "vram"),  // both card forms
+    ];
+    let def = Inputs::default();
+    for (q, key) in cases {
+        let d = decode(q);
+        assert!(d.notices.iter().any(|n| n.key == *key), "{q}: {:?}", d.notices);
+        assert!(!d.notices[0].message.is_empty());
+        // The library keeps a safe default for the refused key.
+        match *key {
+            "ctx" if q.contains("8192") => assert_eq!(d.inputs.ctx, 4096),
+            "ctx" => assert_eq!(d.inputs.ctx, def.ctx),
+            "cards" => assert_eq!(d.inputs.cards, def.cards),
+            "vram" if q.contains("gpu") => assert_eq!(d.inputs.gpu, GpuChoice::Catalog("rtx-4090".into())),
+            "vram" => assert_eq!(d.inputs.gpu, def.gpu),
+            "model" => assert_eq!(d.inputs.model, def.model),
+            _ => {}
+        }
+    }
+}
+
+#[test]
+fn format_missing_for_engine_is_replaced_by_nearest() {
+    // Q4_K_M is a GGUF format; vLLM loads safetensors.
+    let d = decode("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=vllm");
+    assert!(d.notices.iter().any(|n| n.key == "quant"), "{:?}", d.notices);
+    let e = estimate(&d.inputs);
+    assert!(!e.terms.is_empty());
+}
+
+#[test]
+fn leading_question_mark_and_escapes() {
+    let d = decode("?model=google%2Fgemma-3-1b-it&quant=f16&engine=llama.cpp");
+    assert!(d.clean(), "{:?}", d.notices);
+    assert_eq!(d.inputs.model, "google/gemma-3-1b-it");
+}
+
+#[test]
+fn limits_are_inclusive() {
+    let q = format!("ctx={}&par={}&cards={}", limits::CTX.1, limits::PAR.1, limits::CARDS.1);
+    let d = decode(&q);
+    assert!(d.clean(), "{:?}", d.notices);
+    // Extreme but accepted values still estimate without overflow.
+    let e = estimate(&d.inputs);
+    assert!(!e.fits);
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 400, .. ProptestConfig::default() })]
+
+    /// Any string decodes without panic, and what it decodes to estimates, ranks and round-trips.
+    #[test]
+    fn any_query_is_safe(q in "[a-z0-9=&%.,_/+-]{0,80}") {
+        let d = decode(&q);
+        let e = estimate(&d.inputs);
+        prop_assert!(e.total_device_bytes.get() < u64::MAX);
+        let back = decode(&encode(&d.inputs));
+        prop_assert!(back.clean(), "{:?}", back.notices);
+        prop_assert_eq!(back.inputs, d.inputs);
+    }
+
+    /// Structured queries with extreme numbers: never panic, never overflow.
+    #[test]
+    fn extreme_numbers_are_safe(
+        key in prop::sample::select(vec!["ctx", "par", "cards", "vram", "ubatch", "util", "rank", "bsz", "seq", "free"]),
+        val in prop_oneof![
+            any::<i64>().prop_map(|x| x.to_string()),
+            any::<f64>().prop_map(|x| x.to_string()),
+            Just("1e309".to_string()), Just("-0".to_string()), Just("".to_string()),
+        ],
+        ctx in 1u32..=4_194_304, par in 1u32..=1024, cards in 1u32..=64,
+    ) {
+        let d = decode(&format!("{key}={val}&engine=vllm"));
+        let _ = estimate(&d.inputs);
+        let i = Inputs { ctx, par, cards, ..d.inputs };
+        let e = estimate(&i);
+        prop_assert_eq!(e.per_card.len() as u32, cards);
+        let _ = rank(&Inputs { ctx, par, cards, ..Inputs::default() });
+    }
+}
