@@ -116,6 +116,10 @@ pub struct Format {
     pub source: String,
     /// Storage type of `token_embd` (and per-layer embeddings) in this file.
     pub embd_type: GgmlType,
+    /// The file stores a separate output matrix although the config ties it to the embedding
+    /// (Qwen3-0.6B/1.7B checkpoints and their GGUFs; Qwen3-4B FP8/AWQ).
+    #[serde(default)]
+    pub duplicate_output: bool,
     pub note: Option<String>,
 }
 

@@ -6,7 +6,11 @@
 //! (`token_embd`, and gemma-3n's `per_layer_token_embd`), and
 //!   `tied_output_copy = row(embd_type, vocab × hidden)` when the model ties its output matrix to
 //!   the embedding (the output projection then needs its own copy on the card).
-//! On vLLM and transformers (safetensors) nothing stays in host memory: `device = file_size`.
+//! On vLLM and transformers (safetensors) nothing stays in host memory:
+//!   `device = file_size − stored_duplicate_output`,
+//! where a checkpoint that stores `lm_head` although the config ties it loses that copy on load
+//! (both engines tie the output to the embedding and skip the stored tensor). On llama.cpp such a
+//! file's output matrix is a real tensor already, so no tied copy is added.
 //!
 //! Provenance: the inference essay (seed 1: "file size is the input, not a parameter count";
 //! `CPU-resident = (vocab × layers × perLayerDim + vocab × hidden) × bytesPerParam`) and the
@@ -19,6 +23,9 @@
 //! llama.cpp/Ollama with GGUF. A format that quantizes embeddings is handled through `embd_type`
 //! (the real storage type of the table in that file). Vision towers and other tensors in the
 //! file count as weights on the device.
+//! The stored-duplicate rule was found by the transformers regression rows (Qwen3 speed
+//! benchmark): without it Qwen3-0.6B/1.7B were over by exactly `vocab × hidden × 2 B` (297 and
+//! 594 MiB), the size of the `lm_head` the checkpoint carries.
 
 use crate::catalog::{Arch, Format};
 use crate::engine::Engine;
@@ -44,29 +51,29 @@ pub fn host_resident_applies(engine: Engine, container: Container) -> bool {
 
 pub fn weights(arch: &Arch, format: &Format, engine: Engine) -> Weights {
     let file = format.size();
+    let t = format.embd_type;
+    let embd = Bytes(t.row_bytes(arch.vocab.saturating_mul(arch.hidden)));
     if !host_resident_applies(engine, format.container) {
+        let dropped = if arch.tied_embeddings && format.duplicate_output {
+            embd
+        } else {
+            Bytes::ZERO
+        };
         return Weights {
             file,
-            device: file,
+            device: file.saturating_sub(dropped),
             host: Bytes::ZERO,
             tied_copy: Bytes::ZERO,
             ple: Bytes::ZERO,
         };
     }
-    let t = format.embd_type;
-    let embd = Bytes(t.row_bytes(arch.vocab.saturating_mul(arch.hidden)));
     let ple = match arch.ple {
-        Some(p) => Bytes(
-            t.row_bytes(
-                p.vocab
-                    .saturating_mul(arch.layers as u64)
-                    .saturating_mul(p.dim),
-            ),
-        ),
+        Some(p) => Bytes(t.row_bytes(p.vocab.saturating_mul(arch.layers as u64).saturating_mul(p.dim))),
         None => Bytes::ZERO,
     };
     let host = (embd + ple).min(file);
-    let tied_copy = if arch.tied_embeddings {
+    // A file that already stores the output matrix needs no extra copy of the embedding.
+    let tied_copy = if arch.tied_embeddings && !format.duplicate_output {
         embd
     } else {
         Bytes::ZERO
