@@ -118,7 +118,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         .iter()
         .find(|f| f.id == i.quant && f.container == container);
     let mut e = match format {
-        Some(f) => compute(&i, v, f),
+        Some(f) => compute(&i, v, f, true),
         None => unavailable(&i, v),
     };
     e.notices = notices;
@@ -197,7 +197,17 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
     }
 }
 
-fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
+/// Estimate one catalog candidate without the command line and warnings (the ranking's path:
+/// the pair is valid by construction, so no normalisation either).
+pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
+    compute(i, v, f, false)
+}
+
+fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
+    // Formula texts are for people; the ranking path skips them.
+    macro_rules! txt {
+        ($($t:tt)*) => { if detail { format!($($t)*) } else { String::new() } };
+    }
     let a = &v.arch;
     let cards = i.cards.max(1);
     let ctx = i.ctx as u64;
@@ -217,9 +227,9 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
         bytes: w.device,
         place: Place::Device,
         formula: if w.host.get() > 0 {
-            format!("file {} − host-resident {} + tied output copy {}", w.file, w.host, w.tied_copy)
+            txt!("file {} − host-resident {} + tied output copy {}", w.file, w.host, w.tied_copy)
         } else {
-            format!("file size {}", w.file)
+            txt!("file size {}", w.file)
         },
         provenance: "File size, never a parameter count (essay); llama.cpp/Ollama keep token_embd and per-layer embeddings in host memory, a tied output matrix is copied to the card (GUIDE §3). Deduction gated on engine and GGUF.",
     }];
@@ -234,7 +244,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
                 ..kv::LlamaParams::new(ctx.saturating_mul(par), par, unified, i.kv)
             };
             let k = kv::llama(a, &p);
-            let formula = format!(
+            let formula = txt!(
                 "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({})",
                 k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells,
                 kv::cell_bytes(a, i.kv, i.kv, a.kv_heads as u64), i.kv
@@ -249,7 +259,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
         Engine::Vllm => {
             let per_card = kv::paged(a, ctx, par, i.kv, cards as u64);
             let total = kv::paged(a, ctx, par, i.kv, 1);
-            let formula = format!("{par} request(s) × ⌈{ctx}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} per card", per_card);
+            let formula = txt!("{par} request(s) × ⌈{ctx}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} per card", per_card);
             (
                 per_card.times(cards as u64).max(total),
                 per_card,
@@ -259,7 +269,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
         }
         Engine::Transformers => {
             let b = kv::dense(a, ctx, par, i.kv);
-            let formula = format!(
+            let formula = txt!(
                 "{par} sequence(s) × {ctx} tokens × layers × {} B/token/layer",
                 kv::cell_bytes(a, i.kv, i.kv, a.kv_heads as u64)
             );
@@ -297,8 +307,8 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
             label: "Embeddings kept in host RAM",
             bytes: w.host,
             place: Place::Host,
-            formula: format!("row({}, vocab {} × hidden {}){}", f.embd_type, a.vocab, a.hidden,
-                if w.ple.get() > 0 { format!(" + per-layer embeddings {}", w.ple) } else { String::new() }),
+            formula: txt!("row({}, vocab {} × hidden {}){}", f.embd_type, a.vocab, a.hidden,
+                if w.ple.get() > 0 { txt!(" + per-layer embeddings {}", w.ple) } else { String::new() }),
             provenance: "llama.cpp/Ollama keep token_embd (and gemma-3n per-layer embeddings) in host memory with full offload (GUIDE §3, essay).",
         });
     }
@@ -308,7 +318,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
             label: "Logits buffer (host)",
             bytes: Bytes(4 * a.vocab * par),
             place: Place::Host,
-            formula: format!("4 B × vocab {} × {par} slot(s)", a.vocab),
+            formula: txt!("4 B × vocab {} × {par} slot(s)", a.vocab),
             provenance:
                 "llama.cpp output buffer: 4 × n_vocab × max(1, n_seq), in host memory (GUIDE §3).",
         });
@@ -403,12 +413,12 @@ fn compute(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
         Verdict::Fits
     };
 
-    let warnings = warnings(i, v, f, fits, &kv_total);
+    let warnings = if detail { warnings(i, v, f, fits, &kv_total) } else { Vec::new() };
     Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
         engine: i.engine.id(),
-        command: command(i, f, a.kv_heads),
+        command: if detail { command(i, f, a.kv_heads) } else { String::new() },
         terms,
         per_card,
         total_device_bytes,

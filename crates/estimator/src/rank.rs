@@ -4,7 +4,7 @@
 //! Non-fitting candidates follow in the same order, each with its reasons.
 
 use crate::catalog::catalog;
-use crate::estimate::{estimate, Verdict};
+use crate::estimate::{candidate, Verdict};
 use crate::inputs::Inputs;
 use crate::units::Bytes;
 use serde::Serialize;
@@ -38,7 +38,10 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
             let mut i = inputs.clone();
             i.model.clone_from(&v.id);
             i.quant = f.id;
-            let e = estimate(&i);
+            if !i.engine.kv_choices().contains(&i.kv) {
+                i.kv = crate::engine::KvDtype::F16;
+            }
+            let e = candidate(&i, v, f);
             out.push(Candidate {
                 model: v.id.clone(),
                 name: v.name.clone(),

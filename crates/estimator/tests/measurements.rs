@@ -1,13 +1,13 @@
 //! Regression baselines: published measurements that fall in serve mode.
 //!
-//! Source: Qwen3 speed benchmark ("GPU Memory (MB)", peak during generation), transformers 4.51.3
-//! + torch 2.6.0 + flash-attn 2.7.4 on one H20, BF16 weights, batch 1, input N + 2048 generated
+//! Source: Qwen3 speed benchmark ("GPU Memory (MB)", peak during generation), transformers
+//! 4.51.3, torch 2.6.0 and flash-attn 2.7.4 on one H20, BF16 weights, batch 1, input N + 2048 generated
 //! tokens — https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html
 //! (QwenLM/Qwen2.5 docs/source/getting_started/speed_benchmark.md). The table's MB behave as MiB
 //! (residuals of tens of MiB only under that reading).
 //!
-//! Estimate = weights (file size, stored duplicate lm_head dropped) + KV (input + 2048 tokens,
-//! every layer) + 48 MiB allocator residual.
+//! Estimate = weights (file size, stored duplicate lm_head dropped), plus KV (input and 2048
+//! tokens, every layer), plus the 48 MiB allocator residual.
 //!
 //! Tolerances, stated per group:
 //! * prompts of 6144…30720 tokens: |estimate − measured| ≤ 40 MiB. The remaining spread is the
