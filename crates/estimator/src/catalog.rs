@@ -120,6 +120,9 @@ pub struct Format {
     /// (Qwen3-0.6B/1.7B checkpoints and their GGUFs; Qwen3-4B FP8/AWQ).
     #[serde(default)]
     pub duplicate_output: bool,
+    /// Tensors the format leaves at (near) original precision, with their type: quantisation
+    /// coverage is not uniform (seed 1, mechanism two).
+    pub unquantized: Vec<String>,
     pub note: Option<String>,
 }
 
