@@ -13,6 +13,7 @@ pub mod permalink;
 pub mod quant;
 pub mod rank;
 pub mod terms;
+pub mod training;
 pub mod units;
 
 pub use catalog::catalog;

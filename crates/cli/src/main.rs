@@ -1,0 +1,217 @@
+//! `fitcard`: the estimator on the command line, reading the same query string as the page.
+//!
+//! ```text
+//! fitcard estimate '<query>' [--json]
+//! fitcard rank '<query>' [--json]
+//! fitcard catalog [--json]
+//! ```
+//! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
+
+use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
+use std::process::ExitCode;
+
+const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
+  query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
+              method rank bsz seq gc optim targets free pick embed\n\
+  example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    let rest: Vec<&str> = args
+        .iter()
+        .map(String::as_str)
+        .filter(|a| *a != "--json")
+        .collect();
+    match run(&rest, json) {
+        Ok(out) => {
+            println!("{out}");
+            ExitCode::SUCCESS
+        }
+        Err(msg) => {
+            eprintln!("fitcard: {msg}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(args: &[&str], json: bool) -> Result<String, String> {
+    let (cmd, query) = match args {
+        [cmd] => (*cmd, ""),
+        [cmd, q] => (*cmd, *q),
+        _ => return Err(USAGE.into()),
+    };
+    if cmd == "catalog" {
+        return Ok(if json {
+            to_json(catalog())
+        } else {
+            catalog_table()
+        });
+    }
+    let d = decode(query);
+    if let Some(n) = d.notices.first() {
+        // The library falls back to defaults; the CLI refuses, naming the key.
+        return Err(format!("bad parameter {n}"));
+    }
+    let i = d.inputs;
+    match (cmd, i.mode) {
+        ("estimate", Mode::Serve) => {
+            let e = estimate(&i);
+            Ok(if json {
+                to_json(&e)
+            } else {
+                human::estimate(&e)
+            })
+        }
+        ("estimate", Mode::Train) => {
+            let e = fitcard_estimator::training::estimate(&i);
+            Ok(if json { to_json(&e) } else { human::train(&e) })
+        }
+        ("rank", Mode::Serve) => {
+            let r = rank(&i);
+            Ok(if json { to_json(&r) } else { human::rank(&r) })
+        }
+        ("rank", Mode::Train) => {
+            let r = fitcard_estimator::training::rank(&i);
+            Ok(if json {
+                to_json(&r)
+            } else {
+                human::train_rank(&r)
+            })
+        }
+        _ => Err(format!("unknown command {cmd:?}\n{USAGE}")),
+    }
+}
+
+fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+fn catalog_table() -> String {
+    let mut s = String::new();
+    for f in &catalog().families {
+        s.push_str(&format!("{} — {}\n", f.name, f.capability_basis));
+        for v in &f.variants {
+            let q: Vec<String> = v
+                .formats
+                .iter()
+                .map(|m| format!("{} {}", m.id, Bytes(m.bytes)))
+                .collect();
+            s.push_str(&format!(
+                "  {}. {}: {}\n",
+                v.capability_rank,
+                v.id,
+                q.join(", ")
+            ));
+        }
+    }
+    s.push_str("GPUs:\n");
+    for g in &catalog().gpus {
+        s.push_str(&format!(
+            "  {:<16} {:<36} {}\n",
+            g.id,
+            g.name,
+            Bytes(g.vram_bytes)
+        ));
+    }
+    s
+}
+
+mod human {
+    //! Plain-text tables (binary units: 1 GiB = 2^30 bytes).
+    use fitcard_estimator::training::{TrainCandidate, TrainEstimate};
+    use fitcard_estimator::{Bytes, Candidate, Estimate};
+
+    pub fn estimate(e: &Estimate) -> String {
+        let mut s = format!("{} {} on {}\n", e.model, e.quant, e.engine);
+        for t in &e.terms {
+            let place = match t.place {
+                fitcard_estimator::terms::Place::Device => "card",
+                fitcard_estimator::terms::Place::Host => "host",
+            };
+            s.push_str(&format!(
+                "  {:<14} {:>12}  [{place}]  {}\n",
+                t.name,
+                t.bytes.to_string(),
+                t.formula
+            ));
+        }
+        for c in &e.per_card {
+            s.push_str(&format!(
+                "  card {}: {} of {}\n",
+                c.index, c.bytes, c.budget
+            ));
+        }
+        s.push_str(&format!("verdict: {}\n", e.verdict.label()));
+        for c in &e.checks {
+            s.push_str(&format!(
+                "  [{}] {}: {}\n",
+                if c.ok { "ok" } else { "FAIL" },
+                c.name,
+                c.message
+            ));
+        }
+        for w in &e.warnings {
+            s.push_str(&format!("  warning: {w}\n"));
+        }
+        if !e.command.is_empty() {
+            s.push_str(&format!(
+                "command:\n  {}\n",
+                e.command.replace('\n', "\n  ")
+            ));
+        }
+        s
+    }
+
+    pub fn train(e: &TrainEstimate) -> String {
+        let mut s = estimate(&e.estimate);
+        s.push_str(&format!(
+            "GPUs: {} (device_map {})\n",
+            e.selection.message, e.selection.device_map
+        ));
+        s
+    }
+
+    pub fn rank(r: &[Candidate]) -> String {
+        let mut s = format!(
+            "{:>3}  {:<40} {:<8} {:>12} {:>11}  reason\n",
+            "#", "model", "format", "on card", "headroom"
+        );
+        for (n, c) in r.iter().enumerate() {
+            let head = c.headroom as f64 / (1u64 << 30) as f64;
+            s.push_str(&format!(
+                "{:>3}  {:<40} {:<8} {:>12} {:>7.2} GiB  {}\n",
+                n + 1,
+                c.model,
+                c.quant,
+                c.device_bytes.to_string(),
+                head,
+                if c.fits {
+                    c.verdict.label().to_string()
+                } else {
+                    c.reasons.join("; ")
+                }
+            ));
+        }
+        s
+    }
+
+    pub fn train_rank(r: &[TrainCandidate]) -> String {
+        let mut s = String::new();
+        for (n, c) in r.iter().enumerate() {
+            s.push_str(&format!(
+                "{:>3}  {:<40} {:<6} {:>12}  {}\n",
+                n + 1,
+                c.model,
+                c.method,
+                Bytes::to_string(&c.total),
+                if c.fits {
+                    "fits".to_string()
+                } else {
+                    c.reasons.join("; ")
+                }
+            ));
+        }
+        s
+    }
+}

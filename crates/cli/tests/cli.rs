@@ -1,0 +1,124 @@
+//! The CLI contract (GUIDE §4): JSON shape, exit codes, the same query string as the page.
+
+use std::process::{Command, Output};
+
+fn fitcard(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        .args(args)
+        .output()
+        .expect("runs")
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("valid JSON")
+}
+
+#[test]
+fn estimate_json_contract() {
+    let out = fitcard(&[
+        "estimate",
+        "v=1&model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16",
+        "--json",
+    ]);
+    let v = json(&out);
+    let terms = v["terms"].as_array().unwrap();
+    let kv = terms.iter().find(|t| t["name"] == "kv_cache").unwrap();
+    assert_eq!(kv["bytes"], 39_845_888);
+    assert_eq!(kv["where"], "device");
+    assert!(terms.iter().any(|t| t["name"] == "weights"));
+    assert!(terms.iter().any(|t| t["name"] == "overhead"));
+    assert!(terms.iter().any(|t| t["where"] == "host"));
+    assert!(v["per_card"][0]["bytes"].as_u64().unwrap() > 0);
+    assert!(v["per_card"][0]["capacity"].as_u64().unwrap() > 0);
+    assert!(v["total_device_bytes"].as_u64().unwrap() > 39_845_888);
+    assert_eq!(v["fits"], true);
+    assert!(v["checks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|c| c["name"].is_string() && c["ok"].is_boolean() && c["message"].is_string()));
+}
+
+#[test]
+fn rank_json_lists_reasons() {
+    let out = fitcard(&[
+        "rank",
+        "model=google/gemma-3-27b-it&engine=llama.cpp&vram=24&ctx=8192&par=1",
+        "--json",
+    ]);
+    let v = json(&out);
+    let c = v.as_array().unwrap();
+    assert!(c[0]["fits"].as_bool().unwrap());
+    assert_eq!(c[0]["model"], "google/gemma-3-27b-it");
+    let bad: Vec<_> = c.iter().filter(|x| x["fits"] == false).collect();
+    assert!(
+        !bad.is_empty()
+            && bad
+                .iter()
+                .all(|x| !x["reasons"].as_array().unwrap().is_empty())
+    );
+}
+
+#[test]
+fn human_tables() {
+    let out = fitcard(&["rank", "model=google/gemma-3-27b-it&vram=24"]);
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("google/gemma-3-27b-it") && s.contains("GiB"));
+    let out = fitcard(&["estimate", "model=google/gemma-3-4b-it&par=2"]);
+    let s = String::from_utf8(out.stdout).unwrap();
+    assert!(s.contains("kv_cache") && s.contains("-np 2") && s.contains("verdict"));
+}
+
+#[test]
+fn bad_input_exits_2_naming_the_key() {
+    // (query, key the message must name)
+    for (q, key) in [
+        ("ctx=0", "ctx"),
+        ("cards=1024", "cards"),
+        ("vram=-1", "vram"),
+        ("vram=NaN", "vram"),
+        ("model=acme/nope", "model"),
+        ("gpu=nope", "gpu"),
+        ("ctx=1&ctx=2", "ctx"),
+        ("colour=blue", "colour"),
+    ] {
+        let out = fitcard(&["estimate", q, "--json"]);
+        assert_eq!(out.status.code(), Some(2), "{q}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(err.contains(key), "{q}: {err}");
+    }
+    assert_eq!(fitcard(&["frobnicate", "ctx=1"]).status.code(), Some(2));
+    assert_eq!(fitcard(&[]).status.code(), Some(2));
+}
+
+#[test]
+fn train_mode_terms() {
+    let out = fitcard(&[
+        "estimate",
+        "mode=train&model=meta-llama/Llama-3.1-8B-Instruct&method=qlora&free=24",
+        "--json",
+    ]);
+    let v = json(&out);
+    let names: Vec<_> = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap().to_string())
+        .collect();
+    for n in [
+        "weights",
+        "lora",
+        "optimizer",
+        "gradients",
+        "activations",
+        "cuda_overhead",
+    ] {
+        assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
+    }
+}
