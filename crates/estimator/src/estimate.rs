@@ -133,7 +133,13 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
         engine: i.engine.id(),
         terms: Vec::new(),
         per_card: (0..i.cards.max(1))
-            .map(|index| CardUse { index, bytes: Bytes::ZERO, capacity, budget: capacity, terms: Vec::new() })
+            .map(|index| CardUse {
+                index,
+                bytes: Bytes::ZERO,
+                capacity,
+                budget: capacity,
+                terms: Vec::new(),
+            })
             .collect(),
         total_device_bytes: Bytes::ZERO,
         total_host_bytes: Bytes::ZERO,
@@ -413,12 +419,20 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         Verdict::Fits
     };
 
-    let warnings = if detail { warnings(i, v, f, fits, &kv_total) } else { Vec::new() };
+    let warnings = if detail {
+        warnings(i, v, f, fits, &kv_total)
+    } else {
+        Vec::new()
+    };
     Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
         engine: i.engine.id(),
-        command: if detail { command(i, f, a.kv_heads) } else { String::new() },
+        command: if detail {
+            command(i, f, a.kv_heads)
+        } else {
+            String::new()
+        },
         terms,
         per_card,
         total_device_bytes,

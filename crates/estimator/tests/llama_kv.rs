@@ -8,35 +8,63 @@ use fitcard_estimator::terms::kv::{llama, LlamaParams};
 use fitcard_estimator::KvDtype;
 
 fn arch(name: &str) -> Arch {
-    let base = |layers, kv_heads, head_dim, swa: Option<Swa>, kv_layers: Option<u32>, ple: Option<Ple>| Arch {
-        model_type: name.into(),
-        hidden: 2048,
-        layers,
-        heads: kv_heads * 4,
-        kv_heads,
-        head_dim,
-        intermediate: 8192,
-        moe_intermediate: None,
-        experts: 0,
-        experts_active: 0,
-        vocab: 128_256,
-        tied_embeddings: true,
-        max_ctx: 131_072,
-        native_ctx: vec![],
-        swa,
-        kv_layers,
-        ple,
-        source: "test".into(),
-    };
+    let base =
+        |layers, kv_heads, head_dim, swa: Option<Swa>, kv_layers: Option<u32>, ple: Option<Ple>| {
+            Arch {
+                model_type: name.into(),
+                hidden: 2048,
+                layers,
+                heads: kv_heads * 4,
+                kv_heads,
+                head_dim,
+                intermediate: 8192,
+                moe_intermediate: None,
+                experts: 0,
+                experts_active: 0,
+                vocab: 128_256,
+                tied_embeddings: true,
+                max_ctx: 131_072,
+                native_ctx: vec![],
+                swa,
+                kv_layers,
+                ple,
+                source: "test".into(),
+            }
+        };
     match name {
         // Llama-3.2-1B: 16 layers, 8 KV heads × 64.
         "llama" => base(16, 8, 64, None, None, None),
         // Qwen3-0.6B: 28 layers, 8 KV heads × 128.
         "qwen3" => base(28, 8, 128, None, None, None),
         // gemma-3-1b: 26 layers, 1 KV head × 256, global iff il % 6 == 5, window 512.
-        "gemma3" => base(26, 1, 256, Some(Swa { window: 512, period: 6, global_offset: 5 }), None, None),
+        "gemma3" => base(
+            26,
+            1,
+            256,
+            Some(Swa {
+                window: 512,
+                period: 6,
+                global_offset: 5,
+            }),
+            None,
+            None,
+        ),
         // gemma-3n-E2B: 30 layers, only il < 20 own KV; 2 KV heads × 256; global iff il % 5 == 4.
-        "gemma3n" => base(30, 2, 256, Some(Swa { window: 512, period: 5, global_offset: 4 }), Some(20), Some(Ple { vocab: 262_144, dim: 256 })),
+        "gemma3n" => base(
+            30,
+            2,
+            256,
+            Some(Swa {
+                window: 512,
+                period: 5,
+                global_offset: 4,
+            }),
+            Some(20),
+            Some(Ple {
+                vocab: 262_144,
+                dim: 256,
+            }),
+        ),
         // Qwen3-30B-A3B: 48 layers, 4 KV heads × 128.
         "qwen3moe" => base(48, 4, 128, None, None, None),
         _ => unreachable!(),
@@ -52,8 +80,22 @@ struct Row {
     bytes: u64,
 }
 
-const fn row(arch: &'static str, n_ctx: u64, n_seq: u64, unified: bool, kv: &'static str, bytes: u64) -> Row {
-    Row { arch, n_ctx, n_seq, unified, kv, bytes }
+const fn row(
+    arch: &'static str,
+    n_ctx: u64,
+    n_seq: u64,
+    unified: bool,
+    kv: &'static str,
+    bytes: u64,
+) -> Row {
+    Row {
+        arch,
+        n_ctx,
+        n_seq,
+        unified,
+        kv,
+        bytes,
+    }
 }
 
 #[rustfmt::skip]
@@ -186,12 +228,25 @@ fn llama_cpp_kv_rules_on_every_architecture() {
     let mut failures = Vec::new();
     for r in ROWS {
         let kv: KvDtype = r.kv.parse().unwrap();
-        let got = llama(&arch(r.arch), &LlamaParams::new(r.n_ctx, r.n_seq, r.unified, kv)).bytes.get();
+        let got = llama(
+            &arch(r.arch),
+            &LlamaParams::new(r.n_ctx, r.n_seq, r.unified, kv),
+        )
+        .bytes
+        .get();
         if got != r.bytes {
-            failures.push(format!("{} n_ctx={} n_seq={} unified={} {}: got {got}, want {}", r.arch, r.n_ctx, r.n_seq, r.unified, r.kv, r.bytes));
+            failures.push(format!(
+                "{} n_ctx={} n_seq={} unified={} {}: got {got}, want {}",
+                r.arch, r.n_ctx, r.n_seq, r.unified, r.kv, r.bytes
+            ));
         }
     }
-    assert!(failures.is_empty(), "{} rows differ:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} rows differ:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
     assert_eq!(ROWS.len(), 120);
 }
 
@@ -213,9 +268,15 @@ fn guide_exact_examples() {
 #[test]
 fn swa_full_and_ubatch() {
     let a = arch("gemma3");
-    let p = LlamaParams { swa_full: true, ..LlamaParams::new(4096, 1, false, KvDtype::F16) };
+    let p = LlamaParams {
+        swa_full: true,
+        ..LlamaParams::new(4096, 1, false, KvDtype::F16)
+    };
     assert_eq!(llama(&a, &p).bytes.get(), 26 * 4096 * 1024); // every layer 4096 cells × 1 KiB
-    let p = LlamaParams { n_ubatch: 1024, ..LlamaParams::new(8192, 1, false, KvDtype::F16) };
+    let p = LlamaParams {
+        n_ubatch: 1024,
+        ..LlamaParams::new(8192, 1, false, KvDtype::F16)
+    };
     assert_eq!(llama(&a, &p).swa_cells, 1536); // pad(512 + 1024, 256)
 }
 
@@ -229,11 +290,25 @@ fn pinned_architectures_match_catalog() {
         ("gemma3n", "google/gemma-3n-E2B-it"),
         ("qwen3moe", "Qwen/Qwen3-30B-A3B"),
     ] {
-        let Some((_, v)) = catalog().variant(id) else { panic!("{id} missing from the catalog") };
+        let Some((_, v)) = catalog().variant(id) else {
+            panic!("{id} missing from the catalog")
+        };
         let (want, got) = (arch(name), &v.arch);
         assert_eq!(
-            (want.layers, want.kv_heads, want.head_dim, want.swa, want.kv_owning_layers()),
-            (got.layers, got.kv_heads, got.head_dim, got.swa, got.kv_owning_layers()),
+            (
+                want.layers,
+                want.kv_heads,
+                want.head_dim,
+                want.swa,
+                want.kv_owning_layers()
+            ),
+            (
+                got.layers,
+                got.kv_heads,
+                got.head_dim,
+                got.swa,
+                got.kv_owning_layers()
+            ),
             "{id}"
         );
     }

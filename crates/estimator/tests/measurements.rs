@@ -91,18 +91,33 @@ fn transformers_qwen3_speed_benchmark() {
     let mut report = Vec::new();
     let mut bad = Vec::new();
     for r in ROWS {
-        let d = decode(&format!("model={}&quant=BF16&engine=transformers&ctx={}&par=1&vram=96&kv=f16", r.model, r.ctx));
+        let d = decode(&format!(
+            "model={}&quant=BF16&engine=transformers&ctx={}&par=1&vram=96&kv=f16",
+            r.model, r.ctx
+        ));
         assert!(d.clean(), "{:?}", d.notices);
         let e = estimate(&d.inputs);
         let est = e.total_device_bytes.mib();
         let err = est - r.reported_mib;
-        let ok = if r.ctx <= 2049 { (-40.0..=300.0).contains(&err) } else { err.abs() <= 40.0 };
-        report.push(format!("{:<20} ctx {:>5}: estimate {est:>8.1} MiB, measured {:>6} MiB, error {err:+.1}", r.model, r.ctx, r.reported_mib));
+        let ok = if r.ctx <= 2049 {
+            (-40.0..=300.0).contains(&err)
+        } else {
+            err.abs() <= 40.0
+        };
+        report.push(format!(
+            "{:<20} ctx {:>5}: estimate {est:>8.1} MiB, measured {:>6} MiB, error {err:+.1}",
+            r.model, r.ctx, r.reported_mib
+        ));
         if !ok {
             bad.push(report.last().unwrap().clone());
         }
     }
     eprintln!("{}", report.join("\n"));
-    assert!(bad.is_empty(), "outside tolerance:\n{}\n\nall rows:\n{}", bad.join("\n"), report.join("\n"));
+    assert!(
+        bad.is_empty(),
+        "outside tolerance:\n{}\n\nall rows:\n{}",
+        bad.join("\n"),
+        report.join("\n")
+    );
     assert_eq!(ROWS.len(), 28);
 }

@@ -15,8 +15,8 @@ fn encode_writes_every_parameter_in_order() {
     assert_eq!(
         keys(&q),
         [
-            "v", "mode", "model", "quant", "ctx", "par", "cards", "gpu", "engine", "kv", "kvu", "ubatch",
-            "swafull", "util", "method", "rank", "bsz", "seq", "gc", "optim", "targets"
+            "v", "mode", "model", "quant", "ctx", "par", "cards", "gpu", "engine", "kv", "kvu",
+            "ubatch", "swafull", "util", "method", "rank", "bsz", "seq", "gc", "optim", "targets"
         ]
     );
     assert!(q.starts_with("v=1&mode=serve&model=google/gemma-3-12b-it&quant=Q4_K_M&ctx=8192&par=1&cards=1&gpu=rtx-4090"));
@@ -42,37 +42,43 @@ fn round_trip_restores_everything() {
 fn bad_values_fall_back_and_name_the_key() {
     // (query, key reported, what the value falls back to)
     let cases: &[(&str, &str)] = &[
-        ("ctx=0", "ctx"),                  // zero context
-        ("ctx=1000000000", "ctx"),         // 10^9 tokens
-        ("cards=0", "cards"),              // no card
-        ("cards=1024", "cards"),           // absurd card count
-        ("vram=-1", "vram"),               // negative VRAM
-        ("vram=NaN", "vram"),              // not a number
-        ("vram=inf", "vram"),              // infinite
-        ("par=abc", "par"),                // not a number
+        ("ctx=0", "ctx"),                   // zero context
+        ("ctx=1000000000", "ctx"),          // 10^9 tokens
+        ("cards=0", "cards"),               // no card
+        ("cards=1024", "cards"),            // absurd card count
+        ("vram=-1", "vram"),                // negative VRAM
+        ("vram=NaN", "vram"),               // not a number
+        ("vram=inf", "vram"),               // infinite
+        ("par=abc", "par"),                 // not a number
         ("model=acme/unknown-9b", "model"), // not in the catalog
-        ("quant=Q3_K_XL", "quant"),        // unknown format
-        ("gpu=rtx-9999", "gpu"),           // unknown GPU
-        ("engine=tgi", "engine"),          // unknown engine
-        ("kv=q2_k", "kv"),                 // unknown KV type
-        ("wat=1", "wat"),                  // unknown key
-        ("ctx=4096&ctx=8192", "ctx"),      // duplicate key: the first wins
-        ("v=2", "v"),                      // unknown version
-        ("util=1.5", "util"),              // out of range
-        ("targets=q,zz", "targets"),       // unknown module
-        ("gpu=rtx-4090&vram=24", "vram"),  // both card forms
+        ("quant=Q3_K_XL", "quant"),         // unknown format
+        ("gpu=rtx-9999", "gpu"),            // unknown GPU
+        ("engine=tgi", "engine"),           // unknown engine
+        ("kv=q2_k", "kv"),                  // unknown KV type
+        ("wat=1", "wat"),                   // unknown key
+        ("ctx=4096&ctx=8192", "ctx"),       // duplicate key: the first wins
+        ("v=2", "v"),                       // unknown version
+        ("util=1.5", "util"),               // out of range
+        ("targets=q,zz", "targets"),        // unknown module
+        ("gpu=rtx-4090&vram=24", "vram"),   // both card forms
     ];
     let def = Inputs::default();
     for (q, key) in cases {
         let d = decode(q);
-        assert!(d.notices.iter().any(|n| n.key == *key), "{q}: {:?}", d.notices);
+        assert!(
+            d.notices.iter().any(|n| n.key == *key),
+            "{q}: {:?}",
+            d.notices
+        );
         assert!(!d.notices[0].message.is_empty());
         // The library keeps a safe default for the refused key.
         match *key {
             "ctx" if q.contains("8192") => assert_eq!(d.inputs.ctx, 4096),
             "ctx" => assert_eq!(d.inputs.ctx, def.ctx),
             "cards" => assert_eq!(d.inputs.cards, def.cards),
-            "vram" if q.contains("gpu") => assert_eq!(d.inputs.gpu, GpuChoice::Catalog("rtx-4090".into())),
+            "vram" if q.contains("gpu") => {
+                assert_eq!(d.inputs.gpu, GpuChoice::Catalog("rtx-4090".into()))
+            }
             "vram" => assert_eq!(d.inputs.gpu, def.gpu),
             "model" => assert_eq!(d.inputs.model, def.model),
             _ => {}
@@ -84,7 +90,11 @@ fn bad_values_fall_back_and_name_the_key() {
 fn format_missing_for_engine_is_replaced_by_nearest() {
     // Q4_K_M is a GGUF format; vLLM loads safetensors.
     let d = decode("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=vllm");
-    assert!(d.notices.iter().any(|n| n.key == "quant"), "{:?}", d.notices);
+    assert!(
+        d.notices.iter().any(|n| n.key == "quant"),
+        "{:?}",
+        d.notices
+    );
     let e = estimate(&d.inputs);
     assert!(!e.terms.is_empty());
 }
@@ -98,7 +108,12 @@ fn leading_question_mark_and_escapes() {
 
 #[test]
 fn limits_are_inclusive() {
-    let q = format!("ctx={}&par={}&cards={}", limits::CTX.1, limits::PAR.1, limits::CARDS.1);
+    let q = format!(
+        "ctx={}&par={}&cards={}",
+        limits::CTX.1,
+        limits::PAR.1,
+        limits::CARDS.1
+    );
     let d = decode(&q);
     assert!(d.clean(), "{:?}", d.notices);
     // Extreme but accepted values still estimate without overflow.

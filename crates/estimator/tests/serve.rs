@@ -11,7 +11,10 @@ fn est(q: &str) -> Estimate {
 }
 
 fn term(e: &Estimate, name: &str) -> u64 {
-    e.terms.iter().find(|t| t.name == name).map_or_else(|| panic!("no term {name}"), |t| t.bytes.get())
+    e.terms
+        .iter()
+        .find(|t| t.name == name)
+        .map_or_else(|| panic!("no term {name}"), |t| t.bytes.get())
 }
 
 fn has_term(e: &Estimate, name: &str) -> bool {
@@ -19,7 +22,10 @@ fn has_term(e: &Estimate, name: &str) -> bool {
 }
 
 fn check<'a>(e: &'a Estimate, name: &str) -> &'a fitcard_estimator::Check {
-    e.checks.iter().find(|c| c.name == name).unwrap_or_else(|| panic!("no check {name}: {:?}", e.checks))
+    e.checks
+        .iter()
+        .find(|c| c.name == name)
+        .unwrap_or_else(|| panic!("no check {name}: {:?}", e.checks))
 }
 
 /// The public contract's example (issue "done when"): 38 MiB = 4 global × 4096 cells + 22 SWA ×
@@ -58,7 +64,10 @@ fn host_deduction_is_gated_on_engine() {
 /// llama.cpp, at the file's embedding storage type.
 #[test]
 fn gemma3n_per_layer_embeddings_stay_on_host() {
-    for (id, layers) in [("google/gemma-3n-E2B-it", 30u64), ("google/gemma-3n-E4B-it", 35)] {
+    for (id, layers) in [
+        ("google/gemma-3n-E2B-it", 30u64),
+        ("google/gemma-3n-E4B-it", 35),
+    ] {
         let e = est(&format!("model={id}&quant=Q8_0&engine=llama.cpp"));
         let q8 = |n: u64| n / 32 * 34;
         let want = q8(262_400 * 2048) + q8(262_144 * layers * 256);
@@ -70,8 +79,10 @@ fn gemma3n_per_layer_embeddings_stay_on_host() {
 /// slots (essay: 16384 × 4 = 65536). Llama-3.2-1B: 4 × 128 MiB at 4096.
 #[test]
 fn ollama_multiplies_kv_by_slots() {
-    let one = est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=ollama&ctx=4096&par=1");
-    let four = est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=ollama&ctx=4096&par=4");
+    let one =
+        est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=ollama&ctx=4096&par=1");
+    let four =
+        est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=ollama&ctx=4096&par=4");
     assert_eq!(term(&one, "kv_cache"), 128 << 20);
     assert_eq!(term(&four, "kv_cache"), 4 * (128 << 20));
     assert!(four.command.contains("OLLAMA_NUM_PARALLEL=4"));
@@ -82,18 +93,39 @@ fn ollama_multiplies_kv_by_slots() {
 fn commands_always_write_concurrency() {
     // (query, flag that must appear)
     let rows = [
-        ("model=google/gemma-3-4b-it&quant=Q4_K_M&engine=llama.cpp&par=1", "-np 1"),
-        ("model=google/gemma-3-4b-it&quant=Q4_K_M&engine=llama.cpp&par=3&ctx=8192", "-c 24576 -np 3"),
-        ("model=google/gemma-3-4b-it&quant=Q4_K_M&engine=ollama&par=1", "OLLAMA_NUM_PARALLEL=1"),
-        ("model=google/gemma-3-4b-it&quant=BF16&engine=vllm&par=1", "--max-num-seqs 1"),
-        ("model=google/gemma-3-4b-it&quant=BF16&engine=transformers&par=2", "batch_size=2"),
+        (
+            "model=google/gemma-3-4b-it&quant=Q4_K_M&engine=llama.cpp&par=1",
+            "-np 1",
+        ),
+        (
+            "model=google/gemma-3-4b-it&quant=Q4_K_M&engine=llama.cpp&par=3&ctx=8192",
+            "-c 24576 -np 3",
+        ),
+        (
+            "model=google/gemma-3-4b-it&quant=Q4_K_M&engine=ollama&par=1",
+            "OLLAMA_NUM_PARALLEL=1",
+        ),
+        (
+            "model=google/gemma-3-4b-it&quant=BF16&engine=vllm&par=1",
+            "--max-num-seqs 1",
+        ),
+        (
+            "model=google/gemma-3-4b-it&quant=BF16&engine=transformers&par=2",
+            "batch_size=2",
+        ),
     ];
     for (q, flag) in rows {
         let e = est(q);
         assert!(e.command.contains(flag), "{q}: {}", e.command);
     }
     let e = est("model=google/gemma-3-4b-it&quant=Q4_K_M&engine=llama.cpp&par=1");
-    assert!(e.warnings.iter().any(|w| w.contains("4 slots") && w.contains("-np 1")), "{:?}", e.warnings);
+    assert!(
+        e.warnings
+            .iter()
+            .any(|w| w.contains("4 slots") && w.contains("-np 1")),
+        "{:?}",
+        e.warnings
+    );
 }
 
 /// Essay: "tensor parallelism requires the KV head count to be divisible by the card count";
@@ -117,26 +149,36 @@ fn divisibility_is_a_hard_constraint() {
 fn vllm_tp_rule_with_replication() {
     // (model, cards, passes?)
     let rows = [
-        ("google/gemma-3-1b-it", 2, true),           // 4 heads, 1 KV head → replicated
-        ("google/gemma-3-1b-it", 3, false),          // 4 heads % 3
-        ("google/gemma-3-27b-it", 8, true),          // 32 heads, 16 KV → 2 per card
-        ("Qwen/Qwen3-30B-A3B", 8, true),             // 32 heads, 4 KV → replicated
+        ("google/gemma-3-1b-it", 2, true), // 4 heads, 1 KV head → replicated
+        ("google/gemma-3-1b-it", 3, false), // 4 heads % 3
+        ("google/gemma-3-27b-it", 8, true), // 32 heads, 16 KV → 2 per card
+        ("Qwen/Qwen3-30B-A3B", 8, true),   // 32 heads, 4 KV → replicated
         ("meta-llama/Llama-3.1-70B-Instruct", 6, false), // 64 heads % 6
-        ("microsoft/phi-4", 4, false),               // 40 heads ok, 10 KV % 4
+        ("microsoft/phi-4", 4, false),     // 40 heads ok, 10 KV % 4
     ];
     for (m, cards, ok) in rows {
-        let e = est(&format!("model={m}&quant=BF16&engine=vllm&cards={cards}&gpu=h100-sxm&ctx=4096"));
-        assert_eq!(check(&e, "tensor_parallel").ok, ok, "{m} × {cards}: {:?}", e.checks);
+        let e = est(&format!(
+            "model={m}&quant=BF16&engine=vllm&cards={cards}&gpu=h100-sxm&ctx=4096"
+        ));
+        assert_eq!(
+            check(&e, "tensor_parallel").ok,
+            ok,
+            "{m} × {cards}: {:?}",
+            e.checks
+        );
     }
 }
 
 /// Essay: with 3 cards no variant of a family may work. gemma-3 KV heads are 1, 4, 8, 16.
 #[test]
 fn three_cards_fail_the_whole_gemma3_family_on_llama_cpp() {
-    let i = decode("model=google/gemma-3-27b-it&engine=llama.cpp&cards=3&gpu=rtx-4090&ctx=4096").inputs;
+    let i =
+        decode("model=google/gemma-3-27b-it&engine=llama.cpp&cards=3&gpu=rtx-4090&ctx=4096").inputs;
     let r = rank(&i);
     assert!(!r.is_empty());
-    assert!(r.iter().all(|c| !c.fits && c.reasons.iter().any(|m| m.contains("not divisible by 3"))));
+    assert!(r
+        .iter()
+        .all(|c| !c.fits && c.reasons.iter().any(|m| m.contains("not divisible by 3"))));
 }
 
 /// Ranking trap (essay): a small variant at high precision must not beat a clearly stronger
@@ -149,27 +191,44 @@ fn ranking_trap_capability_before_size() {
     let pos = |m: &str, q: &str| r.iter().position(|c| c.model == m && c.quant == q).unwrap();
     let (big_q8, small_bf16) = (pos("Qwen/Qwen3-14B", "Q8_0"), pos("Qwen/Qwen3-8B", "BF16"));
     assert!(r[big_q8].fits && r[small_bf16].fits);
-    assert!(r[big_q8].device_bytes < r[small_bf16].device_bytes, "the trap needs the weaker one to be larger");
+    assert!(
+        r[big_q8].device_bytes < r[small_bf16].device_bytes,
+        "the trap needs the weaker one to be larger"
+    );
     assert!(big_q8 < small_bf16);
     // Two-level order over all fitting candidates: capability, then precision.
     let fit: Vec<_> = r.iter().filter(|c| c.fits).collect();
     for w in fit.windows(2) {
         assert!(
             w[0].capability_rank < w[1].capability_rank
-                || (w[0].capability_rank == w[1].capability_rank && w[0].precision_bits >= w[1].precision_bits),
-            "{} {} before {} {}", w[0].model, w[0].quant, w[1].model, w[1].quant
+                || (w[0].capability_rank == w[1].capability_rank
+                    && w[0].precision_bits >= w[1].precision_bits),
+            "{} {} before {} {}",
+            w[0].model,
+            w[0].quant,
+            w[1].model,
+            w[1].quant
         );
     }
     // Non-fitting candidates come last, each with a reason.
     let first_bad = r.iter().position(|c| !c.fits).unwrap_or(r.len());
-    assert!(r[first_bad..].iter().all(|c| !c.fits && !c.reasons.is_empty()));
+    assert!(r[first_bad..]
+        .iter()
+        .all(|c| !c.fits && !c.reasons.is_empty()));
 }
 
 /// Global vs sliding-window layers: on gemma-3 the KV grows only with the global layers once
 /// the window is full (plateau), so doubling the context far less than doubles the KV.
 #[test]
 fn sliding_window_plateau() {
-    let kv = |ctx: u32| term(&est(&format!("model=google/gemma-3-27b-it&quant=Q4_K_M&engine=llama.cpp&ctx={ctx}")), "kv_cache");
+    let kv = |ctx: u32| {
+        term(
+            &est(&format!(
+                "model=google/gemma-3-27b-it&quant=Q4_K_M&engine=llama.cpp&ctx={ctx}"
+            )),
+            "kv_cache",
+        )
+    };
     let (a, b, c) = (kv(8192), kv(16384), kv(32768));
     // Slope per token comes from the 10 global layers only: 16 KV heads × 128 × 2 × 2 B × 10.
     assert_eq!(c - b, 16384 * 10 * 16 * 128 * 4);
@@ -212,9 +271,15 @@ fn verdicts() {
     let room = est("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&vram=24");
     assert_eq!(room.verdict, Verdict::Fits);
     let need = room.per_card[0].bytes.gib();
-    let tight = est(&format!("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&vram={}", need + 0.5));
+    let tight = est(&format!(
+        "model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&vram={}",
+        need + 0.5
+    ));
     assert_eq!(tight.verdict, Verdict::Tight);
-    let over = est(&format!("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&vram={}", (need - 0.1).max(0.25)));
+    let over = est(&format!(
+        "model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&vram={}",
+        (need - 0.1).max(0.25)
+    ));
     assert_eq!(over.verdict, Verdict::DoesNotFit);
 }
 
@@ -227,8 +292,17 @@ fn whole_catalog_estimates() {
     for f in &cat.families {
         for v in &f.variants {
             for fm in &v.formats {
-                for engine in fitcard_estimator::Engine::ALL.into_iter().filter(|e| e.container() == fm.container) {
-                    let i = Inputs { model: v.id.clone(), quant: fm.id, engine, ctx: 4096, ..Inputs::default() };
+                for engine in fitcard_estimator::Engine::ALL
+                    .into_iter()
+                    .filter(|e| e.container() == fm.container)
+                {
+                    let i = Inputs {
+                        model: v.id.clone(),
+                        quant: fm.id,
+                        engine,
+                        ctx: 4096,
+                        ..Inputs::default()
+                    };
                     let e = estimate(&i);
                     assert!(e.notices.is_empty(), "{} {}: {:?}", v.id, fm.id, e.notices);
                     for name in ["weights", "kv_cache", "overhead"] {

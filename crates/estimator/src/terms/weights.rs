@@ -68,7 +68,13 @@ pub fn weights(arch: &Arch, format: &Format, engine: Engine) -> Weights {
         };
     }
     let ple = match arch.ple {
-        Some(p) => Bytes(t.row_bytes(p.vocab.saturating_mul(arch.layers as u64).saturating_mul(p.dim))),
+        Some(p) => Bytes(
+            t.row_bytes(
+                p.vocab
+                    .saturating_mul(arch.layers as u64)
+                    .saturating_mul(p.dim),
+            ),
+        ),
         None => Bytes::ZERO,
     };
     let host = (embd + ple).min(file);
