@@ -35,6 +35,17 @@ pub enum Verdict {
 }
 
 impl Verdict {
+    /// Does not fit when a constraint fails; tight under [`TIGHT_MARGIN`] of headroom; else fits.
+    pub fn from_headroom(fits: bool, headroom: i128) -> Verdict {
+        if !fits {
+            Verdict::DoesNotFit
+        } else if headroom < TIGHT_MARGIN.get() as i128 {
+            Verdict::Tight
+        } else {
+            Verdict::Fits
+        }
+    }
+
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Fits => "fits",
@@ -410,14 +421,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
     }
 
     let fits = checks.iter().all(|c| c.ok);
-    let headroom = budget.get() as i128 - used.get() as i128;
-    let verdict = if !fits {
-        Verdict::DoesNotFit
-    } else if headroom < TIGHT_MARGIN.get() as i128 {
-        Verdict::Tight
-    } else {
-        Verdict::Fits
-    };
+    let verdict = Verdict::from_headroom(fits, budget.get() as i128 - used.get() as i128);
 
     let warnings = if detail {
         warnings(i, v, f, fits, &kv_total)

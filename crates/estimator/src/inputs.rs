@@ -64,6 +64,18 @@ pub struct TrainInputs {
     pub pick: Vec<u32>,
 }
 
+impl TrainInputs {
+    /// The selected target modules, in the seed's order.
+    pub fn target_names(&self) -> Vec<&'static str> {
+        TARGET_MODULES
+            .iter()
+            .enumerate()
+            .filter(|(b, _)| self.targets & (1 << b) != 0)
+            .map(|(_, m)| *m)
+            .collect()
+    }
+}
+
 impl Default for TrainInputs {
     fn default() -> Self {
         TrainInputs {

@@ -64,12 +64,7 @@ pub fn encode(i: &Inputs) -> String {
         u8::from(i.swa_full),
         fmt_num(i.util)
     );
-    let targets: Vec<&str> = TARGET_MODULES
-        .iter()
-        .enumerate()
-        .filter(|(b, _)| t.targets & (1 << b) != 0)
-        .map(|(_, m)| *m)
-        .collect();
+    let targets = t.target_names();
     let _ = write!(
         s,
         "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",

@@ -36,8 +36,8 @@ pub mod terms;
 pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
-use crate::estimate::{card_capacity, CardUse, Check, Estimate, Verdict, TIGHT_MARGIN};
-use crate::inputs::{GradCkpt, Inputs, Method, Optim, TARGET_MODULES};
+use crate::estimate::{card_capacity, CardUse, Check, Estimate, Verdict};
+use crate::inputs::{GradCkpt, Inputs, Method, Optim};
 use crate::terms::{Place, Term};
 use crate::units::Bytes;
 use serde::Serialize;
@@ -191,12 +191,7 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
     let d = b.dims;
     let total = b.total();
 
-    let targets: Vec<&str> = TARGET_MODULES
-        .iter()
-        .enumerate()
-        .filter(|(k, _)| t.targets & (1 << k) != 0)
-        .map(|(_, m)| *m)
-        .collect();
+    let targets = t.target_names();
     let floor_note = |floored: bool, what: Bytes| {
         if floored {
             format!(" → floor {} applies", what)
@@ -329,14 +324,7 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
         });
     }
     let fits = checks.iter().all(|c| c.ok);
-    let headroom = choice.usable.get() as i128 - total.get() as i128;
-    let verdict = if !fits {
-        Verdict::DoesNotFit
-    } else if headroom < TIGHT_MARGIN.get() as i128 {
-        Verdict::Tight
-    } else {
-        Verdict::Fits
-    };
+    let verdict = Verdict::from_headroom(fits, choice.usable.get() as i128 - total.get() as i128);
 
     let mut warnings = Vec::new();
     if v.arch.head_dim * u64::from(v.arch.heads) != v.arch.hidden {
