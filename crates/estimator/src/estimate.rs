@@ -423,11 +423,25 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
     let fits = checks.iter().all(|c| c.ok);
     let verdict = Verdict::from_headroom(fits, budget.get() as i128 - used.get() as i128);
 
-    let warnings = if detail {
+    let mut warnings = if detail {
         warnings(i, v, f, fits, &kv_total)
     } else {
         Vec::new()
     };
+    if detail && i.engine == Engine::Vllm {
+        // vLLM gives the KV cache what is left of util × capacity after weights and the
+        // profiling peak, and reports `Maximum concurrency for N tokens per request: X×`
+        // = pool / per-request KV (GUIDE §3).
+        let pool = budget.saturating_sub(w_card + o_card);
+        let per_request = kv::paged(a, ctx, 1, i.kv, cards as u64);
+        if per_request.get() > 0 {
+            warnings.push(format!(
+                "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{:.1} requests of {ctx} tokens at once (you asked for {par}).",
+                budget,
+                pool.as_f64() / per_request.as_f64()
+            ));
+        }
+    }
     Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),

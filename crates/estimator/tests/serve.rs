@@ -254,6 +254,19 @@ fn vllm_budget_is_utilisation() {
     let e = est("model=Qwen/Qwen3-8B&quant=BF16&engine=vllm&vram=80&util=0.5&ctx=4096");
     let c = &e.per_card[0];
     assert_eq!(c.budget.get(), 40 << 30);
+    // The KV pool vLLM will get, as concurrency: (budget − weights − overhead) / per-request KV,
+    // Qwen3-8B at 4096 tokens = 36 layers × 8 heads × 128 × 2 × 2 B × 4096 = 576 MiB.
+    let w = term(&e, "weights") + term(&e, "overhead");
+    let want = ((40u64 << 30) - w) as f64 / (576u64 << 20) as f64;
+    let note = e
+        .warnings
+        .iter()
+        .find(|m| m.contains("room for"))
+        .expect("concurrency note");
+    assert!(
+        note.contains(&format!("≈{want:.1} requests")),
+        "{note} vs {want:.1}"
+    );
 }
 
 /// Context beyond the model's maximum is refused as a constraint, not silently clamped.
