@@ -3,9 +3,10 @@
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
+    fitcard::mount();
 }
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() {
-    eprintln!("fitcard-web is the browser build; run `trunk serve` (see README.md) or use the `fitcard` CLI.");
+    eprintln!("fitcard-web is the browser build; run `bash scripts/serve.sh` (see README.md) or use the `fitcard` CLI.");
 }

@@ -1,0 +1,17 @@
+# Sourced by the other scripts: the tool versions and the PATH they need.
+# shellcheck shell=bash
+
+FITCARD_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+export FITCARD_ROOT
+
+TRUNK_VERSION="0.21.14"
+BINARYEN_VERSION="132.0.0"
+# wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock.
+WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' "$FITCARD_ROOT/Cargo.lock")"
+
+# Project-local tools (npm binaryen's wasm-opt) first, then cargo-installed ones.
+export PATH="$FITCARD_ROOT/.tools/node_modules/.bin:${CARGO_HOME:-$HOME/.cargo}/bin:$PATH"
+# trunk 0.21 refuses to start with NO_COLOR=1 in the environment.
+unset NO_COLOR
+export CHROMEDRIVER="${CHROMEDRIVER:-/usr/bin/chromedriver}"
+export CHROMIUM="${CHROMIUM:-/usr/bin/chromium}"

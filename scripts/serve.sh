@@ -1,0 +1,8 @@
+#!/usr/bin/env bash
+# Serve the calculator on http://127.0.0.1:8080 and rebuild on change (README command #1).
+# Extra arguments go to `trunk serve` (e.g. --port 9000).
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+bash "$FITCARD_ROOT/scripts/setup.sh"
+cd "$FITCARD_ROOT"
+exec trunk serve --release=true --offline=true "$@"

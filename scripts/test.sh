@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# The whole test suite (README command #2):
+#   1. host tests of the workspace (estimator, CLI, the page's pure modules);
+#   2. browser tests of the mounted app (tests/web.rs, wasm-bindgen-test in headless chromium);
+#   3. the release build (trunk) and the end-to-end suite against it (tests/e2e, served from a
+#      sub-path by a local static server, driven in chromium by playwright-core);
+#   4. a size report of the wasm.
+# Set FITCARD_SKIP_SETUP=1 when scripts/setup.sh has just run.
+set -euo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
+cd "$FITCARD_ROOT"
+
+if [ "${FITCARD_SKIP_SETUP:-0}" != 1 ]; then
+  bash scripts/setup.sh
+fi
+
+step() { printf '\n== %s\n' "$*"; }
+t0=$SECONDS
+timed() { printf '   (%ss)\n' "$((SECONDS - t0))"; t0=$SECONDS; }
+
+step "host tests: cargo test --workspace"
+cargo test --workspace
+timed
+
+step "browser tests: tests/web.rs in headless chromium"
+CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
+  cargo test -p fitcard --target wasm32-unknown-unknown --test web
+timed
+
+step "release build: trunk build --release"
+trunk build --release=true
+timed
+
+step "end-to-end tests: tests/e2e against dist/"
+(cd tests/e2e && FITCARD_DIST="$FITCARD_ROOT/dist" node --test)
+timed
+
+step "size report"
+for f in dist/*.wasm dist/*.js; do
+  printf '%-48s %9d bytes, %8d gzip\n' "$(basename "$f")" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
+done

@@ -1,0 +1,204 @@
+//! The application shell: one input signal, memos for everything derived, one effect that
+//! writes the URL, and the full or compact (embed) layout.
+
+use crate::components::{CommandPanel, Controls, MemoryBar, Notices, Ranking, SharePanel, Verdict};
+use crate::state::{self, Edit};
+use crate::{dom, share};
+use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
+use fitcard_estimator::{
+    decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
+};
+use leptos::prelude::*;
+use std::time::Duration;
+
+/// How long the URL waits for the sliders to settle before it is rewritten.
+const URL_DEBOUNCE: Duration = Duration::from_millis(200);
+
+/// Notices kept on screen at most (oldest dropped first).
+const MAX_NOTICES: usize = 8;
+
+/// The page's state: the one input signal, the notices shown above the page, and the memos
+/// derived from the inputs. `Copy`, so components take it by value.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The whole configuration (what the permalink holds).
+    pub inputs: RwSignal<Inputs>,
+    /// Parameters that were refused or adjusted, until dismissed.
+    pub notices: RwSignal<Vec<Notice>>,
+    /// Serve or train.
+    pub mode: Memo<Mode>,
+    /// The train-mode estimate (with its GPU selection); `None` in serve mode.
+    pub train: Memo<Option<TrainEstimate>>,
+    /// The estimate shown: serve mode's, or train mode's common part.
+    pub est: Memo<Estimate>,
+    /// Ranked serve candidates of the current family (empty in train mode).
+    pub ranked: Memo<Vec<Candidate>>,
+    /// Ranked train candidates of the current family (empty in serve mode).
+    pub train_ranked: Memo<Vec<TrainCandidate>>,
+    /// The permalink query (without `?`).
+    pub query: Memo<String>,
+}
+
+impl AppState {
+    fn new(query: &str) -> Self {
+        let d = decode(query);
+        let inputs = RwSignal::new(d.inputs);
+        let mode = Memo::new(move |_| inputs.with(|i| i.mode));
+        let train = Memo::new(move |_| {
+            (mode.get() == Mode::Train).then(|| inputs.with(training::estimate))
+        });
+        AppState {
+            inputs,
+            notices: RwSignal::new(d.notices),
+            mode,
+            train,
+            est: Memo::new(move |_| match train.get() {
+                Some(t) => t.estimate,
+                None => inputs.with(estimate),
+            }),
+            ranked: Memo::new(move |_| match mode.get() {
+                Mode::Serve => inputs.with(rank),
+                Mode::Train => Vec::new(),
+            }),
+            train_ranked: Memo::new(move |_| match mode.get() {
+                Mode::Train => inputs.with(training::rank),
+                Mode::Serve => Vec::new(),
+            }),
+            query: Memo::new(move |_| inputs.with(encode)),
+        }
+    }
+
+    /// Apply one user action; adjustments it caused are shown as notices.
+    pub fn edit(&self, e: Edit) {
+        let mut notes = Vec::new();
+        self.inputs.update(|i| notes = state::apply(i, e));
+        if !notes.is_empty() {
+            self.notices.update(|v| {
+                v.retain(|n| !notes.iter().any(|m| m.key == n.key));
+                v.extend(notes);
+                let extra = v.len().saturating_sub(MAX_NOTICES);
+                v.drain(..extra);
+            });
+        }
+    }
+}
+
+/// Mount the calculator on `<body>`.
+pub fn mount() {
+    leptos::mount::mount_to_body(App);
+}
+
+/// The calculator. Reads its configuration from the URL once, then keeps the URL in step.
+#[component]
+pub fn App() -> impl IntoView {
+    let st = AppState::new(&dom::query());
+    let embed = st.inputs.with_untracked(|i| i.embed);
+
+    // The only effect: write the permalink, debounced, replacing the history entry.
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    Effect::new(move |_| {
+        let q = st.query.get();
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        let h = set_timeout_with_handle(move || dom::replace_query(&q), URL_DEBOUNCE).ok();
+        pending.set_value(h);
+    });
+
+    if embed {
+        dom::report_height();
+        view! { <EmbedView st=st /> }.into_any()
+    } else {
+        view! { <FullView st=st /> }.into_any()
+    }
+}
+
+/// The full calculator.
+#[component]
+fn FullView(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    view! {
+        <div class="page">
+            <header class="top">
+                <h1>"fitcard"</h1>
+                <p class="tagline">
+                    "Will this LLM fit on your GPU? Pick a model, a format, a context and a card, to "
+                    "serve it or to fine-tune it; the estimate updates as you move the sliders. "
+                    "Computed entirely in your browser."
+                </p>
+                <p class="units">
+                    "Sizes are binary: 1 GiB = 2"<sup>"30"</sup>" bytes, 1 MiB = 2"<sup>"20"</sup>" bytes."
+                </p>
+            </header>
+            <Notices st=st />
+            <main class="layout">
+                <section class="panel controls-panel" aria-labelledby="h-config">
+                    <h2 id="h-config">"Configuration"</h2>
+                    <Controls st=st compact=false />
+                </section>
+                <section class="panel result-panel" aria-labelledby="h-result">
+                    <h2 id="h-result">"Estimate"</h2>
+                    <Verdict st=st />
+                    <MemoryBar st=st />
+                </section>
+                <section class="panel ranking-panel" aria-labelledby="h-rank">
+                    <h2 id="h-rank">"Best fit in this family"</h2>
+                    <Ranking st=st />
+                </section>
+                <section class="panel command-panel" aria-labelledby="h-cmd">
+                    <h2 id="h-cmd">"Command"</h2>
+                    <CommandPanel st=st />
+                </section>
+                <section class="panel share-panel" aria-labelledby="h-share">
+                    <h2 id="h-share">"Share"</h2>
+                    <SharePanel st=st />
+                </section>
+            </main>
+            <footer class="foot">
+                <p>
+                    "Every number comes from the fitcard estimator: each term names its formula and its source. "
+                    "File sizes are looked up from the publishers; sizes marked * are computed from tensor shapes."
+                </p>
+            </footer>
+        </div>
+    }
+}
+
+/// The compact view for `?embed=1`: the model is fixed by the link.
+#[component]
+fn EmbedView(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let title = move || {
+        st.inputs.with(|i| {
+            let (_, v) = state::family_of(&i.model);
+            match i.mode {
+                Mode::Serve => format!("{} · {}", v.name, i.engine.label()),
+                Mode::Train => format!(
+                    "{} · fine-tuning ({})",
+                    v.name,
+                    fitcard_estimator::permalink::method_id(i.train.method)
+                ),
+            }
+        })
+    };
+    let full = move || st.inputs.with(share::full_query);
+    view! {
+        <div class="embed">
+            <header class="embed-top">
+                <strong class="embed-model">{title}</strong>
+                <a class="open-full" href=full target="_blank" rel="noopener">
+                    "Open full calculator"
+                </a>
+            </header>
+            <Notices st=st />
+            <Controls st=st compact=true />
+            <Verdict st=st />
+            <MemoryBar st=st />
+            <p class="units">"Binary units: 1 GiB = 2"<sup>"30"</sup>" bytes."</p>
+        </div>
+    }
+}

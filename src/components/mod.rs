@@ -1,0 +1,14 @@
+//! The page's components. Each takes the [`AppState`](crate::app::AppState) and reads memos;
+//! none computes a memory number.
+
+mod bar;
+mod controls;
+mod panels;
+mod ranking;
+mod verdict;
+
+pub use bar::MemoryBar;
+pub use controls::Controls;
+pub use panels::{CommandPanel, Notices, SharePanel};
+pub use ranking::Ranking;
+pub use verdict::Verdict;

@@ -1,0 +1,153 @@
+//! Notices, the command panel, and sharing (permalink and embed snippet), with copy buttons.
+
+use crate::app::AppState;
+use crate::{dom, share};
+use leptos::prelude::*;
+use leptos::task::spawn_local;
+
+/// What a copy button last did.
+#[derive(Clone, Copy, PartialEq)]
+enum Copied {
+    Idle,
+    Done,
+    Refused,
+}
+
+/// A button that copies `text` to the clipboard and says whether it worked.
+#[component]
+pub fn CopyButton(
+    /// Element id (for tests and labels).
+    id: &'static str,
+    /// Button text.
+    label: &'static str,
+    /// The text to copy, read when clicked.
+    #[prop(into)]
+    text: Signal<String>,
+) -> impl IntoView {
+    let status = RwSignal::new(Copied::Idle);
+    let click = move |_| {
+        let t = text.get_untracked();
+        spawn_local(async move {
+            let ok = dom::copy(t).await;
+            status.set(if ok { Copied::Done } else { Copied::Refused });
+        });
+    };
+    view! {
+        <button type="button" id=id class="copy" on:click=click>
+            {label}
+        </button>
+        <span class="copy-status" role="status">
+            {move || match status.get() {
+                Copied::Idle => "",
+                Copied::Done => "Copied.",
+                Copied::Refused => "The browser refused: select the text and copy it by hand.",
+            }}
+        </span>
+    }
+}
+
+/// Parameters that were refused or adjusted, each dismissible.
+#[component]
+pub fn Notices(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let notices = st.notices;
+    view! {
+        <Show when=move || notices.with(|n| !n.is_empty())>
+            <div class="notices" role="alert">
+                <ul>
+                    {move || {
+                        notices
+                            .get()
+                            .into_iter()
+                            .enumerate()
+                            .map(|(k, n)| {
+                                view! {
+                                    <li class="notice" data-key=n.key.clone()>
+                                        <span>
+                                            <code>{n.key.clone()}</code>
+                                            ": "
+                                            {n.message.clone()}
+                                        </span>
+                                        <button
+                                            type="button"
+                                            class="dismiss"
+                                            aria-label=format!("Dismiss the notice about {}", n.key)
+                                            on:click=move |_| {
+                                                notices
+                                                    .update(|v| {
+                                                        if k < v.len() {
+                                                            v.remove(k);
+                                                        }
+                                                    })
+                                            }
+                                        >
+                                            "×"
+                                        </button>
+                                    </li>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </ul>
+                <button type="button" class="dismiss-all" on:click=move |_| notices.set(Vec::new())>
+                    "Dismiss all"
+                </button>
+            </div>
+        </Show>
+    }
+}
+
+/// The command that starts this configuration, with a copy button.
+#[component]
+pub fn CommandPanel(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let cmd = Signal::derive(move || st.est.with(|e| e.command.clone()));
+    view! {
+        <pre class="command" id="command"><code>{move || cmd.get()}</code></pre>
+        <CopyButton id="copy-command" label="Copy command" text=cmd />
+    }
+}
+
+/// Permalink and embed snippet.
+#[component]
+pub fn SharePanel(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let link = Signal::derive(move || format!("{}?{}", dom::page_url(), st.query.get()));
+    let snippet = Signal::derive(move || {
+        st.inputs
+            .with(|i| share::iframe_snippet(&dom::page_url(), i))
+    });
+    let show_embed = RwSignal::new(false);
+    view! {
+        <p class="hint">
+            "The address bar always holds the whole configuration: bookmark it or share it."
+        </p>
+        <div class="row">
+            <CopyButton id="copy-link" label="Copy link" text=link />
+            <button
+                type="button"
+                id="embed-button"
+                aria-expanded=move || show_embed.get().to_string()
+                aria-controls="embed-snippet"
+                on:click=move |_| show_embed.update(|s| *s = !*s)
+            >
+                "Embed"
+            </button>
+        </div>
+        <Show when=move || show_embed.get()>
+            <div class="embed-box">
+                <label for="embed-snippet">
+                    "Paste this into a page: a compact calculator for this model that resizes itself."
+                </label>
+                <textarea id="embed-snippet" readonly rows="5" prop:value=move || snippet.get()></textarea>
+                <CopyButton id="copy-embed" label="Copy snippet" text=snippet />
+            </div>
+        </Show>
+    }
+}

@@ -1,0 +1,203 @@
+//! The ranking panel: the family's candidates that fit, most capable first, each one click
+//! away; the rest behind a disclosure with the reasons they fail.
+
+use crate::app::AppState;
+use crate::share::signed_bytes;
+use crate::state::{self, Edit};
+use fitcard_estimator::permalink::method_id;
+use fitcard_estimator::training::TrainCandidate;
+use fitcard_estimator::{Candidate, Mode, Verdict};
+use leptos::prelude::*;
+
+/// One candidate row with its apply button.
+#[component]
+fn Row(
+    /// Page state.
+    st: AppState,
+    /// The candidate shown.
+    c: Candidate,
+    /// It is the configuration on screen now.
+    current: bool,
+) -> impl IntoView {
+    let model = c.model.clone();
+    let quant = c.quant.clone();
+    let apply = move |_| {
+        st.edit(Edit::Candidate {
+            model: model.clone(),
+            quant: quant.clone(),
+        })
+    };
+    let chip = match c.verdict {
+        Verdict::Fits => "chip v-fits",
+        Verdict::Tight => "chip v-tight",
+        Verdict::DoesNotFit => "chip v-nofit",
+    };
+    let reasons = (!c.fits).then(|| {
+        view! {
+            <ul class="why">
+                {c.reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
+            </ul>
+        }
+    });
+    view! {
+        <li class:current=current data-model=c.model.clone() data-quant=c.quant.clone()>
+            <button
+                type="button"
+                class="apply"
+                on:click=apply
+                disabled=current
+                aria-label=format!("Use {} {}", c.name, c.quant)
+            >
+                <span class="cand-name">{c.name.clone()}</span>
+                " "
+                <span class="cand-quant">{c.quant.clone()}</span>
+            </button>
+            <span class=chip>{c.verdict.label()}</span>
+            <span class="num" title="Headroom on the fullest card">
+                {signed_bytes(c.headroom)}
+            </span>
+            <span class="num muted">{format!("{} on GPUs", c.device_bytes)}</span>
+            {current.then(|| view! { <span class="muted">"(current)"</span> })}
+            {reasons}
+        </li>
+    }
+}
+
+/// One train-mode candidate (variant × method) with its apply button.
+#[component]
+fn TrainRow(
+    /// Page state.
+    st: AppState,
+    /// The candidate shown.
+    c: TrainCandidate,
+    /// It is the configuration on screen now.
+    current: bool,
+) -> impl IntoView {
+    let model = c.model.clone();
+    let method = state::METHODS
+        .iter()
+        .map(|m| m.0)
+        .find(|m| method_id(*m) == c.method);
+    let apply = move |_| {
+        if let Some(method) = method {
+            st.edit(Edit::TrainCandidate {
+                model: model.clone(),
+                method,
+            })
+        }
+    };
+    let reasons = (!c.fits).then(|| {
+        view! {
+            <ul class="why">
+                {c.reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
+            </ul>
+        }
+    });
+    let gpus = c
+        .gpus_needed
+        .map(|n| format!("on {n} GPU{}", if n == 1 { "" } else { "s" }));
+    view! {
+        <li class:current=current data-model=c.model.clone() data-method=c.method>
+            <button
+                type="button"
+                class="apply"
+                on:click=apply
+                disabled=current
+                aria-label=format!("Use {} with {}", c.name, c.method)
+            >
+                <span class="cand-name">{c.name.clone()}</span>
+                " "
+                <span class="cand-quant">{c.method}</span>
+            </button>
+            <span class=if c.fits { "chip v-fits" } else { "chip v-nofit" }>
+                {if c.fits { "fits" } else { "does not fit" }}
+            </span>
+            <span class="num">{c.total.to_string()}</span>
+            <span class="muted">{gpus}</span>
+            {current.then(|| view! { <span class="muted">"(current)"</span> })}
+            {reasons}
+        </li>
+    }
+}
+
+/// Ranked candidates of the current family on the current engine, cards and context.
+#[component]
+pub fn Ranking(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let current = move || {
+        st.inputs
+            .with(|i| (i.model.clone(), i.quant.to_string(), i.train.method))
+    };
+    // Rows of the candidates that fit (`fits`) or not, re-rendered on every change; the
+    // disclosure around the others stays put, so it keeps its open state.
+    let rows = move |fits: bool| {
+        let (model, quant, method) = current();
+        if st.mode.get() == Mode::Train {
+            return st.train_ranked.with(|all| {
+                all.iter()
+                    .filter(|c| c.fits == fits)
+                    .map(|c| {
+                        let cur = c.model == model && c.method == method_id(method);
+                        view! { <TrainRow st=st c=c.clone() current=cur /> }
+                    })
+                    .collect_view()
+                    .into_any()
+            });
+        }
+        st.ranked.with(|all| {
+            all.iter()
+                .filter(|c| c.fits == fits)
+                .map(|c| {
+                    let cur = c.model == model && c.quant == quant;
+                    view! { <Row st=st c=c.clone() current=cur /> }
+                })
+                .collect_view()
+                .into_any()
+        })
+    };
+    let count = move |fits: bool| match st.mode.get() {
+        Mode::Serve => st
+            .ranked
+            .with(|a| a.iter().filter(|c| c.fits == fits).count()),
+        Mode::Train => st
+            .train_ranked
+            .with(|a| a.iter().filter(|c| c.fits == fits).count()),
+    };
+    let n_fit = move || count(true);
+    let n_rest = move || count(false);
+    view! {
+        <p class="hint">
+            {move || match st.mode.get() {
+                Mode::Serve => {
+                    "Every variant and format of this family on the same engine, cards, context and \
+                     concurrency: the most capable variant first, then the highest precision. \
+                     Headroom is what is left on the fullest card."
+                }
+                Mode::Train => {
+                    "Every variant of this family with each method on the same GPUs, batch and \
+                     sequence length: the most capable variant first, then the most precise method \
+                     (full, LoRA, QLoRA). The size is the total the training needs."
+                }
+            }}
+        </p>
+        <Show
+            when=move || { n_fit() > 0 }
+            fallback=|| {
+                view! {
+                    <p class="none">
+                        "Nothing in this family fits with these settings. Lower the context or the "
+                        "concurrency, add cards, or pick a larger GPU."
+                    </p>
+                }
+            }
+        >
+            <ol class="cands fit">{move || rows(true)}</ol>
+        </Show>
+        <details class="nofit" class:empty=move || n_rest() == 0>
+            <summary>{move || format!("{} that do not fit", n_rest())}</summary>
+            <ul class="cands">{move || rows(false)}</ul>
+        </details>
+    }
+}

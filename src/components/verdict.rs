@@ -1,0 +1,113 @@
+//! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
+
+use crate::app::AppState;
+use crate::share::signed_bytes;
+use fitcard_estimator::Verdict as V;
+use leptos::prelude::*;
+
+/// CSS modifier of a verdict.
+fn slug(v: V) -> &'static str {
+    match v {
+        V::Fits => "fits",
+        V::Tight => "tight",
+        V::DoesNotFit => "nofit",
+    }
+}
+
+fn clamp(x: i128) -> i64 {
+    x.clamp(i64::MIN as i128, i64::MAX as i128) as i64
+}
+
+/// Verdict banner with the per-card numbers, failed checks and warnings.
+#[component]
+pub fn Verdict(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let est = st.est;
+    let banner = move || {
+        est.with(|e| {
+            let label = e.verdict.label();
+            let mut cap = label.chars();
+            let title: String = cap
+                .next()
+                .map(|c| c.to_uppercase().chain(cap).collect())
+                .unwrap_or_default();
+            let line = match st.train.with(|t| t.as_ref().map(|t| t.selection.clone())) {
+                // Train mode: the total against the pool of the GPUs picked.
+                Some(sel) => Some(format!(
+                    "{} needed · {} usable on {} of {} GPU(s) · headroom {}",
+                    e.total_device_bytes,
+                    sel.usable,
+                    sel.picked.len(),
+                    sel.free.len(),
+                    signed_bytes(clamp(
+                        sel.usable.get() as i128 - e.total_device_bytes.get() as i128
+                    ))
+                )),
+                None => e.per_card.first().map(|c| {
+                    let limit = if c.budget < c.capacity {
+                        format!("{} budget of {}", c.budget, c.capacity)
+                    } else {
+                        c.capacity.to_string()
+                    };
+                    format!(
+                        "{} of {limit} per card · headroom {}",
+                        c.bytes,
+                        signed_bytes(clamp(e.headroom()))
+                    )
+                }),
+            };
+            view! {
+                <div class=format!("verdict v-{}", slug(e.verdict)) data-verdict=slug(e.verdict)>
+                    <strong class="verdict-label">{title}</strong>
+                    <span class="verdict-line">{line}</span>
+                </div>
+            }
+        })
+    };
+    let failed = move || {
+        est.with(|e| {
+            e.checks
+                .iter()
+                .filter(|c| !c.ok)
+                .map(|c| view! { <li class="failed" data-check=c.name>{c.message.clone()}</li> })
+                .collect_view()
+        })
+    };
+    let warnings = move || {
+        est.with(|e| {
+            e.warnings
+                .iter()
+                .map(|w| view! { <li class="warning">{w.clone()}</li> })
+                .collect_view()
+        })
+    };
+    let all_checks = move || {
+        est.with(|e| {
+            e.checks
+                .iter()
+                .map(|c| {
+                    view! {
+                        <li class=if c.ok { "ok" } else { "failed" }>
+                            <span class="mark" aria-hidden="true">{if c.ok { "✓ " } else { "✗ " }}</span>
+                            <span class="sr">{if c.ok { "passed: " } else { "failed: " }}</span>
+                            {c.message.clone()}
+                        </li>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <div class="verdict-box" role="status" aria-live="polite">
+            {banner}
+            <ul class="reasons">{failed}</ul>
+        </div>
+        <ul class="warnings">{warnings}</ul>
+        <details class="checks">
+            <summary>"All checks"</summary>
+            <ul>{all_checks}</ul>
+        </details>
+    }
+}

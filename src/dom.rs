@@ -1,0 +1,61 @@
+//! The few browser calls the page makes: read and replace the query string, copy text, and
+//! report the embed's height to its parent. Failures are swallowed on purpose: a browser that
+//! refuses one of them still shows a working calculator.
+
+use crate::share::HEIGHT_MESSAGE;
+use leptos::prelude::window;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The current query string, with its leading `?` (or empty).
+pub fn query() -> String {
+    window().location().search().unwrap_or_default()
+}
+
+/// Replace the URL's query in place: no new history entry, no reload.
+pub fn replace_query(q: &str) {
+    if let Ok(h) = window().history() {
+        let url = format!("?{}", q.trim_start_matches('?'));
+        let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+    }
+}
+
+/// Origin and path of this page, without query or fragment (the base of shared links).
+pub fn page_url() -> String {
+    let l = window().location();
+    format!(
+        "{}{}",
+        l.origin().unwrap_or_default(),
+        l.pathname().unwrap_or_default()
+    )
+}
+
+/// Put `text` on the clipboard. `false` when the browser refused.
+pub async fn copy(text: String) -> bool {
+    let p = window().navigator().clipboard().write_text(&text);
+    wasm_bindgen_futures::JsFuture::from(p).await.is_ok()
+}
+
+/// Post the page height to the parent window whenever the body changes size, so an embedding
+/// page can size its `<iframe>` (message `{type: "fitcard:height", height}`).
+pub fn report_height() {
+    let Some(body) = window().document().and_then(|d| d.body()) else {
+        return;
+    };
+    let target = body.clone();
+    let cb = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| {
+        let height = target.offset_height();
+        let msg = js_sys::Object::new();
+        let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
+        let _ = js_sys::Reflect::set(&msg, &"height".into(), &height.into());
+        if let Ok(Some(parent)) = window().parent() {
+            let _ = parent.post_message(&msg, "*");
+        }
+    });
+    if let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
+        obs.observe(&body);
+        // The observer lives as long as the page.
+        std::mem::forget(obs);
+    }
+    cb.forget();
+}

@@ -1,0 +1,21 @@
+//! fitcard web calculator: will this LLM fit on this GPU? Computed entirely in the browser.
+//!
+//! Data flows one way: the query string → [`Inputs`](fitcard_estimator::Inputs) (one signal) →
+//! `estimate()` / `rank()` (memos) → the view. The only effect writes the URL back (debounced
+//! `history.replaceState`). The modules above the line are pure and tested on the host; the
+//! Leptos components below it are compiled for wasm32 only.
+
+pub mod bar;
+pub mod share;
+pub mod snap;
+pub mod state;
+
+#[cfg(target_arch = "wasm32")]
+mod app;
+#[cfg(target_arch = "wasm32")]
+mod components;
+#[cfg(target_arch = "wasm32")]
+mod dom;
+
+#[cfg(target_arch = "wasm32")]
+pub use app::{mount, App};

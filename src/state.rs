@@ -1,0 +1,568 @@
+//! What the controls offer and what each control does to the [`Inputs`].
+//!
+//! Pure functions over the catalog and one `Inputs` value, so the page's behaviour is tested on
+//! the host: the components only turn DOM events into an [`Edit`] and call [`apply`]. Nothing
+//! here computes a memory number; choosing a variant on a family change asks the estimator.
+
+use fitcard_estimator::catalog::{catalog, Family, Format, Variant};
+use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TARGET_MODULES};
+use fitcard_estimator::permalink::normalize;
+use fitcard_estimator::{
+    estimate, training, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant,
+};
+
+/// One user action.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Edit {
+    /// Switch to another family (catalog id).
+    Family(String),
+    /// Variant by slider position: 0 = weakest of the family.
+    Variant(usize),
+    /// Format by slider position: 0 = lowest precision the engine can load.
+    Quant(usize),
+    Ctx(u32),
+    Par(u32),
+    Cards(u32),
+    /// A catalog GPU by id, or `None` for a free VRAM size (starts at the current capacity).
+    Gpu(Option<String>),
+    /// VRAM per card in GiB (free-form card).
+    Vram(f64),
+    Engine(Engine),
+    Kv(KvDtype),
+    Kvu(bool),
+    Ubatch(u32),
+    SwaFull(bool),
+    Util(f64),
+    /// Take a ranked candidate: variant id and format id.
+    Candidate {
+        model: String,
+        quant: String,
+    },
+    /// Serve or train.
+    Mode(Mode),
+    Method(Method),
+    Bsz(u32),
+    Seq(u32),
+    Rank(u32),
+    Optim(Optim),
+    Gc(GradCkpt),
+    /// Adapt target module `TARGET_MODULES[k]` or not (at least one stays selected).
+    Target(usize, bool),
+    /// Free GiB of GPU `k` in the training pool.
+    Free(usize, f64),
+    /// Add a GPU to the pool (a copy of the last one).
+    AddGpu,
+    /// Remove GPU `k` from the pool (one always stays).
+    RemoveGpu(usize),
+    /// Forget the per-GPU list: the pool is `cards` × the chosen card again.
+    ResetGpus,
+    /// Let the estimator choose the GPUs (clears an explicit `pick=`).
+    AutoPick,
+    /// Take a ranked train candidate: variant id and method.
+    TrainCandidate {
+        model: String,
+        method: Method,
+    },
+}
+
+/// Train-mode choices, in the order the selectors list them.
+pub const METHODS: [(Method, &str); 3] = [
+    (Method::Qlora, "QLoRA (4-bit base + adapters)"),
+    (Method::Lora, "LoRA (16-bit base + adapters)"),
+    (Method::Full, "Full fine-tuning"),
+];
+pub const OPTIMS: [(Optim, &str); 4] = [
+    (Optim::Adamw8bit, "adamw_8bit"),
+    (Optim::AdamwTorch, "adamw_torch"),
+    (Optim::PagedAdamw32bit, "paged_adamw_32bit"),
+    (Optim::Sgd, "sgd"),
+];
+pub const GCS: [(GradCkpt, &str); 3] = [
+    (GradCkpt::Unsloth, "Unsloth (offloaded)"),
+    (GradCkpt::True, "Hugging Face (true)"),
+    (GradCkpt::None, "Off"),
+];
+
+/// Batch-size stops.
+pub const BSZ_STOPS: [u32; 10] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+/// LoRA rank stops.
+pub const RANK_STOPS: [u32; 10] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
+
+/// Free GiB per GPU of the training pool as the editor shows it: the explicit list, or `cards`
+/// copies of the chosen card's capacity.
+pub fn pool_gib(i: &Inputs) -> Vec<f64> {
+    if i.train.free.is_empty() {
+        training::free_per_gpu(i)
+            .iter()
+            .map(|b| (b.gib() * 100.0).round() / 100.0)
+            .collect()
+    } else {
+        i.train.free.clone()
+    }
+}
+
+/// The family and variant of `model` (the default model's if unknown).
+pub fn family_of(model: &str) -> (&'static Family, &'static Variant) {
+    let cat = catalog();
+    cat.variant(model)
+        .or_else(|| cat.variant(&Inputs::default().model))
+        .unwrap_or_else(|| {
+            let f = &cat.families[0];
+            (f, &f.variants[0])
+        })
+}
+
+/// Variants of a family, weakest first (slider order: right is more capable).
+pub fn variants(f: &'static Family) -> Vec<&'static Variant> {
+    f.variants.iter().rev().collect()
+}
+
+/// Slider position of `model` within its family.
+pub fn variant_pos(model: &str) -> usize {
+    let (f, v) = family_of(model);
+    variants(f).iter().position(|x| x.id == v.id).unwrap_or(0)
+}
+
+/// Formats of a variant the engine can load, lowest precision first.
+pub fn formats(v: &'static Variant, engine: Engine) -> Vec<&'static Format> {
+    let c = engine.container();
+    v.formats
+        .iter()
+        .rev()
+        .filter(|f| f.container == c)
+        .collect()
+}
+
+/// Slider position of `quant` among [`formats`] (0 when absent).
+pub fn format_pos(v: &'static Variant, engine: Engine, quant: Quant) -> usize {
+    formats(v, engine)
+        .iter()
+        .position(|f| f.id == quant)
+        .unwrap_or(0)
+}
+
+/// Apply `e` to `i`, then make the result consistent. Returns what had to be adjusted.
+pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
+    let mut notes = Vec::new();
+    match e {
+        Edit::Family(id) => {
+            if let Some(f) = catalog().family(&id) {
+                let (cur, _) = family_of(&i.model);
+                if cur.id != f.id {
+                    i.model.clone_from(&pick_variant(i, f).id);
+                    notes.extend(clamp_ctx(i));
+                }
+            }
+        }
+        Edit::Variant(pos) => {
+            let (f, _) = family_of(&i.model);
+            let vs = variants(f);
+            if let Some(v) = vs.get(pos.min(vs.len().saturating_sub(1))) {
+                i.model.clone_from(&v.id);
+                notes.extend(clamp_ctx(i));
+            }
+        }
+        Edit::Quant(pos) => {
+            let (_, v) = family_of(&i.model);
+            let fs = formats(v, i.engine);
+            if let Some(f) = fs.get(pos.min(fs.len().saturating_sub(1))) {
+                i.quant = f.id;
+            }
+        }
+        Edit::Ctx(c) => i.ctx = c.max(1),
+        Edit::Par(p) => i.par = p.max(1),
+        Edit::Cards(c) => i.cards = c.max(1),
+        Edit::Gpu(Some(id)) => {
+            if let Some(g) = catalog().gpu(&id) {
+                i.gpu = GpuChoice::Catalog(g.id.clone());
+            }
+        }
+        Edit::Gpu(None) => {
+            if let GpuChoice::Catalog(_) = i.gpu {
+                let cap = fitcard_estimator::estimate::card_capacity(i).gib();
+                i.gpu = GpuChoice::VramGib((cap * 4.0).round() / 4.0);
+            }
+        }
+        Edit::Vram(g) => {
+            let (lo, hi) = fitcard_estimator::inputs::limits::VRAM_GIB;
+            if g.is_finite() && (lo..=hi).contains(&g) {
+                i.gpu = GpuChoice::VramGib(g);
+            } else {
+                notes.push(Notice {
+                    key: "vram".into(),
+                    message: format!("{g} GiB is outside {lo}…{hi}; kept the previous size"),
+                });
+            }
+        }
+        Edit::Engine(en) => i.engine = en,
+        Edit::Kv(k) => i.kv = k,
+        Edit::Kvu(b) => i.kvu = b,
+        Edit::Ubatch(u) => i.ubatch = u.max(1),
+        Edit::SwaFull(b) => i.swa_full = b,
+        Edit::Util(u) => {
+            let (lo, hi) = fitcard_estimator::inputs::limits::UTIL;
+            i.util = u.clamp(lo, hi);
+        }
+        Edit::Candidate { model, quant } => {
+            if catalog().variant(&model).is_some() {
+                i.model = model;
+                if let Ok(q) = quant.parse() {
+                    i.quant = q;
+                }
+                notes.extend(clamp_ctx(i));
+            }
+        }
+        Edit::Mode(m) => i.mode = m,
+        Edit::Method(m) => i.train.method = m,
+        Edit::Bsz(b) => i.train.bsz = b.clamp(limits::BSZ.0, limits::BSZ.1),
+        Edit::Seq(q) => i.train.seq = q.clamp(limits::SEQ.0, limits::SEQ.1),
+        Edit::Rank(r) => i.train.rank = r.clamp(limits::RANK.0, limits::RANK.1),
+        Edit::Optim(o) => i.train.optim = o,
+        Edit::Gc(g) => i.train.gc = g,
+        Edit::Target(k, on) if k < TARGET_MODULES.len() => {
+            let bits = if on {
+                i.train.targets | 1 << k
+            } else {
+                i.train.targets & !(1 << k)
+            };
+            if bits == 0 {
+                notes.push(Notice {
+                    key: "targets".into(),
+                    message: "at least one target module stays selected".into(),
+                });
+            } else {
+                i.train.targets = bits;
+            }
+        }
+        Edit::Target(..) => {}
+        Edit::Free(k, g) => {
+            let (lo, hi) = limits::FREE_GIB;
+            let mut pool = pool_gib(i);
+            if k < pool.len() && g.is_finite() && (lo..=hi).contains(&g) {
+                pool[k] = g;
+                i.train.free = pool;
+            } else {
+                notes.push(Notice {
+                    key: "free".into(),
+                    message: format!("{g} GiB is outside {lo}…{hi}; kept the previous value"),
+                });
+            }
+        }
+        Edit::AddGpu => {
+            let mut pool = pool_gib(i);
+            if pool.len() < limits::GPUS {
+                let last = pool.last().copied().unwrap_or(24.0);
+                pool.push(last);
+                i.train.free = pool;
+            }
+        }
+        Edit::RemoveGpu(k) => {
+            let mut pool = pool_gib(i);
+            if pool.len() > 1 && k < pool.len() {
+                pool.remove(k);
+                i.train.free = pool;
+                // An explicit selection named positions in the old list.
+                i.train.pick.clear();
+            }
+        }
+        Edit::ResetGpus => {
+            i.train.free.clear();
+            i.train.pick.clear();
+        }
+        Edit::AutoPick => i.train.pick.clear(),
+        Edit::TrainCandidate { model, method } => {
+            if catalog().variant(&model).is_some() {
+                i.model = model;
+                i.train.method = method;
+            }
+        }
+    }
+    notes.extend(normalize(i));
+    notes
+}
+
+/// On a family change: the most capable variant that fits with every other setting kept, or
+/// the weakest when none does (the estimator of the current mode decides what fits).
+fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
+    f.variants
+        .iter()
+        .find(|v| {
+            let mut t = i.clone();
+            t.model.clone_from(&v.id);
+            let _ = clamp_ctx(&mut t);
+            let _ = normalize(&mut t);
+            match t.mode {
+                Mode::Serve => estimate(&t).fits,
+                Mode::Train => training::estimate(&t).estimate.fits,
+            }
+        })
+        .or_else(|| f.variants.last())
+        .expect("a catalog family has variants")
+}
+
+/// A context beyond the model's maximum no longer applies: bring it down, and say so. (Train
+/// mode's sequence length is left alone: the estimator reports what it implies.)
+fn clamp_ctx(i: &mut Inputs) -> Option<Notice> {
+    let (_, v) = catalog().variant(&i.model)?;
+    (i.ctx > v.arch.max_ctx).then(|| {
+        let was = i.ctx;
+        i.ctx = v.arch.max_ctx;
+        Notice {
+            key: "ctx".into(),
+            message: format!(
+                "{} reads at most {} tokens; context lowered from {was}",
+                v.name, v.arch.max_ctx
+            ),
+        }
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fitcard_estimator::permalink::decode;
+
+    fn base() -> Inputs {
+        decode("").inputs
+    }
+
+    #[test]
+    fn variant_and_format_orders_put_the_strongest_right() {
+        for f in &catalog().families {
+            let vs = variants(f);
+            assert_eq!(vs.last().unwrap().capability_rank, 1, "{}", f.id);
+            for v in vs {
+                for e in Engine::ALL {
+                    let fs = formats(v, e);
+                    for w in fs.windows(2) {
+                        assert!(w[0].id.precision_bits() <= w[1].id.precision_bits());
+                    }
+                    assert!(fs.iter().all(|x| x.container == e.container()));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn positions_round_trip_through_edits() {
+        let mut i = base();
+        let (f, _) = family_of(&i.model);
+        for (pos, v) in variants(f).iter().enumerate() {
+            apply(&mut i, Edit::Variant(pos));
+            assert_eq!(i.model, v.id);
+            assert_eq!(variant_pos(&i.model), pos);
+            let fs = formats(v, i.engine);
+            for (q, fm) in fs.iter().enumerate() {
+                apply(&mut i, Edit::Quant(q));
+                assert_eq!(i.quant, fm.id);
+                assert_eq!(format_pos(v, i.engine, i.quant), q);
+            }
+        }
+        // Out-of-range positions clamp to the strongest / most precise.
+        apply(&mut i, Edit::Variant(99));
+        assert_eq!(variant_pos(&i.model), variants(f).len() - 1);
+    }
+
+    #[test]
+    fn family_change_keeps_every_setting_that_applies() {
+        let cat = catalog();
+        for f in &cat.families {
+            let mut i = base();
+            apply(&mut i, Edit::Ctx(4096));
+            apply(&mut i, Edit::Par(3));
+            apply(&mut i, Edit::Cards(2));
+            apply(&mut i, Edit::Engine(Engine::Vllm));
+            apply(&mut i, Edit::Util(0.8));
+            let before = i.clone();
+            apply(&mut i, Edit::Family(f.id.clone()));
+            let (now, _) = family_of(&i.model);
+            assert_eq!(now.id, f.id);
+            assert_eq!(
+                (
+                    i.ctx.min(4096),
+                    i.par,
+                    i.cards,
+                    i.engine,
+                    i.util,
+                    &i.gpu,
+                    i.kv
+                ),
+                (4096, 3, 2, Engine::Vllm, 0.8, &before.gpu, before.kv),
+                "family {}",
+                f.id
+            );
+            // The format is one the engine can load for the new model.
+            let (_, v) = family_of(&i.model);
+            assert!(formats(v, i.engine).iter().any(|x| x.id == i.quant));
+        }
+    }
+
+    #[test]
+    fn unknown_family_or_gpu_changes_nothing() {
+        let mut i = base();
+        let before = i.clone();
+        assert!(apply(&mut i, Edit::Family("no-such".into())).is_empty());
+        assert!(apply(&mut i, Edit::Gpu(Some("no-such".into()))).is_empty());
+        assert_eq!(i, before);
+    }
+
+    #[test]
+    fn custom_vram_starts_at_the_current_card_and_is_checked() {
+        let mut i = base();
+        let cap = fitcard_estimator::estimate::card_capacity(&i).gib();
+        apply(&mut i, Edit::Gpu(None));
+        match i.gpu {
+            GpuChoice::VramGib(g) => assert!((g - cap).abs() <= 0.125),
+            ref other => panic!("{other:?}"),
+        }
+        apply(&mut i, Edit::Vram(48.0));
+        assert_eq!(i.gpu, GpuChoice::VramGib(48.0));
+        let n = apply(&mut i, Edit::Vram(-1.0));
+        assert_eq!(n[0].key, "vram");
+        assert_eq!(i.gpu, GpuChoice::VramGib(48.0));
+    }
+
+    #[test]
+    fn engine_change_moves_quant_and_kv_to_what_it_supports() {
+        let mut i = base();
+        apply(&mut i, Edit::Kv("q8_0".parse().unwrap()));
+        apply(&mut i, Edit::Engine(Engine::Vllm));
+        assert!(Engine::Vllm.kv_choices().contains(&i.kv));
+        let (_, v) = family_of(&i.model);
+        if !formats(v, Engine::Vllm).is_empty() {
+            assert!(formats(v, Engine::Vllm).iter().any(|f| f.id == i.quant));
+        }
+    }
+
+    #[test]
+    fn candidate_applies_model_and_format() {
+        let mut i = base();
+        let c = fitcard_estimator::rank(&i);
+        let last = c.last().expect("candidates");
+        apply(
+            &mut i,
+            Edit::Candidate {
+                model: last.model.clone(),
+                quant: last.quant.clone(),
+            },
+        );
+        assert_eq!(
+            (i.model.as_str(), i.quant.id()),
+            (last.model.as_str(), last.quant.as_str())
+        );
+    }
+
+    #[test]
+    fn context_beyond_the_new_model_is_lowered_with_a_notice() {
+        let cat = catalog();
+        let Some((v, big)) = cat
+            .families
+            .iter()
+            .flat_map(|f| f.variants.iter())
+            .map(|v| (v, v.arch.max_ctx))
+            .min_by_key(|x| x.1)
+            .map(|(v, m)| (v, m + 1))
+        else {
+            return;
+        };
+        let mut i = base();
+        i.ctx = big;
+        let n = apply(
+            &mut i,
+            Edit::Candidate {
+                model: v.id.clone(),
+                quant: v.formats[0].id.to_string(),
+            },
+        );
+        assert_eq!(i.ctx, v.arch.max_ctx);
+        assert!(n.iter().any(|n| n.key == "ctx"));
+    }
+
+    #[test]
+    fn train_edits_set_the_train_inputs() {
+        let mut i = base();
+        // (edit, check)
+        apply(&mut i, Edit::Mode(Mode::Train));
+        apply(&mut i, Edit::Method(Method::Lora));
+        apply(&mut i, Edit::Bsz(8));
+        apply(&mut i, Edit::Seq(4096));
+        apply(&mut i, Edit::Rank(64));
+        apply(&mut i, Edit::Optim(Optim::Sgd));
+        apply(&mut i, Edit::Gc(GradCkpt::None));
+        let t = &i.train;
+        assert_eq!(i.mode, Mode::Train);
+        assert_eq!(
+            (t.method, t.bsz, t.seq, t.rank),
+            (Method::Lora, 8, 4096, 64)
+        );
+        assert_eq!((t.optim, t.gc), (Optim::Sgd, GradCkpt::None));
+        // Out-of-range values clamp to the permalink's limits.
+        apply(&mut i, Edit::Bsz(0));
+        assert_eq!(i.train.bsz, limits::BSZ.0);
+    }
+
+    #[test]
+    fn target_modules_toggle_but_one_always_stays() {
+        let mut i = base();
+        for k in 1..TARGET_MODULES.len() {
+            assert!(apply(&mut i, Edit::Target(k, false)).is_empty());
+        }
+        assert_eq!(i.train.target_names(), ["q"]);
+        let n = apply(&mut i, Edit::Target(0, false));
+        assert_eq!(n[0].key, "targets");
+        assert_eq!(i.train.target_names(), ["q"]);
+        apply(&mut i, Edit::Target(6, true));
+        assert_eq!(i.train.target_names(), ["q", "down"]);
+        apply(&mut i, Edit::Target(99, true));
+        assert_eq!(i.train.target_names(), ["q", "down"]);
+    }
+
+    #[test]
+    fn the_gpu_pool_editor_materialises_then_edits_the_list() {
+        let mut i = base();
+        apply(&mut i, Edit::Cards(2));
+        let cap = pool_gib(&i)[0];
+        assert_eq!(pool_gib(&i), vec![cap, cap], "cards × the chosen card");
+        assert!(i.train.free.is_empty());
+        apply(&mut i, Edit::Free(1, 10.5));
+        assert_eq!(i.train.free, vec![cap, 10.5]);
+        apply(&mut i, Edit::AddGpu);
+        assert_eq!(i.train.free, vec![cap, 10.5, 10.5]);
+        i.train.pick = vec![2];
+        apply(&mut i, Edit::RemoveGpu(0));
+        assert_eq!(i.train.free, vec![10.5, 10.5]);
+        assert!(
+            i.train.pick.is_empty(),
+            "positions changed: back to automatic"
+        );
+        assert_eq!(apply(&mut i, Edit::Free(0, -3.0))[0].key, "free");
+        apply(&mut i, Edit::RemoveGpu(0));
+        apply(&mut i, Edit::RemoveGpu(0));
+        assert_eq!(i.train.free, vec![10.5], "one GPU always stays");
+        apply(&mut i, Edit::ResetGpus);
+        assert!(i.train.free.is_empty());
+        assert_eq!(pool_gib(&i), vec![cap, cap]);
+    }
+
+    #[test]
+    fn train_candidate_sets_model_and_method() {
+        let mut i = base();
+        apply(&mut i, Edit::Mode(Mode::Train));
+        let c = training::rank(&i);
+        let last = c.last().expect("candidates");
+        let m = METHODS
+            .iter()
+            .map(|x| x.0)
+            .find(|m| fitcard_estimator::training::method_id(*m) == last.method)
+            .unwrap();
+        apply(
+            &mut i,
+            Edit::TrainCandidate {
+                model: last.model.clone(),
+                method: m,
+            },
+        );
+        assert_eq!(i.model, last.model);
+        assert_eq!(i.train.method, m);
+    }
+}

@@ -1,0 +1,179 @@
+//! Browser tests of the mounted app (wasm-bindgen-test in headless Chromium; see
+//! scripts/test.sh). Each test mounts its own copy of the app into a fresh `<div>` and queries
+//! inside it. Leptos updates the DOM on the next microtask, hence `tick().await` after events.
+
+#![cfg(target_arch = "wasm32")]
+
+use leptos::prelude::*;
+use leptos::task::tick;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_test::*;
+use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// Point the page at `query`, mount a fresh app, and return its container.
+async fn mount(query: &str) -> Element {
+    let w = window();
+    let url = format!("{}?{query}", w.location().pathname().unwrap());
+    w.history()
+        .unwrap()
+        .replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url))
+        .unwrap();
+    let doc = document();
+    let div = doc.create_element("div").unwrap();
+    doc.body().unwrap().append_child(&div).unwrap();
+    let handle = leptos::mount::mount_to(div.clone().unchecked_into::<HtmlElement>(), fitcard::App);
+    // Keep the app mounted for the rest of the test run.
+    std::mem::forget(handle);
+    tick().await;
+    div
+}
+
+fn find(root: &Element, sel: &str) -> Element {
+    root.query_selector(sel)
+        .unwrap()
+        .unwrap_or_else(|| panic!("no element matches {sel}"))
+}
+
+fn text(root: &Element, sel: &str) -> String {
+    find(root, sel).text_content().unwrap_or_default()
+}
+
+fn input(root: &Element, sel: &str) -> HtmlInputElement {
+    find(root, sel).unchecked_into()
+}
+
+/// Set a range input and fire `input` as a user's drag would.
+async fn slide(root: &Element, sel: &str, value: &str) {
+    let el = input(root, sel);
+    el.set_value(value);
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    tick().await;
+}
+
+fn kv_width(root: &Element) -> f64 {
+    find(root, "rect.seg[data-term=kv_cache]")
+        .get_attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn shows_a_verdict_the_bar_and_the_command() {
+    let app = mount("").await;
+    let v = text(&app, ".verdict-label");
+    assert!(
+        ["Fits", "Tight", "Does not fit"].contains(&v.as_str()),
+        "{v}"
+    );
+    assert!(app.query_selector_all("rect.seg").unwrap().length() >= 2);
+    assert!(!text(&app, "#command").is_empty());
+    assert!(text(&app, ".units").contains("GiB"));
+}
+
+#[wasm_bindgen_test]
+async fn moving_the_context_slider_changes_the_kv_segment() {
+    let app = mount("ctx=8192").await;
+    let before = kv_width(&app);
+    let label_before = text(&app, "#ctx-value");
+    slide(&app, "#ctx", "0").await;
+    assert!(kv_width(&app) < before, "512 tokens need less KV than 8192");
+    assert_ne!(text(&app, "#ctx-value"), label_before);
+    assert!(text(&app, "#ctx-value").starts_with("512"));
+}
+
+#[wasm_bindgen_test]
+async fn a_permalink_sets_the_controls() {
+    let app = mount("ctx=4096&par=3&cards=2").await;
+    assert_eq!(input(&app, "#par").value(), "3");
+    assert_eq!(input(&app, "#cards").value(), "2");
+    assert!(text(&app, "#ctx-value").contains("4096"));
+    // One bar per card.
+    assert_eq!(app.query_selector_all("g.card").unwrap().length(), 2);
+}
+
+#[wasm_bindgen_test]
+async fn a_bad_parameter_shows_a_dismissible_notice() {
+    let app = mount("ctx=banana&par=2").await;
+    assert!(text(&app, ".notice[data-key=ctx]").contains("banana"));
+    assert_eq!(
+        input(&app, "#par").value(),
+        "2",
+        "the good parameter is kept"
+    );
+    find(&app, ".notice[data-key=ctx] .dismiss")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    tick().await;
+    assert!(app.query_selector(".notice").unwrap().is_none());
+    assert!(!text(&app, ".verdict-label").is_empty());
+}
+
+#[wasm_bindgen_test]
+async fn embed_mode_is_compact() {
+    let app = mount("embed=1&par=2").await;
+    assert!(app.query_selector(".embed").unwrap().is_some());
+    assert!(
+        app.query_selector("#family").unwrap().is_none(),
+        "model fixed by the link"
+    );
+    for s in ["#quant", "#ctx", "#par", "#cards"] {
+        find(&app, s);
+    }
+    let href = find(&app, "a.open-full").get_attribute("href").unwrap();
+    assert!(href.starts_with('?') && !href.contains("embed"), "{href}");
+    assert!(href.contains("par=2"));
+}
+
+fn seg_width(root: &Element, term: &str) -> f64 {
+    find(root, &format!("rect.seg[data-term={term}]"))
+        .get_attribute("width")
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[wasm_bindgen_test]
+async fn train_mode_has_its_own_controls_and_terms() {
+    let app = mount("mode=train&cards=2&bsz=2").await;
+    for s in [
+        "#method",
+        "#optim",
+        "#gc",
+        "#bsz",
+        "#seq",
+        "#rank",
+        "#target-q",
+    ] {
+        find(&app, s);
+    }
+    assert!(
+        app.query_selector("#engine").unwrap().is_none(),
+        "serve-only control hidden"
+    );
+    for term in ["weights", "optimizer", "activations", "cuda_overhead"] {
+        find(&app, &format!("rect.seg[data-term={term}]"));
+    }
+    let before = seg_width(&app, "activations");
+    slide(&app, "#bsz", "9").await;
+    assert!(
+        seg_width(&app, "activations") > before,
+        "activations grow with the batch"
+    );
+    // The GPU pool: two cards listed, at least one picked; adding one lists three.
+    assert_eq!(app.query_selector_all(".pool-list li").unwrap().length(), 2);
+    assert!(app
+        .query_selector(".pool-list li.picked")
+        .unwrap()
+        .is_some());
+    find(&app, "#add-gpu")
+        .unchecked_into::<HtmlElement>()
+        .click();
+    tick().await;
+    assert_eq!(app.query_selector_all(".pool-list li").unwrap().length(), 3);
+}
