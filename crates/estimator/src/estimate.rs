@@ -244,11 +244,20 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         bytes: w.device,
         place: Place::Device,
         formula: if w.host.get() > 0 {
-            txt!("file {} − host-resident {} + tied output copy {}", w.file, w.host, w.tied_copy)
+            txt!(
+                "file {} − host-resident {} + tied output copy {}",
+                w.file,
+                w.host,
+                w.tied_copy
+            )
         } else {
             txt!("file size {}", w.file)
         },
-        provenance: "File size, never a parameter count (essay); llama.cpp/Ollama keep token_embd and per-layer embeddings in host memory, a tied output matrix is copied to the card (GUIDE §3). Deduction gated on engine and GGUF.",
+        provenance: if w.host.get() > 0 || i.engine.llama_family() {
+            "File size, never a parameter count (essay); llama.cpp/Ollama keep token_embd and per-layer embeddings in host memory and copy a tied output matrix to the card (GUIDE §3). Deduction gated on engine and GGUF."
+        } else {
+            "File size, never a parameter count (essay); vLLM and transformers load every tensor on the card (no host-resident deduction), and a stored duplicate of a tied lm_head is dropped on load."
+        },
     }];
 
     // KV cache (total over cards, and per card).

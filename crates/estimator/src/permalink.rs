@@ -113,7 +113,13 @@ pub fn decode(query: &str) -> Decoded {
             notices.push(Notice { key, message });
         }
     }
-    notices.extend(normalize(&mut i));
+    // Adjustments of values the user did not give (the default format on an engine that cannot
+    // load it, say) are made silently; adjustments of given values are reported.
+    notices.extend(
+        normalize(&mut i)
+            .into_iter()
+            .filter(|n| seen.contains(&n.key)),
+    );
     Decoded { inputs: i, notices }
 }
 

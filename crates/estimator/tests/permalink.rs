@@ -99,6 +99,14 @@ fn format_missing_for_engine_is_replaced_by_nearest() {
     assert!(!e.terms.is_empty());
 }
 
+/// A default the user never wrote is adjusted silently: `engine=vllm` alone is a clean link.
+#[test]
+fn unstated_defaults_adjust_silently() {
+    let d = decode("engine=vllm");
+    assert!(d.clean(), "{:?}", d.notices);
+    assert_eq!(d.inputs.quant.to_string(), "BF16");
+}
+
 #[test]
 fn leading_question_mark_and_escapes() {
     let d = decode("?model=google%2Fgemma-3-1b-it&quant=f16&engine=llama.cpp");
