@@ -4,13 +4,17 @@
 //! fitcard estimate '<query>' [--json]
 //! fitcard rank '<query>' [--json]
 //! fitcard catalog [--json]
+//! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
 //! ```
+//! `measure` backs out the global-attention layer count from steady-state VRAM readings (GiB, as
+//! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
 use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
+       fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
               method rank bsz seq gc optim targets free pick embed\n\
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
@@ -36,6 +40,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: &[&str], json: bool) -> Result<String, String> {
+    if let ["measure", query, points @ ..] = args {
+        return measure(query, points, json);
+    }
     let (cmd, query) = match args {
         [cmd] => (*cmd, ""),
         [cmd, q] => (*cmd, *q),
@@ -81,6 +88,50 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
         }
         _ => Err(format!("unknown command {cmd:?}\n{USAGE}")),
     }
+}
+
+fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
+    let d = decode(query);
+    if let Some(n) = d.notices.first() {
+        return Err(format!("bad parameter {n}"));
+    }
+    let pts = points
+        .iter()
+        .map(|p| {
+            let (c, g) = p
+                .split_once(':')
+                .ok_or_else(|| format!("point {p:?} is not CTX:GIB"))?;
+            let ctx: u64 = c
+                .parse()
+                .map_err(|_| format!("point {p:?}: context is not a whole number"))?;
+            let gib: f64 = g
+                .parse()
+                .map_err(|_| format!("point {p:?}: memory is not a number"))?;
+            Ok(fitcard_estimator::measure::Point {
+                ctx,
+                bytes: gib * (1u64 << 30) as f64,
+            })
+        })
+        .collect::<Result<Vec<_>, String>>()?;
+    let (_, v) = catalog()
+        .variant(&d.inputs.model)
+        .ok_or("model not in the catalog")?;
+    let g = fitcard_estimator::measure::global_share(&pts, &v.arch, d.inputs.kv)?;
+    Ok(if json {
+        to_json(&g)
+    } else {
+        format!(
+            "{}: {:.0} bytes/token over {} points (adjacent slopes {:?})\n≈ {:.2} global layers = {:.1} % of {} KV layers (the catalog's layout says {})",
+            v.id,
+            g.bytes_per_token,
+            pts.len(),
+            g.slopes.iter().map(|s| s.round()).collect::<Vec<_>>(),
+            g.global_layers,
+            100.0 * g.share,
+            v.arch.kv_owning_layers(),
+            g.expected_global_layers
+        )
+    })
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {

@@ -122,3 +122,27 @@ fn train_mode_terms() {
         assert!(names.iter().any(|x| x == n), "{n} in {names:?}");
     }
 }
+
+#[test]
+fn measure_backs_out_global_layers() {
+    // gemma-3-27b, f16 KV: 10 global layers × 8192 B/token = 80 KiB per token → +0.625 GiB per 8192 tokens.
+    let out = fitcard(&[
+        "measure",
+        "model=google/gemma-3-27b-it&kv=f16",
+        "8192:20",
+        "16384:20.625",
+        "32768:21.875",
+        "--json",
+    ]);
+    let v = json(&out);
+    assert!((v["global_layers"].as_f64().unwrap() - 10.0).abs() < 1e-9);
+    assert_eq!(v["expected_global_layers"], 10);
+    let out = fitcard(&[
+        "measure",
+        "model=google/gemma-3-27b-it",
+        "8192:20",
+        "16384:21",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("three"));
+}

@@ -9,6 +9,7 @@ pub mod command;
 pub mod engine;
 pub mod estimate;
 pub mod inputs;
+pub mod measure;
 pub mod permalink;
 pub mod quant;
 pub mod rank;
