@@ -134,27 +134,22 @@ fn FullView(
             </header>
             <Notices st=st />
             <main class="layout">
-                <section class="panel controls-panel" aria-labelledby="h-config">
-                    <h2 id="h-config">"Configuration"</h2>
+                <Panel class="controls-panel" heading_id="h-config" title="Configuration">
                     <Controls st=st compact=false />
-                </section>
-                <section class="panel result-panel" aria-labelledby="h-result">
-                    <h2 id="h-result">"Estimate"</h2>
+                </Panel>
+                <Panel class="result-panel" heading_id="h-result" title="Estimate">
                     <Verdict st=st />
                     <MemoryBar st=st />
-                </section>
-                <section class="panel ranking-panel" aria-labelledby="h-rank">
-                    <h2 id="h-rank">"Best fit in this family"</h2>
+                </Panel>
+                <Panel class="ranking-panel" heading_id="h-rank" title="Best fit in this family">
                     <Ranking st=st />
-                </section>
-                <section class="panel command-panel" aria-labelledby="h-cmd">
-                    <h2 id="h-cmd">"Command"</h2>
+                </Panel>
+                <Panel class="command-panel" heading_id="h-cmd" title="Command">
                     <CommandPanel st=st />
-                </section>
-                <section class="panel share-panel" aria-labelledby="h-share">
-                    <h2 id="h-share">"Share"</h2>
+                </Panel>
+                <Panel class="share-panel" heading_id="h-share" title="Share">
                     <SharePanel st=st />
-                </section>
+                </Panel>
             </main>
             <footer class="foot">
                 <p>
@@ -163,6 +158,26 @@ fn FullView(
                 </p>
             </footer>
         </div>
+    }
+}
+
+/// One titled section of the full page.
+#[component]
+fn Panel(
+    /// The panel's own class (it names its grid area).
+    class: &'static str,
+    /// Id of the heading, which labels the section.
+    heading_id: &'static str,
+    /// Visible heading.
+    title: &'static str,
+    /// The panel's content.
+    children: Children,
+) -> impl IntoView {
+    view! {
+        <section class=format!("panel {class}") aria-labelledby=heading_id>
+            <h2 id=heading_id>{title}</h2>
+            {children()}
+        </section>
     }
 }
 

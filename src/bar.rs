@@ -115,11 +115,14 @@ fn stack(terms: &[(&'static str, Bytes)], x: &impl Fn(Bytes) -> f64) -> Vec<Segm
     out
 }
 
-/// Tick steps in GiB: the first that gives at most [`MAX_TICKS`] intervals is used.
+/// Tick steps in GiB: the first that gives at most [`MAX_TICKS`] intervals (fewer on a narrow
+/// drawing, one per [`TICK_SPACING`] units) is used.
 const STEPS_GIB: [f64; 14] = [
     0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0, 64.0, 128.0, 256.0, 512.0, 1024.0, 2048.0,
 ];
 const MAX_TICKS: f64 = 8.0;
+/// Least room per tick interval, in drawing units, so that tick labels never touch.
+const TICK_SPACING: f64 = 48.0;
 
 /// Ticks at round GiB values from 0 up to `domain`.
 pub fn ticks(domain: Bytes, width: f64) -> Vec<Tick> {
@@ -127,11 +130,12 @@ pub fn ticks(domain: Bytes, width: f64) -> Vec<Tick> {
     if d <= 0.0 {
         return Vec::new();
     }
+    let most = (width / TICK_SPACING).floor().clamp(2.0, MAX_TICKS);
     let step = STEPS_GIB
         .iter()
         .copied()
-        .find(|s| d / s <= MAX_TICKS)
-        .unwrap_or_else(|| (d / MAX_TICKS).ceil());
+        .find(|s| d / s <= most)
+        .unwrap_or_else(|| (d / most).ceil());
     let n = (d / step).floor() as u32;
     (0..=n)
         .map(|k| {
@@ -230,18 +234,9 @@ mod tests {
 
     #[test]
     fn empty_terms_are_skipped_and_cards_share_one_scale() {
-        let a = card(
-            0,
-            &[("weights", 8), ("kv_cache", 0), ("overhead", 1)],
-            24,
-            24,
-        );
-        let b = card(
-            1,
-            &[("weights", 8), ("kv_cache", 0), ("overhead", 1)],
-            24,
-            24,
-        );
+        let terms = [("weights", 8), ("kv_cache", 0), ("overhead", 1)];
+        let a = card(0, &terms, 24, 24);
+        let b = card(1, &terms, 24, 24);
         let l = layout(&[a, b], &[("weights_host", Bytes(GIB))], 600.0);
         assert_eq!(l.cards[0].segments.len(), 2);
         assert_eq!(
@@ -283,6 +278,17 @@ mod tests {
             assert!(t.last().unwrap().x <= 600.0);
         }
         assert_eq!(ticks(Bytes::from_gib(24.96), 600.0)[6].label, "24 GiB");
+    }
+
+    #[test]
+    fn a_narrow_drawing_gets_fewer_ticks() {
+        // A phone-width plot: 24 GiB in 200 units gets 8 GiB steps, labels well apart.
+        let t = ticks(Bytes::from_gib(24.96), 200.0);
+        let labels: Vec<_> = t.iter().map(|t| t.label.as_str()).collect();
+        assert_eq!(labels, ["0", "8 GiB", "16 GiB", "24 GiB"]);
+        for w in t.windows(2) {
+            assert!(w[1].x - w[0].x >= TICK_SPACING);
+        }
     }
 
     #[test]

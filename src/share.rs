@@ -61,6 +61,14 @@ pub fn tokens(t: u32) -> String {
     }
 }
 
+/// Text with its first letter upper-cased, to start a sentence: `fits` → `Fits`.
+pub fn capitalize(s: &str) -> String {
+    let mut c = s.chars();
+    c.next()
+        .map(|f| f.to_uppercase().chain(c).collect())
+        .unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -114,5 +122,12 @@ mod tests {
     fn token_labels_keep_the_exact_count() {
         assert_eq!(tokens(8192), "8K (8192)");
         assert_eq!(tokens(1000), "1000");
+    }
+
+    #[test]
+    fn capitalize_starts_a_sentence() {
+        assert_eq!(capitalize("needs 2 GiB"), "Needs 2 GiB");
+        assert_eq!(capitalize("does not fit"), "Does not fit");
+        assert_eq!(capitalize(""), "");
     }
 }

@@ -4,11 +4,14 @@
 use crate::app::AppState;
 use crate::bar::{self, term_class, Segment};
 use fitcard_estimator::terms::Place;
-use fitcard_estimator::{Bytes, Estimate};
+use fitcard_estimator::{Bytes, Estimate, Mode};
 use leptos::prelude::*;
 
-const LEFT: f64 = 84.0;
-const RIGHT: f64 = 16.0;
+const LEFT: f64 = 64.0;
+/// Room right of the plot for the capacity label (`23.99 GiB`) beside the capacity line.
+const RIGHT: f64 = 48.0;
+/// Narrowest plot drawn; a narrower box scales the drawing down instead.
+const MIN_PLOT: f64 = 160.0;
 const TOP: f64 = 20.0;
 const ROW_H: f64 = 26.0;
 const ROW_GAP: f64 = 22.0;
@@ -33,6 +36,25 @@ pub fn MemoryBar(
     let est = st.est;
     let set = move |n: &'static str| active.set(Some(n));
 
+    // The drawing is laid out at the width of its box, one SVG unit per CSS pixel, so its text
+    // keeps its size on a phone; until the box is measured, the default width.
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let box_w = RwSignal::new(LEFT + bar::WIDTH + RIGHT);
+    let measure = move || {
+        if let Some(f) = figure.get_untracked() {
+            let w = f64::from(f.client_width());
+            if w > 0.0 && (w - box_w.get_untracked()).abs() >= 1.0 {
+                box_w.set(w);
+            }
+        }
+    };
+    Effect::new(move |_| {
+        figure.track();
+        measure();
+    });
+    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
+    on_cleanup(move || resize.remove());
+
     let chart = move || {
         est.with(|e| {
             let host: Vec<(&'static str, Bytes)> = e
@@ -41,10 +63,10 @@ pub fn MemoryBar(
                 .filter(|t| t.place == Place::Host)
                 .map(|t| (t.name, t.bytes))
                 .collect();
-            let l = bar::layout(&e.per_card, &host, bar::WIDTH);
+            let total_w = box_w.get().max(LEFT + MIN_PLOT + RIGHT).round();
+            let l = bar::layout(&e.per_card, &host, total_w - LEFT - RIGHT);
             let rows = l.cards.len() + usize::from(!l.host.is_empty());
             let height = TOP + rows as f64 * (ROW_H + ROW_GAP) + AXIS;
-            let total_w = LEFT + bar::WIDTH + RIGHT;
             let y_of = |k: usize| TOP + k as f64 * (ROW_H + ROW_GAP);
             let seg_view = |s: &Segment, y: f64, e: &Estimate| {
                 let name = s.name;
@@ -144,10 +166,11 @@ pub fn MemoryBar(
                 })
                 .collect_view();
             let summary = format!(
-                "Memory per card: {} of {} on each of {} card(s); {} in host RAM.",
+                "Memory per card: {} of {} on each of {} card{}; {} in host RAM.",
                 e.per_card.first().map(|c| c.bytes).unwrap_or_default(),
                 e.per_card.first().map(|c| c.capacity).unwrap_or_default(),
                 e.per_card.len(),
+                if e.per_card.len() == 1 { "" } else { "s" },
                 e.total_host_bytes
             );
             view! {
@@ -233,12 +256,20 @@ pub fn MemoryBar(
         })
     };
 
+    // The dashed line is explained only when one is drawn.
+    let budget_note = move || {
+        let budget = est.with(|e| e.per_card.iter().any(|c| c.budget < c.capacity));
+        budget.then(|| match st.mode.get() {
+            Mode::Serve => " The dashed line is vLLM's budget: utilization × capacity.",
+            Mode::Train => " The dashed line is the 85 % of each extra GPU that counts.",
+        })
+    };
     view! {
-        <figure class="bar">
+        <figure class="bar" node_ref=figure>
             <figcaption>
-                "Memory per card against its capacity (solid line). The dashed line is what may be "
-                "used of it: vLLM's utilization budget, or in training the 85 % share of each extra GPU. "
-                "Hover or focus a segment for its formula."
+                "Memory per card against its capacity (solid line)."
+                {budget_note}
+                " Hover, focus or click a segment or a key below for its formula."
             </figcaption>
             {chart}
             <ul class="legend">{legend}</ul>

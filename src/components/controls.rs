@@ -5,8 +5,8 @@ use crate::app::AppState;
 use crate::snap;
 use crate::state::{self, Edit};
 use fitcard_estimator::catalog::{catalog, SizeKind};
-use fitcard_estimator::inputs::{Method, TARGET_MODULES};
-use fitcard_estimator::permalink::{gc_id, method_id};
+use fitcard_estimator::inputs::{Method, TrainInputs, TARGET_MODULES};
+use fitcard_estimator::permalink::{gc_id, method_id, optim_id};
 use fitcard_estimator::{Bytes, Engine, GpuChoice, KvDtype, Mode};
 use leptos::prelude::*;
 
@@ -149,7 +149,7 @@ pub fn Controls(
         } else {
             ""
         };
-        format!("{}{native} tokens", crate::share::tokens(c))
+        format!("{} tokens{native}", crate::share::tokens(c))
     };
 
     let par = Memo::new(move |_| inputs.with(|i| i.par));
@@ -188,101 +188,99 @@ pub fn Controls(
             </Slider>
         }
     };
-    let ctx_slider = move || {
+    // A slider over the model's token stops: context (serve) or sequence length (train).
+    let tokens_slider =
+        move |id: &'static str, label: &'static str, value: Memo<u32>, edit: fn(u32) -> Edit| {
+            view! {
+                <Slider
+                    id=id
+                    label=label
+                    max=Signal::derive(move || stops.with(|s| s.len().saturating_sub(1)))
+                    value=Signal::derive(move || stops.with(|s| snap::nearest(s, value.get())))
+                    text=Signal::derive(move || tokens_text(value.get()))
+                    on_input=Callback::new(move |p: usize| {
+                        if let Some(c) = stops.with(|s| s.get(p).copied()) {
+                            st.edit(edit(c));
+                        }
+                    })
+                />
+            }
+        };
+    // A slider over a fixed list of stops (batch size, LoRA rank).
+    let stop_slider = move |id: &'static str,
+                            label: &'static str,
+                            stops: &'static [u32],
+                            value: Memo<u32>,
+                            text: Signal<String>,
+                            edit: fn(u32) -> Edit| {
         view! {
             <Slider
-                id="ctx"
-                label="Context per request"
-                max=Signal::derive(move || stops.with(|s| s.len().saturating_sub(1)))
-                value=Signal::derive(move || stops.with(|s| snap::nearest(s, ctx.get())))
-                text=Signal::derive(move || tokens_text(ctx.get()))
+                id=id
+                label=label
+                max=stops.len() - 1
+                value=Signal::derive(move || snap::nearest(stops, value.get()))
+                text=text
                 on_input=Callback::new(move |p: usize| {
-                    if let Some(c) = stops.with(|s| s.get(p).copied()) {
-                        st.edit(Edit::Ctx(c));
+                    if let Some(&v) = stops.get(p) {
+                        st.edit(edit(v));
                     }
                 })
             />
         }
     };
+    // A count from 1 (slots, cards); a larger value from a link widens the range.
+    let count_slider = move |id: &'static str,
+                             label: &'static str,
+                             default_max: u32,
+                             value: Memo<u32>,
+                             unit: &'static str,
+                             edit: fn(u32) -> Edit| {
+        view! {
+            <Slider
+                id=id
+                label=label
+                min=1
+                max=Signal::derive(move || snap::linear_max(default_max, value.get()) as usize)
+                value=Signal::derive(move || value.get() as usize)
+                text=Signal::derive(move || plural(value.get(), unit))
+                on_input=Callback::new(move |n: usize| st.edit(edit(n as u32)))
+            />
+        }
+    };
+    let ctx_slider = move || tokens_slider("ctx", "Context per request", ctx, Edit::Ctx);
+    let seq_slider = move || tokens_slider("seq", "Sequence length", seq, Edit::Seq);
     let par_slider = move || {
-        view! {
-            <Slider
-                id="par"
-                label="Concurrent requests (slots)"
-                min=1
-                max=Signal::derive(move || snap::linear_max(PAR_MAX, par.get()) as usize)
-                value=Signal::derive(move || par.get() as usize)
-                text=Signal::derive(move || plural(par.get(), "slot"))
-                on_input=Callback::new(move |p: usize| st.edit(Edit::Par(p as u32)))
-            />
-        }
+        count_slider(
+            "par",
+            "Concurrent requests (slots)",
+            PAR_MAX,
+            par,
+            "slot",
+            Edit::Par,
+        )
     };
-    let cards_slider = move || {
-        view! {
-            <Slider
-                id="cards"
-                label="Cards"
-                min=1
-                max=Signal::derive(move || snap::linear_max(CARDS_MAX, cards.get()) as usize)
-                value=Signal::derive(move || cards.get() as usize)
-                text=Signal::derive(move || plural(cards.get(), "card"))
-                on_input=Callback::new(move |c: usize| st.edit(Edit::Cards(c as u32)))
-            />
-        }
-    };
+    let cards_slider =
+        move || count_slider("cards", "Cards", CARDS_MAX, cards, "card", Edit::Cards);
     let bsz_slider = move || {
-        view! {
-            <Slider
-                id="bsz"
-                label="Batch size"
-                max=state::BSZ_STOPS.len() - 1
-                value=Signal::derive(move || snap::nearest(&state::BSZ_STOPS, bsz.get()))
-                text=Signal::derive(move || plural(bsz.get(), "sequence"))
-                on_input=Callback::new(move |p: usize| {
-                    if let Some(&b) = state::BSZ_STOPS.get(p) {
-                        st.edit(Edit::Bsz(b));
-                    }
-                })
-            />
-        }
-    };
-    let seq_slider = move || {
-        view! {
-            <Slider
-                id="seq"
-                label="Sequence length"
-                max=Signal::derive(move || stops.with(|s| s.len().saturating_sub(1)))
-                value=Signal::derive(move || stops.with(|s| snap::nearest(s, seq.get())))
-                text=Signal::derive(move || tokens_text(seq.get()))
-                on_input=Callback::new(move |p: usize| {
-                    if let Some(c) = stops.with(|s| s.get(p).copied()) {
-                        st.edit(Edit::Seq(c));
-                    }
-                })
-            />
-        }
+        let text = Signal::derive(move || plural(bsz.get(), "sequence"));
+        stop_slider("bsz", "Batch size", &state::BSZ_STOPS, bsz, text, Edit::Bsz)
     };
     let rank_slider = move || {
-        view! {
-            <Slider
-                id="rank"
-                label="LoRA rank"
-                max=state::RANK_STOPS.len() - 1
-                value=Signal::derive(move || snap::nearest(&state::RANK_STOPS, rank.get()))
-                text=Signal::derive(move || {
-                    if method.get() == Method::Full {
-                        format!("r = {} (unused: full fine-tuning)", rank.get())
-                    } else {
-                        format!("r = {}", rank.get())
-                    }
-                })
-                on_input=Callback::new(move |p: usize| {
-                    if let Some(&r) = state::RANK_STOPS.get(p) {
-                        st.edit(Edit::Rank(r));
-                    }
-                })
-            />
-        }
+        let text = Signal::derive(move || {
+            if method.get() == Method::Full {
+                format!("r = {} (unused: full fine-tuning)", rank.get())
+            } else {
+                format!("r = {}", rank.get())
+            }
+        });
+        stop_slider(
+            "rank",
+            "LoRA rank",
+            &state::RANK_STOPS,
+            rank,
+            text,
+            Edit::Rank,
+        )
     };
 
     if compact {
@@ -303,31 +301,25 @@ pub fn Controls(
     }
 
     let family_id = Memo::new(move |_| state::family_of(&model.get()).0.id.clone());
+    let families = catalog()
+        .families
+        .iter()
+        .map(|f| (f.id.clone(), f.name.clone()))
+        .collect::<Vec<_>>();
+    let engines = Engine::ALL
+        .iter()
+        .map(|e| (e.id().to_string(), e.label().to_string()))
+        .collect::<Vec<_>>();
     view! {
         <div class="controls">
             <ModeSwitch st=st />
-            <div class="field">
-                <label for="family">"Model family"</label>
-                <select
-                    id="family"
-                    name="family"
-                    on:change=move |ev| st.edit(Edit::Family(event_target_value(&ev)))
-                >
-                    {catalog()
-                        .families
-                        .iter()
-                        .map(|f| {
-                            let id = f.id.clone();
-                            let sel = id.clone();
-                            view! {
-                                <option value=id prop:selected=move || family_id.with(|x| *x == sel)>
-                                    {f.name.clone()}
-                                </option>
-                            }
-                        })
-                        .collect_view()}
-                </select>
-            </div>
+            <SelectField
+                id="family"
+                label="Model family"
+                options=families
+                selected=family_id
+                on_change=Callback::new(move |v| st.edit(Edit::Family(v)))
+            />
             <Slider
                 id="variant"
                 label="Model (by capability)"
@@ -348,29 +340,17 @@ pub fn Controls(
                 </ul>
             </Slider>
             <Show when=serve>
-                <div class="field">
-                    <label for="engine">"Engine"</label>
-                    <select
-                        id="engine"
-                        name="engine"
-                        on:change=move |ev| {
-                            if let Ok(e) = event_target_value(&ev).parse::<Engine>() {
-                                st.edit(Edit::Engine(e));
-                            }
+                <SelectField
+                    id="engine"
+                    label="Engine"
+                    options=engines.clone()
+                    selected=Signal::derive(move || engine.get().id().to_string())
+                    on_change=Callback::new(move |v: String| {
+                        if let Ok(e) = v.parse::<Engine>() {
+                            st.edit(Edit::Engine(e));
                         }
-                    >
-                        {Engine::ALL
-                            .iter()
-                            .map(|&e| {
-                                view! {
-                                    <option value=e.id() prop:selected=move || engine.get() == e>
-                                        {e.label()}
-                                    </option>
-                                }
-                            })
-                            .collect_view()}
-                    </select>
-                </div>
+                    })
+                />
                 {quant_slider()}
                 {ctx_slider()}
                 {par_slider()}
@@ -431,86 +411,157 @@ fn ModeSwitch(
     }
 }
 
+/// A labelled `<select>`: the options as `(value, text)` pairs, the selected one by value.
+#[component]
+fn SelectField(
+    /// Element id and form name; the label points at it.
+    id: &'static str,
+    /// Visible label.
+    label: &'static str,
+    /// The options in order, as `(value, shown text)`; re-rendered when they change.
+    #[prop(into)]
+    options: Signal<Vec<(String, String)>>,
+    /// The value of the option shown as selected.
+    #[prop(into)]
+    selected: Signal<String>,
+    /// Called with the chosen option's value on every `change` event.
+    on_change: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <select id=id name=id on:change=move |ev| on_change.run(event_target_value(&ev))>
+                {move || {
+                    options
+                        .get()
+                        .into_iter()
+                        .map(|(value, text)| {
+                            let v = value.clone();
+                            view! {
+                                <option value=value prop:selected=move || selected.with(|s| *s == v)>
+                                    {text}
+                                </option>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </select>
+        </div>
+    }
+}
+
+/// A labelled number input.
+#[component]
+fn NumberField(
+    /// Element id and form name; the label points at it.
+    id: &'static str,
+    /// Visible label.
+    label: &'static str,
+    /// Lowest value the input offers.
+    min: &'static str,
+    /// Highest value the input offers.
+    max: &'static str,
+    /// Step of the input's arrows.
+    step: &'static str,
+    /// The value shown.
+    #[prop(into)]
+    value: Signal<String>,
+    /// Called with the typed text on every `change` event.
+    on_change: Callback<String>,
+) -> impl IntoView {
+    view! {
+        <div class="field">
+            <label for=id>{label}</label>
+            <input
+                type="number"
+                id=id
+                name=id
+                min=min
+                max=max
+                step=step
+                prop:value=move || value.get()
+                on:change=move |ev| on_change.run(event_target_value(&ev))
+            />
+        </div>
+    }
+}
+
+/// A checkbox with its label after it.
+#[component]
+fn CheckField(
+    /// Element id and form name; the label points at it.
+    id: &'static str,
+    /// Visible label.
+    label: &'static str,
+    /// Whether the box is ticked.
+    #[prop(into)]
+    checked: Signal<bool>,
+    /// Called with the new state on every `change` event.
+    on_change: Callback<bool>,
+) -> impl IntoView {
+    view! {
+        <div class="field check">
+            <input
+                type="checkbox"
+                id=id
+                name=id
+                prop:checked=move || checked.get()
+                on:change=move |ev| on_change.run(event_target_checked(&ev))
+            />
+            <label for=id>{label}</label>
+        </div>
+    }
+}
+
+/// A [`SelectField`] over a fixed table of `(choice, text)`: each option's value is the
+/// choice's permalink id, the selected one is `current` of the train inputs, and a change
+/// applies `edit`.
+fn table_select<T: Copy + PartialEq + Send + Sync + 'static>(
+    st: AppState,
+    id: &'static str,
+    label: &'static str,
+    table: &'static [(T, &'static str)],
+    value_id: fn(T) -> &'static str,
+    current: fn(&TrainInputs) -> T,
+    edit: fn(T) -> Edit,
+) -> impl IntoView {
+    let options = table
+        .iter()
+        .map(|&(c, text)| (value_id(c).to_string(), text.to_string()))
+        .collect::<Vec<_>>();
+    view! {
+        <SelectField
+            id=id
+            label=label
+            options=options
+            selected=Signal::derive(move || value_id(st.inputs.with(|i| current(&i.train))).to_string())
+            on_change=Callback::new(move |v: String| {
+                if let Some(&(c, _)) = table.iter().find(|(c, _)| value_id(*c) == v) {
+                    st.edit(edit(c));
+                }
+            })
+        />
+    }
+}
+
 /// Method, optimizer and gradient-checkpointing selectors.
 #[component]
 fn TrainChoices(
     /// Page state.
     st: AppState,
 ) -> impl IntoView {
-    let t = Memo::new(move |_| st.inputs.with(|i| i.train.clone()));
     view! {
-        <div class="field">
-            <label for="method">"Method"</label>
-            <select
-                id="method"
-                name="method"
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    if let Some((m, _)) = state::METHODS.iter().find(|(m, _)| method_id(*m) == v) {
-                        st.edit(Edit::Method(*m));
-                    }
-                }
-            >
-                {state::METHODS
-                    .iter()
-                    .map(|&(m, label)| {
-                        view! {
-                            <option value=method_id(m) prop:selected=move || t.with(|t| t.method == m)>
-                                {label}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </div>
-        <div class="field">
-            <label for="optim">"Optimizer"</label>
-            <select
-                id="optim"
-                name="optim"
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    if let Some((o, _)) = state::OPTIMS.iter().find(|(_, id)| *id == v) {
-                        st.edit(Edit::Optim(*o));
-                    }
-                }
-            >
-                {state::OPTIMS
-                    .iter()
-                    .map(|&(o, id)| {
-                        view! {
-                            <option value=id prop:selected=move || t.with(|t| t.optim == o)>
-                                {id}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </div>
-        <div class="field">
-            <label for="gc">"Gradient checkpointing"</label>
-            <select
-                id="gc"
-                name="gc"
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    if let Some((g, _)) = state::GCS.iter().find(|(g, _)| gc_id(*g) == v) {
-                        st.edit(Edit::Gc(*g));
-                    }
-                }
-            >
-                {state::GCS
-                    .iter()
-                    .map(|&(g, label)| {
-                        view! {
-                            <option value=gc_id(g) prop:selected=move || t.with(|t| t.gc == g)>
-                                {label}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-            </select>
-        </div>
+        {table_select(st, "method", "Method", &state::METHODS, method_id, |t| t.method, Edit::Method)}
+        {table_select(st, "optim", "Optimizer", &state::OPTIMS, optim_id, |t| t.optim, Edit::Optim)}
+        {table_select(
+            st,
+            "gc",
+            "Gradient checkpointing",
+            &state::GCS,
+            gc_id,
+            |t| t.gc,
+            Edit::Gc,
+        )}
     }
 }
 
@@ -621,7 +672,7 @@ fn GpuPool(
     };
     view! {
         <fieldset class="pool">
-            <legend>"GPUs for training (free memory each)"</legend>
+            <legend>"Training GPUs (free memory each)"</legend>
             <ul class="pool-list">{rows}</ul>
             <div class="row">
                 <button type="button" id="add-gpu" on:click=move |_| st.edit(Edit::AddGpu)>
@@ -646,7 +697,7 @@ fn GpuPool(
                         "GPUs chosen by the link (pick=). "
                     }
                 }}
-                {message}
+                {move || crate::share::capitalize(&message())}
             </p>
             <Show when=move || explicit_list.get()>
                 <p class="hint">"This list replaces the GPU and card count above."</p>
@@ -663,62 +714,50 @@ fn GpuField(
 ) -> impl IntoView {
     let gpu = Memo::new(move |_| st.inputs.with(|i| i.gpu.clone()));
     let is_custom = move || matches!(gpu.get(), GpuChoice::VramGib(_));
+    let options = catalog()
+        .gpus
+        .iter()
+        .map(|g| {
+            (
+                g.id.clone(),
+                format!("{} ({})", g.name, Bytes(g.vram_bytes)),
+            )
+        })
+        .chain([(
+            CUSTOM_GPU.to_string(),
+            "Other: enter VRAM per card".to_string(),
+        )])
+        .collect::<Vec<_>>();
     view! {
-        <div class="field">
-            <label for="gpu">"GPU"</label>
-            <select
-                id="gpu"
-                name="gpu"
-                on:change=move |ev| {
-                    let v = event_target_value(&ev);
-                    st.edit(Edit::Gpu((v != CUSTOM_GPU).then_some(v)));
-                }
-            >
-                {catalog()
-                    .gpus
-                    .iter()
-                    .map(|g| {
-                        let id = g.id.clone();
-                        let sel = id.clone();
-                        let text = format!("{} ({})", g.name, Bytes(g.vram_bytes));
-                        view! {
-                            <option
-                                value=id
-                                prop:selected=move || {
-                                    gpu.with(|x| matches!(x, GpuChoice::Catalog(c) if *c == sel))
-                                }
-                            >
-                                {text}
-                            </option>
-                        }
-                    })
-                    .collect_view()}
-                <option value=CUSTOM_GPU prop:selected=is_custom>
-                    "Other: enter VRAM per card"
-                </option>
-            </select>
-        </div>
+        <SelectField
+            id="gpu"
+            label="GPU"
+            options=options
+            selected=Signal::derive(move || match gpu.get() {
+                GpuChoice::Catalog(c) => c,
+                GpuChoice::VramGib(_) => CUSTOM_GPU.to_string(),
+            })
+            on_change=Callback::new(move |v: String| {
+                st.edit(Edit::Gpu((v != CUSTOM_GPU).then_some(v)))
+            })
+        />
         <Show when=is_custom>
-            <div class="field">
-                <label for="vram">"VRAM per card (GiB)"</label>
-                <input
-                    type="number"
-                    id="vram"
-                    name="vram"
-                    min="0.25"
-                    max="4096"
-                    step="0.25"
-                    prop:value=move || match gpu.get() {
-                        GpuChoice::VramGib(g) => g.to_string(),
-                        GpuChoice::Catalog(_) => String::new(),
+            <NumberField
+                id="vram"
+                label="VRAM per card (GiB)"
+                min="0.25"
+                max="4096"
+                step="0.25"
+                value=Signal::derive(move || match gpu.get() {
+                    GpuChoice::VramGib(g) => g.to_string(),
+                    GpuChoice::Catalog(_) => String::new(),
+                })
+                on_change=Callback::new(move |v: String| {
+                    if let Ok(g) = v.parse::<f64>() {
+                        st.edit(Edit::Vram(g));
                     }
-                    on:change=move |ev| {
-                        if let Ok(g) = event_target_value(&ev).parse::<f64>() {
-                            st.edit(Edit::Vram(g));
-                        }
-                    }
-                />
-            </div>
+                })
+            />
         </Show>
     }
 }
@@ -731,39 +770,32 @@ fn KvField(
 ) -> impl IntoView {
     let engine = Memo::new(move |_| st.inputs.with(|i| i.engine));
     let kv = Memo::new(move |_| st.inputs.with(|i| i.kv));
+    let options = Signal::derive(move || {
+        let e = engine.get();
+        e.kv_choices()
+            .into_iter()
+            .map(|k| {
+                let label = if e == Engine::Vllm && k == KvDtype::F16 {
+                    "auto (model dtype)"
+                } else {
+                    k.id()
+                };
+                (k.id().to_string(), label.to_string())
+            })
+            .collect::<Vec<_>>()
+    });
     view! {
-        <div class="field">
-            <label for="kv">"KV cache type"</label>
-            <select
-                id="kv"
-                name="kv"
-                on:change=move |ev| {
-                    if let Ok(k) = event_target_value(&ev).parse::<KvDtype>() {
-                        st.edit(Edit::Kv(k));
-                    }
+        <SelectField
+            id="kv"
+            label="KV cache type"
+            options=options
+            selected=Signal::derive(move || kv.get().id().to_string())
+            on_change=Callback::new(move |v: String| {
+                if let Ok(k) = v.parse::<KvDtype>() {
+                    st.edit(Edit::Kv(k));
                 }
-            >
-                {move || {
-                    engine
-                        .get()
-                        .kv_choices()
-                        .into_iter()
-                        .map(|k| {
-                            let label = if engine.get() == Engine::Vllm && k == KvDtype::F16 {
-                                "auto (model dtype)".to_string()
-                            } else {
-                                k.id().to_string()
-                            };
-                            view! {
-                                <option value=k.id() prop:selected=move || kv.get() == k>
-                                    {label}
-                                </option>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </select>
-        </div>
+            })
+        />
     }
 }
 
@@ -779,58 +811,46 @@ fn EngineKnobs(
         <details class="knobs">
             <summary>"Engine settings"</summary>
             <Show when=move || engine.get() == Engine::LlamaCpp>
-                <div class="field check">
-                    <input
-                        type="checkbox"
-                        id="kvu"
-                        prop:checked=move || i.with(|i| i.kvu)
-                        on:change=move |ev| st.edit(Edit::Kvu(event_target_checked(&ev)))
-                    />
-                    <label for="kvu">"Unified KV cache shared by all slots (-kvu)"</label>
-                </div>
-                <div class="field check">
-                    <input
-                        type="checkbox"
-                        id="swafull"
-                        prop:checked=move || i.with(|i| i.swa_full)
-                        on:change=move |ev| st.edit(Edit::SwaFull(event_target_checked(&ev)))
-                    />
-                    <label for="swafull">"Full-size cache for sliding-window layers (--swa-full)"</label>
-                </div>
-                <div class="field">
-                    <label for="ubatch">"Physical batch (-ub)"</label>
-                    <input
-                        type="number"
-                        id="ubatch"
-                        min="1"
-                        max="65536"
-                        step="1"
-                        prop:value=move || i.with(|i| i.ubatch.to_string())
-                        on:change=move |ev| {
-                            if let Ok(u) = event_target_value(&ev).parse::<u32>() {
-                                st.edit(Edit::Ubatch(u));
-                            }
+                <CheckField
+                    id="kvu"
+                    label="Unified KV cache shared by all slots (-kvu)"
+                    checked=Signal::derive(move || i.with(|i| i.kvu))
+                    on_change=Callback::new(move |on| st.edit(Edit::Kvu(on)))
+                />
+                <CheckField
+                    id="swafull"
+                    label="Full-size cache for sliding-window layers (--swa-full)"
+                    checked=Signal::derive(move || i.with(|i| i.swa_full))
+                    on_change=Callback::new(move |on| st.edit(Edit::SwaFull(on)))
+                />
+                <NumberField
+                    id="ubatch"
+                    label="Physical batch (-ub)"
+                    min="1"
+                    max="65536"
+                    step="1"
+                    value=Signal::derive(move || i.with(|i| i.ubatch.to_string()))
+                    on_change=Callback::new(move |v: String| {
+                        if let Ok(u) = v.parse::<u32>() {
+                            st.edit(Edit::Ubatch(u));
                         }
-                    />
-                </div>
+                    })
+                />
             </Show>
             <Show when=move || engine.get() == Engine::Vllm>
-                <div class="field">
-                    <label for="util">"GPU memory utilization (--gpu-memory-utilization)"</label>
-                    <input
-                        type="number"
-                        id="util"
-                        min="0.05"
-                        max="1"
-                        step="0.01"
-                        prop:value=move || i.with(|i| i.util.to_string())
-                        on:change=move |ev| {
-                            if let Ok(u) = event_target_value(&ev).parse::<f64>() {
-                                st.edit(Edit::Util(u));
-                            }
+                <NumberField
+                    id="util"
+                    label="GPU memory utilization (--gpu-memory-utilization)"
+                    min="0.05"
+                    max="1"
+                    step="0.01"
+                    value=Signal::derive(move || i.with(|i| i.util.to_string()))
+                    on_change=Callback::new(move |v: String| {
+                        if let Ok(u) = v.parse::<f64>() {
+                            st.edit(Edit::Util(u));
                         }
-                    />
-                </div>
+                    })
+                />
             </Show>
             <Show when=move || matches!(engine.get(), Engine::Ollama | Engine::Transformers)>
                 <p class="hint">"No further settings change this engine's allocation."</p>

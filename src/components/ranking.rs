@@ -9,6 +9,34 @@ use fitcard_estimator::training::TrainCandidate;
 use fitcard_estimator::{Candidate, Mode, Verdict};
 use leptos::prelude::*;
 
+/// The button that puts a candidate on screen: its name and its format (or method).
+fn apply_button(
+    name: &str,
+    tag: &str,
+    aria: String,
+    current: bool,
+    apply: impl Fn() + 'static,
+) -> impl IntoView {
+    view! {
+        <button type="button" class="apply" on:click=move |_| apply() disabled=current aria-label=aria>
+            <span class="cand-name">{name.to_string()}</span>
+            " "
+            <span class="cand-quant">{tag.to_string()}</span>
+        </button>
+    }
+}
+
+/// The reasons a candidate does not fit (nothing when it fits).
+fn why(fits: bool, reasons: &[String]) -> Option<impl IntoView> {
+    (!fits).then(|| {
+        view! {
+            <ul class="why">
+                {reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
+            </ul>
+        }
+    })
+}
+
 /// One candidate row with its apply button.
 #[component]
 fn Row(
@@ -21,7 +49,7 @@ fn Row(
 ) -> impl IntoView {
     let model = c.model.clone();
     let quant = c.quant.clone();
-    let apply = move |_| {
+    let apply = move || {
         st.edit(Edit::Candidate {
             model: model.clone(),
             quant: quant.clone(),
@@ -32,26 +60,10 @@ fn Row(
         Verdict::Tight => "chip v-tight",
         Verdict::DoesNotFit => "chip v-nofit",
     };
-    let reasons = (!c.fits).then(|| {
-        view! {
-            <ul class="why">
-                {c.reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
-            </ul>
-        }
-    });
+    let reasons = why(c.fits, &c.reasons);
     view! {
         <li class:current=current data-model=c.model.clone() data-quant=c.quant.clone()>
-            <button
-                type="button"
-                class="apply"
-                on:click=apply
-                disabled=current
-                aria-label=format!("Use {} {}", c.name, c.quant)
-            >
-                <span class="cand-name">{c.name.clone()}</span>
-                " "
-                <span class="cand-quant">{c.quant.clone()}</span>
-            </button>
+            {apply_button(&c.name, &c.quant, format!("Use {} {}", c.name, c.quant), current, apply)}
             <span class=chip>{c.verdict.label()}</span>
             <span class="num" title="Headroom on the fullest card">
                 {signed_bytes(c.headroom)}
@@ -78,7 +90,7 @@ fn TrainRow(
         .iter()
         .map(|m| m.0)
         .find(|m| method_id(*m) == c.method);
-    let apply = move |_| {
+    let apply = move || {
         if let Some(method) = method {
             st.edit(Edit::TrainCandidate {
                 model: model.clone(),
@@ -86,29 +98,13 @@ fn TrainRow(
             })
         }
     };
-    let reasons = (!c.fits).then(|| {
-        view! {
-            <ul class="why">
-                {c.reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
-            </ul>
-        }
-    });
+    let reasons = why(c.fits, &c.reasons);
     let gpus = c
         .gpus_needed
         .map(|n| format!("on {n} GPU{}", if n == 1 { "" } else { "s" }));
     view! {
         <li class:current=current data-model=c.model.clone() data-method=c.method>
-            <button
-                type="button"
-                class="apply"
-                on:click=apply
-                disabled=current
-                aria-label=format!("Use {} with {}", c.name, c.method)
-            >
-                <span class="cand-name">{c.name.clone()}</span>
-                " "
-                <span class="cand-quant">{c.method}</span>
-            </button>
+            {apply_button(&c.name, c.method, format!("Use {} with {}", c.name, c.method), current, apply)}
             <span class=if c.fits { "chip v-fits" } else { "chip v-nofit" }>
                 {if c.fits { "fits" } else { "does not fit" }}
             </span>

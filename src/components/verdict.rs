@@ -27,20 +27,16 @@ pub fn Verdict(
     let est = st.est;
     let banner = move || {
         est.with(|e| {
-            let label = e.verdict.label();
-            let mut cap = label.chars();
-            let title: String = cap
-                .next()
-                .map(|c| c.to_uppercase().chain(cap).collect())
-                .unwrap_or_default();
+            let title = crate::share::capitalize(e.verdict.label());
             let line = match st.train.with(|t| t.as_ref().map(|t| t.selection.clone())) {
                 // Train mode: the total against the pool of the GPUs picked.
                 Some(sel) => Some(format!(
-                    "{} needed · {} usable on {} of {} GPU(s) · headroom {}",
+                    "{} needed · {} usable on {} of {} GPU{} · headroom {}",
                     e.total_device_bytes,
                     sel.usable,
                     sel.picked.len(),
                     sel.free.len(),
+                    if sel.free.len() == 1 { "" } else { "s" },
                     signed_bytes(clamp(
                         sel.usable.get() as i128 - e.total_device_bytes.get() as i128
                     ))
