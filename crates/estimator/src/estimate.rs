@@ -488,8 +488,8 @@ fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, kv_total: &Bytes) -
                 },
             );
             format!(
-                " (each slot then shares {} cells; KV {} instead of {}): the command writes -np {} to budget {}",
-                k.cells, k.bytes, kv_total, i.par, i.par
+                ": the same -c would then allocate {} of KV for 4 slots sharing {} cells, not the {} budgeted here. The command writes -np {} explicitly",
+                k.bytes, k.cells, kv_total, i.par
             )
         } else if i.engine == Engine::Ollama {
             format!(

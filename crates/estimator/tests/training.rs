@@ -605,8 +605,12 @@ fn gpu_selection() {
         match case {
             "cannot fit" => {
                 assert!(!pool.ok);
-                assert!(s.message.contains("all 3 GPU(s) give"), "{}", s.message);
-                assert!(s.message.starts_with("needs "), "{}", s.message);
+                assert!(
+                    s.message.contains("all 3 GPUs together give only"),
+                    "{}",
+                    s.message
+                );
+                assert!(s.message.starts_with("Needs "), "{}", s.message);
                 assert_eq!(e.estimate.verdict, Verdict::DoesNotFit);
             }
             "invalid index" => {

@@ -55,10 +55,10 @@ pub fn auto(free: &[Bytes], need: Bytes) -> Choice {
         let u = usable(free, &picked);
         if need <= u {
             let message = format!(
-                "needs {need}; {} of {} GPU(s) ({}) give {u} usable",
-                n,
+                "Needs {need}: {} ({n} of {}) {} {u} usable",
+                gpus(&picked),
                 free.len(),
-                list(&picked)
+                if n == 1 { "gives" } else { "give" }
             );
             return Choice {
                 picked,
@@ -71,11 +71,12 @@ pub fn auto(free: &[Bytes], need: Bytes) -> Choice {
     }
     let u = usable(free, &order);
     let message = if free.is_empty() {
-        format!("needs {need}, but no GPU is given")
+        format!("Needs {need}, but no GPU is given")
     } else {
         format!(
-            "needs {need}, all {} GPU(s) give {u} usable: does not fit",
-            free.len()
+            "Needs {need}, but all {} GPU{} together give only {u} usable: does not fit",
+            free.len(),
+            if free.len() == 1 { "" } else { "s" }
         )
     };
     Choice {
@@ -107,13 +108,13 @@ pub fn explicit(free: &[Bytes], pick: &[u32], need: Bytes) -> Choice {
     let fits = invalid.is_empty() && !picked.is_empty() && need <= u;
     let message = if need <= u {
         format!(
-            "needs {need}; the requested GPU(s) {} give {u} usable",
-            list(&picked)
+            "Needs {need}: the requested {} give {u} usable",
+            gpus(&picked)
         )
     } else {
         format!(
-            "needs {need}, the requested GPU(s) {} give {u} usable: does not fit",
-            list(&picked)
+            "Needs {need}, but the requested {} give only {u} usable: does not fit",
+            gpus(&picked)
         )
     };
     Choice {
@@ -126,6 +127,20 @@ pub fn explicit(free: &[Bytes], pick: &[u32], need: Bytes) -> Choice {
 }
 
 /// `0,1,2` (the `CUDA_VISIBLE_DEVICES` spelling).
+/// "GPU 0" / "GPUs 0, 2" (indices as `CUDA_VISIBLE_DEVICES` counts them).
+pub fn gpus(picked: &[u32]) -> String {
+    let l = picked
+        .iter()
+        .map(|g| g.to_string())
+        .collect::<Vec<_>>()
+        .join(", ");
+    match picked.len() {
+        0 => "no GPU".into(),
+        1 => format!("GPU {l}"),
+        _ => format!("GPUs {l}"),
+    }
+}
+
 pub fn list(picked: &[u32]) -> String {
     picked
         .iter()
