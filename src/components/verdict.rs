@@ -28,18 +28,19 @@ pub fn Verdict(
     let banner = move || {
         est.with(|e| {
             let title = crate::share::capitalize(e.verdict.label());
-            let line = match st.train.with(|t| t.as_ref().map(|t| t.selection.clone())) {
+            let line = match st
+                .train
+                .with(|t| t.as_ref().map(|t| (t.selection.clone(), t.headroom())))
+            {
                 // Train mode: the total against the pool of the GPUs picked.
-                Some(sel) => Some(format!(
+                Some((sel, headroom)) => Some(format!(
                     "{} needed · {} usable on {} of {} GPU{} · headroom {}",
                     e.total_device_bytes,
                     sel.usable,
                     sel.picked.len(),
                     sel.free.len(),
                     if sel.free.len() == 1 { "" } else { "s" },
-                    signed_bytes(clamp(
-                        sel.usable.get() as i128 - e.total_device_bytes.get() as i128
-                    ))
+                    signed_bytes(clamp(headroom))
                 )),
                 None => e.per_card.first().map(|c| {
                     let limit = if c.budget < c.capacity {

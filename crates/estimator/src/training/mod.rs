@@ -37,7 +37,7 @@ pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
 use crate::estimate::{card_capacity, CardUse, Check, Estimate, Verdict};
-use crate::inputs::{GradCkpt, Inputs, Method, Optim};
+use crate::inputs::{GradCkpt, Inputs, Method};
 use crate::terms::{Place, Term};
 use crate::units::Bytes;
 use serde::Serialize;
@@ -48,6 +48,13 @@ pub struct TrainEstimate {
     #[serde(flatten)]
     pub estimate: Estimate,
     pub selection: Selection,
+}
+
+impl TrainEstimate {
+    /// Usable pool of the picked GPUs minus the total (negative = short).
+    pub fn headroom(&self) -> i128 {
+        self.selection.usable.get() as i128 - self.estimate.total_device_bytes.get() as i128
+    }
 }
 
 /// How the GPUs were chosen (§8).
@@ -96,22 +103,7 @@ pub fn estimate_arch_with(
     terms::breakdown(arch, t, floors)
 }
 
-pub fn method_id(m: Method) -> &'static str {
-    match m {
-        Method::Qlora => "qlora",
-        Method::Lora => "lora",
-        Method::Full => "full",
-    }
-}
-
-pub fn optim_id(o: Optim) -> &'static str {
-    match o {
-        Optim::Adamw8bit => "adamw_8bit",
-        Optim::AdamwTorch => "adamw_torch",
-        Optim::PagedAdamw32bit => "paged_adamw_32bit",
-        Optim::Sgd => "sgd",
-    }
-}
+pub use crate::permalink::{method_id, optim_id};
 
 pub fn gc_id(g: GradCkpt) -> &'static str {
     match g {
