@@ -19,6 +19,15 @@ pub enum GpuChoice {
     VramGib(f64),
 }
 
+impl std::fmt::Display for GpuChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GpuChoice::Catalog(id) => f.write_str(id),
+            GpuChoice::VramGib(g) => write!(f, "{g} GiB per card"),
+        }
+    }
+}
+
 /// Fine-tuning method (seed 2 §1).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Method {

@@ -252,13 +252,14 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         });
         i.model = d;
     }
-    if let (GpuChoice::Catalog(id), false) = (&i.gpu, true) {
+    if let GpuChoice::Catalog(id) = &i.gpu {
         if cat.gpu(id).is_none() {
+            let d = Inputs::default().gpu;
             notices.push(Notice {
                 key: "gpu".into(),
-                message: format!("{id:?} is not in the catalog; using rtx-4090"),
+                message: format!("{id:?} is not in the catalog; using {d}"),
             });
-            i.gpu = GpuChoice::Catalog("rtx-4090".into());
+            i.gpu = d;
         }
     }
     let Some((_, v)) = cat.variant(&i.model) else {

@@ -99,6 +99,18 @@ fn format_missing_for_engine_is_replaced_by_nearest() {
     assert!(!e.terms.is_empty());
 }
 
+/// Inputs built in code (not decoded) are checked too: an unknown GPU id is reported and replaced.
+#[test]
+fn normalize_checks_programmatic_inputs() {
+    let mut i = Inputs {
+        gpu: GpuChoice::Catalog("rtx-9999".into()),
+        ..Inputs::default()
+    };
+    let n = fitcard_estimator::permalink::normalize(&mut i);
+    assert!(n.iter().any(|n| n.key == "gpu"), "{n:?}");
+    assert_eq!(i.gpu, Inputs::default().gpu);
+}
+
 /// A default the user never wrote is adjusted silently: `engine=vllm` alone is a clean link.
 #[test]
 fn unstated_defaults_adjust_silently() {
