@@ -320,7 +320,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         place: Place::Device,
         formula: o.formula,
         provenance: if i.engine == Engine::Transformers {
-            "Measured: largest allocator residual of the Qwen3 transformers benchmark (33–48 MiB). Excludes the CUDA context."
+            "CUDA context per card (the essay's fixed arm, 0.7 GiB) plus the largest allocator residual of the Qwen3 transformers benchmark (33–48 MiB, measured)."
         } else {
             "Empirical fit from the essay (±0.15 GiB on four measured configurations; driver/engine-version specific): CUDA context per card vs weight-proportional activations, plus a context slope."
         },

@@ -11,10 +11,11 @@
 //! Domain: llama.cpp-family engines at concurrency 1 as measured; for vLLM it stands in for the
 //! profiling peak + CUDA graphs (vLLM sizes its KV pool from what remains, see `kv::paged`).
 //!
-//! transformers: `overhead = 48 MiB`, the largest residual (peak − weights − KV, rounded up) of
-//! the Qwen3 speed benchmark (transformers 4.51 + FlashAttention-2, 0.6B…32B at 2K…32K tokens;
-//! residuals 33–48 MiB). That counter is PyTorch's allocator peak: it does not include the CUDA
-//! context (a few hundred MiB per process in nvidia-smi).
+//! transformers: `overhead = 0.7 GiB × cards + 48 MiB`. The 48 MiB is the largest residual
+//! (peak − weights − KV, rounded up) of the Qwen3 speed benchmark (transformers 4.51 +
+//! FlashAttention-2, 0.6B…32B at 2K…32K tokens; residuals 33–48 MiB). That benchmark reads
+//! PyTorch's allocator peak, which leaves out the CUDA context of the process; the card holds it
+//! all the same, so the essay's per-card arm (0.7 GiB, its "fixed per-card context cost") is added.
 
 use crate::engine::Engine;
 use crate::units::{Bytes, GIB, MIB};
@@ -34,13 +35,13 @@ pub struct Overhead {
 }
 
 pub fn overhead(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -> Overhead {
+    let fixed = PER_CARD_GIB * cards as f64 * GIB as f64;
     if engine == Engine::Transformers {
         return Overhead {
-            bytes: TRANSFORMERS_RESIDUAL,
-            formula: "48 MiB allocator residual (measured, transformers + FA2)".into(),
+            bytes: Bytes::from_f64(fixed) + TRANSFORMERS_RESIDUAL,
+            formula: format!("0.7 GiB × {cards} CUDA context + 48 MiB allocator residual"),
         };
     }
-    let fixed = PER_CARD_GIB * cards as f64 * GIB as f64;
     let prop = WEIGHT_FRACTION * device_weights.as_f64();
     let ctx = n_ctx as f64 / 131_072.0 * CTX_GIB_PER_128K * GIB as f64;
     let bytes = Bytes::from_f64(fixed.max(prop) + ctx);
