@@ -68,7 +68,7 @@ fn Row(
             <span class="num" title="Headroom on the fullest card">
                 {signed_bytes(c.headroom)}
             </span>
-            <span class="num muted">{format!("{} on GPUs", c.device_bytes)}</span>
+            <span class="num muted">{format!("needs {} of VRAM", c.device_bytes)}</span>
             {current.then(|| view! { <span class="muted">"(current)"</span> })}
             {reasons}
         </li>
