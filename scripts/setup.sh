@@ -44,6 +44,15 @@ else
   say "wasm-bindgen-cli $WASM_BINDGEN_VERSION present"
 fi
 
+# Node.js + npm (wasm-opt and the e2e driver come from the npm registry); Debian's if absent.
+if ! command -v npm >/dev/null; then
+  say "installing nodejs and npm"
+  SUDO=""
+  if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
+  $SUDO apt-get update
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends nodejs npm
+fi
+
 # wasm-opt from npm binaryen into .tools/ (never Debian's binaryen 108: blank page).
 want_opt="wasm-opt version ${BINARYEN_VERSION%%.*} (version_${BINARYEN_VERSION%%.*})"
 if [ "$("$FITCARD_ROOT/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null || true)" != "$want_opt" ]; then
