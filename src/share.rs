@@ -1,7 +1,6 @@
 //! Links and snippets built from a configuration, and the few display helpers the page needs
 //! beyond [`Bytes`]' own `Display`.
 
-use fitcard_estimator::units::GIB;
 use fitcard_estimator::{encode, Inputs};
 
 /// Message type the embed posts to its parent with its height in CSS pixels.
@@ -38,17 +37,6 @@ fn html_attr(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('"', "&quot;")
         .replace('<', "&lt;")
-}
-
-/// A signed byte difference in binary units: `+1.25 GiB`, `−512.0 MiB`.
-pub fn signed_bytes(b: i64) -> String {
-    let sign = if b < 0 { "−" } else { "+" };
-    let m = b.unsigned_abs();
-    if m >= GIB {
-        format!("{sign}{:.2} GiB", m as f64 / GIB as f64)
-    } else {
-        format!("{sign}{:.1} MiB", m as f64 / (1u64 << 20) as f64)
-    }
 }
 
 /// A context length as people say it, with the exact count: `8K (8192)`, `1000`.
@@ -101,21 +89,6 @@ mod tests {
         assert!(s.contains("&amp;embed=1\""));
         assert!(s.contains(HEIGHT_MESSAGE));
         assert!(!s.contains("&mode"), "raw & inside the attribute");
-    }
-
-    #[test]
-    fn signed_bytes_use_binary_units() {
-        // (bytes, text)
-        let rows = [
-            (GIB as i64 * 5 / 4, "+1.25 GiB"),
-            (-(512 << 20), "−512.0 MiB"),
-            (0, "+0.0 MiB"),
-            (-(3 * GIB as i64), "−3.00 GiB"),
-            (i64::MIN, "−8589934592.00 GiB"),
-        ];
-        for (b, want) in rows {
-            assert_eq!(signed_bytes(b), want);
-        }
     }
 
     #[test]

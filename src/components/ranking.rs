@@ -2,10 +2,10 @@
 //! away; the rest behind a disclosure with the reasons they fail.
 
 use crate::app::AppState;
-use crate::share::signed_bytes;
 use crate::state::{self, Edit};
 use fitcard_estimator::permalink::method_id;
 use fitcard_estimator::training::TrainCandidate;
+use fitcard_estimator::units::SignedBytes;
 use fitcard_estimator::{Candidate, Mode, Verdict};
 use leptos::prelude::*;
 
@@ -66,7 +66,7 @@ fn Row(
             {apply_button(&c.name, &c.quant, format!("Use {} {}", c.name, c.quant), current, apply)}
             <span class=chip>{c.verdict.label()}</span>
             <span class="num" title="Headroom on the fullest card">
-                {signed_bytes(c.headroom)}
+                {SignedBytes(c.headroom.into()).to_string()}
             </span>
             <span class="num muted">{format!("needs {} of VRAM", c.device_bytes)}</span>
             {current.then(|| view! { <span class="muted">"(current)"</span> })}

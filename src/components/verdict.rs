@@ -1,7 +1,7 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
 
 use crate::app::AppState;
-use crate::share::signed_bytes;
+use fitcard_estimator::units::SignedBytes;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -12,10 +12,6 @@ fn slug(v: V) -> &'static str {
         V::Tight => "tight",
         V::DoesNotFit => "nofit",
     }
-}
-
-fn clamp(x: i128) -> i64 {
-    x.clamp(i64::MIN as i128, i64::MAX as i128) as i64
 }
 
 /// Verdict banner with the per-card numbers, failed checks and warnings.
@@ -40,7 +36,7 @@ pub fn Verdict(
                     sel.picked.len(),
                     sel.free.len(),
                     if sel.free.len() == 1 { "" } else { "s" },
-                    signed_bytes(clamp(headroom))
+                    SignedBytes(headroom)
                 )),
                 None => e.per_card.first().map(|c| {
                     let limit = if c.budget < c.capacity {
@@ -51,7 +47,7 @@ pub fn Verdict(
                     format!(
                         "{} of {limit} per card · headroom {}",
                         c.bytes,
-                        signed_bytes(clamp(e.headroom()))
+                        SignedBytes(e.headroom())
                     )
                 }),
             };

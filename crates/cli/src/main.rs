@@ -171,6 +171,7 @@ fn catalog_table() -> String {
 mod human {
     //! Plain-text tables (binary units: 1 GiB = 2^30 bytes).
     use fitcard_estimator::training::{TrainCandidate, TrainEstimate};
+    use fitcard_estimator::units::SignedBytes;
     use fitcard_estimator::{Bytes, Candidate, Estimate};
 
     pub fn estimate(e: &Estimate) -> String {
@@ -229,14 +230,13 @@ mod human {
             "#", "model", "format", "on card", "headroom"
         );
         for (n, c) in r.iter().enumerate() {
-            let head = c.headroom as f64 / (1u64 << 30) as f64;
             s.push_str(&format!(
-                "{:>3}  {:<40} {:<8} {:>12} {:>7.2} GiB  {}\n",
+                "{:>3}  {:<40} {:<8} {:>12} {:>12}  {}\n",
                 n + 1,
                 c.model,
                 c.quant,
                 c.device_bytes.to_string(),
-                head,
+                SignedBytes(c.headroom.into()).to_string(),
                 if c.fits {
                     c.verdict.label().to_string()
                 } else {

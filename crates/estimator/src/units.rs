@@ -97,9 +97,17 @@ impl fmt::Display for Bytes {
     }
 }
 
-/// A signed difference of bytes (headroom: capacity minus use), for display.
-pub fn signed_gib(capacity: Bytes, used: Bytes) -> f64 {
-    (capacity.as_f64() - used.as_f64()) / GIB as f64
+/// A signed difference of bytes (headroom: budget minus use), displayed like [`Bytes`] with an
+/// explicit sign: `+1.25 GiB`, `−512.0 MiB`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct SignedBytes(pub i128);
+
+impl fmt::Display for SignedBytes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sign = if self.0 < 0 { "−" } else { "+" };
+        let m = Bytes(u64::try_from(self.0.unsigned_abs()).unwrap_or(u64::MAX));
+        write!(f, "{sign}{m}")
+    }
 }
 
 /// Tokens (context lengths).
@@ -133,6 +141,21 @@ mod tests {
         assert_eq!(Bytes::from_f64(-1.0), Bytes(0));
         assert_eq!(Bytes::from_f64(1e300), Bytes(u64::MAX));
         assert_eq!(Bytes(7).div_ceil(2), Bytes(4));
+    }
+
+    #[test]
+    fn signed_display() {
+        // (bytes, text)
+        let rows = [
+            (GIB as i128 * 5 / 4, "+1.25 GiB"),
+            (-(512 << 20), "−512.0 MiB"),
+            (0, "+0.0 MiB"),
+            (-(3 * GIB as i128), "−3.00 GiB"),
+            (i128::MIN, "−17179869184.00 GiB"),
+        ];
+        for (b, want) in rows {
+            assert_eq!(SignedBytes(b).to_string(), want);
+        }
     }
 
     #[test]
