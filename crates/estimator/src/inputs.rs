@@ -151,8 +151,8 @@ impl Default for Inputs {
 }
 
 /// Accepted ranges (inclusive). Outside them a value is refused with a notice. These are input
-/// sanity bounds, not facts about models: 4M tokens is 4× the longest context in the catalog's
-/// families; 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
+/// sanity bounds, not facts about models: 4M tokens is 32× the longest context in the catalog (128K) and covers
+/// 1M-token models; 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
 /// them every term stays finite (saturating `Bytes` arithmetic; property-tested).
 pub mod limits {
     pub const CTX: (u32, u32) = (1, 4_194_304);
