@@ -51,10 +51,16 @@ pub fn Verdict(
                     )
                 }),
             };
+            let tight = (e.verdict == V::Tight).then(crate::share::tight_note);
             view! {
-                <div class=format!("verdict v-{}", slug(e.verdict)) data-verdict=slug(e.verdict)>
+                <div
+                    class=format!("verdict v-{}", slug(e.verdict))
+                    data-verdict=slug(e.verdict)
+                    title=tight.clone()
+                >
                     <strong class="verdict-label">{title}</strong>
                     <span class="verdict-line">{line}</span>
+                    {tight.map(|t| view! { <p class="tight-note">{t}</p> })}
                 </div>
             }
         })
@@ -64,7 +70,11 @@ pub fn Verdict(
             e.checks
                 .iter()
                 .filter(|c| !c.ok)
-                .map(|c| view! { <li class="failed" data-check=c.name>{c.message.clone()}</li> })
+                .map(|c| {
+                    // Failed constraints, then notes such as "layer split used instead".
+                    let class = if c.passes() { "info" } else { "failed" };
+                    view! { <li class=class data-check=c.name>{c.message.clone()}</li> }
+                })
                 .collect_view()
         })
     };
@@ -81,10 +91,17 @@ pub fn Verdict(
             e.checks
                 .iter()
                 .map(|c| {
+                    // A failed informational check (tensor parallelism impossible, layer split
+                    // used) is not a failed constraint: it reads as a note.
+                    let (class, mark, sr) = match (c.ok, c.passes()) {
+                        (true, _) => ("ok", "✓ ", "passed: "),
+                        (false, true) => ("info", "ℹ ", "note: "),
+                        (false, false) => ("failed", "✗ ", "failed: "),
+                    };
                     view! {
-                        <li class=if c.ok { "ok" } else { "failed" }>
-                            <span class="mark" aria-hidden="true">{if c.ok { "✓ " } else { "✗ " }}</span>
-                            <span class="sr">{if c.ok { "passed: " } else { "failed: " }}</span>
+                        <li class=class data-check=c.name>
+                            <span class="mark" aria-hidden="true">{mark}</span>
+                            <span class="sr">{sr}</span>
                             {c.message.clone()}
                         </li>
                     }

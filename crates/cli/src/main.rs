@@ -10,6 +10,7 @@
 //! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
+use fitcard_estimator::inputs::{clean, limits, quote};
 use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
 use std::process::ExitCode;
 
@@ -20,7 +21,27 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    // Arguments that are not UTF-8 are bad input like any other: one line, exit code 2.
+    let args: Result<Vec<String>, String> = std::env::args_os()
+        .skip(1)
+        .enumerate()
+        .map(|(n, a)| {
+            a.into_string().map_err(|a| {
+                format!(
+                    "argument {} is not valid UTF-8: {}",
+                    n + 1,
+                    quote(&a.to_string_lossy())
+                )
+            })
+        })
+        .collect();
+    let args = match args {
+        Ok(a) => a,
+        Err(msg) => {
+            eprintln!("fitcard: {msg}");
+            return ExitCode::from(2);
+        }
+    };
     let json = args.iter().any(|a| a == "--json");
     let rest: Vec<&str> = args
         .iter()
@@ -86,7 +107,7 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
                 human::train_rank(&r)
             })
         }
-        _ => Err(format!("unknown command {cmd:?}\n{USAGE}")),
+        _ => Err(format!("unknown command {}\n{USAGE}", quote(cmd))),
     }
 }
 
@@ -97,21 +118,7 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
     }
     let pts = points
         .iter()
-        .map(|p| {
-            let (c, g) = p
-                .split_once(':')
-                .ok_or_else(|| format!("point {p:?} is not CTX:GIB"))?;
-            let ctx: u64 = c
-                .parse()
-                .map_err(|_| format!("point {p:?}: context is not a whole number"))?;
-            let gib: f64 = g
-                .parse()
-                .map_err(|_| format!("point {p:?}: memory is not a number"))?;
-            Ok(fitcard_estimator::measure::Point {
-                ctx,
-                bytes: gib * (1u64 << 30) as f64,
-            })
-        })
+        .map(|p| point(p))
         .collect::<Result<Vec<_>, String>>()?;
     let (_, v) = catalog()
         .variant(&d.inputs.model)
@@ -131,6 +138,36 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
             v.arch.kv_owning_layers(),
             g.expected_global_layers
         )
+    })
+}
+
+/// One `CTX:GIB` reading, refused by name when it is not a context and an amount of memory a
+/// card can hold (the page's bounds: context 1…4M tokens, 0…4096 GiB).
+fn point(p: &str) -> Result<fitcard_estimator::measure::Point, String> {
+    let shown = quote(p);
+    let (c, g) = p
+        .split_once(':')
+        .ok_or_else(|| format!("point {shown} is not CTX:GIB"))?;
+    let ctx: u32 = c
+        .parse()
+        .map_err(|_| format!("point {shown}: context is not a whole number"))?;
+    let (lo, hi) = limits::CTX;
+    if ctx < lo || ctx > hi {
+        return Err(format!("point {shown}: context is outside {lo}…{hi}"));
+    }
+    let gib: f64 = g
+        .parse()
+        .map_err(|_| format!("point {shown}: memory is not a number"))?;
+    let (lo, hi) = (0.0, limits::VRAM_GIB.1);
+    if !gib.is_finite() || !(lo..=hi).contains(&gib) {
+        return Err(format!(
+            "point {shown}: {} GiB is outside {lo}…{hi} GiB",
+            clean(g)
+        ));
+    }
+    Ok(fitcard_estimator::measure::Point {
+        ctx: u64::from(ctx),
+        bytes: gib * (1u64 << 30) as f64,
     })
 }
 
@@ -196,12 +233,12 @@ mod human {
         }
         s.push_str(&format!("verdict: {}\n", e.verdict.label()));
         for c in &e.checks {
-            s.push_str(&format!(
-                "  [{}] {}: {}\n",
-                if c.ok { "ok" } else { "FAIL" },
-                c.name,
-                c.message
-            ));
+            let mark = match (c.ok, c.severity) {
+                (true, _) => "ok",
+                (false, fitcard_estimator::estimate::Severity::Hard) => "FAIL",
+                (false, fitcard_estimator::estimate::Severity::Info) => "info",
+            };
+            s.push_str(&format!("  [{mark}] {}: {}\n", c.name, c.message));
         }
         for w in &e.warnings {
             s.push_str(&format!("  warning: {w}\n"));

@@ -146,3 +146,87 @@ fn measure_backs_out_global_layers() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("three"));
 }
+
+/// Bad bytes and hostile text are bad input like any other: exit 2, one line, nothing raw
+/// echoed (defects: a non-UTF-8 argument aborted with exit 134; `%0A`/`%1B` in a key split the
+/// message and wrote a raw ESC; measure printed NaN and exited 0; a pick out of range passed
+/// when `cards` was given).
+#[test]
+fn hostile_input_gives_one_clean_line() {
+    use std::os::unix::ffi::OsStrExt;
+    let raw = Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        .arg("estimate")
+        .arg(std::ffi::OsStr::from_bytes(b"ctx=\xff"))
+        .arg("--json")
+        .output()
+        .unwrap();
+    // (argv, text the one line must contain)
+    let rows: Vec<(Vec<&str>, &str)> = vec![
+        (vec!["estimate", "ab%0Acd%1B=1"], "ab\\ncd\\u{1b}"),
+        (
+            vec![
+                "measure",
+                "model=google/gemma-3-27b-it",
+                "0:0",
+                "1:5e298",
+                "2:1e299",
+                "3:1.5e299",
+            ],
+            "point",
+        ),
+        (
+            vec![
+                "measure",
+                "model=google/gemma-3-27b-it",
+                "1:0",
+                "2:5e298",
+                "3:1e299",
+                "4:1.5e299",
+            ],
+            "\"2:5e298\"",
+        ),
+        (
+            vec!["estimate", "mode=train&free=24&cards=4&pick=3"],
+            "pick",
+        ),
+        (vec!["estimate", "mode=train&free=24&pick=3"], "pick"),
+    ];
+    let mut outs = vec![(raw, "argument 2 is not valid UTF-8")];
+    outs.extend(rows.iter().map(|(a, want)| (fitcard(a), *want)));
+    for (out, want) in outs {
+        assert_eq!(out.status.code(), Some(2), "{want}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(err.lines().count(), 1, "{err}");
+        assert!(
+            !err.contains('\x1b') && !err.contains("NaN") && !err.contains("inf"),
+            "{err}"
+        );
+        assert!(err.contains(want), "{want}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+}
+
+/// Checks carry a severity; `fits` is the AND of the hard ones (3 cards: tensor parallelism is
+/// impossible, layer split fits).
+#[test]
+fn checks_have_a_severity() {
+    let v = json(&fitcard(&[
+        "estimate",
+        "model=Qwen/Qwen3-8B&cards=3",
+        "--json",
+    ]));
+    let checks = v["checks"].as_array().unwrap();
+    assert!(checks
+        .iter()
+        .all(|c| c["severity"] == "hard" || c["severity"] == "info"));
+    let tp = checks
+        .iter()
+        .find(|c| c["name"] == "tensor_parallel")
+        .unwrap();
+    assert_eq!(
+        (tp["ok"].as_bool(), tp["severity"].as_str()),
+        (Some(false), Some("info"))
+    );
+    assert_eq!(v["fits"], true);
+    assert_eq!(v["layout"], "layer");
+}

@@ -4,10 +4,12 @@
 
 use crate::catalog::Format;
 use crate::engine::Engine;
+use crate::estimate::Layout;
 use crate::inputs::Inputs;
 
-/// The command line that runs `format` as configured by `i`.
-pub fn command(i: &Inputs, format: &Format, kv_heads: u32) -> String {
+/// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
+/// layout that starts: see [`crate::estimate::tensor_parallel`]).
+pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
     let ctx = i.ctx as u64;
     let par = i.par as u64;
     let kv = i.kv.id();
@@ -33,7 +35,7 @@ pub fn command(i: &Inputs, format: &Format, kv_heads: u32) -> String {
                 s.push_str(" --swa-full");
             }
             if i.cards > 1 {
-                let split = if kv_heads.is_multiple_of(i.cards) { "row" } else { "layer" };
+                let split = if layout == Layout::Tensor { "row" } else { "layer" };
                 let ts = vec!["1"; i.cards as usize].join(",");
                 s.push_str(&format!(" -sm {split} -ts {ts}"));
             }
@@ -48,9 +50,15 @@ pub fn command(i: &Inputs, format: &Format, kv_heads: u32) -> String {
             s
         }
         Engine::Vllm => {
+            // Pipeline parallelism when tensor parallelism cannot start on these cards.
+            let parallel = if layout == Layout::Layer {
+                format!("--pipeline-parallel-size {}", i.cards)
+            } else {
+                format!("--tensor-parallel-size {}", i.cards)
+            };
             let mut s = format!(
-                "vllm serve {} --max-model-len {} --max-num-seqs {} --tensor-parallel-size {} --gpu-memory-utilization {}",
-                format.repo, ctx, par, i.cards, i.util
+                "vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
+                format.repo, ctx, par, i.util
             );
             if kv == "fp8" {
                 s.push_str(" --kv-cache-dtype fp8");

@@ -3,13 +3,17 @@
 //! Feasibility (seed 1, "enumerate every hard constraint first"):
 //! 1. the format exists for the engine (GGUF for llama.cpp/Ollama, safetensors for vLLM/transformers);
 //! 2. the context fits the model (`ctx ≤ max_position_embeddings`);
-//! 3. bytes per card ≤ capacity (vLLM: ≤ `util × capacity`, which it preallocates and refuses to
-//!    start without). Weights and KV are split evenly over the cards, the overhead too (it holds
-//!    a per-card CUDA context term);
-//! 4. with more than one card, tensor parallelism must be able to start: llama.cpp-style
-//!    splitting needs `kv_heads % cards == 0`; vLLM needs `heads % tp == 0` and either
-//!    `kv_heads % tp == 0` (kv ≥ tp) or `tp % kv_heads == 0` (KV heads replicated). Layer
-//!    split (pipeline) has no head constraint: it fits the model but gives no speed-up.
+//! 3. bytes on the fullest card ≤ capacity (vLLM: ≤ `util × capacity`, which it preallocates and
+//!    refuses to start without). Each term is split over the cards so that they sum exactly to
+//!    the total: evenly under tensor parallelism, by whole layers under layer split; the overhead
+//!    evenly (it holds a per-card CUDA context term).
+//!
+//! With more than one card the layout is a second question, not a constraint: tensor
+//! parallelism when it can start (llama.cpp `-sm row` needs `kv_heads % cards == 0`; vLLM needs
+//! `heads % tp == 0` and either `kv_heads % tp == 0` or `tp % kv_heads == 0`, replicating the KV
+//! heads), else layer split (llama.cpp `-sm layer`, vLLM pipeline parallelism), which has no
+//! head constraint and adds capacity but no speed. The `tensor_parallel` check reports which,
+//! with [`Severity::Info`]: `fits` is the AND of the [`Severity::Hard`] checks only.
 //!
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device, GUIDE §3); else *fits*.
@@ -67,12 +71,66 @@ pub struct CardUse {
     pub terms: Vec<(&'static str, Bytes)>,
 }
 
-/// One hard constraint.
+/// Does a failed check decide the verdict?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// A constraint: `fits` is the AND of the hard checks.
+    Hard,
+    /// A fact about the plan that does not stop it (tensor parallelism impossible, so the cards
+    /// split by layer instead).
+    Info,
+}
+
+/// One constraint or fact about the plan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Check {
     pub name: &'static str,
     pub ok: bool,
     pub message: String,
+    pub severity: Severity,
+}
+
+impl Check {
+    /// A hard constraint.
+    pub fn hard(name: &'static str, ok: bool, message: String) -> Check {
+        Check {
+            name,
+            ok,
+            message,
+            severity: Severity::Hard,
+        }
+    }
+
+    /// An informational check.
+    pub fn info(name: &'static str, ok: bool, message: String) -> Check {
+        Check {
+            name,
+            ok,
+            message,
+            severity: Severity::Info,
+        }
+    }
+
+    /// True unless this is a failed hard constraint.
+    pub fn passes(&self) -> bool {
+        self.ok || self.severity == Severity::Info
+    }
+}
+
+/// How the cards share the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// One card holds everything.
+    Single,
+    /// Tensor parallelism: every layer split by attention heads (llama.cpp `-sm row`, vLLM
+    /// `--tensor-parallel-size`).
+    Tensor,
+    /// Layer split: each card holds whole layers (llama.cpp `-sm layer`, vLLM
+    /// `--pipeline-parallel-size`, Ollama, transformers `device_map="auto"`): capacity without
+    /// speed-up, and no divisibility constraint.
+    Layer,
 }
 
 /// Everything the page, the embed and the CLI show for one configuration.
@@ -87,6 +145,8 @@ pub struct Estimate {
     pub total_host_bytes: Bytes,
     pub fits: bool,
     pub verdict: Verdict,
+    /// How the cards share the model.
+    pub layout: Layout,
     pub checks: Vec<Check>,
     pub warnings: Vec<String>,
     pub command: String,
@@ -95,6 +155,15 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// The failed hard constraints, in words (empty when it fits).
+    pub fn reasons(&self) -> Vec<String> {
+        self.checks
+            .iter()
+            .filter(|c| !c.passes())
+            .map(|c| c.message.clone())
+            .collect()
+    }
+
     /// Smallest `budget − bytes` over the cards (negative = over).
     pub fn headroom(&self) -> i128 {
         self.per_card
@@ -156,16 +225,17 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
         total_host_bytes: Bytes::ZERO,
         fits: false,
         verdict: Verdict::DoesNotFit,
-        checks: vec![Check {
-            name: "format_available",
-            ok: false,
-            message: format!(
+        layout: Layout::Single,
+        checks: vec![Check::hard(
+            "format_available",
+            false,
+            format!(
                 "{} publishes no {:?} files for {}",
                 v.id,
                 i.engine.container(),
                 i.engine.label()
             ),
-        }],
+        )],
         warnings: Vec::new(),
         command: String::new(),
         notices: Vec::new(),
@@ -260,8 +330,23 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         },
     }];
 
+    // How the cards share the model: tensor parallelism when it can start, else layer split.
+    let tp = (cards > 1).then(|| tensor_parallel(i.engine, a, cards));
+    let layout = match &tp {
+        None => Layout::Single,
+        Some(Ok(_)) => Layout::Tensor,
+        Some(Err(_)) => Layout::Layer,
+    };
+    // Share of each card: equal under tensor parallelism (every layer split by heads), by whole
+    // layers under layer split (llama.cpp `-ts 1,1,…` and vLLM's pipeline stages give the first
+    // cards one layer more when the count does not divide).
+    let shares: Vec<u64> = match layout {
+        Layout::Layer => layers_per_card(a.layers, cards),
+        Layout::Single | Layout::Tensor => vec![1; cards as usize],
+    };
+
     // KV cache (total over cards, and per card).
-    let (kv_total, kv_card, kv_formula, n_cells) = match i.engine {
+    let (kv_total, kv_cards, kv_formula, n_cells) = match i.engine {
         Engine::LlamaCpp | Engine::Ollama => {
             let unified = i.kvu && i.engine == Engine::LlamaCpp;
             let p = kv::LlamaParams {
@@ -277,21 +362,22 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
             );
             (
                 k.bytes,
-                k.bytes.div_ceil(cards as u64),
+                k.bytes.split(&shares),
                 formula,
                 k.cells * k.streams,
             )
         }
         Engine::Vllm => {
-            let per_card = kv::paged(a, ctx, par, i.kv, cards as u64);
-            let total = kv::paged(a, ctx, par, i.kv, 1);
-            let formula = txt!("{par} request(s) × ⌈{ctx}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} per card", per_card);
-            (
-                per_card.times(cards as u64).max(total),
-                per_card,
-                formula,
-                ctx * par,
-            )
+            let (total, per_card) = if layout == Layout::Tensor {
+                // Every card holds its KV heads (replicated when fewer than the cards).
+                let per_card = kv::paged(a, ctx, par, i.kv, cards as u64);
+                (per_card.times(cards as u64), vec![per_card; cards as usize])
+            } else {
+                let total = kv::paged(a, ctx, par, i.kv, 1);
+                (total, total.split(&shares))
+            };
+            let formula = txt!("{par} request(s) × ⌈{ctx}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card", per_card[0]);
+            (total, per_card, formula, ctx * par)
         }
         Engine::Transformers => {
             let b = kv::dense(a, ctx, par, i.kv);
@@ -299,7 +385,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
                 "{par} sequence(s) × {ctx} tokens × layers × {} B/token/layer",
                 kv::cell_bytes(a, i.kv, i.kv, a.kv_heads as u64)
             );
-            (b, b.div_ceil(cards as u64), formula, ctx * par)
+            (b, b.split(&shares), formula, ctx * par)
         }
     };
     terms.push(Term {
@@ -350,19 +436,19 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         });
     }
 
-    // Per card.
-    let w_card = w.device.div_ceil(cards as u64);
-    let o_card = o.bytes.div_ceil(cards as u64);
-    let per_card: Vec<CardUse> = (0..cards)
-        .map(|index| CardUse {
-            index,
-            bytes: w_card + kv_card + o_card,
+    // Per card: each term split so that the cards sum exactly to the totals.
+    let w_cards = w.device.split(&shares);
+    let o_cards = o.bytes.split(&vec![1; cards as usize]);
+    let per_card: Vec<CardUse> = (0..cards as usize)
+        .map(|k| CardUse {
+            index: k as u32,
+            bytes: w_cards[k] + kv_cards[k] + o_cards[k],
             capacity,
             budget,
             terms: vec![
-                ("weights", w_card),
-                ("kv_cache", kv_card),
-                ("overhead", o_card),
+                ("weights", w_cards[k]),
+                ("kv_cache", kv_cards[k]),
+                ("overhead", o_cards[k]),
             ],
         })
         .collect();
@@ -375,10 +461,10 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
 
     // Checks.
     let mut checks = Vec::new();
-    checks.push(Check {
-        name: "context_length",
-        ok: i.ctx <= a.max_ctx,
-        message: if i.ctx <= a.max_ctx {
+    checks.push(Check::hard(
+        "context_length",
+        i.ctx <= a.max_ctx,
+        if i.ctx <= a.max_ctx {
             format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx)
         } else {
             format!(
@@ -386,50 +472,57 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
                 i.ctx, a.max_ctx
             )
         },
-    });
-    let used = per_card[0].bytes;
+    ));
+    // The fullest card decides (the first one under layer split).
+    let fullest = per_card
+        .iter()
+        .max_by_key(|c| c.bytes)
+        .expect("at least one card");
+    let used = fullest.bytes;
     let vram_ok = used <= budget;
     let budget_words = if i.engine == Engine::Vllm {
         format!("{} (util {} × {})", budget, i.util, capacity)
     } else {
         format!("{}", capacity)
     };
-    checks.push(Check {
-        name: "vram_per_card",
-        ok: vram_ok,
-        message: if vram_ok {
-            format!("{} per card ≤ {}", used, budget_words)
+    let where_words = if shares.iter().all(|&s| s == shares[0]) {
+        "per card".to_string()
+    } else {
+        format!("on card {} (the fullest)", fullest.index)
+    };
+    checks.push(Check::hard(
+        "vram_per_card",
+        vram_ok,
+        if vram_ok {
+            format!("{used} {where_words} ≤ {budget_words}")
         } else {
             format!(
-                "{} per card > {}: short by {}",
-                used,
-                budget_words,
+                "{used} {where_words} > {budget_words}: short by {}",
                 used.saturating_sub(budget)
             )
         },
-    });
-    if cards > 1 {
-        let tp = tensor_parallel(i.engine, a, cards);
-        let layer_note = if vram_ok {
-            "layer split fits but gives no speed-up"
-        } else {
-            "layer split does not fit either"
+    ));
+    if let Some(tp) = tp {
+        let message = match tp {
+            Ok(m) => m,
+            Err(m) => format!(
+                "{m}; layer split used instead ({}): {}",
+                layer_split_words(i.engine, cards),
+                if vram_ok {
+                    "it fits, but the extra cards add capacity, not speed"
+                } else {
+                    "it does not fit that way either"
+                }
+            ),
         };
-        let (ok, message) = match tp {
-            Ok(m) => (true, m),
-            Err(m) if matches!(i.engine, Engine::Ollama | Engine::Transformers) => {
-                (true, format!("{m}; {layer_note}"))
-            }
-            Err(m) => (false, format!("{m}; {layer_note}")),
-        };
-        checks.push(Check {
-            name: "tensor_parallel",
-            ok,
+        checks.push(Check::info(
+            "tensor_parallel",
+            layout == Layout::Tensor,
             message,
-        });
+        ));
     }
 
-    let fits = checks.iter().all(|c| c.ok);
+    let fits = checks.iter().all(Check::passes);
     let verdict = Verdict::from_headroom(fits, budget.get() as i128 - used.get() as i128);
 
     let mut warnings = if detail {
@@ -441,8 +534,15 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         // vLLM gives the KV cache what is left of util × capacity after weights and the
         // profiling peak, and reports `Maximum concurrency for N tokens per request: X×`
         // = pool / per-request KV (GUIDE §3).
-        let pool = budget.saturating_sub(w_card + o_card);
-        let per_request = kv::paged(a, ctx, 1, i.kv, cards as u64);
+        // The fullest card binds: its pool over its share of one request's KV.
+        let c = &per_card[fullest.index as usize];
+        let pool = budget.saturating_sub(c.bytes.saturating_sub(kv_cards[c.index as usize]));
+        let per_request = if layout == Layout::Tensor {
+            kv::paged(a, ctx, 1, i.kv, cards as u64)
+        } else {
+            let one = kv::paged(a, ctx, 1, i.kv, 1);
+            one.split(&shares)[c.index as usize]
+        };
         if per_request.get() > 0 {
             warnings.push(format!(
                 "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{:.1} requests of {ctx} tokens at once (you asked for {par}).",
@@ -456,7 +556,7 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         quant: f.id.to_string(),
         engine: i.engine.id(),
         command: if detail {
-            command(i, f, a.kv_heads)
+            command(i, f, layout)
         } else {
             String::new()
         },
@@ -466,9 +566,29 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         total_host_bytes,
         fits,
         verdict,
+        layout,
         checks,
         warnings,
         notices: Vec::new(),
+    }
+}
+
+/// Whole layers per card under layer split: `layers / cards` each, the first `layers % cards`
+/// cards one more (the order llama.cpp's even `-ts` and vLLM's pipeline partition use).
+pub fn layers_per_card(layers: u32, cards: u32) -> Vec<u64> {
+    let cards = cards.max(1);
+    (0..cards)
+        .map(|k| u64::from(layers / cards + u32::from(k < layers % cards)))
+        .collect()
+}
+
+/// How an engine is told to split by layer.
+fn layer_split_words(engine: Engine, cards: u32) -> String {
+    match engine {
+        Engine::LlamaCpp => "-sm layer".into(),
+        Engine::Vllm => format!("--pipeline-parallel-size {cards}"),
+        Engine::Ollama => "Ollama spreads whole layers over the cards".into(),
+        Engine::Transformers => "device_map=\"auto\" places whole layers".into(),
     }
 }
 
@@ -487,9 +607,19 @@ fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, kv_total: &Bytes) -
                     ..kv::LlamaParams::new(i.ctx as u64, 4, true, i.kv)
                 },
             );
+            let same = if k.bytes == *kv_total {
+                // Equal when nothing depends on the slot count (no sliding-window layers, one
+                // stream either way): the size holds, but the cells are shared.
+                format!(
+                    " the same {} of KV as budgeted here, but shared by 4 slots, so no request could count on its {} tokens",
+                    k.bytes, i.ctx
+                )
+            } else {
+                format!(" {} of KV, not the {} budgeted here", k.bytes, kv_total)
+            };
             format!(
-                ": the same -c would then allocate {} of KV for 4 slots sharing {} cells, not the {} budgeted here. The command writes -np {} explicitly",
-                k.bytes, k.cells, kv_total, i.par
+                ": the same -c would then give 4 slots sharing {} cells and allocate{same}. The command writes -np {} explicitly",
+                k.cells, i.par
             )
         } else if i.engine == Engine::Ollama {
             format!(

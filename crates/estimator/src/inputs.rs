@@ -171,12 +171,106 @@ pub mod limits {
 /// A parameter that was refused and what was used instead.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Notice {
+    /// The key, as [`clean`] prints it; empty for the "… and N more" summary.
     pub key: String,
     pub message: String,
 }
 
 impl std::fmt::Display for Notice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{}: {}", self.key, self.message)
+        if self.key.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.key, self.message)
+        }
+    }
+}
+
+/// Most notices shown for one query or edit; the rest are counted in a last "… and N more".
+pub const MAX_NOTICES: usize = 8;
+
+/// Cap `notices` at [`MAX_NOTICES`], given that `dropped` more were already left out.
+pub fn cap_notices(notices: &mut Vec<Notice>, dropped: usize) {
+    let more = dropped + notices.len().saturating_sub(MAX_NOTICES);
+    notices.truncate(MAX_NOTICES);
+    if more > 0 {
+        notices.push(Notice {
+            key: String::new(),
+            message: format!("… and {} more", thousands(more as u64)),
+        });
+    }
+}
+
+/// Longest echo of an input value, in characters.
+pub const ECHO_CHARS: usize = 60;
+
+/// An input echoed in a message: at most [`ECHO_CHARS`] characters (then "…"), with control
+/// and bidirectional-formatting characters escaped, so it stays on one line and prints as
+/// written.
+pub fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(4 * ECHO_CHARS));
+    for (n, c) in s.chars().enumerate() {
+        if n == ECHO_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\\' | '"' => out.extend(c.escape_default()),
+            c if c.is_control()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') =>
+            {
+                out.extend(c.escape_default())
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// [`clean`] in double quotes.
+pub fn quote(s: &str) -> String {
+    format!("\"{}\"", clean(s))
+}
+
+/// `2992` → `2,992`.
+pub fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::with_capacity(d.len() + d.len() / 3);
+    for (k, c) in d.chars().enumerate() {
+        if k > 0 && (d.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoes_are_one_bounded_line() {
+        assert_eq!(quote("a\nb\u{1b}[2J"), "\"a\\nb\\u{1b}[2J\"");
+        let long = "x".repeat(100_000);
+        assert_eq!(quote(&long).chars().count(), ECHO_CHARS + 3);
+        assert!(quote(&long).ends_with("…\""));
+        assert_eq!(clean("\u{202E}abc"), "\\u{202e}abc");
+        assert_eq!(thousands(2992), "2,992");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn notices_are_capped() {
+        let mut v: Vec<Notice> = (0..20)
+            .map(|k| Notice {
+                key: format!("k{k}"),
+                message: "x".into(),
+            })
+            .collect();
+        cap_notices(&mut v, 2972);
+        assert_eq!(v.len(), MAX_NOTICES + 1);
+        assert_eq!(v[MAX_NOTICES].to_string(), "… and 2,984 more");
     }
 }

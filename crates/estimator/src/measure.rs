@@ -85,6 +85,9 @@ pub fn global_share(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<Global
     let bytes_per_token = sxy / sxx;
     let per_layer_token = kv.row_bytes(arch.kv_heads as u64 * arch.head_dim) as f64 * 2.0;
     let global_layers = bytes_per_token / per_layer_token;
+    if !global_layers.is_finite() || slopes.iter().any(|s| !s.is_finite()) {
+        return Err("the readings are too large to fit a line through (over the range of a floating-point number): give them in GiB as nvidia-smi shows them".into());
+    }
     Ok(GlobalShare {
         slopes,
         bytes_per_token,

@@ -9,6 +9,7 @@ use crate::catalog::catalog;
 use crate::engine::{Engine, KvDtype};
 use crate::inputs::*;
 use crate::quant::Quant;
+use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::collections::HashSet;
 use std::fmt::Write;
 use std::str::FromStr;
@@ -91,35 +92,51 @@ pub fn encode(i: &Inputs) -> String {
 }
 
 /// Decode a query string (a leading `?` is ignored). Never fails: see the module docs.
+/// Keys and values are read as `application/x-www-form-urlencoded` (`+` is a space; a malformed
+/// escape stays literal; invalid UTF-8 becomes U+FFFD). Notices echo at most
+/// [`ECHO_CHARS`] characters of a value and are capped at [`MAX_NOTICES`].
 pub fn decode(query: &str) -> Decoded {
     let mut i = Inputs::default();
     let mut notices = Vec::new();
+    let mut dropped = 0usize;
     let mut seen = HashSet::new();
     let mut gpu_seen = false;
     let q = query.trim().trim_start_matches('?');
-    for pair in q.split('&').filter(|p| !p.is_empty()) {
-        let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-        let key = unescape(k);
-        let val = unescape(v);
-        let val = val.trim();
-        if !seen.insert(key.clone()) {
-            notices.push(Notice {
-                key: key.clone(),
-                message: format!("given more than once; kept the first value, ignored {val:?}"),
-            });
+    let mut note = |n: Notice, notices: &mut Vec<Notice>| {
+        if notices.len() < MAX_NOTICES {
+            notices.push(n);
+        } else {
+            dropped += 1;
+        }
+    };
+    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+        let key = clean(&k);
+        let val = v.trim();
+        if !seen.insert(k.into_owned()) {
+            note(
+                Notice {
+                    key,
+                    message: format!(
+                        "given more than once; kept the first value, ignored {}",
+                        quote(val)
+                    ),
+                },
+                &mut notices,
+            );
             continue;
         }
         if let Err(message) = apply(&mut i, &key, val, &mut gpu_seen) {
-            notices.push(Notice { key, message });
+            note(Notice { key, message }, &mut notices);
         }
     }
     // Adjustments of values the user did not give (the default format on an engine that cannot
     // load it, say) are made silently; adjustments of given values are reported.
-    notices.extend(
-        normalize(&mut i)
-            .into_iter()
-            .filter(|n| seen.contains(&n.key)),
-    );
+    for n in normalize(&mut i) {
+        if seen.contains(&n.key) {
+            note(n, &mut notices);
+        }
+    }
+    cap_notices(&mut notices, dropped);
     Decoded { inputs: i, notices }
 }
 
@@ -143,9 +160,13 @@ fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<()
             }
         }
         "model" => {
-            let (_, v) = catalog()
-                .variant(val)
-                .ok_or_else(|| format!("model {val:?} is not in the catalog; using {}", i.model))?;
+            let (_, v) = catalog().variant(val).ok_or_else(|| {
+                format!(
+                    "model {} is not in the catalog; using {}",
+                    quote(val),
+                    i.model
+                )
+            })?;
             i.model = v.id.clone();
         }
         "quant" => {
@@ -160,7 +181,10 @@ fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<()
         }
         "gpu" => {
             let g = catalog().gpu(val).ok_or_else(|| {
-                format!("GPU {val:?} is not in the catalog; use vram=<GiB> for other cards")
+                format!(
+                    "GPU {} is not in the catalog; use vram=<GiB> for other cards",
+                    quote(val)
+                )
             })?;
             i.gpu = GpuChoice::Catalog(g.id.clone());
             *gpu_seen = true;
@@ -248,7 +272,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         let d = Inputs::default().model;
         notices.push(Notice {
             key: "model".into(),
-            message: format!("{:?} is not in the catalog; using {d}", i.model),
+            message: format!("{} is not in the catalog; using {d}", quote(&i.model)),
         });
         i.model = d;
     }
@@ -257,7 +281,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             let d = Inputs::default().gpu;
             notices.push(Notice {
                 key: "gpu".into(),
-                message: format!("{id:?} is not in the catalog; using {d}"),
+                message: format!("{} is not in the catalog; using {d}", quote(id)),
             });
             i.gpu = d;
         }
@@ -309,15 +333,51 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         });
         i.kv = KvDtype::F16;
     }
-    if !i.train.pick.is_empty() {
-        let n = i.train.free.len().max(i.cards as usize) as u32;
-        if i.train.pick.iter().any(|&p| p >= n) {
+    // Train mode: `free` lists the GPUs when given, else `cards` cards do. A pick must name
+    // each of those GPUs at most once.
+    let n = if i.train.free.is_empty() {
+        i.cards as usize
+    } else {
+        i.train.free.len()
+    };
+    if i.mode == Mode::Train && !i.train.pick.is_empty() {
+        let out = i.train.pick.iter().find(|&&p| p as usize >= n);
+        let twice = i
+            .train
+            .pick
+            .iter()
+            .enumerate()
+            .find(|(k, p)| i.train.pick[..*k].contains(p));
+        let problem = match (out, twice) {
+            (Some(p), _) => Some(format!(
+                "GPU {p} does not exist (there {} {n}: {}); selecting automatically",
+                if n == 1 { "is" } else { "are" },
+                if n == 1 {
+                    "GPU 0".to_string()
+                } else {
+                    format!("GPUs 0–{}", n - 1)
+                }
+            )),
+            (None, Some((_, p))) => {
+                Some(format!("GPU {p} is listed twice; selecting automatically"))
+            }
+            (None, None) => None,
+        };
+        if let Some(message) = problem {
             notices.push(Notice {
                 key: "pick".into(),
-                message: format!("GPU index out of range (there are {n}); selecting automatically"),
+                message,
             });
             i.train.pick.clear();
         }
+    }
+    // `cards` is then ignored (left as it is, so that links round-trip); saying so is worth it
+    // only when it asked for something else than the default one card.
+    if i.mode == Mode::Train && !i.train.free.is_empty() && i.cards != 1 && i.cards as usize != n {
+        notices.push(Notice {
+            key: "cards".into(),
+            message: format!("ignored in train mode: free= lists the GPUs ({n})"),
+        });
     }
     notices
 }
@@ -348,7 +408,7 @@ pub fn optim_id(o: Optim) -> &'static str {
 }
 
 fn bad(val: &str, allowed: &str) -> String {
-    format!("{val:?} is not one of {allowed}; kept the default")
+    format!("{} is not one of {allowed}; kept the default", quote(val))
 }
 
 fn num<T>(val: &str, (lo, hi): (T, T)) -> Result<T, String>
@@ -357,7 +417,7 @@ where
 {
     let x: T = val
         .parse()
-        .map_err(|_| format!("{val:?} is not a whole number; kept the default"))?;
+        .map_err(|_| format!("{} is not a whole number; kept the default", quote(val)))?;
     if x < lo || x > hi {
         return Err(format!("{x} is outside {lo}…{hi}; kept the default"));
     }
@@ -367,9 +427,12 @@ where
 fn fnum(val: &str, (lo, hi): (f64, f64)) -> Result<f64, String> {
     let x: f64 = val
         .parse()
-        .map_err(|_| format!("{val:?} is not a number; kept the default"))?;
+        .map_err(|_| format!("{} is not a number; kept the default", quote(val)))?;
     if !x.is_finite() || x < lo || x > hi {
-        return Err(format!("{val} is outside {lo}…{hi}; kept the default"));
+        return Err(format!(
+            "{} is outside {lo}…{hi}; kept the default",
+            clean(val)
+        ));
     }
     Ok(x)
 }
@@ -378,7 +441,7 @@ fn flag(val: &str) -> Result<bool, String> {
     match val {
         "1" | "true" | "" => Ok(true),
         "0" | "false" => Ok(false),
-        _ => Err(format!("{val:?} is not 0 or 1; kept the default")),
+        _ => Err(format!("{} is not 0 or 1; kept the default", quote(val))),
     }
 }
 
@@ -400,56 +463,41 @@ fn fmt_num(x: f64) -> String {
     format!("{x}")
 }
 
-/// Percent-encode what a query value cannot hold literally (`/`, `.`, `-`, `_`, `,` stay).
-fn escape(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    for b in s.bytes() {
-        match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' | b'/' | b',' => {
-                out.push(b as char)
-            }
-            _ => {
-                let _ = write!(out, "%{b:02X}");
-            }
-        }
-    }
-    out
-}
+/// What a query value writes literally: letters, digits and `- _ . ~ / ,` (the repo id's `/`
+/// and a list's `,` stay readable); everything else is percent-encoded.
+const VALUE: &AsciiSet = &NON_ALPHANUMERIC
+    .remove(b'-')
+    .remove(b'_')
+    .remove(b'.')
+    .remove(b'~')
+    .remove(b'/')
+    .remove(b',');
 
-/// Percent-decode (and `+` → space); malformed escapes are kept literally.
-fn unescape(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut k = 0;
-    while k < b.len() {
-        match b[k] {
-            b'+' => out.push(b' '),
-            b'%' if k + 2 < b.len() => {
-                let hex = std::str::from_utf8(&b[k + 1..k + 3]).ok();
-                match hex.and_then(|h| u8::from_str_radix(h, 16).ok()) {
-                    Some(x) => {
-                        out.push(x);
-                        k += 2;
-                    }
-                    None => out.push(b'%'),
-                }
-            }
-            c => out.push(c),
-        }
-        k += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
+/// Percent-encode a query value (see [`VALUE`]).
+fn escape(s: &str) -> String {
+    utf8_percent_encode(s, VALUE).to_string()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
+    fn unescape(s: &str) -> String {
+        form_urlencoded::parse(format!("k={s}").as_bytes())
+            .next()
+            .map(|(_, v)| v.into_owned())
+            .unwrap_or_default()
+    }
+
     #[test]
     fn escape_round_trips() {
-        for s in ["google/gemma-3-4b-it", "a b&c=d%", "ü"] {
+        for s in ["google/gemma-3-4b-it", "a b&c=d%+", "ü", "x\ny"] {
             assert_eq!(unescape(&escape(s)), s);
         }
+        // Written byte for byte as before: `/`, `,`, `.`, `-`, `_`, `~` stay.
+        assert_eq!(escape("org/a-b_c.d~e,f g"), "org/a-b_c.d~e,f%20g");
+        // Malformed escapes stay literal, `%+A` included (a sign is not a hex digit).
         assert_eq!(unescape("%zz%4"), "%zz%4");
+        assert_eq!(unescape("%+A"), "% A");
     }
 }

@@ -52,12 +52,7 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
                 verdict: e.verdict,
                 headroom: e.headroom().clamp(i64::MIN as i128, i64::MAX as i128) as i64,
                 device_bytes: e.total_device_bytes,
-                reasons: e
-                    .checks
-                    .iter()
-                    .filter(|c| !c.ok)
-                    .map(|c| c.message.clone())
-                    .collect(),
+                reasons: e.reasons(),
             });
         }
     }

@@ -65,6 +65,37 @@ impl Bytes {
     pub fn scale(self, k: f64) -> Bytes {
         Bytes::from_f64(self.0 as f64 * k)
     }
+
+    /// Split `self` into parts proportional to `weights`, in whole bytes that sum exactly to
+    /// `self` (largest-remainder rounding: the first parts take the leftover bytes, one each).
+    /// All-zero weights put the whole total on the first part, so the parts still sum to it;
+    /// empty weights give no part.
+    pub fn split(self, weights: &[u64]) -> Vec<Bytes> {
+        let sum: u128 = weights.iter().map(|&w| w as u128).sum();
+        if sum == 0 {
+            let mut parts = vec![Bytes::ZERO; weights.len()];
+            if let Some(first) = parts.first_mut() {
+                *first = self;
+            }
+            return parts;
+        }
+        let total = self.0 as u128;
+        let mut parts: Vec<u64> = weights
+            .iter()
+            .map(|&w| (total * w as u128 / sum) as u64)
+            .collect();
+        let mut left = self.0 - parts.iter().sum::<u64>();
+        // At most `weights.len()` bytes are left over; give them to the positive weights in order.
+        let mut k = 0;
+        while left > 0 {
+            if weights[k % weights.len()] > 0 {
+                parts[k % weights.len()] += 1;
+                left -= 1;
+            }
+            k += 1;
+        }
+        parts.into_iter().map(Bytes).collect()
+    }
 }
 
 impl std::ops::Add for Bytes {
@@ -124,6 +155,34 @@ pub fn tokens_label(t: Tokens) -> String {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn split_sums_exactly() {
+        use super::Bytes;
+        let cases: [(u64, &[u64]); 6] = [
+            (10, &[1, 1, 1]),
+            (u64::MAX, &[11, 11, 10]),
+            (7, &[0, 1, 0, 2]),
+            (0, &[1, 2]),
+            (9, &[0, 0]),
+            (5, &[3]),
+        ];
+        for (total, w) in cases {
+            let p = Bytes(total).split(w);
+            assert_eq!(
+                p.iter().map(|b| b.get() as u128).sum::<u128>(),
+                total as u128
+            );
+            for (b, &wi) in p.iter().zip(w) {
+                if wi == 0 && w.iter().any(|&x| x > 0) {
+                    assert_eq!(b.get(), 0, "{total} {w:?}");
+                }
+            }
+        }
+        assert_eq!(
+            Bytes(10).split(&[1, 1, 1]),
+            vec![Bytes(4), Bytes(3), Bytes(3)]
+        );
+    }
     use super::*;
 
     #[test]

@@ -36,7 +36,8 @@ pub mod terms;
 pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
-use crate::estimate::{card_capacity, CardUse, Check, Estimate, Verdict};
+use crate::estimate::{card_capacity, CardUse, Check, Estimate, Layout, Verdict};
+use crate::inputs::quote;
 use crate::inputs::{GradCkpt, Inputs, Method};
 use crate::terms::{Place, Term};
 use crate::units::Bytes;
@@ -143,11 +144,12 @@ fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
             total_host_bytes: Bytes::ZERO,
             fits: false,
             verdict: Verdict::DoesNotFit,
-            checks: vec![Check {
-                name: "model_known",
-                ok: false,
-                message: format!("model {:?} is not in the catalog", i.model),
-            }],
+            layout: Layout::Single,
+            checks: vec![Check::hard(
+                "model_known",
+                false,
+                format!("model {} is not in the catalog", quote(&i.model)),
+            )],
             warnings: Vec::new(),
             command: String::new(),
             notices: Vec::new(),
@@ -296,16 +298,45 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
     };
     let per_card = per_card(&free, &choice.picked, &terms);
 
-    let mut checks = vec![Check {
-        name: "vram_pool",
-        ok: total <= choice.usable && !choice.picked.is_empty(),
-        message: choice.message.clone(),
-    }];
+    let mut checks = vec![Check::hard(
+        "vram_pool",
+        total <= choice.usable && !choice.picked.is_empty(),
+        choice.message.clone(),
+    )];
+    // Every picked GPU must hold its share: one without free memory cannot take any layer.
+    let short: Vec<String> = per_card
+        .iter()
+        .filter(|c| c.capacity == Bytes::ZERO || c.bytes > c.budget)
+        .map(|c| {
+            if c.capacity == Bytes::ZERO {
+                format!("GPU {} is picked but has no free memory", c.index)
+            } else {
+                format!(
+                    "GPU {} would hold {} but adds only {} to the pool",
+                    c.index, c.bytes, c.budget
+                )
+            }
+        })
+        .collect();
+    if !choice.picked.is_empty() {
+        checks.push(Check::hard(
+            "gpu_room",
+            short.is_empty(),
+            if short.is_empty() {
+                format!(
+                    "each of the {} holds its share",
+                    select::gpus(&choice.picked)
+                )
+            } else {
+                short.join("; ")
+            },
+        ));
+    }
     if !auto {
-        checks.push(Check {
-            name: "explicit_gpus",
-            ok: choice.invalid.is_empty(),
-            message: if choice.invalid.is_empty() {
+        checks.push(Check::hard(
+            "explicit_gpus",
+            choice.invalid.is_empty(),
+            if choice.invalid.is_empty() {
                 format!(
                     "GPU(s) {} exist and are used as given",
                     select::list(&t.pick)
@@ -313,9 +344,9 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
             } else {
                 choice.invalid.join("; ")
             },
-        });
+        ));
     }
-    let fits = checks.iter().all(|c| c.ok);
+    let fits = checks.iter().all(Check::passes);
     let verdict = Verdict::from_headroom(fits, choice.usable.get() as i128 - total.get() as i128);
 
     let mut warnings = Vec::new();
@@ -350,6 +381,11 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
         total_host_bytes: Bytes::ZERO,
         fits,
         verdict,
+        layout: if choice.picked.len() > 1 {
+            Layout::Layer
+        } else {
+            Layout::Single
+        },
         checks,
         warnings,
         notices: Vec::new(),
@@ -418,13 +454,7 @@ pub fn rank(i: &Inputs) -> Vec<TrainCandidate> {
                 fits: e.estimate.fits,
                 total: e.estimate.total_device_bytes,
                 gpus_needed: e.estimate.fits.then_some(e.selection.picked.len() as u32),
-                reasons: e
-                    .estimate
-                    .checks
-                    .iter()
-                    .filter(|c| !c.ok)
-                    .map(|c| c.message.clone())
-                    .collect(),
+                reasons: e.estimate.reasons(),
             });
         }
     }

@@ -150,22 +150,13 @@ pub fn list(picked: &[u32]) -> String {
 }
 
 /// Split `total` over the picked GPUs in proportion to what each adds to the pool
-/// (`weight(pos) × free`); the last GPU takes the rounding remainder so the shares sum exactly.
+/// (`weight(pos) × free`), in whole bytes that sum exactly to `total`; a GPU that adds nothing
+/// gets nothing (it is reported by the `gpu_room` check instead).
 pub fn shares(free: &[Bytes], picked: &[u32], total: Bytes) -> Vec<Bytes> {
-    let u = usable(free, picked).as_f64();
-    let mut out = Vec::with_capacity(picked.len());
-    let mut left = total;
-    for (pos, &g) in picked.iter().enumerate() {
-        let share = if pos + 1 == picked.len() {
-            left
-        } else if u > 0.0 {
-            let s = total.scale(free[g as usize].scale(weight(pos)).as_f64() / u);
-            s.min(left)
-        } else {
-            Bytes::ZERO
-        };
-        left = left.saturating_sub(share);
-        out.push(share);
-    }
-    out
+    let w: Vec<u64> = picked
+        .iter()
+        .enumerate()
+        .map(|(pos, &g)| free[g as usize].scale(weight(pos)).get())
+        .collect();
+    total.split(&w)
 }
