@@ -1,0 +1,36 @@
+//! Golden snapshots of `fitcard estimate` (JSON and text) over the reviewed corpus in
+//! `tests/corpus/permalinks.txt`: any change of a number or a word shows up as a snapshot diff
+//! to review (`cargo insta review`, or accept with `INSTA_UPDATE=always`).
+
+use std::process::Command;
+
+fn run(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        .args(args)
+        .output()
+        .expect("runs");
+    format!(
+        "exit {}\n{}{}",
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr)
+    )
+}
+
+#[test]
+fn estimate_corpus() {
+    let corpus = include_str!("corpus/permalinks.txt");
+    let queries: Vec<&str> = corpus
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        .collect();
+    assert!(queries.len() >= 20, "the corpus lost its rows");
+    for (n, q) in queries.iter().enumerate() {
+        let text = run(&["estimate", q]);
+        let json = run(&["estimate", q, "--json"]);
+        insta::with_settings!({ description => *q, omit_expression => true }, {
+            insta::assert_snapshot!(format!("estimate_{n:02}"), format!("{text}\n{json}"));
+        });
+    }
+}
