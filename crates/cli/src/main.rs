@@ -208,7 +208,6 @@ fn catalog_table() -> String {
 mod human {
     //! Plain-text tables (binary units: 1 GiB = 2^30 bytes).
     use fitcard_estimator::training::{TrainCandidate, TrainEstimate};
-    use fitcard_estimator::units::SignedBytes;
     use fitcard_estimator::{Bytes, Candidate, Estimate};
 
     pub fn estimate(e: &Estimate) -> String {
@@ -273,7 +272,7 @@ mod human {
                 c.model,
                 c.quant,
                 c.device_bytes.to_string(),
-                SignedBytes(c.headroom.into()).to_string(),
+                c.headroom.to_string(),
                 if c.fits {
                     c.verdict.label().to_string()
                 } else {

@@ -18,13 +18,13 @@
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device, GUIDE §3); else *fits*.
 
-use crate::catalog::{catalog, Arch, Format, SizeKind, Variant};
-use crate::command::command;
+use crate::catalog::{catalog, Arch, Format, Variant};
+use crate::describe;
 use crate::engine::Engine;
 use crate::inputs::{GpuChoice, Inputs, Notice};
 use crate::permalink::normalize;
-use crate::terms::{kv, overhead, weights, Place, Term};
-use crate::units::{Bytes, GIB};
+use crate::terms::{kv, logits, overhead, weights, Place, Term, TermName};
+use crate::units::{Bytes, SignedBytes, GIB};
 use serde::Serialize;
 
 /// Headroom under which a fit is called tight (llama-server `--fit` margin).
@@ -40,10 +40,10 @@ pub enum Verdict {
 
 impl Verdict {
     /// Does not fit when a constraint fails; tight under [`TIGHT_MARGIN`] of headroom; else fits.
-    pub fn from_headroom(fits: bool, headroom: i128) -> Verdict {
+    pub fn from_headroom(fits: bool, headroom: SignedBytes) -> Verdict {
         if !fits {
             Verdict::DoesNotFit
-        } else if headroom < TIGHT_MARGIN.get() as i128 {
+        } else if headroom < SignedBytes::diff(TIGHT_MARGIN, Bytes::ZERO) {
             Verdict::Tight
         } else {
             Verdict::Fits
@@ -67,8 +67,8 @@ pub struct CardUse {
     pub capacity: Bytes,
     /// What the engine may use of the capacity (vLLM: util × capacity).
     pub budget: Bytes,
-    /// (term name, bytes on this card), in term order.
-    pub terms: Vec<(&'static str, Bytes)>,
+    /// (term, bytes on this card), in term order.
+    pub terms: Vec<(TermName, Bytes)>,
 }
 
 /// Does a failed check decide the verdict?
@@ -82,10 +82,55 @@ pub enum Severity {
     Info,
 }
 
+/// The checks, serialized as their stable machine names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CheckName {
+    /// Serve: the engine can load a published format of the model.
+    FormatAvailable,
+    /// Serve: the context fits the model's maximum.
+    ContextLength,
+    /// Serve: the fullest card holds its bytes.
+    VramPerCard,
+    /// Serve (information): tensor parallelism or layer split.
+    TensorParallel,
+    /// Train: the model's architecture is known.
+    ModelKnown,
+    /// Train: the GPU pool holds the total.
+    VramPool,
+    /// Train: every picked GPU holds its share.
+    GpuRoom,
+    /// Train: an explicit GPU list is valid.
+    ExplicitGpus,
+}
+
+impl CheckName {
+    /// The stable machine name.
+    pub const fn id(self) -> &'static str {
+        match self {
+            CheckName::FormatAvailable => "format_available",
+            CheckName::ContextLength => "context_length",
+            CheckName::VramPerCard => "vram_per_card",
+            CheckName::TensorParallel => "tensor_parallel",
+            CheckName::ModelKnown => "model_known",
+            CheckName::VramPool => "vram_pool",
+            CheckName::GpuRoom => "gpu_room",
+            CheckName::ExplicitGpus => "explicit_gpus",
+        }
+    }
+}
+
+impl std::fmt::Display for CheckName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.id())
+    }
+}
+
 /// One constraint or fact about the plan.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Check {
-    pub name: &'static str,
+    /// Which check.
+    pub name: CheckName,
     pub ok: bool,
     pub message: String,
     pub severity: Severity,
@@ -93,7 +138,7 @@ pub struct Check {
 
 impl Check {
     /// A hard constraint.
-    pub fn hard(name: &'static str, ok: bool, message: String) -> Check {
+    pub fn hard(name: CheckName, ok: bool, message: String) -> Check {
         Check {
             name,
             ok,
@@ -103,7 +148,7 @@ impl Check {
     }
 
     /// An informational check.
-    pub fn info(name: &'static str, ok: bool, message: String) -> Check {
+    pub fn info(name: CheckName, ok: bool, message: String) -> Check {
         Check {
             name,
             ok,
@@ -165,12 +210,12 @@ impl Estimate {
     }
 
     /// Smallest `budget − bytes` over the cards (negative = over).
-    pub fn headroom(&self) -> i128 {
+    pub fn headroom(&self) -> SignedBytes {
         self.per_card
             .iter()
-            .map(|c| c.budget.get() as i128 - c.bytes.get() as i128)
+            .map(|c| SignedBytes::diff(c.budget, c.bytes))
             .min()
-            .unwrap_or(0)
+            .unwrap_or_default()
     }
 }
 
@@ -198,7 +243,12 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         .iter()
         .find(|f| f.id == i.quant && f.container == container);
     let mut e = match format {
-        Some(f) => compute(&i, v, f, true),
+        Some(f) => {
+            let s = size(&i, &v.arch, f);
+            let mut e = assemble(&i, v, f, &s);
+            describe::describe(&mut e, &i, v, f, &s);
+            e
+        }
         None => unavailable(&i, v),
     };
     e.notices = notices;
@@ -227,7 +277,7 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
         verdict: Verdict::DoesNotFit,
         layout: Layout::Single,
         checks: vec![Check::hard(
-            "format_available",
+            CheckName::FormatAvailable,
             false,
             format!(
                 "{} publishes no {:?} files for {}",
@@ -284,52 +334,44 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
     }
 }
 
-/// Estimate one catalog candidate without the command line and warnings (the ranking's path:
-/// the pair is valid by construction, so no normalisation either).
+/// Estimate one catalog candidate without formula texts, warnings and command line (the
+/// ranking's path: the pair is valid by construction, so no normalisation either).
 pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
-    compute(i, v, f, false)
+    let s = size(i, &v.arch, f);
+    assemble(i, v, f, &s)
 }
 
-fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
-    // Formula texts are for people; the ranking path skips them.
-    macro_rules! txt {
-        ($($t:tt)*) => { if detail { format!($($t)*) } else { String::new() } };
-    }
-    let a = &v.arch;
+/// Every term's bytes and how the cards share them: the numbers, no words.
+pub(crate) struct Sizing {
+    /// Weights on the card and in host memory.
+    pub weights: weights::Weights,
+    /// The KV cache, total and per card.
+    pub kv: kv::KvSizing,
+    /// Runtime overhead.
+    pub overhead: overhead::Overhead,
+    /// Host logits buffer (llama.cpp family), else zero.
+    pub logits: Bytes,
+    /// Whether tensor parallelism starts (`None` on one card), and the words why.
+    pub tp: Option<Result<String, String>>,
+    /// How the cards share the model.
+    pub layout: Layout,
+    /// Each card's share under `layout` (whole layers, or 1 each).
+    pub shares: Vec<u64>,
+    /// One card's capacity and what the engine may use of it.
+    pub capacity: Bytes,
+    /// What the engine may use of one card (vLLM: util × capacity).
+    pub budget: Bytes,
+}
+
+/// Size every term for `i` on `arch` in format `f`: each term module applies its engine's rule.
+pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
     let cards = i.cards.max(1);
-    let ctx = i.ctx as u64;
-    let par = i.par.max(1) as u64;
     let capacity = card_capacity(i);
     let budget = if i.engine == Engine::Vllm {
         capacity.scale(i.util)
     } else {
         capacity
     };
-
-    // Weights.
-    let w = weights::weights(a, f, i.engine);
-    let mut terms = vec![Term {
-        name: "weights",
-        label: "Weights on the card",
-        bytes: w.device,
-        place: Place::Device,
-        formula: if w.host.get() > 0 {
-            txt!(
-                "file {} − host-resident {} + tied output copy {}",
-                w.file,
-                w.host,
-                w.tied_copy
-            )
-        } else {
-            txt!("file size {}", w.file)
-        },
-        provenance: if w.host.get() > 0 || i.engine.llama_family() {
-            "File size, never a parameter count (essay); llama.cpp/Ollama keep token_embd and per-layer embeddings in host memory and copy a tied output matrix to the card (GUIDE §3). Deduction gated on engine and GGUF."
-        } else {
-            "File size, never a parameter count (essay); vLLM and transformers load every tensor on the card (no host-resident deduction), and a stored duplicate of a tied lm_head is dropped on load."
-        },
-    }];
-
     // How the cards share the model: tensor parallelism when it can start, else layer split.
     let tp = (cards > 1).then(|| tensor_parallel(i.engine, a, cards));
     let layout = match &tp {
@@ -344,127 +386,56 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         Layout::Layer => layers_per_card(a.layers, cards),
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
-
-    // KV cache (total over cards, and per card).
-    let (kv_total, kv_cards, kv_formula, n_cells) = match i.engine {
-        Engine::LlamaCpp | Engine::Ollama => {
-            let unified = i.kvu && i.engine == Engine::LlamaCpp;
-            let p = kv::LlamaParams {
-                n_ubatch: i.ubatch as u64,
-                swa_full: i.swa_full,
-                ..kv::LlamaParams::new(ctx.saturating_mul(par), par, unified, i.kv)
-            };
-            let k = kv::llama(a, &p);
-            let formula = txt!(
-                "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({})",
-                k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells,
-                kv::cell_bytes(a, i.kv, i.kv, a.kv_heads as u64), i.kv
-            );
-            (
-                k.bytes,
-                k.bytes.split(&shares),
-                formula,
-                k.cells * k.streams,
-            )
-        }
-        Engine::Vllm => {
-            let (total, per_card) = if layout == Layout::Tensor {
-                // Every card holds its KV heads (replicated when fewer than the cards).
-                let per_card = kv::paged(a, ctx, par, i.kv, cards as u64);
-                (per_card.times(cards as u64), vec![per_card; cards as usize])
-            } else {
-                let total = kv::paged(a, ctx, par, i.kv, 1);
-                (total, total.split(&shares))
-            };
-            let formula = txt!("{par} request(s) × ⌈{ctx}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card", per_card[0]);
-            (total, per_card, formula, ctx * par)
-        }
-        Engine::Transformers => {
-            let b = kv::dense(a, ctx, par, i.kv);
-            let formula = txt!(
-                "{par} sequence(s) × {ctx} tokens × layers × {} B/token/layer",
-                kv::cell_bytes(a, i.kv, i.kv, a.kv_heads as u64)
-            );
-            (b, b.split(&shares), formula, ctx * par)
-        }
+    let w = weights::weights(a, f, i.engine);
+    let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
+    let o = overhead::overhead(i.engine, cards, w.device, kv.cells);
+    let logits = if i.engine.llama_family() {
+        logits::bytes(a, i.par)
+    } else {
+        Bytes::ZERO
     };
-    terms.push(Term {
-        name: "kv_cache",
-        label: "KV cache",
-        bytes: kv_total,
-        place: Place::Device,
-        formula: kv_formula,
-        provenance: "Global layers grow with context, sliding-window layers plateau, shared-KV layers add nothing, × concurrency slots (essay); llama.cpp cells/padding/streams exactly per GUIDE §3; vLLM 16-token blocks with KV-head replication under TP.",
-    });
-
-    // Overhead.
-    let o = overhead::overhead(i.engine, cards, w.device, n_cells);
-    terms.push(Term {
-        name: "overhead",
-        label: "Runtime overhead",
-        bytes: o.bytes,
-        place: Place::Device,
-        formula: o.formula,
-        provenance: if i.engine == Engine::Transformers {
-            "CUDA context per card (the essay's fixed arm, 0.7 GiB) plus the largest allocator residual of the Qwen3 transformers benchmark (33–48 MiB, measured)."
-        } else {
-            "Empirical fit from the essay (±0.15 GiB on four measured configurations; driver/engine-version specific): CUDA context per card vs weight-proportional activations, plus a context slope."
-        },
-    });
-
-    // Host terms.
-    if w.host.get() > 0 {
-        terms.push(Term {
-            name: "weights_host",
-            label: "Embeddings kept in host RAM",
-            bytes: w.host,
-            place: Place::Host,
-            formula: txt!("row({}, vocab {} × hidden {}){}", f.embd_type, a.vocab, a.hidden,
-                if w.ple.get() > 0 { txt!(" + per-layer embeddings {}", w.ple) } else { String::new() }),
-            provenance: "llama.cpp/Ollama keep token_embd (and gemma-3n per-layer embeddings) in host memory with full offload (GUIDE §3, essay).",
-        });
+    Sizing {
+        weights: w,
+        kv,
+        overhead: o,
+        logits,
+        tp,
+        layout,
+        shares,
+        capacity,
+        budget,
     }
-    if i.engine.llama_family() {
-        terms.push(Term {
-            name: "logits",
-            label: "Logits buffer (host)",
-            bytes: Bytes(4 * a.vocab * par),
-            place: Place::Host,
-            formula: txt!("4 B × vocab {} × {par} slot(s)", a.vocab),
-            provenance:
-                "llama.cpp output buffer: 4 × n_vocab × max(1, n_seq), in host memory (GUIDE §3).",
-        });
-    }
+}
 
-    // Per card: each term split so that the cards sum exactly to the totals.
-    let w_cards = w.device.split(&shares);
-    let o_cards = o.bytes.split(&vec![1; cards as usize]);
-    let per_card: Vec<CardUse> = (0..cards as usize)
+/// Spread the device terms over the cards so that they sum exactly to the totals: weights by
+/// `shares`, the KV cache as its allocator places it, the overhead evenly.
+pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
+    let n = s.shares.len();
+    let w = s.weights.device.split(&s.shares);
+    let o = s.overhead.bytes.split(&vec![1; n]);
+    (0..n)
         .map(|k| CardUse {
             index: k as u32,
-            bytes: w_cards[k] + kv_cards[k] + o_cards[k],
-            capacity,
-            budget,
+            bytes: w[k] + s.kv.per_card[k] + o[k],
+            capacity: s.capacity,
+            budget: s.budget,
             terms: vec![
-                ("weights", w_cards[k]),
-                ("kv_cache", kv_cards[k]),
-                ("overhead", o_cards[k]),
+                (TermName::Weights, w[k]),
+                (TermName::KvCache, s.kv.per_card[k]),
+                (TermName::Overhead, o[k]),
             ],
         })
-        .collect();
-    let total_device_bytes = w.device + kv_total + o.bytes;
-    let total_host_bytes = terms
-        .iter()
-        .filter(|t| t.place == Place::Host)
-        .map(|t| t.bytes)
-        .sum();
+        .collect()
+}
 
-    // Checks.
-    let mut checks = Vec::new();
+/// Every hard constraint, and the layout as information.
+pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> Vec<Check> {
+    let mut checks = Vec::with_capacity(3);
+    let ctx_ok = i.ctx <= a.max_ctx;
     checks.push(Check::hard(
-        "context_length",
-        i.ctx <= a.max_ctx,
-        if i.ctx <= a.max_ctx {
+        CheckName::ContextLength,
+        ctx_ok,
+        if ctx_ok {
             format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx)
         } else {
             format!(
@@ -474,40 +445,37 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
         },
     ));
     // The fullest card decides (the first one under layer split).
-    let fullest = per_card
-        .iter()
-        .max_by_key(|c| c.bytes)
-        .expect("at least one card");
+    let fullest = fullest(per_card);
     let used = fullest.bytes;
-    let vram_ok = used <= budget;
+    let vram_ok = used <= s.budget;
     let budget_words = if i.engine == Engine::Vllm {
-        format!("{} (util {} × {})", budget, i.util, capacity)
+        format!("{} (util {} × {})", s.budget, i.util, s.capacity)
     } else {
-        format!("{}", capacity)
+        format!("{}", s.capacity)
     };
-    let where_words = if shares.iter().all(|&s| s == shares[0]) {
+    let where_words = if s.shares.iter().all(|&x| x == s.shares[0]) {
         "per card".to_string()
     } else {
         format!("on card {} (the fullest)", fullest.index)
     };
     checks.push(Check::hard(
-        "vram_per_card",
+        CheckName::VramPerCard,
         vram_ok,
         if vram_ok {
             format!("{used} {where_words} ≤ {budget_words}")
         } else {
             format!(
                 "{used} {where_words} > {budget_words}: short by {}",
-                used.saturating_sub(budget)
+                used.saturating_sub(s.budget)
             )
         },
     ));
-    if let Some(tp) = tp {
+    if let Some(tp) = &s.tp {
         let message = match tp {
-            Ok(m) => m,
+            Ok(m) => m.clone(),
             Err(m) => format!(
                 "{m}; layer split used instead ({}): {}",
-                layer_split_words(i.engine, cards),
+                layer_split_words(i.engine, i.cards),
                 if vram_ok {
                     "it fits, but the extra cards add capacity, not speed"
                 } else {
@@ -516,59 +484,59 @@ fn compute(i: &Inputs, v: &Variant, f: &Format, detail: bool) -> Estimate {
             ),
         };
         checks.push(Check::info(
-            "tensor_parallel",
-            layout == Layout::Tensor,
+            CheckName::TensorParallel,
+            s.layout == Layout::Tensor,
             message,
         ));
     }
+    checks
+}
 
-    let fits = checks.iter().all(Check::passes);
-    let verdict = Verdict::from_headroom(fits, budget.get() as i128 - used.get() as i128);
+/// The card holding the most bytes (the first of equals).
+pub(crate) fn fullest(per_card: &[CardUse]) -> &CardUse {
+    per_card
+        .iter()
+        .rev()
+        .max_by_key(|c| c.bytes)
+        .expect("at least one card")
+}
 
-    let mut warnings = if detail {
-        warnings(i, v, f, fits, &kv_total)
-    } else {
-        Vec::new()
-    };
-    if detail && i.engine == Engine::Vllm {
-        // vLLM gives the KV cache what is left of util × capacity after weights and the
-        // profiling peak, and reports `Maximum concurrency for N tokens per request: X×`
-        // = pool / per-request KV (GUIDE §3).
-        // The fullest card binds: its pool over its share of one request's KV.
-        let c = &per_card[fullest.index as usize];
-        let pool = budget.saturating_sub(c.bytes.saturating_sub(kv_cards[c.index as usize]));
-        let per_request = if layout == Layout::Tensor {
-            kv::paged(a, ctx, 1, i.kv, cards as u64)
-        } else {
-            let one = kv::paged(a, ctx, 1, i.kv, 1);
-            one.split(&shares)[c.index as usize]
-        };
-        if per_request.get() > 0 {
-            warnings.push(format!(
-                "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{:.1} requests of {ctx} tokens at once (you asked for {par}).",
-                budget,
-                pool.as_f64() / per_request.as_f64()
-            ));
-        }
+/// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.
+fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
+    let a = &v.arch;
+    let mut terms = vec![
+        Term::new(TermName::Weights, s.weights.device, Place::Device),
+        Term::new(TermName::KvCache, s.kv.total, Place::Device),
+        Term::new(TermName::Overhead, s.overhead.bytes, Place::Device),
+    ];
+    if s.weights.host > Bytes::ZERO {
+        terms.push(Term::new(
+            TermName::WeightsHost,
+            s.weights.host,
+            Place::Host,
+        ));
     }
+    if s.logits > Bytes::ZERO {
+        terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
+    }
+    let per_card = shard(s);
+    let checks = checks(i, a, s, &per_card);
+    let fits = checks.iter().all(Check::passes);
+    let used = fullest(&per_card).bytes;
     Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
         engine: i.engine.id(),
-        command: if detail {
-            command(i, f, layout)
-        } else {
-            String::new()
-        },
+        total_device_bytes: s.weights.device + s.kv.total + s.overhead.bytes,
+        total_host_bytes: s.weights.host + s.logits,
         terms,
         per_card,
-        total_device_bytes,
-        total_host_bytes,
         fits,
-        verdict,
-        layout,
+        verdict: Verdict::from_headroom(fits, SignedBytes::diff(s.budget, used)),
+        layout: s.layout,
         checks,
-        warnings,
+        warnings: Vec::new(),
+        command: String::new(),
         notices: Vec::new(),
     }
 }
@@ -590,60 +558,4 @@ fn layer_split_words(engine: Engine, cards: u32) -> String {
         Engine::Ollama => "Ollama spreads whole layers over the cards".into(),
         Engine::Transformers => "device_map=\"auto\" places whole layers".into(),
     }
-}
-
-fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, kv_total: &Bytes) -> Vec<String> {
-    let a = &v.arch;
-    let mut out = Vec::new();
-    let (def, why) = i.engine.default_concurrency();
-    if def != 1 || i.engine == Engine::Ollama {
-        let extra = if i.engine == Engine::LlamaCpp {
-            // What the defaults would allocate with `-c ctx` and no -np: 4 slots, one unified KV.
-            let k = kv::llama(
-                a,
-                &kv::LlamaParams {
-                    n_ubatch: i.ubatch as u64,
-                    swa_full: i.swa_full,
-                    ..kv::LlamaParams::new(i.ctx as u64, 4, true, i.kv)
-                },
-            );
-            let same = if k.bytes == *kv_total {
-                // Equal when nothing depends on the slot count (no sliding-window layers, one
-                // stream either way): the size holds, but the cells are shared.
-                format!(
-                    " the same {} of KV as budgeted here, but shared by 4 slots, so no request could count on its {} tokens",
-                    k.bytes, i.ctx
-                )
-            } else {
-                format!(" {} of KV, not the {} budgeted here", k.bytes, kv_total)
-            };
-            format!(
-                ": the same -c would then give 4 slots sharing {} cells and allocate{same}. The command writes -np {} explicitly",
-                k.cells, i.par
-            )
-        } else if i.engine == Engine::Ollama {
-            format!(
-                ": the command sets OLLAMA_NUM_PARALLEL={} explicitly",
-                i.par
-            )
-        } else if i.engine == Engine::Vllm {
-            format!(": the command writes --max-num-seqs {}", i.par)
-        } else {
-            String::new()
-        };
-        out.push(format!("{why}{extra}."));
-    }
-    if i.engine == Engine::Ollama && !fits {
-        out.push("Ollama does not refuse a model that does not fit: it moves layers to system RAM and runs 10–100× slower without an error.".into());
-    }
-    if i.engine == Engine::Ollama && i.kv.is_quantized() {
-        out.push("OLLAMA_KV_CACHE_TYPE needs flash attention (OLLAMA_FLASH_ATTENTION=1).".into());
-    }
-    if f.size == SizeKind::Computed {
-        out.push(format!("No published size was found for {} {}; its size is computed from tensor shapes and block layouts.", v.id, f.id));
-    }
-    if a.swa.is_some() && i.swa_full && i.engine.llama_family() {
-        out.push("--swa-full keeps a full-size cache for the sliding-window layers.".into());
-    }
-    out
 }

@@ -28,35 +28,172 @@ impl std::fmt::Display for GpuChoice {
     }
 }
 
-/// Fine-tuning method (seed 2 §1).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Method {
-    Qlora,
-    Lora,
-    Full,
+/// A closed set of identifiers spelled in the query string: `id()` is the spelling, `ALL` every
+/// value, and `FromStr` reads the spelling (and the aliases a link may carry).
+macro_rules! ids {
+    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $id:literal $(| $alias:literal)*),+ $(,)? }) => {
+        $(#[$m])*
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+        pub enum $name { $($(#[$vm])* $v),+ }
+
+        impl $name {
+            /// Every value, in order.
+            pub const ALL: &'static [$name] = &[$($name::$v),+];
+
+            /// The spelling in the query string and the JSON.
+            pub const fn id(self) -> &'static str {
+                match self { $($name::$v => $id),+ }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = ();
+            fn from_str(s: &str) -> Result<Self, ()> {
+                match s { $($id $(| $alias)* => Ok($name::$v),)+ _ => Err(()) }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.pad(self.id())
+            }
+        }
+
+        impl Serialize for $name {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.id())
+            }
+        }
+    };
 }
 
-/// Gradient-checkpointing mode (seed 2 §5).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum GradCkpt {
-    None,
-    True,
-    Unsloth,
+ids! {
+    /// Fine-tuning method: full fine-tuning is the most precise, QLoRA the least.
+    Method {
+        /// All weights trained in 16 bit.
+        Full = "full",
+        /// 16-bit frozen weights plus LoRA adapters.
+        Lora = "lora",
+        /// 4-bit (NF4) frozen weights plus LoRA adapters.
+        Qlora = "qlora",
+    }
 }
 
-/// Optimizer (seed 2 §3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Optim {
-    Adamw8bit,
-    AdamwTorch,
-    PagedAdamw32bit,
-    Sgd,
+ids! {
+    /// Gradient-checkpointing mode (`use_gradient_checkpointing`).
+    GradCkpt {
+        /// Every layer's activations kept.
+        None = "none" | "false",
+        /// Hugging Face checkpointing: one checkpoint per layer, recomputed.
+        True = "true",
+        /// Unsloth's checkpointing, offloading to host memory.
+        Unsloth = "unsloth",
+    }
 }
 
-/// LoRA target modules (seed 2 §2), in the seed's order.
-pub const TARGET_MODULES: [&str; 7] = ["q", "k", "v", "o", "gate", "up", "down"];
+ids! {
+    /// Optimizer (`optim=` of the trainer arguments).
+    Optim {
+        /// bitsandbytes 8-bit AdamW.
+        Adamw8bit = "adamw_8bit",
+        /// PyTorch AdamW.
+        AdamwTorch = "adamw_torch",
+        /// bitsandbytes paged 32-bit AdamW.
+        PagedAdamw32bit = "paged_adamw_32bit",
+        /// Plain SGD.
+        Sgd = "sgd",
+    }
+}
 
-/// Train-mode inputs (seed 2).
+ids! {
+    /// A LoRA target module (the projection's name without `_proj`).
+    TargetModule {
+        /// Query projection.
+        Q = "q" | "q_proj",
+        /// Key projection.
+        K = "k" | "k_proj",
+        /// Value projection.
+        V = "v" | "v_proj",
+        /// Attention output projection.
+        O = "o" | "o_proj",
+        /// MLP gate projection.
+        Gate = "gate" | "gate_proj",
+        /// MLP up projection.
+        Up = "up" | "up_proj",
+        /// MLP down projection.
+        Down = "down" | "down_proj",
+    }
+}
+
+impl TargetModule {
+    /// The module name as PEFT's `target_modules` spells it.
+    pub fn proj(self) -> String {
+        format!("{}_proj", self.id())
+    }
+
+    const fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of LoRA target modules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TargetSet(u8);
+
+impl TargetSet {
+    /// All seven projections.
+    pub const ALL: TargetSet = TargetSet(0b111_1111);
+    /// No module.
+    pub const EMPTY: TargetSet = TargetSet(0);
+
+    /// Is `m` in the set?
+    pub const fn contains(self, m: TargetModule) -> bool {
+        self.0 & m.bit() != 0
+    }
+
+    /// The set with `m` added (`on`) or removed.
+    pub const fn with(self, m: TargetModule, on: bool) -> TargetSet {
+        if on {
+            TargetSet(self.0 | m.bit())
+        } else {
+            TargetSet(self.0 & !m.bit())
+        }
+    }
+
+    /// True when no module is selected.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The selected modules, in [`TargetModule::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = TargetModule> {
+        TargetModule::ALL
+            .iter()
+            .copied()
+            .filter(move |m| self.contains(*m))
+    }
+}
+
+impl std::fmt::Display for TargetSet {
+    /// `q,k,v` (the query string's spelling).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, m) in self.iter().enumerate() {
+            if k > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(m.id())?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for TargetSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// Train-mode inputs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrainInputs {
     pub method: Method,
@@ -65,24 +202,12 @@ pub struct TrainInputs {
     pub seq: Tokens,
     pub gc: GradCkpt,
     pub optim: Optim,
-    /// Bit i set = `TARGET_MODULES[i]` is adapted.
-    pub targets: u8,
+    /// The adapted modules.
+    pub targets: TargetSet,
     /// Free VRAM per GPU in GiB; empty = `cards` × the chosen card's capacity.
     pub free: Vec<f64>,
     /// Explicit GPU indices into `free`; empty = automatic selection.
     pub pick: Vec<u32>,
-}
-
-impl TrainInputs {
-    /// The selected target modules, in the seed's order.
-    pub fn target_names(&self) -> Vec<&'static str> {
-        TARGET_MODULES
-            .iter()
-            .enumerate()
-            .filter(|(b, _)| self.targets & (1 << b) != 0)
-            .map(|(_, m)| *m)
-            .collect()
-    }
 }
 
 impl Default for TrainInputs {
@@ -94,7 +219,7 @@ impl Default for TrainInputs {
             seq: 2048,
             gc: GradCkpt::Unsloth,
             optim: Optim::Adamw8bit,
-            targets: 0b111_1111,
+            targets: TargetSet::ALL,
             free: Vec::new(),
             pick: Vec::new(),
         }

@@ -6,6 +6,7 @@
 
 pub mod catalog;
 pub mod command;
+mod describe;
 pub mod engine;
 pub mod estimate;
 pub mod inputs;

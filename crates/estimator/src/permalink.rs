@@ -65,17 +65,10 @@ pub fn encode(i: &Inputs) -> String {
         u8::from(i.swa_full),
         fmt_num(i.util)
     );
-    let targets = t.target_names();
     let _ = write!(
         s,
         "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",
-        method_id(t.method),
-        t.rank,
-        t.bsz,
-        t.seq,
-        gc_id(t.gc),
-        optim_id(t.optim),
-        targets.join(",")
+        t.method, t.rank, t.bsz, t.seq, t.gc, t.optim, t.targets
     );
     if !t.free.is_empty() {
         let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
@@ -206,48 +199,21 @@ fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<()
         "swafull" => i.swa_full = flag(val)?,
         "util" => i.util = fnum(val, limits::UTIL)?,
         "embed" => i.embed = flag(val)?,
-        "method" => {
-            t.method = match val {
-                "qlora" => Method::Qlora,
-                "lora" => Method::Lora,
-                "full" => Method::Full,
-                _ => return Err(bad(val, "qlora, lora, full")),
-            }
-        }
+        "method" => t.method = ident(val)?,
         "rank" => t.rank = num(val, limits::RANK)?,
         "bsz" => t.bsz = num(val, limits::BSZ)?,
         "seq" => t.seq = num(val, limits::SEQ)?,
-        "gc" => {
-            t.gc = match val {
-                "none" | "false" => GradCkpt::None,
-                "true" => GradCkpt::True,
-                "unsloth" => GradCkpt::Unsloth,
-                _ => return Err(bad(val, "none, true, unsloth")),
-            }
-        }
-        "optim" => {
-            t.optim = match val {
-                "adamw_8bit" => Optim::Adamw8bit,
-                "adamw_torch" => Optim::AdamwTorch,
-                "paged_adamw_32bit" => Optim::PagedAdamw32bit,
-                "sgd" => Optim::Sgd,
-                _ => return Err(bad(val, "adamw_8bit, adamw_torch, paged_adamw_32bit, sgd")),
-            }
-        }
+        "gc" => t.gc = ident(val)?,
+        "optim" => t.optim = ident(val)?,
         "targets" => {
-            let mut bits = 0u8;
+            let mut set = TargetSet::EMPTY;
             for m in val.split(',').map(str::trim).filter(|m| !m.is_empty()) {
-                let m = m.trim_end_matches("_proj");
-                let b = TARGET_MODULES
-                    .iter()
-                    .position(|x| *x == m)
-                    .ok_or_else(|| bad(m, &TARGET_MODULES.join(", ")))?;
-                bits |= 1 << b;
+                set = set.with(ident(m)?, true);
             }
-            if bits == 0 {
+            if set.is_empty() {
                 return Err("no target module given; adapting all seven".into());
             }
-            t.targets = bits;
+            t.targets = set;
         }
         "free" => {
             let v = list(val, |s| fnum(s, limits::FREE_GIB))?;
@@ -382,30 +348,26 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
     notices
 }
 
-pub fn method_id(m: Method) -> &'static str {
-    match m {
-        Method::Qlora => "qlora",
-        Method::Lora => "lora",
-        Method::Full => "full",
-    }
+/// Read one of a closed set of identifiers, or say which ones there are.
+fn ident<T: FromStr + Ids>(val: &str) -> Result<T, String> {
+    T::from_str(val).map_err(|_| bad(val, &T::all_ids()))
 }
 
-pub fn gc_id(g: GradCkpt) -> &'static str {
-    match g {
-        GradCkpt::None => "none",
-        GradCkpt::True => "true",
-        GradCkpt::Unsloth => "unsloth",
-    }
+/// The identifier enums' lists, for the "is not one of" message.
+trait Ids: Sized + 'static {
+    fn all_ids() -> String;
 }
 
-pub fn optim_id(o: Optim) -> &'static str {
-    match o {
-        Optim::Adamw8bit => "adamw_8bit",
-        Optim::AdamwTorch => "adamw_torch",
-        Optim::PagedAdamw32bit => "paged_adamw_32bit",
-        Optim::Sgd => "sgd",
-    }
+macro_rules! impl_ids {
+    ($($t:ty),+) => {$(
+        impl Ids for $t {
+            fn all_ids() -> String {
+                <$t>::ALL.iter().map(|x| x.id()).collect::<Vec<_>>().join(", ")
+            }
+        }
+    )+};
 }
+impl_ids!(Method, GradCkpt, Optim, TargetModule);
 
 fn bad(val: &str, allowed: &str) -> String {
     format!("{} is not one of {allowed}; kept the default", quote(val))

@@ -126,7 +126,7 @@ pub enum Container {
 }
 
 /// A weight format as the ecosystem spells it (the permalink's `quant=`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quant {
     F32,
     BF16,
@@ -199,7 +199,7 @@ impl Quant {
 
 impl fmt::Display for Quant {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.id())
+        f.pad(self.id())
     }
 }
 
@@ -208,6 +208,13 @@ impl FromStr for Quant {
     fn from_str(s: &str) -> Result<Self, ()> {
         let up = s.trim().to_ascii_uppercase();
         Quant::ALL.iter().copied().find(|q| q.id() == up).ok_or(())
+    }
+}
+
+/// Serialized as the ecosystem's spelling (`Q4_K_M`), like the catalog and the query string.
+impl Serialize for Quant {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
     }
 }
 

@@ -6,20 +6,22 @@
 use crate::catalog::catalog;
 use crate::estimate::{candidate, Verdict};
 use crate::inputs::Inputs;
-use crate::units::Bytes;
+use crate::permalink::normalize;
+use crate::quant::Quant;
+use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Candidate {
     pub model: String,
     pub name: String,
-    pub quant: String,
+    pub quant: Quant,
     pub capability_rank: u32,
     pub precision_bits: f64,
     pub fits: bool,
     pub verdict: Verdict,
     /// Smallest headroom over the cards, bytes (negative = over).
-    pub headroom: i64,
+    pub headroom: SignedBytes,
     pub device_bytes: Bytes,
     /// Failed constraints in words (empty when it fits).
     pub reasons: Vec<String>,
@@ -27,6 +29,9 @@ pub struct Candidate {
 
 /// Candidates of the family of `inputs.model`, on the engine and cards of `inputs`.
 pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
+    let mut inputs = inputs.clone();
+    normalize(&mut inputs);
+    let inputs = &inputs;
     let cat = catalog();
     let Some((fam, _)) = cat.variant(&inputs.model) else {
         return Vec::new();
@@ -38,19 +43,16 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
             let mut i = inputs.clone();
             i.model.clone_from(&v.id);
             i.quant = f.id;
-            if !i.engine.kv_choices().contains(&i.kv) {
-                i.kv = crate::engine::KvDtype::F16;
-            }
             let e = candidate(&i, v, f);
             out.push(Candidate {
                 model: v.id.clone(),
                 name: v.name.clone(),
-                quant: f.id.to_string(),
+                quant: f.id,
                 capability_rank: v.capability_rank,
                 precision_bits: f.id.precision_bits(),
                 fits: e.fits,
                 verdict: e.verdict,
-                headroom: e.headroom().clamp(i64::MIN as i128, i64::MAX as i128) as i64,
+                headroom: e.headroom(),
                 device_bytes: e.total_device_bytes,
                 reasons: e.reasons(),
             });

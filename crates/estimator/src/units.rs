@@ -130,8 +130,16 @@ impl fmt::Display for Bytes {
 
 /// A signed difference of bytes (headroom: budget minus use), displayed like [`Bytes`] with an
 /// explicit sign: `+1.25 GiB`, `−512.0 MiB`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(transparent)]
 pub struct SignedBytes(pub i128);
+
+impl SignedBytes {
+    /// `a − b`, exact.
+    pub fn diff(a: Bytes, b: Bytes) -> SignedBytes {
+        SignedBytes(i128::from(a.0) - i128::from(b.0))
+    }
+}
 
 impl fmt::Display for SignedBytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

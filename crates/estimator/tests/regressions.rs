@@ -61,12 +61,12 @@ fn three_cards_fit_by_layer_split() {
     for (q, want, not) in rows {
         let e = est(q);
         assert!(e.fits, "{q}: {:?}", e.checks);
-        assert!(e.headroom() > 0);
+        assert!(e.headroom().0 > 0);
         assert_eq!(e.layout, Layout::Layer);
         let tp = e
             .checks
             .iter()
-            .find(|c| c.name == "tensor_parallel")
+            .find(|c| c.name.id() == "tensor_parallel")
             .unwrap();
         assert!(!tp.ok && tp.severity == Severity::Info, "{q}");
         assert!(
@@ -92,7 +92,7 @@ fn vllm_cards_sum_to_totals_and_fullest_card_decides() {
     let kv = e
         .terms
         .iter()
-        .find(|t| t.name == "kv_cache")
+        .find(|t| t.name.id() == "kv_cache")
         .unwrap()
         .bytes
         .get();
@@ -102,7 +102,11 @@ fn vllm_cards_sum_to_totals_and_fullest_card_decides() {
     assert_eq!(kv_cards[0], kv_cards[1]);
     assert!(kv_cards[0] > kv_cards[2]);
     assert!(!e.fits);
-    let vram = e.checks.iter().find(|c| c.name == "vram_per_card").unwrap();
+    let vram = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "vram_per_card")
+        .unwrap();
     assert!(
         !vram.ok && vram.message.contains("on card 0 (the fullest)"),
         "{}",
@@ -138,7 +142,7 @@ fn train_picked_gpu_without_room_does_not_fit() {
         .estimate
         .checks
         .iter()
-        .find(|c| c.name == "gpu_room")
+        .find(|c| c.name.id() == "gpu_room")
         .unwrap();
     assert!(
         !room.ok && room.message.contains("GPU 3"),

@@ -13,18 +13,18 @@ fn est(q: &str) -> Estimate {
 fn term(e: &Estimate, name: &str) -> u64 {
     e.terms
         .iter()
-        .find(|t| t.name == name)
+        .find(|t| t.name.id() == name)
         .map_or_else(|| panic!("no term {name}"), |t| t.bytes.get())
 }
 
 fn has_term(e: &Estimate, name: &str) -> bool {
-    e.terms.iter().any(|t| t.name == name)
+    e.terms.iter().any(|t| t.name.id() == name)
 }
 
 fn check<'a>(e: &'a Estimate, name: &str) -> &'a fitcard_estimator::Check {
     e.checks
         .iter()
-        .find(|c| c.name == name)
+        .find(|c| c.name.id() == name)
         .unwrap_or_else(|| panic!("no check {name}: {:?}", e.checks))
 }
 
@@ -197,7 +197,11 @@ fn three_cards_rank_the_gemma3_family_by_layer_split() {
 fn ranking_trap_capability_before_size() {
     let i = decode("model=Qwen/Qwen3-8B&engine=llama.cpp&vram=24&ctx=4096&par=1").inputs;
     let r = rank(&i);
-    let pos = |m: &str, q: &str| r.iter().position(|c| c.model == m && c.quant == q).unwrap();
+    let pos = |m: &str, q: &str| {
+        r.iter()
+            .position(|c| c.model == m && c.quant.id() == q)
+            .unwrap()
+    };
     let (big_q8, small_bf16) = (pos("Qwen/Qwen3-14B", "Q8_0"), pos("Qwen/Qwen3-8B", "BF16"));
     assert!(r[big_q8].fits && r[small_bf16].fits);
     assert!(

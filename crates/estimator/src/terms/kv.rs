@@ -21,9 +21,14 @@
 //!   capped at the window. Validated against the Qwen3 speed benchmark (measurement table).
 
 use crate::catalog::Arch;
-use crate::engine::KvDtype;
+use crate::engine::{Engine, KvDtype};
+use crate::inputs::Inputs;
 use crate::units::Bytes;
 
+/// Where the formula comes from.
+pub const PROVENANCE: &str = "Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs).";
+
+/// `⌈x / n⌉ × n`.
 pub fn pad(x: u64, n: u64) -> u64 {
     x.div_ceil(n).saturating_mul(n)
 }
@@ -150,4 +155,70 @@ pub fn dense(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
             .saturating_mul(cell_bytes(arch, dtype, dtype, arch.kv_heads as u64))
             .saturating_mul(seqs),
     )
+}
+
+/// The KV cache of one configuration: total, per card, and what shaped it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct KvSizing {
+    /// Over all cards.
+    pub total: Bytes,
+    /// On each card; sums to `total`.
+    pub per_card: Vec<Bytes>,
+    /// Cells (token slots) the engine allocates over all sequences, for the overhead's context
+    /// slope.
+    pub cells: u64,
+    /// llama.cpp's allocator details (llama.cpp and Ollama only).
+    pub llama: Option<LlamaKv>,
+}
+
+/// The engine's allocator for `i` on `arch`: [`llama`] for llama.cpp (`-c ctx×par -np par`,
+/// `-kvu`) and Ollama (`num_ctx × num_parallel`, never unified), [`paged`] for vLLM, [`dense`]
+/// for transformers. `tensor` = tensor parallelism (each card holds its KV heads; vLLM
+/// replicates them when fewer than the cards); otherwise the cards hold whole layers in
+/// proportion to `shares`.
+pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSizing {
+    let ctx = u64::from(i.ctx);
+    let par = u64::from(i.par.max(1));
+    let cards = shares.len().max(1) as u64;
+    match i.engine {
+        Engine::LlamaCpp | Engine::Ollama => {
+            let unified = i.kvu && i.engine == Engine::LlamaCpp;
+            let p = LlamaParams {
+                n_ubatch: u64::from(i.ubatch),
+                swa_full: i.swa_full,
+                ..LlamaParams::new(ctx.saturating_mul(par), par, unified, i.kv)
+            };
+            let k = llama(arch, &p);
+            KvSizing {
+                total: k.bytes,
+                per_card: k.bytes.split(shares),
+                cells: k.cells.saturating_mul(k.streams),
+                llama: Some(k),
+            }
+        }
+        Engine::Vllm => {
+            let (total, per_card) = if tensor {
+                let one = paged(arch, ctx, par, i.kv, cards);
+                (one.times(cards), vec![one; cards as usize])
+            } else {
+                let total = paged(arch, ctx, par, i.kv, 1);
+                (total, total.split(shares))
+            };
+            KvSizing {
+                total,
+                per_card,
+                cells: ctx.saturating_mul(par),
+                llama: None,
+            }
+        }
+        Engine::Transformers => {
+            let total = dense(arch, ctx, par, i.kv);
+            KvSizing {
+                total,
+                per_card: total.split(shares),
+                cells: ctx.saturating_mul(par),
+                llama: None,
+            }
+        }
+    }
 }

@@ -2,6 +2,7 @@
 //! formula, its provenance and its domain; the page shows that text beside the number.
 
 pub mod kv;
+pub mod logits;
 pub mod overhead;
 pub mod weights;
 
@@ -16,11 +17,92 @@ pub enum Place {
     Host,
 }
 
+/// The memory terms, serve and train. Serialized as their stable machine names (`weights`,
+/// `kv_cache`, …), which scripts read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TermName {
+    /// Weights on the card (serve and train).
+    Weights,
+    /// KV cache (serve).
+    KvCache,
+    /// Runtime overhead (serve).
+    Overhead,
+    /// Embedding tables the engine keeps in host memory (serve, llama.cpp family).
+    WeightsHost,
+    /// Host logits buffer (serve, llama.cpp family).
+    Logits,
+    /// LoRA adapters (train).
+    Lora,
+    /// Optimizer states (train).
+    Optimizer,
+    /// Gradients (train).
+    Gradients,
+    /// Activations (train).
+    Activations,
+    /// CUDA context and runtime (train).
+    CudaOverhead,
+}
+
+impl TermName {
+    /// Every term, serve mode first.
+    pub const ALL: [TermName; 10] = [
+        TermName::Weights,
+        TermName::KvCache,
+        TermName::Overhead,
+        TermName::WeightsHost,
+        TermName::Logits,
+        TermName::Lora,
+        TermName::Optimizer,
+        TermName::Gradients,
+        TermName::Activations,
+        TermName::CudaOverhead,
+    ];
+
+    /// The stable machine name.
+    pub const fn id(self) -> &'static str {
+        match self {
+            TermName::Weights => "weights",
+            TermName::KvCache => "kv_cache",
+            TermName::Overhead => "overhead",
+            TermName::WeightsHost => "weights_host",
+            TermName::Logits => "logits",
+            TermName::Lora => "lora",
+            TermName::Optimizer => "optimizer",
+            TermName::Gradients => "gradients",
+            TermName::Activations => "activations",
+            TermName::CudaOverhead => "cuda_overhead",
+        }
+    }
+
+    /// Words for people.
+    pub const fn label(self) -> &'static str {
+        match self {
+            TermName::Weights => "Weights on the card",
+            TermName::KvCache => "KV cache",
+            TermName::Overhead => "Runtime overhead",
+            TermName::WeightsHost => "Embeddings kept in host RAM",
+            TermName::Logits => "Logits buffer (host)",
+            TermName::Lora => "LoRA adapters",
+            TermName::Optimizer => "Optimizer states",
+            TermName::Gradients => "Gradients",
+            TermName::Activations => "Activations",
+            TermName::CudaOverhead => "CUDA overhead",
+        }
+    }
+}
+
+impl std::fmt::Display for TermName {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.id())
+    }
+}
+
 /// One memory term as shown and printed.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Term {
     /// Stable machine name (`weights`, `kv_cache`, `overhead`, …).
-    pub name: &'static str,
+    pub name: TermName,
     /// Words for people.
     pub label: &'static str,
     /// Total over all cards (device terms) or in host memory.
@@ -31,4 +113,19 @@ pub struct Term {
     pub formula: String,
     /// Where the formula comes from and where it holds.
     pub provenance: &'static str,
+}
+
+impl Term {
+    /// A term with its bytes; the words ([`Term::formula`], [`Term::provenance`]) are added by
+    /// whoever shows it.
+    pub fn new(name: TermName, bytes: Bytes, place: Place) -> Term {
+        Term {
+            name,
+            label: name.label(),
+            bytes,
+            place,
+            formula: String::new(),
+            provenance: "",
+        }
+    }
 }

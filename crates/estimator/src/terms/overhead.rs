@@ -29,27 +29,43 @@ pub const CTX_GIB_PER_128K: f64 = 0.35;
 /// transformers allocator residual (see module docs).
 pub const TRANSFORMERS_RESIDUAL: Bytes = Bytes(48 * MIB);
 
+/// The overhead's bytes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overhead {
+    /// Over all cards.
     pub bytes: Bytes,
-    pub formula: String,
 }
 
+/// Where the formula comes from, per engine.
+pub fn provenance(engine: Engine) -> &'static str {
+    if engine == Engine::Transformers {
+        "CUDA context per card (0.7 GiB) plus the largest allocator residual of the Qwen3 transformers speed benchmark (33–48 MiB measured; https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html, tests/measurements.rs)."
+    } else {
+        "Empirical fit (±0.15 GiB on four measured llama.cpp configurations; driver and engine version specific): the per-card CUDA context or weight-proportional activations, whichever is larger, plus a context slope. Re-measure after a driver update."
+    }
+}
+
+/// Runtime overhead of `engine` on `cards` cards with `device_weights` on them and `n_ctx`
+/// cells allocated (see the module docs).
 pub fn overhead(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -> Overhead {
     let fixed = PER_CARD_GIB * cards as f64 * GIB as f64;
     if engine == Engine::Transformers {
         return Overhead {
             bytes: Bytes::from_f64(fixed) + TRANSFORMERS_RESIDUAL,
-            formula: format!("0.7 GiB × {cards} CUDA context + 48 MiB allocator residual"),
         };
     }
     let prop = WEIGHT_FRACTION * device_weights.as_f64();
     let ctx = n_ctx as f64 / 131_072.0 * CTX_GIB_PER_128K * GIB as f64;
-    let bytes = Bytes::from_f64(fixed.max(prop) + ctx);
     Overhead {
-        bytes,
-        formula: format!(
-            "max(0.7 GiB × {cards}, 0.10 × {}) + {n_ctx}/131072 × 0.35 GiB",
-            device_weights
-        ),
+        bytes: Bytes::from_f64(fixed.max(prop) + ctx),
+    }
+}
+
+/// The formula with these values filled in.
+pub fn formula(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -> String {
+    if engine == Engine::Transformers {
+        format!("0.7 GiB × {cards} CUDA context + 48 MiB allocator residual")
+    } else {
+        format!("max(0.7 GiB × {cards}, 0.10 × {device_weights}) + {n_ctx}/131072 × 0.35 GiB")
     }
 }

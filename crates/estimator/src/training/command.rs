@@ -2,8 +2,8 @@
 //! a short Python snippet with the knobs the estimate depends on (seed "Parameter Flow":
 //! batch_size, max_seq_length, lora_r, target_modules, gradient_checkpointing, optim).
 
-use super::{optim_id, select};
-use crate::inputs::{GradCkpt, Method, TrainInputs, TARGET_MODULES};
+use super::select;
+use crate::inputs::{GradCkpt, Method, TrainInputs};
 use std::fmt::Write;
 
 fn gc_py(g: GradCkpt) -> &'static str {
@@ -39,11 +39,10 @@ pub fn command(model: &str, t: &TrainInputs, picked: &[u32], device_map: &str) -
     }
     let _ = writeln!(s, ", device_map=\"{device_map}\")");
     if !full {
-        let targets: Vec<String> = TARGET_MODULES
+        let targets: Vec<String> = t
+            .targets
             .iter()
-            .enumerate()
-            .filter(|(k, _)| t.targets & (1 << k) != 0)
-            .map(|(_, m)| format!("\"{m}_proj\""))
+            .map(|m| format!("\"{}\"", m.proj()))
             .collect();
         let _ = writeln!(
             s,
@@ -56,8 +55,7 @@ pub fn command(model: &str, t: &TrainInputs, picked: &[u32], device_map: &str) -
     let _ = write!(
         s,
         "# trainer args: per_device_train_batch_size={}, optim=\"{}\"",
-        t.bsz,
-        optim_id(t.optim)
+        t.bsz, t.optim
     );
     s
 }

@@ -30,31 +30,62 @@
 //! `tests/training.rs` for the measured residuals).
 
 pub mod command;
+mod describe;
+mod rank;
 pub mod select;
 pub mod terms;
 
+pub use rank::{rank, TrainCandidate};
 pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
-use crate::estimate::{card_capacity, CardUse, Check, Estimate, Layout, Verdict};
-use crate::inputs::quote;
-use crate::inputs::{GradCkpt, Inputs, Method};
-use crate::terms::{Place, Term};
-use crate::units::Bytes;
+use crate::estimate::{card_capacity, CardUse, Check, CheckName, Estimate, Layout, Verdict};
+use crate::inputs::{quote, Inputs, Method};
+use crate::permalink::normalize;
+use crate::terms::{Place, Term, TermName};
+use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
 
 /// Train-mode estimate: the common [`Estimate`] plus how the GPUs were chosen.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrainEstimate {
+    /// Terms, per-GPU shares, checks and verdict, as in serve mode.
     #[serde(flatten)]
     pub estimate: Estimate,
+    /// How the GPUs were chosen.
     pub selection: Selection,
 }
 
 impl TrainEstimate {
     /// Usable pool of the picked GPUs minus the total (negative = short).
-    pub fn headroom(&self) -> i128 {
-        self.selection.usable.get() as i128 - self.estimate.total_device_bytes.get() as i128
+    pub fn headroom(&self) -> SignedBytes {
+        SignedBytes::diff(self.selection.usable, self.estimate.total_device_bytes)
+    }
+}
+
+/// How transformers/accelerate places the model over the picked GPUs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DeviceMap {
+    /// One GPU: `device_map="sequential"`.
+    Sequential,
+    /// Several GPUs: `device_map="balanced"`.
+    Balanced,
+}
+
+impl DeviceMap {
+    /// The `device_map=` spelling.
+    pub const fn id(self) -> &'static str {
+        match self {
+            DeviceMap::Sequential => "sequential",
+            DeviceMap::Balanced => "balanced",
+        }
+    }
+}
+
+impl std::fmt::Display for DeviceMap {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.pad(self.id())
     }
 }
 
@@ -69,49 +100,25 @@ pub struct Selection {
     pub auto: bool,
     /// `free[first] + Σ 0.85 × free[others]` over `picked`.
     pub usable: Bytes,
-    /// `"balanced"` with more than one GPU, else `"sequential"`.
-    pub device_map: &'static str,
+    /// `balanced` with more than one GPU, else `sequential`.
+    pub device_map: DeviceMap,
+    /// The selection in words.
     pub message: String,
 }
 
-/// A family variant × method, for the train-mode ranking.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct TrainCandidate {
-    pub model: String,
-    pub name: String,
-    /// `qlora`, `lora` or `full`.
-    pub method: &'static str,
-    pub capability_rank: u32,
-    pub fits: bool,
-    pub total: Bytes,
-    /// GPUs used when it fits (`None` when it does not).
-    pub gpus_needed: Option<u32>,
-    /// Failed checks in words (empty when it fits).
-    pub reasons: Vec<String>,
-}
-
-/// Pure terms for `t` on `arch`, with the seed's 15 % floors.
+/// Pure terms for `t` on `arch`, with the 15 % floors of Unsloth's estimator.
 pub fn estimate_arch(arch: &Arch, t: &crate::inputs::TrainInputs) -> Breakdown {
     terms::breakdown(arch, t, Floors::SEED)
 }
 
-/// Pure terms with explicit floors ([`Floors::TABLE`], [`Floors::NONE`] for the seed's tables).
+/// Pure terms with explicit floors ([`Floors::TABLE`], [`Floors::NONE`] for the published
+/// tables).
 pub fn estimate_arch_with(
     arch: &Arch,
     t: &crate::inputs::TrainInputs,
     floors: Floors,
 ) -> Breakdown {
     terms::breakdown(arch, t, floors)
-}
-
-pub use crate::permalink::{method_id, optim_id};
-
-pub fn gc_id(g: GradCkpt) -> &'static str {
-    match g {
-        GradCkpt::None => "none",
-        GradCkpt::True => "true",
-        GradCkpt::Unsloth => "unsloth",
-    }
 }
 
 /// Free memory per GPU for these inputs: `train.free` (GiB) or `cards` × the card's capacity.
@@ -123,13 +130,22 @@ pub fn free_per_gpu(i: &Inputs) -> Vec<Bytes> {
     }
 }
 
-/// Train-mode estimate for `i.model` (a catalog variant), `i.train` and the GPUs.
-pub fn estimate(i: &Inputs) -> TrainEstimate {
-    let free = free_per_gpu(i);
-    match catalog().variant(&i.model) {
-        Some((_, v)) => compute(i, v, free),
-        None => unknown_model(i, free),
-    }
+/// Train-mode estimate for `i.model` (a catalog variant), `i.train` and the GPUs. The inputs go
+/// through [`normalize`] first, as in serve mode; what it changed is in `notices`.
+pub fn estimate(inputs: &Inputs) -> TrainEstimate {
+    let mut i = inputs.clone();
+    let notices = normalize(&mut i);
+    let free = free_per_gpu(&i);
+    let mut t = match catalog().variant(&i.model) {
+        Some((_, v)) => {
+            let mut t = compute(&i, v, free);
+            describe::describe(&mut t, &i, v);
+            t
+        }
+        None => unknown_model(&i, free),
+    };
+    t.estimate.notices = notices;
+    t
 }
 
 fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
@@ -146,7 +162,7 @@ fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
             verdict: Verdict::DoesNotFit,
             layout: Layout::Single,
             checks: vec![Check::hard(
-                "model_known",
+                CheckName::ModelKnown,
                 false,
                 format!("model {} is not in the catalog", quote(&i.model)),
             )],
@@ -159,130 +175,36 @@ fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
             picked: Vec::new(),
             auto: i.train.pick.is_empty(),
             usable: Bytes::ZERO,
-            device_map: "sequential",
+            device_map: DeviceMap::Sequential,
             message: "no architecture: nothing to place".into(),
         },
     }
 }
 
-fn quant_label(m: Method) -> &'static str {
+/// The weights' format for a method: NF4 for QLoRA, 16 bit otherwise.
+pub(crate) fn quant_label(m: Method) -> &'static str {
     match m {
         Method::Qlora => "bnb-nf4",
         Method::Lora | Method::Full => "BF16",
     }
 }
 
-const PROV_WEIGHTS: &str = "Seed §1 (Unsloth Studio vram_estimation): QKVO=(H+2K+H)·H, MLP=H·M·3·E (+E·H router), NF4 at 2/3.2 B/param for q/k/v/o/gate/up/down, norms/embeddings/LM head at 2 B. Parameter count from the config, not file size. Domain: dense and MoE Llama/Qwen-style decoders; K=(H/heads)·kv_heads as the seed writes it.";
-const PROV_LORA: &str = "Seed §2: A=in×r, B=r×out per selected module, MLP modules ×E for MoE, × L layers × 2 B. Zero for full fine-tuning.";
-const PROV_OPTIM: &str = "Seed §3: bytes per trainable parameter calibrated by Unsloth (adamw_8bit 4, adamw_torch 6, paged_adamw_32bit 8, sgd 4); trainable = all parameters (full FT) or LoRA parameters.";
-const PROV_GRADS: &str = "Seed §4 + §6: 2 B per trainable parameter, floored at 15 % of the weights (autograd, NCCL, fragmentation).";
-const PROV_ACTS: &str = "Seed §5 + §6: per layer (S·B·(H+2K) + 2·S·B + 2·S·B·M)·2·1.25 (unsloth_zoo), × layers kept (GC off: L; HF GC: 2.0 full / 1.0 LoRA; Unsloth GC: 1.5 full / 1.0 LoRA), floored at 15 % × weights × B/2. Linear in S (flash attention); no logits or attention-score term.";
-const PROV_CUDA: &str = "Seed §7: 1.4 GiB fixed for the CUDA driver and PyTorch runtime, calibrated by Unsloth on an RTX 5070 Ti.";
-
-fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
+/// The numbers: terms, GPU selection, per-GPU shares and checks (no formula texts).
+pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
     let t = &i.train;
     let b = estimate_arch(&v.arch, t);
-    let d = b.dims;
     let total = b.total();
-
-    let targets = t.target_names();
-    let floor_note = |floored: bool, what: Bytes| {
-        if floored {
-            format!(" → floor {} applies", what)
-        } else {
-            String::new()
-        }
-    };
-    let pct = (b.floors.fraction * 100.0).round();
-    let terms = vec![
-        Term {
-            name: "weights",
-            label: "Model weights",
-            bytes: b.weights,
-            place: Place::Device,
-            formula: match t.method {
-                Method::Qlora => format!(
-                    "{} quantizable × 2/3.2 + {} other × 2 B (H {}, L {}, K {}, M {}, E {}, V {}{})",
-                    d.quantizable(), d.non_quantizable(), d.h, d.l, d.k, d.m, d.e, d.v,
-                    if d.tied { ", tied" } else { "" }
-                ),
-                _ => format!(
-                    "{} parameters × 2 B (H {}, L {}, K {}, M {}, E {}, V {}{})",
-                    b.total_params, d.h, d.l, d.k, d.m, d.e, d.v,
-                    if d.tied { ", tied" } else { "" }
-                ),
-            },
-            provenance: PROV_WEIGHTS,
-        },
-        Term {
-            name: "lora",
-            label: "LoRA adapters",
-            bytes: b.lora,
-            place: Place::Device,
-            formula: if t.method == Method::Full {
-                "full fine-tuning: no adapters".into()
-            } else {
-                format!(
-                    "{} parameters (r {}, targets {}{}) × 2 B",
-                    b.lora_params,
-                    t.rank,
-                    targets.join(","),
-                    if d.e > 1 { format!(", MLP ×{} experts", d.e) } else { String::new() }
-                )
-            },
-            provenance: PROV_LORA,
-        },
-        Term {
-            name: "optimizer",
-            label: "Optimizer states",
-            bytes: b.optimizer,
-            place: Place::Device,
-            formula: format!(
-                "{} trainable × {} B ({})",
-                b.trainable_params,
-                terms::optimizer_bytes_per_param(t.optim),
-                optim_id(t.optim)
-            ),
-            provenance: PROV_OPTIM,
-        },
-        Term {
-            name: "gradients",
-            label: "Gradients",
-            bytes: b.gradients,
-            place: Place::Device,
-            formula: format!(
-                "max({} trainable × 2 B = {}, {pct} % × weights){}",
-                b.trainable_params,
-                b.gradients_computed,
-                floor_note(b.gradients_floored(), b.gradients)
-            ),
-            provenance: PROV_GRADS,
-        },
-        Term {
-            name: "activations",
-            label: "Activations",
-            bytes: b.activations,
-            place: Place::Device,
-            formula: format!(
-                "max({} per layer (S {}, B {}) × {} layers = {}, {pct} % × weights × B/2){}",
-                b.activation_per_layer,
-                t.seq,
-                t.bsz,
-                b.activation_layers,
-                b.activations_computed,
-                floor_note(b.activations_floored(), b.activations)
-            ),
-            provenance: PROV_ACTS,
-        },
-        Term {
-            name: "cuda_overhead",
-            label: "CUDA overhead",
-            bytes: b.cuda_overhead,
-            place: Place::Device,
-            formula: "1.4 GiB fixed".into(),
-            provenance: PROV_CUDA,
-        },
-    ];
+    let terms: Vec<Term> = [
+        (TermName::Weights, b.weights),
+        (TermName::Lora, b.lora),
+        (TermName::Optimizer, b.optimizer),
+        (TermName::Gradients, b.gradients),
+        (TermName::Activations, b.activations),
+        (TermName::CudaOverhead, b.cuda_overhead),
+    ]
+    .into_iter()
+    .map(|(n, bytes)| Term::new(n, bytes, Place::Device))
+    .collect();
 
     // §8 selection.
     let auto = t.pick.is_empty();
@@ -292,14 +214,14 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
         select::explicit(&free, &t.pick, total)
     };
     let device_map = if choice.picked.len() > 1 {
-        "balanced"
+        DeviceMap::Balanced
     } else {
-        "sequential"
+        DeviceMap::Sequential
     };
     let per_card = per_card(&free, &choice.picked, &terms);
 
     let mut checks = vec![Check::hard(
-        "vram_pool",
+        CheckName::VramPool,
         total <= choice.usable && !choice.picked.is_empty(),
         choice.message.clone(),
     )];
@@ -320,7 +242,7 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
         .collect();
     if !choice.picked.is_empty() {
         checks.push(Check::hard(
-            "gpu_room",
+            CheckName::GpuRoom,
             short.is_empty(),
             if short.is_empty() {
                 format!(
@@ -334,7 +256,7 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
     }
     if !auto {
         checks.push(Check::hard(
-            "explicit_gpus",
+            CheckName::ExplicitGpus,
             choice.invalid.is_empty(),
             if choice.invalid.is_empty() {
                 format!(
@@ -347,51 +269,29 @@ fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
         ));
     }
     let fits = checks.iter().all(Check::passes);
-    let verdict = Verdict::from_headroom(fits, choice.usable.get() as i128 - total.get() as i128);
+    let verdict = Verdict::from_headroom(fits, SignedBytes::diff(choice.usable, total));
 
-    let mut warnings = Vec::new();
-    if v.arch.head_dim * u64::from(v.arch.heads) != v.arch.hidden {
-        warnings.push(format!(
-            "head_dim × heads ({}) ≠ hidden ({}): the seed's formula sizes attention with K = (H/heads)·kv_heads = {}, not the real projection widths (head_dim × kv_heads).",
-            v.arch.head_dim * u64::from(v.arch.heads), v.arch.hidden, d.k
-        ));
-    }
-    if b.gradients_floored() || b.activations_floored() {
-        warnings.push(format!(
-            "The {pct} % floors of seed §6 raise {}: a safety margin, not a computed need.",
-            match (b.gradients_floored(), b.activations_floored()) {
-                (true, true) => "gradients and activations",
-                (true, false) => "gradients",
-                _ => "activations",
-            }
-        ));
-    }
-    if t.seq >= 16384 {
-        warnings.push("Long sequences: the formula has no logits or attention-score term and keeps one layer of activations on the GPU; measured peaks grow faster with the sequence length.".into());
-    }
-
-    let estimate = Estimate {
-        model: v.id.clone(),
-        quant: quant_label(t.method).into(),
-        engine: "unsloth",
-        command: command::command(&v.id, t, &choice.picked, device_map),
-        terms,
-        per_card,
-        total_device_bytes: total,
-        total_host_bytes: Bytes::ZERO,
-        fits,
-        verdict,
-        layout: if choice.picked.len() > 1 {
-            Layout::Layer
-        } else {
-            Layout::Single
-        },
-        checks,
-        warnings,
-        notices: Vec::new(),
-    };
     TrainEstimate {
-        estimate,
+        estimate: Estimate {
+            model: v.id.clone(),
+            quant: quant_label(t.method).into(),
+            engine: "unsloth",
+            command: String::new(),
+            terms,
+            per_card,
+            total_device_bytes: total,
+            total_host_bytes: Bytes::ZERO,
+            fits,
+            verdict,
+            layout: if choice.picked.len() > 1 {
+                Layout::Layer
+            } else {
+                Layout::Single
+            },
+            checks,
+            warnings: Vec::new(),
+            notices: Vec::new(),
+        },
         selection: Selection {
             free,
             picked: choice.picked,
@@ -416,7 +316,7 @@ fn per_card(free: &[Bytes], picked: &[u32], terms: &[Term]) -> Vec<CardUse> {
         .iter()
         .enumerate()
         .map(|(pos, &g)| {
-            let parts: Vec<(&'static str, Bytes)> = terms
+            let parts: Vec<(TermName, Bytes)> = terms
                 .iter()
                 .zip(&split)
                 .map(|(t, s)| (t.name, s[pos]))
@@ -430,44 +330,4 @@ fn per_card(free: &[Bytes], picked: &[u32], terms: &[Term]) -> Vec<CardUse> {
             }
         })
         .collect()
-}
-
-/// Every variant of `i.model`'s family × method (full, lora, qlora) on the GPUs of `i`: those that
-/// fit first; within each group the most capable variant first (`capability_rank`), then the
-/// higher-precision method (full > lora > qlora).
-pub fn rank(i: &Inputs) -> Vec<TrainCandidate> {
-    let Some((fam, _)) = catalog().variant(&i.model) else {
-        return Vec::new();
-    };
-    let mut out = Vec::new();
-    for v in &fam.variants {
-        for m in [Method::Full, Method::Lora, Method::Qlora] {
-            let mut j = i.clone();
-            j.model.clone_from(&v.id);
-            j.train.method = m;
-            let e = estimate(&j);
-            out.push(TrainCandidate {
-                model: v.id.clone(),
-                name: v.name.clone(),
-                method: method_id(m),
-                capability_rank: v.capability_rank,
-                fits: e.estimate.fits,
-                total: e.estimate.total_device_bytes,
-                gpus_needed: e.estimate.fits.then_some(e.selection.picked.len() as u32),
-                reasons: e.estimate.reasons(),
-            });
-        }
-    }
-    let precision = |m: &str| match m {
-        "full" => 0,
-        "lora" => 1,
-        _ => 2,
-    };
-    out.sort_by(|a, b| {
-        b.fits
-            .cmp(&a.fits)
-            .then(a.capability_rank.cmp(&b.capability_rank))
-            .then(precision(a.method).cmp(&precision(b.method)))
-    });
-    out
 }

@@ -9,7 +9,7 @@
 //! `intermediate`, `E` = experts (1 for dense), `r` rank, `B` batch, `S` sequence length.
 
 use crate::catalog::Arch;
-use crate::inputs::{GradCkpt, Method, Optim, TrainInputs, TARGET_MODULES};
+use crate::inputs::{GradCkpt, Method, Optim, TargetModule, TargetSet, TrainInputs};
 use crate::units::{Bytes, GIB};
 
 /// §1: BNB NF4 stores 16-bit weights in `2 / 3.2` bytes per parameter (4 bits + blockwise scales).
@@ -105,25 +105,20 @@ impl Dims {
         self.quantizable() + self.non_quantizable()
     }
 
-    /// §2: `(A + B)` elements of one adapted module (per layer, MLP ×E), or 0 if not selected.
-    pub fn lora_module(&self, module: usize, r: u64) -> u64 {
+    /// §2: `(A + B)` elements of one adapted module (per layer, MLP ×E).
+    pub fn lora_module(&self, module: TargetModule, r: u64) -> u64 {
         let (h, k, m) = (self.h, self.k, self.m);
         match module {
-            0 | 3 => h * r + r * h,            // q_proj, o_proj
-            1 | 2 => h * r + r * k,            // k_proj, v_proj
-            4 | 5 => (h * r + r * m) * self.e, // gate_proj, up_proj
-            6 => (m * r + r * h) * self.e,     // down_proj
-            _ => 0,
+            TargetModule::Q | TargetModule::O => h * r + r * h,
+            TargetModule::K | TargetModule::V => h * r + r * k,
+            TargetModule::Gate | TargetModule::Up => (h * r + r * m) * self.e,
+            TargetModule::Down => (m * r + r * h) * self.e,
         }
     }
 
     /// §2 LoRA parameters: Σ over selected modules × L.
-    pub fn lora_params(&self, targets: u8, r: u64) -> u64 {
-        (0..TARGET_MODULES.len())
-            .filter(|b| targets & (1 << b) != 0)
-            .map(|b| self.lora_module(b, r))
-            .sum::<u64>()
-            * self.l
+    pub fn lora_params(&self, targets: TargetSet, r: u64) -> u64 {
+        targets.iter().map(|m| self.lora_module(m, r)).sum::<u64>() * self.l
     }
 
     /// §5 one layer: `(S·B·(H+K+K) + S·B·2 + S·B·(M+M)) × 2 × 1.25`.

@@ -1,0 +1,180 @@
+//! Words for the numbers of serve mode: each term's formula with this configuration's values,
+//! its provenance, the engine-default warnings, and the command line. Kept apart from the
+//! arithmetic ([`crate::estimate`]) so that the ranking, which needs only numbers, never builds
+//! a sentence.
+
+use crate::catalog::{Format, SizeKind, Variant};
+use crate::command::command;
+use crate::engine::Engine;
+use crate::estimate::{Estimate, Layout, Sizing};
+use crate::inputs::Inputs;
+use crate::terms::{kv, logits, overhead, weights, TermName};
+use crate::units::Bytes;
+
+/// Fill in the formulas, provenance, warnings and command of `e`, sized as `s`.
+pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) {
+    for t in &mut e.terms {
+        let (formula, provenance) = term_text(t.name, i, v, f, s);
+        t.formula = formula;
+        t.provenance = provenance;
+    }
+    e.warnings = warnings(i, v, f, e.fits, s);
+    e.command = command(i, f, s.layout);
+}
+
+fn term_text(
+    name: TermName,
+    i: &Inputs,
+    v: &Variant,
+    f: &Format,
+    s: &Sizing,
+) -> (String, &'static str) {
+    let a = &v.arch;
+    let w = &s.weights;
+    match name {
+        TermName::Weights => (
+            if w.host > Bytes::ZERO {
+                format!(
+                    "file {} − host-resident {} + tied output copy {}",
+                    w.file, w.host, w.tied_copy
+                )
+            } else {
+                format!("file size {}", w.file)
+            },
+            weights::provenance(i.engine),
+        ),
+        TermName::KvCache => {
+            let cell = kv::cell_bytes(a, i.kv, i.kv, u64::from(a.kv_heads));
+            let formula = match (&s.kv.llama, i.engine) {
+                (Some(k), _) => format!(
+                    "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({})",
+                    k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells, cell, i.kv
+                ),
+                (None, Engine::Vllm) => format!(
+                    "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
+                    i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
+                ),
+                (None, _) => format!(
+                    "{} sequence(s) × {} tokens × layers × {} B/token/layer",
+                    i.par, i.ctx, cell
+                ),
+            };
+            (formula, kv::PROVENANCE)
+        }
+        TermName::Overhead => (
+            overhead::formula(i.engine, i.cards.max(1), w.device, s.kv.cells),
+            overhead::provenance(i.engine),
+        ),
+        TermName::WeightsHost => (
+            format!(
+                "row({}, vocab {} × hidden {}){}",
+                f.embd_type,
+                a.vocab,
+                a.hidden,
+                if w.ple > Bytes::ZERO {
+                    format!(" + per-layer embeddings {}", w.ple)
+                } else {
+                    String::new()
+                }
+            ),
+            weights::HOST_PROVENANCE,
+        ),
+        TermName::Logits => (
+            format!("4 B × vocab {} × {} slot(s)", a.vocab, i.par.max(1)),
+            logits::PROVENANCE,
+        ),
+        // Train-mode terms are described by the training module.
+        TermName::Lora
+        | TermName::Optimizer
+        | TermName::Gradients
+        | TermName::Activations
+        | TermName::CudaOverhead => (String::new(), ""),
+    }
+}
+
+/// Engine defaults that would change the answer, and what the estimate cannot see.
+fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, s: &Sizing) -> Vec<String> {
+    let a = &v.arch;
+    let mut out = Vec::new();
+    let (def, why) = i.engine.default_concurrency();
+    if def != 1 || i.engine == Engine::Ollama {
+        let extra = match i.engine {
+            Engine::LlamaCpp => {
+                // What the defaults would allocate with `-c ctx` and no -np: 4 slots, one
+                // unified KV.
+                let k = kv::llama(
+                    a,
+                    &kv::LlamaParams {
+                        n_ubatch: u64::from(i.ubatch),
+                        swa_full: i.swa_full,
+                        ..kv::LlamaParams::new(u64::from(i.ctx), 4, true, i.kv)
+                    },
+                );
+                let same = if k.bytes == s.kv.total {
+                    // Equal when nothing depends on the slot count (no sliding-window layers,
+                    // one stream either way): the size holds, but the cells are shared.
+                    format!(
+                        " the same {} of KV as budgeted here, but shared by 4 slots, so no request could count on its {} tokens",
+                        k.bytes, i.ctx
+                    )
+                } else {
+                    format!(" {} of KV, not the {} budgeted here", k.bytes, s.kv.total)
+                };
+                format!(
+                    ": the same -c would then give 4 slots sharing {} cells and allocate{same}. The command writes -np {} explicitly",
+                    k.cells, i.par
+                )
+            }
+            Engine::Ollama => format!(
+                ": the command sets OLLAMA_NUM_PARALLEL={} explicitly",
+                i.par
+            ),
+            Engine::Vllm => format!(": the command writes --max-num-seqs {}", i.par),
+            Engine::Transformers => String::new(),
+        };
+        out.push(format!("{why}{extra}."));
+    }
+    if i.engine == Engine::Ollama && !fits {
+        out.push("Ollama does not refuse a model that does not fit: it moves layers to system RAM and runs 10–100× slower without an error.".into());
+    }
+    if i.engine == Engine::Ollama && i.kv.is_quantized() {
+        out.push("OLLAMA_KV_CACHE_TYPE needs flash attention (OLLAMA_FLASH_ATTENTION=1).".into());
+    }
+    if f.size == SizeKind::Computed {
+        out.push(format!("No published size was found for {} {}; its size is computed from tensor shapes and block layouts.", v.id, f.id));
+    }
+    if a.swa.is_some() && i.swa_full && i.engine.llama_family() {
+        out.push("--swa-full keeps a full-size cache for the sliding-window layers.".into());
+    }
+    if i.engine == Engine::Vllm {
+        out.extend(vllm_pool(i, v, s));
+    }
+    out
+}
+
+/// vLLM gives the KV cache what is left of `util × capacity` after weights and the profiling
+/// peak, and reports `Maximum concurrency for N tokens per request: X×` = pool / per-request KV
+/// (vLLM `vllm/v1/core/kv_cache_utils.py`). The fullest card binds.
+fn vllm_pool(i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
+    let a = &v.arch;
+    let ctx = u64::from(i.ctx);
+    let n = s.shares.len();
+    let w = s.weights.device.split(&s.shares);
+    let o = s.overhead.bytes.split(&vec![1; n]);
+    let k = (0..n).max_by_key(|&k| (w[k] + o[k] + s.kv.per_card[k], std::cmp::Reverse(k)))?;
+    let pool = s.budget.saturating_sub(w[k] + o[k]);
+    let per_request = if s.layout == Layout::Tensor {
+        kv::paged(a, ctx, 1, i.kv, n as u64)
+    } else {
+        kv::paged(a, ctx, 1, i.kv, 1).split(&s.shares)[k]
+    };
+    (per_request > Bytes::ZERO).then(|| {
+        format!(
+            "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{:.1} requests of {} tokens at once (you asked for {}).",
+            s.budget,
+            pool.as_f64() / per_request.as_f64(),
+            i.ctx,
+            i.par
+        )
+    })
+}

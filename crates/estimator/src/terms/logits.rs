@@ -1,0 +1,24 @@
+//! Logits buffer (llama.cpp and Ollama), in host memory.
+//!
+//! Formula: `4 B × n_vocab × max(1, n_seq)`: llama.cpp's output buffer holds one fp32 row of
+//! logits per sequence of the batch (`llama_context::output_reserve` in llama.cpp
+//! `src/llama-context.cpp`, which sizes `logits_size = n_vocab × n_outputs_max` floats in a host
+//! buffer).
+//!
+//! Domain: llama.cpp-family engines with full offload (the buffer is pinned host memory, not
+//! on the card). vLLM and transformers compute logits on the card inside their activation
+//! peak, which the overhead term covers.
+
+use crate::catalog::Arch;
+use crate::units::Bytes;
+
+/// Where the formula comes from.
+pub const PROVENANCE: &str = "llama.cpp output buffer: 4 × n_vocab × max(1, n_seq) bytes of fp32 logits in host memory (llama.cpp src/llama-context.cpp, output_reserve).";
+
+/// Host bytes of the logits buffer for `slots` sequences.
+pub fn bytes(arch: &Arch, slots: u32) -> Bytes {
+    Bytes(
+        4u64.saturating_mul(arch.vocab)
+            .saturating_mul(u64::from(slots.max(1))),
+    )
+}

@@ -1,0 +1,139 @@
+//! Words for the numbers of train mode: each term's formula with this configuration's values,
+//! its provenance, the warnings, and the training script. Kept apart from the arithmetic
+//! ([`super::compute`]) so that the ranking builds no sentence.
+
+use super::{command, estimate_arch, terms, TrainEstimate};
+use crate::catalog::Variant;
+use crate::inputs::{Inputs, Method};
+use crate::terms::TermName;
+use crate::units::Bytes;
+
+/// Source of the formula: Unsloth Studio's estimator (`studio/backend/utils/hardware/vram_estimation.py`
+/// in unslothai/unsloth, with its `VRAM_ESTIMATION.md`).
+const PROV_WEIGHTS: &str = "Unsloth Studio's VRAM estimator (unslothai/unsloth, vram_estimation.py): QKVO = (H+2K+H)·H, MLP = H·M·3·E (+E·H router); NF4 at 2/3.2 B per parameter for q/k/v/o/gate/up/down, norms, embeddings and LM head at 2 B. Parameter count from the config, not the file size. Domain: dense and MoE Llama/Qwen-style decoders; K = (H/heads)·kv_heads as the estimator writes it.";
+const PROV_LORA: &str = "Unsloth Studio's VRAM estimator: A = in×r, B = r×out per selected module, MLP modules ×E for MoE, × L layers × 2 B. Zero for full fine-tuning.";
+const PROV_OPTIM: &str = "Unsloth Studio's VRAM estimator: bytes per trainable parameter (adamw_8bit 4, adamw_torch 6, paged_adamw_32bit 8, sgd 4) as Unsloth calibrated them; trainable = all parameters (full fine-tuning) or the LoRA parameters.";
+const PROV_GRADS: &str = "Unsloth Studio's VRAM estimator: 2 B per trainable parameter, floored at 15 % of the weights (autograd, NCCL, fragmentation).";
+const PROV_ACTS: &str = "Unsloth Studio's VRAM estimator (from unsloth_zoo): per layer (S·B·(H+2K) + 2·S·B + 2·S·B·M)·2·1.25, × layers kept (no checkpointing: L; Hugging Face: 2.0 full / 1.0 LoRA; Unsloth: 1.5 full / 1.0 LoRA), floored at 15 % × weights × B/2. Linear in S (flash attention); no logits or attention-score term.";
+const PROV_CUDA: &str = "Unsloth Studio's VRAM estimator: 1.4 GiB fixed for the CUDA driver and PyTorch runtime (CUDA_OVERHEAD_BYTES), calibrated by Unsloth on an RTX 5070 Ti.";
+
+/// Fill in the formulas, provenance, warnings and command of `te`.
+pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
+    let t = &i.train;
+    let b = estimate_arch(&v.arch, t);
+    let d = b.dims;
+    let floor_note = |floored: bool, what: Bytes| {
+        if floored {
+            format!(" → floor {what} applies")
+        } else {
+            String::new()
+        }
+    };
+    let pct = (b.floors.fraction * 100.0).round();
+    let dims = format!(
+        "H {}, L {}, K {}, M {}, E {}, V {}{}",
+        d.h,
+        d.l,
+        d.k,
+        d.m,
+        d.e,
+        d.v,
+        if d.tied { ", tied" } else { "" }
+    );
+    for term in &mut te.estimate.terms {
+        let (formula, provenance) = match term.name {
+            TermName::Weights => (
+                match t.method {
+                    Method::Qlora => format!(
+                        "{} quantizable × 2/3.2 + {} other × 2 B ({dims})",
+                        d.quantizable(),
+                        d.non_quantizable()
+                    ),
+                    Method::Lora | Method::Full => {
+                        format!("{} parameters × 2 B ({dims})", b.total_params)
+                    }
+                },
+                PROV_WEIGHTS,
+            ),
+            TermName::Lora => (
+                if t.method == Method::Full {
+                    "full fine-tuning: no adapters".into()
+                } else {
+                    format!(
+                        "{} parameters (r {}, targets {}{}) × 2 B",
+                        b.lora_params,
+                        t.rank,
+                        t.targets,
+                        if d.e > 1 {
+                            format!(", MLP ×{} experts", d.e)
+                        } else {
+                            String::new()
+                        }
+                    )
+                },
+                PROV_LORA,
+            ),
+            TermName::Optimizer => (
+                format!(
+                    "{} trainable × {} B ({})",
+                    b.trainable_params,
+                    terms::optimizer_bytes_per_param(t.optim),
+                    t.optim
+                ),
+                PROV_OPTIM,
+            ),
+            TermName::Gradients => (
+                format!(
+                    "max({} trainable × 2 B = {}, {pct} % × weights){}",
+                    b.trainable_params,
+                    b.gradients_computed,
+                    floor_note(b.gradients_floored(), b.gradients)
+                ),
+                PROV_GRADS,
+            ),
+            TermName::Activations => (
+                format!(
+                    "max({} per layer (S {}, B {}) × {} layers = {}, {pct} % × weights × B/2){}",
+                    b.activation_per_layer,
+                    t.seq,
+                    t.bsz,
+                    b.activation_layers,
+                    b.activations_computed,
+                    floor_note(b.activations_floored(), b.activations)
+                ),
+                PROV_ACTS,
+            ),
+            TermName::CudaOverhead => ("1.4 GiB fixed".into(), PROV_CUDA),
+            // Serve-mode terms never appear here.
+            TermName::KvCache | TermName::Overhead | TermName::WeightsHost | TermName::Logits => {
+                (String::new(), "")
+            }
+        };
+        term.formula = formula;
+        term.provenance = provenance;
+    }
+
+    let mut warnings = Vec::new();
+    if v.arch.head_dim * u64::from(v.arch.heads) != v.arch.hidden {
+        warnings.push(format!(
+            "head_dim × heads ({}) ≠ hidden ({}): Unsloth's formula sizes attention with K = (H/heads)·kv_heads = {}, not the real projection widths (head_dim × kv_heads).",
+            v.arch.head_dim * u64::from(v.arch.heads), v.arch.hidden, d.k
+        ));
+    }
+    if b.gradients_floored() || b.activations_floored() {
+        warnings.push(format!(
+            "The {pct} % floors of Unsloth's estimator raise {}: a safety margin, not a computed need.",
+            match (b.gradients_floored(), b.activations_floored()) {
+                (true, true) => "gradients and activations",
+                (true, false) => "gradients",
+                _ => "activations",
+            }
+        ));
+    }
+    if t.seq >= 16384 {
+        warnings.push("Long sequences: the formula has no logits or attention-score term and keeps one layer of activations on the GPU; measured peaks grow faster with the sequence length.".into());
+    }
+    te.estimate.warnings = warnings;
+    te.estimate.command =
+        command::command(&v.id, t, &te.selection.picked, te.selection.device_map.id());
+}
