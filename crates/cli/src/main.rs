@@ -11,7 +11,7 @@
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
 use fitcard_estimator::inputs::{clean, limits, quote};
-use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
+use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
@@ -183,7 +183,7 @@ fn catalog_table() -> String {
             let q: Vec<String> = v
                 .formats
                 .iter()
-                .map(|m| format!("{} {}", m.id, Bytes(m.bytes)))
+                .map(|m| format!("{} {}", m.id, m.bytes))
                 .collect();
             s.push_str(&format!(
                 "  {}. {}: {}\n",
@@ -195,12 +195,7 @@ fn catalog_table() -> String {
     }
     s.push_str("GPUs:\n");
     for g in &catalog().gpus {
-        s.push_str(&format!(
-            "  {:<16} {:<36} {}\n",
-            g.id,
-            g.name,
-            Bytes(g.vram_bytes)
-        ));
+        s.push_str(&format!("  {:<16} {:<36} {}\n", g.id, g.name, g.vram_bytes));
     }
     s
 }

@@ -9,15 +9,21 @@ use std::sync::OnceLock;
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+/// The embedded catalog: model families and GPUs, every entry with its source.
 pub struct Catalog {
+    /// Model families, each with its variants ranked by capability.
     pub families: Vec<Family>,
+    /// GPUs with their memory as the driver reports it.
     pub gpus: Vec<Gpu>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+/// A model family: variants of one release, comparable by one published evaluation.
 pub struct Family {
+    /// Stable id of the family.
     pub id: String,
+    /// Display name.
     pub name: String,
     /// Which published evaluation orders the variants, and its caveats.
     pub capability_basis: String,
@@ -27,13 +33,17 @@ pub struct Family {
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+/// One variant: a Hugging Face repo, its architecture and its formats.
 pub struct Variant {
     /// The Hugging Face repo id (the permalink's `model=`).
     pub id: String,
+    /// Display name.
     pub name: String,
     /// 1 = strongest in its family.
     pub capability_rank: u32,
+    /// The published score behind `capability_rank` (`None` when none is comparable).
     pub capability: Option<Score>,
+    /// Architecture facts from the model's config.
     pub arch: Arch,
     /// Highest precision first.
     pub formats: Vec<Format>,
@@ -41,9 +51,13 @@ pub struct Variant {
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+/// A published evaluation score.
 pub struct Score {
+    /// The benchmark and setting, as published.
     pub benchmark: String,
+    /// The score.
     pub score: f64,
+    /// Where it was published (URL).
     pub source: String,
 }
 
@@ -51,27 +65,41 @@ pub struct Score {
 #[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct Arch {
+    /// `model_type` of the config.
     pub model_type: String,
+    /// Hidden size.
     pub hidden: u64,
+    /// Number of decoder layers.
     pub layers: u32,
+    /// Attention (query) heads.
     pub heads: u32,
+    /// Key/value heads.
     pub kv_heads: u32,
+    /// Dimension of one attention head.
     pub head_dim: u64,
+    /// MLP intermediate size (dense layers).
     pub intermediate: u64,
+    /// Intermediate size of one expert (MoE models).
     pub moe_intermediate: Option<u64>,
     /// 0 for dense models.
     pub experts: u32,
+    /// Experts routed per token (MoE models; 1 for dense).
     pub experts_active: u32,
+    /// Vocabulary size.
     pub vocab: u64,
+    /// The output matrix is tied to the token embedding.
     pub tied_embeddings: bool,
+    /// Longest context the model supports (tokens).
     pub max_ctx: Tokens,
     /// Trained / documented context lengths, ascending (slider snap points).
     pub native_ctx: Vec<Tokens>,
+    /// Sliding-window attention layout, if any.
     pub swa: Option<Swa>,
     /// Only layers `il < kv_layers` own a KV cache; later layers reuse one (gemma-3n).
     pub kv_layers: Option<u32>,
     /// Per-layer token embeddings (gemma-3n): a `vocab × layers × dim` lookup table.
     pub ple: Option<Ple>,
+    /// Where the config facts come from (URL).
     pub source: String,
 }
 
@@ -79,15 +107,21 @@ pub struct Arch {
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Swa {
+    /// Window of a sliding layer (tokens).
     pub window: Tokens,
+    /// One global layer every `period` layers.
     pub period: u32,
+    /// Index within the period of the global layer.
     pub global_offset: u32,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
+/// gemma-3n per-layer embeddings.
 pub struct Ple {
+    /// Vocabulary of the per-layer embeddings.
     pub vocab: u64,
+    /// Width per layer.
     pub dim: u64,
 }
 
@@ -105,14 +139,21 @@ pub enum SizeKind {
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+/// One published file (or set of shards) of a variant in one format.
 pub struct Format {
+    /// The format as the ecosystem spells it.
     pub id: Quant,
+    /// GGUF or safetensors.
     pub container: Container,
     /// File size (all shards), the input the estimate starts from.
-    pub bytes: u64,
+    pub bytes: Bytes,
+    /// How the size is known.
     pub size: SizeKind,
+    /// Hugging Face repo holding the file.
     pub repo: String,
+    /// The file (or the first shard) in that repo.
     pub file: String,
+    /// Where the size comes from (URL).
     pub source: String,
     /// Storage type of `token_embd` (and per-layer embeddings) in this file.
     pub embd_type: GgmlType,
@@ -123,16 +164,21 @@ pub struct Format {
     /// Tensors the format leaves at (near) original precision, with their type: quantisation
     /// coverage is not uniform (seed 1, mechanism two).
     pub unquantized: Vec<String>,
+    /// Anything a reader should know about this file.
     pub note: Option<String>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
+/// A GPU model and its memory.
 pub struct Gpu {
+    /// Stable id (`rtx-4090`).
     pub id: String,
+    /// Display name.
     pub name: String,
     /// Total memory as the driver reports it (nvidia-smi `memory.total`), in bytes.
-    pub vram_bytes: u64,
+    pub vram_bytes: Bytes,
+    /// Where the memory size comes from (URL).
     pub source: String,
 }
 
@@ -157,14 +203,16 @@ impl Arch {
         (n - swa, swa)
     }
 
+    /// Mixture of experts?
     pub fn is_moe(&self) -> bool {
         self.experts > 1
     }
 }
 
 impl Format {
+    /// File size in bytes.
     pub fn size(&self) -> Bytes {
-        Bytes(self.bytes)
+        self.bytes
     }
 }
 
@@ -180,6 +228,7 @@ pub fn catalog() -> &'static Catalog {
 }
 
 impl Catalog {
+    /// The variant with repo id `id` (case-insensitive) and its family.
     pub fn variant(&self, id: &str) -> Option<(&Family, &Variant)> {
         self.families.iter().find_map(|f| {
             f.variants
@@ -189,10 +238,12 @@ impl Catalog {
         })
     }
 
+    /// The family with id `id`.
     pub fn family(&self, id: &str) -> Option<&Family> {
         self.families.iter().find(|f| f.id == id)
     }
 
+    /// The GPU with id `id`.
     pub fn gpu(&self, id: &str) -> Option<&Gpu> {
         self.gpus.iter().find(|g| g.id.eq_ignore_ascii_case(id))
     }
@@ -247,14 +298,14 @@ impl Catalog {
                     if !fseen.insert((fm.id, fm.container)) {
                         errs.push(format!("{}: duplicate format {}", v.id, fm.id));
                     }
-                    if fm.bytes == 0 || fm.source.is_empty() {
+                    if fm.bytes == Bytes::ZERO || fm.source.is_empty() {
                         errs.push(format!("{}: {} has no size or source", v.id, fm.id));
                     }
                 }
             }
         }
         for g in &self.gpus {
-            if g.vram_bytes == 0 || g.source.is_empty() {
+            if g.vram_bytes == Bytes::ZERO || g.source.is_empty() {
                 errs.push(format!("gpu {}: no VRAM or source", g.id));
             }
         }

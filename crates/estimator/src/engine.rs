@@ -6,10 +6,15 @@ use std::fmt;
 use std::str::FromStr;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// An inference engine whose allocation is modelled.
 pub enum Engine {
+    /// llama.cpp's `llama-server`.
     LlamaCpp,
+    /// Ollama (llama.cpp underneath).
     Ollama,
+    /// vLLM.
     Vllm,
+    /// Hugging Face transformers.
     Transformers,
 }
 
@@ -17,11 +22,14 @@ pub enum Engine {
 /// (`--cache-type-k/-v`); vLLM takes `auto` (the model dtype, 2 bytes) or `fp8` (1 byte).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum KvDtype {
+    /// A ggml type (llama.cpp `--cache-type-k/-v`).
     Ggml(GgmlType),
+    /// vLLM `--kv-cache-dtype fp8` (1 byte per value).
     Fp8,
 }
 
 impl KvDtype {
+    /// 16-bit floats, llama.cpp's default.
     pub const F16: KvDtype = KvDtype::Ggml(GgmlType::F16);
 
     /// Bytes of `n` K (or V) values.
@@ -32,6 +40,7 @@ impl KvDtype {
         }
     }
 
+    /// The spelling in the query string and in commands.
     pub fn id(self) -> &'static str {
         match self {
             KvDtype::Ggml(t) => t.name(),
@@ -39,6 +48,7 @@ impl KvDtype {
         }
     }
 
+    /// A block-quantized type (not f16, bf16 or f32)?
     pub fn is_quantized(self) -> bool {
         !matches!(
             self,
@@ -65,6 +75,7 @@ impl fmt::Display for KvDtype {
 }
 
 impl Engine {
+    /// Every engine.
     pub const ALL: [Engine; 4] = [
         Engine::LlamaCpp,
         Engine::Ollama,
@@ -72,6 +83,7 @@ impl Engine {
         Engine::Transformers,
     ];
 
+    /// The spelling in the query string.
     pub const fn id(self) -> &'static str {
         match self {
             Engine::LlamaCpp => "llama.cpp",
@@ -81,6 +93,7 @@ impl Engine {
         }
     }
 
+    /// Words for people.
     pub const fn label(self) -> &'static str {
         match self {
             Engine::LlamaCpp => "llama.cpp (llama-server)",

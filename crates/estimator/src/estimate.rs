@@ -32,9 +32,13 @@ pub const TIGHT_MARGIN: Bytes = Bytes(GIB);
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
+/// The answer in one word.
 pub enum Verdict {
+    /// Every hard constraint holds, with at least [`TIGHT_MARGIN`] to spare.
     Fits,
+    /// Every hard constraint holds, with less than [`TIGHT_MARGIN`] to spare.
     Tight,
+    /// A hard constraint fails.
     DoesNotFit,
 }
 
@@ -50,6 +54,7 @@ impl Verdict {
         }
     }
 
+    /// The verdict in words.
     pub fn label(self) -> &'static str {
         match self {
             Verdict::Fits => "fits",
@@ -62,8 +67,11 @@ impl Verdict {
 /// One card's share.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct CardUse {
+    /// Card (or GPU) index.
     pub index: u32,
+    /// Bytes on this card.
     pub bytes: Bytes,
+    /// The card's memory (train mode: its free memory).
     pub capacity: Bytes,
     /// What the engine may use of the capacity (vLLM: util × capacity).
     pub budget: Bytes,
@@ -131,8 +139,11 @@ impl std::fmt::Display for CheckName {
 pub struct Check {
     /// Which check.
     pub name: CheckName,
+    /// Whether it holds.
     pub ok: bool,
+    /// What was compared, in words.
     pub message: String,
+    /// Whether a failure decides the verdict.
     pub severity: Severity,
 }
 
@@ -181,19 +192,31 @@ pub enum Layout {
 /// Everything the page, the embed and the CLI show for one configuration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
+    /// Repo id of the variant.
     pub model: String,
+    /// Format estimated.
     pub quant: String,
+    /// Engine (`unsloth` in train mode).
     pub engine: &'static str,
+    /// Every memory term, device and host.
     pub terms: Vec<Term>,
+    /// Each card's share; sums to the device totals.
     pub per_card: Vec<CardUse>,
+    /// Sum of the device terms.
     pub total_device_bytes: Bytes,
+    /// Sum of the host terms.
     pub total_host_bytes: Bytes,
+    /// Every hard check passes.
     pub fits: bool,
+    /// Fits, tight or does not fit.
     pub verdict: Verdict,
     /// How the cards share the model.
     pub layout: Layout,
+    /// Every constraint and fact checked.
     pub checks: Vec<Check>,
+    /// Engine defaults and limits that change the answer.
     pub warnings: Vec<String>,
+    /// The command that runs this configuration.
     pub command: String,
     /// Inputs that were adjusted to be consistent (format/KV type not available …).
     pub notices: Vec<Notice>,
@@ -222,9 +245,9 @@ impl Estimate {
 /// Capacity of one card for these inputs.
 pub fn card_capacity(i: &Inputs) -> Bytes {
     match &i.gpu {
-        GpuChoice::Catalog(id) => catalog()
-            .gpu(id)
-            .map_or(Bytes(24 * GIB), |g| Bytes(g.vram_bytes)),
+        // `normalize` admits only catalog GPUs; an unchecked id holds nothing rather than an
+        // invented card.
+        GpuChoice::Catalog(id) => catalog().gpu(id).map_or(Bytes::ZERO, |g| g.vram_bytes),
         GpuChoice::VramGib(g) => Bytes::from_gib(*g),
     }
 }

@@ -7,15 +7,20 @@ use crate::units::Tokens;
 use serde::Serialize;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Serve (inference) or train (fine-tuning).
 pub enum Mode {
+    /// Inference memory.
     Serve,
+    /// Fine-tuning memory.
     Train,
 }
 
 /// The card(s): a catalog GPU, or a free-form VRAM size per card (GiB).
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub enum GpuChoice {
+    /// A catalog GPU id.
     Catalog(String),
+    /// VRAM per card, GiB.
     VramGib(f64),
 }
 
@@ -196,11 +201,17 @@ impl Serialize for TargetSet {
 /// Train-mode inputs.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct TrainInputs {
+    /// Full fine-tuning, LoRA or QLoRA.
     pub method: Method,
+    /// LoRA rank.
     pub rank: u32,
+    /// Per-device batch size.
     pub bsz: u32,
+    /// Sequence length (tokens).
     pub seq: Tokens,
+    /// Gradient checkpointing.
     pub gc: GradCkpt,
+    /// Optimizer.
     pub optim: Optim,
     /// The adapted modules.
     pub targets: TargetSet,
@@ -229,17 +240,23 @@ impl Default for TrainInputs {
 /// One complete configuration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Inputs {
+    /// Serve or train.
     pub mode: Mode,
     /// Hugging Face repo id of the variant.
     pub model: String,
+    /// Format of the weights.
     pub quant: Quant,
     /// Context per request (tokens).
     pub ctx: Tokens,
     /// Concurrent slots (requests served at once, each with `ctx`).
     pub par: u32,
+    /// Number of cards.
     pub cards: u32,
+    /// The card(s).
     pub gpu: GpuChoice,
+    /// The inference engine.
     pub engine: Engine,
+    /// KV cache type.
     pub kv: KvDtype,
     /// llama.cpp `-kvu`: one unified KV buffer shared by all slots.
     pub kvu: bool,
@@ -249,7 +266,9 @@ pub struct Inputs {
     pub swa_full: bool,
     /// vLLM `--gpu-memory-utilization`.
     pub util: f64,
+    /// Compact view for iframes.
     pub embed: bool,
+    /// Train-mode inputs.
     pub train: TrainInputs,
 }
 
@@ -280,16 +299,27 @@ impl Default for Inputs {
 /// 1M-token models; 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
 /// them every term stays finite (saturating `Bytes` arithmetic; property-tested).
 pub mod limits {
+    /// Context per request (tokens).
     pub const CTX: (u32, u32) = (1, 4_194_304);
+    /// Concurrent slots.
     pub const PAR: (u32, u32) = (1, 1024);
+    /// Cards.
     pub const CARDS: (u32, u32) = (1, 64);
+    /// VRAM per card (GiB).
     pub const VRAM_GIB: (f64, f64) = (0.25, 4096.0);
+    /// llama.cpp physical batch.
     pub const UBATCH: (u32, u32) = (1, 65_536);
+    /// vLLM memory utilisation.
     pub const UTIL: (f64, f64) = (0.05, 1.0);
+    /// LoRA rank.
     pub const RANK: (u32, u32) = (1, 4096);
+    /// Batch size.
     pub const BSZ: (u32, u32) = (1, 4096);
+    /// Sequence length (tokens).
     pub const SEQ: (u32, u32) = (1, 4_194_304);
+    /// Free memory per GPU (GiB).
     pub const FREE_GIB: (f64, f64) = (0.0, 4096.0);
+    /// Most GPUs in a `free=` or `pick=` list.
     pub const GPUS: usize = 64;
 }
 
@@ -298,6 +328,7 @@ pub mod limits {
 pub struct Notice {
     /// The key, as [`clean`] prints it; empty for the "… and N more" summary.
     pub key: String,
+    /// What was refused and what is used instead.
     pub message: String,
 }
 

@@ -1,3 +1,4 @@
+#![deny(missing_docs)]
 //! fitcard estimator: will this model fit on this card?
 //!
 //! Data flows one way: query string → [`Inputs`] ([`permalink::decode`]) → [`estimate()`] →

@@ -25,11 +25,14 @@ pub const COLLINEAR_TOLERANCE: f64 = 0.05;
 /// One steady-state reading: context (tokens) → device memory used (bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct Point {
+    /// Context length (tokens).
     pub ctx: u64,
+    /// Device memory used (bytes).
     pub bytes: f64,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+/// The global-layer count backed out of the readings.
 pub struct GlobalShare {
     /// Slope of each adjacent pair, bytes per token.
     pub slopes: Vec<f64>,

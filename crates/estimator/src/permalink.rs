@@ -14,12 +14,15 @@ use std::collections::HashSet;
 use std::fmt::Write;
 use std::str::FromStr;
 
+/// Version of the query string written by [`encode`].
 pub const VERSION: u32 = 1;
 
 /// Result of decoding: the inputs to use, and what was refused on the way.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Decoded {
+    /// The inputs to use.
     pub inputs: Inputs,
+    /// What was refused, capped at [`MAX_NOTICES`] (+ one "… and N more").
     pub notices: Vec<Notice>,
 }
 

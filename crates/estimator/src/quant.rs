@@ -13,17 +13,29 @@ use std::str::FromStr;
 /// A ggml tensor type with a fixed block layout.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum GgmlType {
+    /// 32-bit float.
     F32,
+    /// 16-bit float.
     F16,
+    /// bfloat16.
     BF16,
+    /// 8-bit blocks of 32 with an f16 scale.
     Q8_0,
+    /// 6-bit k-quant.
     Q6K,
+    /// 5-bit blocks of 32, f16 scale.
     Q5_0,
+    /// 5-bit blocks of 32, f16 scale and minimum.
     Q5_1,
+    /// 5-bit k-quant.
     Q5K,
+    /// 4-bit blocks of 32, f16 scale.
     Q4_0,
+    /// 4-bit blocks of 32, f16 scale and minimum.
     Q4_1,
+    /// 4-bit k-quant.
     Q4K,
+    /// MXFP4: 4-bit floats in blocks of 32 with an 8-bit shared exponent.
     MXFP4,
 }
 
@@ -52,6 +64,7 @@ impl GgmlType {
         n.div_ceil(k).saturating_mul(b)
     }
 
+    /// ggml's name for the type.
     pub const fn name(self) -> &'static str {
         match self {
             GgmlType::F32 => "f32",
@@ -121,28 +134,43 @@ impl<'de> serde::Deserialize<'de> for GgmlType {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Container {
+    /// GGUF (llama.cpp, Ollama).
     Gguf,
+    /// safetensors (vLLM, transformers).
     Safetensors,
 }
 
 /// A weight format as the ecosystem spells it (the permalink's `quant=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quant {
+    /// 32-bit float weights.
     F32,
+    /// bfloat16 weights.
     BF16,
+    /// float16 weights.
     F16,
+    /// GGUF Q8_0.
     Q8_0,
+    /// 8-bit float weights (safetensors).
     FP8,
+    /// GGUF Q6_K.
     Q6K,
+    /// GGUF Q5_K_M (a mix of Q5_K and Q6_K).
     Q5KM,
+    /// GGUF Q4_K_M (a mix of Q4_K and Q6_K).
     Q4KM,
+    /// MXFP4 expert weights (gpt-oss).
     MXFP4,
+    /// AWQ 4-bit (safetensors).
     AWQ,
+    /// GPTQ 4-bit (safetensors).
     GPTQ,
+    /// GGUF Q4_0.
     Q4_0,
 }
 
 impl Quant {
+    /// Every format, most precise first.
     pub const ALL: [Quant; 12] = [
         Quant::F32,
         Quant::BF16,
@@ -158,6 +186,7 @@ impl Quant {
         Quant::Q4_0,
     ];
 
+    /// The ecosystem's spelling.
     pub const fn id(self) -> &'static str {
         match self {
             Quant::F32 => "F32",

@@ -12,16 +12,25 @@ use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
 
 #[derive(Clone, Debug, PartialEq, Serialize)]
+/// One variant × format of the family, estimated on the user's engine and cards.
 pub struct Candidate {
+    /// Repo id of the variant.
     pub model: String,
+    /// Display name of the variant.
     pub name: String,
+    /// The format.
     pub quant: Quant,
+    /// 1 = the family's most capable variant.
     pub capability_rank: u32,
+    /// Nominal bits per weight of the format.
     pub precision_bits: f64,
+    /// Every hard check passes.
     pub fits: bool,
+    /// Fits, tight or does not fit.
     pub verdict: Verdict,
     /// Smallest headroom over the cards, bytes (negative = over).
     pub headroom: SignedBytes,
+    /// Bytes on the cards.
     pub device_bytes: Bytes,
     /// Failed constraints in words (empty when it fits).
     pub reasons: Vec<String>,

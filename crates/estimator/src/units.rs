@@ -4,7 +4,7 @@
 //! decimal (1 GB = 10^9 bytes) and are converted to bytes once, in the catalog; from there on
 //! only [`Bytes`] travels.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
 /// 2^20 bytes.
@@ -13,11 +13,14 @@ pub const MIB: u64 = 1 << 20;
 pub const GIB: u64 = 1 << 30;
 
 /// A count of bytes. Saturating arithmetic: no estimate can overflow or wrap.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 #[serde(transparent)]
 pub struct Bytes(pub u64);
 
 impl Bytes {
+    /// No bytes.
     pub const ZERO: Bytes = Bytes(0);
 
     /// Bytes from a (finite, non-negative) number of GiB, rounded to the nearest byte.
@@ -36,21 +39,27 @@ impl Bytes {
         }
     }
 
+    /// The count.
     pub fn get(self) -> u64 {
         self.0
     }
+    /// The count as a float.
     pub fn as_f64(self) -> f64 {
         self.0 as f64
     }
+    /// In GiB (2^30 bytes).
     pub fn gib(self) -> f64 {
         self.0 as f64 / GIB as f64
     }
+    /// In MiB (2^20 bytes).
     pub fn mib(self) -> f64 {
         self.0 as f64 / MIB as f64
     }
+    /// `self − o`, at least 0.
     pub fn saturating_sub(self, o: Bytes) -> Bytes {
         Bytes(self.0.saturating_sub(o.0))
     }
+    /// `self × k`, saturating.
     pub fn times(self, k: u64) -> Bytes {
         Bytes(self.0.saturating_mul(k))
     }
@@ -62,6 +71,7 @@ impl Bytes {
             Bytes(self.0.div_ceil(n))
         }
     }
+    /// `self × k`, rounded (negative or NaN → 0).
     pub fn scale(self, k: f64) -> Bytes {
         Bytes::from_f64(self.0 as f64 * k)
     }

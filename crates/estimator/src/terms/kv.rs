@@ -48,7 +48,9 @@ pub struct LlamaParams {
     pub n_seq: u64,
     /// `-kvu`.
     pub unified: bool,
+    /// K cache type.
     pub type_k: KvDtype,
+    /// V cache type.
     pub type_v: KvDtype,
     /// `-ub` (default 512).
     pub n_ubatch: u64,
@@ -59,6 +61,7 @@ pub struct LlamaParams {
 }
 
 impl LlamaParams {
+    /// `-c n_ctx` for `n_seq` sequences, both caches of type `kv`, default batch sizes.
     pub fn new(n_ctx: u64, n_seq: u64, unified: bool, kv: KvDtype) -> Self {
         LlamaParams {
             n_ctx,
@@ -76,14 +79,21 @@ impl LlamaParams {
 /// The layout llama.cpp allocates.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct LlamaKv {
+    /// KV bytes over all streams.
     pub bytes: Bytes,
+    /// Streams (one per sequence unless unified).
     pub streams: u64,
+    /// Cells per stream of a global layer.
     pub cells: u64,
+    /// Cells per stream of a sliding-window layer.
     pub swa_cells: u64,
+    /// Layers with a full-context cache.
     pub global_layers: u32,
+    /// Layers with a sliding-window cache.
     pub swa_layers: u32,
 }
 
+/// llama.cpp's KV cache for `arch` with `p` (see the module docs).
 pub fn llama(arch: &Arch, p: &LlamaParams) -> LlamaKv {
     let n_seq = p.n_seq.max(1);
     let unified = p.unified || n_seq == 1;

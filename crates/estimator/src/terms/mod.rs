@@ -13,7 +13,9 @@ use serde::Serialize;
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Place {
+    /// On the card(s).
     Device,
+    /// In host memory.
     Host,
 }
 
@@ -108,6 +110,7 @@ pub struct Term {
     /// Total over all cards (device terms) or in host memory.
     pub bytes: Bytes,
     #[serde(rename = "where")]
+    /// Card or host memory.
     pub place: Place,
     /// The formula with this configuration's numbers filled in.
     pub formula: String,

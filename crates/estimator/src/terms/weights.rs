@@ -35,8 +35,11 @@ use crate::units::Bytes;
 /// How the file's bytes divide between card and host.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Weights {
+    /// The file's size.
     pub file: Bytes,
+    /// Bytes on the card(s).
     pub device: Bytes,
+    /// Bytes kept in host memory.
     pub host: Bytes,
     /// Part of `device` that is the tied output copy (0 when not tied or not deducted).
     pub tied_copy: Bytes,
@@ -61,6 +64,7 @@ pub fn host_resident_applies(engine: Engine, container: Container) -> bool {
     engine.llama_family() && container == Container::Gguf
 }
 
+/// How `format`'s bytes divide between card and host on `engine`.
 pub fn weights(arch: &Arch, format: &Format, engine: Engine) -> Weights {
     let file = format.size();
     let t = format.embd_type;

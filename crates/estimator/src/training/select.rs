@@ -39,11 +39,15 @@ pub fn by_free_desc(free: &[Bytes]) -> Vec<u32> {
 /// Outcome of choosing GPUs for a `need`-byte estimate.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Choice {
+    /// GPU indices used, in pool order.
     pub picked: Vec<u32>,
+    /// Their usable pool.
     pub usable: Bytes,
+    /// The pool holds the estimate (and an explicit list is valid).
     pub fits: bool,
     /// Problems with an explicit list (empty when valid or automatic).
     pub invalid: Vec<String>,
+    /// The selection in words.
     pub message: String,
 }
 
@@ -141,6 +145,7 @@ pub fn gpus(picked: &[u32]) -> String {
     }
 }
 
+/// `0,1,2` (the `CUDA_VISIBLE_DEVICES` spelling).
 pub fn list(picked: &[u32]) -> String {
     picked
         .iter()

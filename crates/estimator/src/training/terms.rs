@@ -22,6 +22,7 @@ pub const ACTIVATION_SLACK: f64 = 1.25;
 /// §6 floors: `gradients ≥ fraction × weights`, `activations ≥ fraction × weights × B/2`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Floors {
+    /// Share of the weights (0.15 = 15 %).
     pub fraction: f64,
 }
 
@@ -60,16 +61,24 @@ pub fn gc_multiplier(gc: GradCkpt, method: Method) -> Option<f64> {
 /// Shape facts the formulas use, derived once from the config.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Dims {
+    /// Hidden size H.
     pub h: u64,
+    /// Layers L.
     pub l: u64,
+    /// Vocabulary V.
     pub v: u64,
+    /// K = (H / heads) × kv_heads, as Unsloth's formula writes it.
     pub k: u64,
+    /// MLP width M (per expert for MoE).
     pub m: u64,
+    /// Experts E (1 for dense).
     pub e: u64,
+    /// Output tied to the embedding.
     pub tied: bool,
 }
 
 impl Dims {
+    /// The dimensions of `a`.
     pub fn of(a: &Arch) -> Dims {
         let heads = u64::from(a.heads.max(1));
         Dims {
@@ -101,6 +110,7 @@ impl Dims {
         2 * self.h * self.l + self.v * self.h + head
     }
 
+    /// Every parameter.
     pub fn total_params(&self) -> u64 {
         self.quantizable() + self.non_quantizable()
     }
@@ -132,28 +142,40 @@ impl Dims {
 /// All terms plus the intermediate numbers the formulas on the page show.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Breakdown {
+    /// Model weights.
     pub weights: Bytes,
     /// Zero for full fine-tuning (the seed's table prints "—").
     pub lora: Bytes,
+    /// Optimizer states.
     pub optimizer: Bytes,
     /// After the floor.
     pub gradients: Bytes,
     /// After the floor.
     pub activations: Bytes,
+    /// CUDA and PyTorch runtime.
     pub cuda_overhead: Bytes,
+    /// The dimensions used.
     pub dims: Dims,
+    /// Parameters of the model.
     pub total_params: u64,
+    /// LoRA parameters (0 for full fine-tuning).
     pub lora_params: u64,
+    /// Trained parameters.
     pub trainable_params: u64,
+    /// Gradients before the floor.
     pub gradients_computed: Bytes,
+    /// Activations before the floor.
     pub activations_computed: Bytes,
+    /// Activations of one layer.
     pub activation_per_layer: Bytes,
     /// Layers of activations kept (L with GC off, else the §5 multiplier).
     pub activation_layers: f64,
+    /// The floors applied.
     pub floors: Floors,
 }
 
 impl Breakdown {
+    /// Sum of the terms.
     pub fn total(&self) -> Bytes {
         self.weights
             + self.lora
