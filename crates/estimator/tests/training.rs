@@ -314,12 +314,11 @@ fn e2e_validation() {
                 "{cfg}: the documented miss changed sign: {err:.2} %"
             );
         }
-        if method == Full {
-            assert!(
-                (ours - seed_est).abs() < 0.005,
-                "{cfg}: {ours:.3} vs seed {seed_est}"
-            );
-        }
+        // Full fine-tuning has no floor to differ by: the seed's number exactly.
+        assert!(
+            method != Full || (ours - seed_est).abs() < 0.005,
+            "{cfg}: {ours:.3} vs seed {seed_est}"
+        );
     }
 }
 

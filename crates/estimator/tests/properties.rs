@@ -1,0 +1,212 @@
+//! Properties over arbitrary *valid* configurations (every value drawn from what the catalog and
+//! the engines accept, so that every case reaches the estimator instead of a fallback): the
+//! permalink round-trips exactly, and the physical laws hold — more context, more slots, a
+//! larger file, a longer sequence or batch never need less memory; more cards never put more on
+//! the fullest card (except where vLLM replicates KV heads, which costs memory by design).
+
+use fitcard_estimator::catalog::{catalog, Variant};
+use fitcard_estimator::estimate::Severity;
+use fitcard_estimator::inputs::{
+    limits, GradCkpt, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs,
+};
+use fitcard_estimator::{decode, encode, estimate, training, Engine, GpuChoice, Inputs};
+use proptest::prelude::*;
+use proptest::sample::select;
+
+fn variants() -> Vec<&'static Variant> {
+    catalog()
+        .families
+        .iter()
+        .flat_map(|f| f.variants.iter())
+        .collect()
+}
+
+/// One valid serve configuration.
+fn serve_inputs() -> impl Strategy<Value = Inputs> {
+    (select(variants()), select(Engine::ALL.to_vec()))
+        .prop_filter("the model has files for the engine", |(v, e)| {
+            v.formats.iter().any(|f| f.container == e.container())
+        })
+        .prop_flat_map(|(v, engine)| {
+            let quants: Vec<_> = v
+                .formats
+                .iter()
+                .filter(|f| f.container == engine.container())
+                .map(|f| f.id)
+                .collect();
+            (
+                Just(v.id.clone()),
+                Just(engine),
+                select(quants),
+                select(engine.kv_choices()),
+                1u32..=v.arch.max_ctx,
+                1u32..=64,
+                1u32..=8,
+                prop_oneof![
+                    select(
+                        catalog()
+                            .gpus
+                            .iter()
+                            .map(|g| g.id.clone())
+                            .collect::<Vec<_>>()
+                    )
+                    .prop_map(GpuChoice::Catalog),
+                    (1u32..=1024).prop_map(|q| GpuChoice::VramGib(f64::from(q) / 4.0)),
+                ],
+                any::<bool>(),
+                select(vec![64u32, 256, 512, 1024, 2048]),
+                any::<bool>(),
+                (5u32..=100).prop_map(|p| f64::from(p) / 100.0),
+            )
+        })
+        .prop_map(
+            |(model, engine, quant, kv, ctx, par, cards, gpu, kvu, ubatch, swa_full, util)| {
+                Inputs {
+                    model,
+                    engine,
+                    quant,
+                    kv,
+                    ctx,
+                    par,
+                    cards,
+                    gpu,
+                    kvu,
+                    ubatch,
+                    swa_full,
+                    util,
+                    ..Inputs::default()
+                }
+            },
+        )
+}
+
+/// Valid train-mode inputs on top of a serve configuration.
+fn train_inputs() -> impl Strategy<Value = Inputs> {
+    (
+        serve_inputs(),
+        select(Method::ALL.to_vec()),
+        1u32..=256,
+        1u32..=16,
+        1u32..=65_536,
+        select(GradCkpt::ALL.to_vec()),
+        select(Optim::ALL.to_vec()),
+        1u8..=127,
+        prop::collection::vec(0u32..=320, 0..=4),
+    )
+        .prop_map(|(i, method, rank, bsz, seq, gc, optim, bits, free)| {
+            let targets = TargetModule::ALL
+                .iter()
+                .enumerate()
+                .fold(TargetSet::EMPTY, |s, (k, &m)| {
+                    s.with(m, bits & (1 << k) != 0)
+                });
+            let free: Vec<f64> = free.into_iter().map(|q| f64::from(q) / 4.0).collect();
+            Inputs {
+                mode: Mode::Train,
+                // `free` lists the GPUs when given; `cards` then stays at its default.
+                cards: if free.is_empty() { i.cards } else { 1 },
+                train: TrainInputs {
+                    method,
+                    rank,
+                    bsz,
+                    seq,
+                    gc,
+                    optim,
+                    targets,
+                    free,
+                    pick: Vec::new(),
+                },
+                ..i
+            }
+        })
+}
+
+fn device(i: &Inputs) -> u64 {
+    estimate(i).total_device_bytes.get()
+}
+
+fn fullest(i: &Inputs) -> u64 {
+    estimate(i)
+        .per_card
+        .iter()
+        .map(|c| c.bytes.get())
+        .max()
+        .unwrap()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// Every valid configuration is a fixed point of the permalink.
+    #[test]
+    fn permalinks_round_trip(i in prop_oneof![serve_inputs(), train_inputs()], embed in any::<bool>()) {
+        let i = Inputs { embed, ..i };
+        let d = decode(&encode(&i));
+        prop_assert!(d.clean(), "{}: {:?}", encode(&i), d.notices);
+        prop_assert_eq!(d.inputs, i);
+    }
+
+    /// Cards sum to the totals; `fits` is the AND of the hard checks; the verdict agrees.
+    #[test]
+    fn estimates_are_consistent(i in serve_inputs()) {
+        let e = estimate(&i);
+        let sum: u64 = e.per_card.iter().map(|c| c.bytes.get()).sum();
+        prop_assert_eq!(sum, e.total_device_bytes.get());
+        prop_assert_eq!(e.per_card.len() as u32, i.cards);
+        let hard = e.checks.iter().filter(|c| c.severity == Severity::Hard).all(|c| c.ok);
+        prop_assert_eq!(e.fits, hard);
+        prop_assert_eq!(e.fits, e.verdict != fitcard_estimator::Verdict::DoesNotFit);
+    }
+
+    /// More context or more slots never need less memory.
+    #[test]
+    fn context_and_slots_are_monotone(i in serve_inputs(), dctx in 0u32..=65_536, dpar in 0u32..=8) {
+        let more_ctx = Inputs { ctx: (i.ctx + dctx).min(limits::CTX.1), ..i.clone() };
+        prop_assert!(device(&more_ctx) >= device(&i));
+        let more_par = Inputs { par: i.par + dpar, ..i.clone() };
+        prop_assert!(device(&more_par) >= device(&i));
+    }
+
+    /// A larger file of the same model never needs less memory.
+    #[test]
+    fn larger_files_need_more(i in serve_inputs()) {
+        let (_, v) = catalog().variant(&i.model).unwrap();
+        // The file each format id selects (the first listed, as the estimator takes it).
+        let mut files: Vec<_> = v.formats.iter().filter(|f| f.container == i.engine.container()).collect();
+        let mut seen = Vec::new();
+        files.retain(|f| !seen.contains(&f.id) && { seen.push(f.id); true });
+        files.sort_by_key(|f| f.bytes);
+        let totals: Vec<u64> = files
+            .iter()
+            .map(|f| device(&Inputs { quant: f.id, ..i.clone() }))
+            .collect();
+        prop_assert!(totals.windows(2).all(|w| w[0] <= w[1]), "{:?}", totals);
+    }
+
+    /// More cards in the same layout never put more on the fullest card — except on vLLM,
+    /// whose tensor parallelism replicates KV heads when the cards outnumber them. (Across
+    /// layouts it can: 28 layers on 8 cards by tensor parallelism hold 1/8 each, on 9 cards by
+    /// layer split the first holds 4 of 28.)
+    #[test]
+    fn more_cards_never_fill_a_card_more(i in serve_inputs(), extra in 1u32..=4) {
+        prop_assume!(i.engine != Engine::Vllm);
+        let more = Inputs { cards: (i.cards + extra).min(limits::CARDS.1), ..i.clone() };
+        prop_assume!(estimate(&more).layout == estimate(&i).layout);
+        prop_assert!(fullest(&more) <= fullest(&i));
+    }
+
+    /// Training: a longer sequence, a bigger batch or a higher rank never needs less memory.
+    #[test]
+    fn training_is_monotone(i in train_inputs(), ds in 0u32..=8192, db in 0u32..=4, dr in 0u32..=64) {
+        let total = |j: &Inputs| training::estimate(j).estimate.total_device_bytes.get();
+        let mut j = i.clone();
+        j.train.seq += ds;
+        prop_assert!(total(&j) >= total(&i));
+        let mut j = i.clone();
+        j.train.bsz += db;
+        prop_assert!(total(&j) >= total(&i));
+        let mut j = i.clone();
+        j.train.rank += dr;
+        prop_assert!(total(&j) >= total(&i));
+    }
+}
