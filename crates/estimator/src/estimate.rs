@@ -90,47 +90,25 @@ pub enum Severity {
     Info,
 }
 
-/// The checks, serialized as their stable machine names.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum CheckName {
-    /// Serve: the engine can load a published format of the model.
-    FormatAvailable,
-    /// Serve: the context fits the model's maximum.
-    ContextLength,
-    /// Serve: the fullest card holds its bytes.
-    VramPerCard,
-    /// Serve (information): tensor parallelism or layer split.
-    TensorParallel,
-    /// Train: the model's architecture is known.
-    ModelKnown,
-    /// Train: the GPU pool holds the total.
-    VramPool,
-    /// Train: every picked GPU holds its share.
-    GpuRoom,
-    /// Train: an explicit GPU list is valid.
-    ExplicitGpus,
-}
-
-impl CheckName {
-    /// The stable machine name.
-    pub const fn id(self) -> &'static str {
-        match self {
-            CheckName::FormatAvailable => "format_available",
-            CheckName::ContextLength => "context_length",
-            CheckName::VramPerCard => "vram_per_card",
-            CheckName::TensorParallel => "tensor_parallel",
-            CheckName::ModelKnown => "model_known",
-            CheckName::VramPool => "vram_pool",
-            CheckName::GpuRoom => "gpu_room",
-            CheckName::ExplicitGpus => "explicit_gpus",
-        }
-    }
-}
-
-impl std::fmt::Display for CheckName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.id())
+ids! {
+    /// The checks, by their stable machine names.
+    CheckName {
+        /// Serve: the engine can load a published format of the model.
+        FormatAvailable = "format_available",
+        /// Serve: the context fits the model's maximum.
+        ContextLength = "context_length",
+        /// Serve: the fullest card holds its bytes.
+        VramPerCard = "vram_per_card",
+        /// Serve (information): tensor parallelism or layer split.
+        TensorParallel = "tensor_parallel",
+        /// Train: the model's architecture is known.
+        ModelKnown = "model_known",
+        /// Train: the GPU pool holds the total.
+        VramPool = "vram_pool",
+        /// Train: every picked GPU holds its share.
+        GpuRoom = "gpu_room",
+        /// Train: an explicit GPU list is valid.
+        ExplicitGpus = "explicit_gpus",
     }
 }
 

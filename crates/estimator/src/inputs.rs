@@ -33,45 +33,6 @@ impl std::fmt::Display for GpuChoice {
     }
 }
 
-/// A closed set of identifiers spelled in the query string: `id()` is the spelling, `ALL` every
-/// value, and `FromStr` reads the spelling (and the aliases a link may carry).
-macro_rules! ids {
-    ($(#[$m:meta])* $name:ident { $($(#[$vm:meta])* $v:ident = $id:literal $(| $alias:literal)*),+ $(,)? }) => {
-        $(#[$m])*
-        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-        pub enum $name { $($(#[$vm])* $v),+ }
-
-        impl $name {
-            /// Every value, in order.
-            pub const ALL: &'static [$name] = &[$($name::$v),+];
-
-            /// The spelling in the query string and the JSON.
-            pub const fn id(self) -> &'static str {
-                match self { $($name::$v => $id),+ }
-            }
-        }
-
-        impl std::str::FromStr for $name {
-            type Err = ();
-            fn from_str(s: &str) -> Result<Self, ()> {
-                match s { $($id $(| $alias)* => Ok($name::$v),)+ _ => Err(()) }
-            }
-        }
-
-        impl std::fmt::Display for $name {
-            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-                f.pad(self.id())
-            }
-        }
-
-        impl Serialize for $name {
-            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-                s.serialize_str(self.id())
-            }
-        }
-    };
-}
-
 ids! {
     /// Fine-tuning method: full fine-tuning is the most precise, QLoRA the least.
     Method {

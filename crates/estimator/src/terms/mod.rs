@@ -19,64 +19,34 @@ pub enum Place {
     Host,
 }
 
-/// The memory terms, serve and train. Serialized as their stable machine names (`weights`,
-/// `kv_cache`, …), which scripts read.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum TermName {
-    /// Weights on the card (serve and train).
-    Weights,
-    /// KV cache (serve).
-    KvCache,
-    /// Runtime overhead (serve).
-    Overhead,
-    /// Embedding tables the engine keeps in host memory (serve, llama.cpp family).
-    WeightsHost,
-    /// Host logits buffer (serve, llama.cpp family).
-    Logits,
-    /// LoRA adapters (train).
-    Lora,
-    /// Optimizer states (train).
-    Optimizer,
-    /// Gradients (train).
-    Gradients,
-    /// Activations (train).
-    Activations,
-    /// CUDA context and runtime (train).
-    CudaOverhead,
+ids! {
+    /// The memory terms, serve and train, by their stable machine names (`weights`,
+    /// `kv_cache`, …), which scripts read.
+    TermName {
+        /// Weights on the card (serve and train).
+        Weights = "weights",
+        /// KV cache (serve).
+        KvCache = "kv_cache",
+        /// Runtime overhead (serve).
+        Overhead = "overhead",
+        /// Embedding tables the engine keeps in host memory (serve, llama.cpp family).
+        WeightsHost = "weights_host",
+        /// Host logits buffer (serve, llama.cpp family).
+        Logits = "logits",
+        /// LoRA adapters (train).
+        Lora = "lora",
+        /// Optimizer states (train).
+        Optimizer = "optimizer",
+        /// Gradients (train).
+        Gradients = "gradients",
+        /// Activations (train).
+        Activations = "activations",
+        /// CUDA context and runtime (train).
+        CudaOverhead = "cuda_overhead",
+    }
 }
 
 impl TermName {
-    /// Every term, serve mode first.
-    pub const ALL: [TermName; 10] = [
-        TermName::Weights,
-        TermName::KvCache,
-        TermName::Overhead,
-        TermName::WeightsHost,
-        TermName::Logits,
-        TermName::Lora,
-        TermName::Optimizer,
-        TermName::Gradients,
-        TermName::Activations,
-        TermName::CudaOverhead,
-    ];
-
-    /// The stable machine name.
-    pub const fn id(self) -> &'static str {
-        match self {
-            TermName::Weights => "weights",
-            TermName::KvCache => "kv_cache",
-            TermName::Overhead => "overhead",
-            TermName::WeightsHost => "weights_host",
-            TermName::Logits => "logits",
-            TermName::Lora => "lora",
-            TermName::Optimizer => "optimizer",
-            TermName::Gradients => "gradients",
-            TermName::Activations => "activations",
-            TermName::CudaOverhead => "cuda_overhead",
-        }
-    }
-
     /// Words for people.
     pub const fn label(self) -> &'static str {
         match self {
@@ -91,12 +61,6 @@ impl TermName {
             TermName::Activations => "Activations",
             TermName::CudaOverhead => "CUDA overhead",
         }
-    }
-}
-
-impl std::fmt::Display for TermName {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.id())
     }
 }
 

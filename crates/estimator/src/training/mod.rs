@@ -63,29 +63,13 @@ impl TrainEstimate {
     }
 }
 
-/// How transformers/accelerate places the model over the picked GPUs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum DeviceMap {
-    /// One GPU: `device_map="sequential"`.
-    Sequential,
-    /// Several GPUs: `device_map="balanced"`.
-    Balanced,
-}
-
-impl DeviceMap {
-    /// The `device_map=` spelling.
-    pub const fn id(self) -> &'static str {
-        match self {
-            DeviceMap::Sequential => "sequential",
-            DeviceMap::Balanced => "balanced",
-        }
-    }
-}
-
-impl std::fmt::Display for DeviceMap {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.pad(self.id())
+ids! {
+    /// How transformers/accelerate places the model over the picked GPUs (`device_map=`).
+    DeviceMap {
+        /// One GPU.
+        Sequential = "sequential",
+        /// Several GPUs.
+        Balanced = "balanced",
     }
 }
 
