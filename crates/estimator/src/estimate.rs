@@ -201,6 +201,32 @@ pub struct Estimate {
 }
 
 impl Estimate {
+    /// An estimate that cannot be made: no terms, the failed `check` says why.
+    pub fn refusal(
+        model: &str,
+        quant: &str,
+        engine: &'static str,
+        per_card: Vec<CardUse>,
+        check: Check,
+    ) -> Estimate {
+        Estimate {
+            model: model.to_string(),
+            quant: quant.to_string(),
+            engine,
+            terms: Vec::new(),
+            per_card,
+            total_device_bytes: Bytes::ZERO,
+            total_host_bytes: Bytes::ZERO,
+            fits: false,
+            verdict: Verdict::DoesNotFit,
+            layout: Layout::Single,
+            checks: vec![check],
+            warnings: Vec::new(),
+            command: String::new(),
+            notices: Vec::new(),
+        }
+    }
+
     /// The failed hard constraints, in words (empty when it fits).
     pub fn reasons(&self) -> Vec<String> {
         self.checks
@@ -258,26 +284,21 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
 
 fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
     let capacity = card_capacity(i);
-    Estimate {
-        model: v.id.clone(),
-        quant: i.quant.to_string(),
-        engine: i.engine.id(),
-        terms: Vec::new(),
-        per_card: (0..i.cards.max(1))
-            .map(|index| CardUse {
-                index,
-                bytes: Bytes::ZERO,
-                capacity,
-                budget: capacity,
-                terms: Vec::new(),
-            })
-            .collect(),
-        total_device_bytes: Bytes::ZERO,
-        total_host_bytes: Bytes::ZERO,
-        fits: false,
-        verdict: Verdict::DoesNotFit,
-        layout: Layout::Single,
-        checks: vec![Check::hard(
+    let per_card = (0..i.cards.max(1))
+        .map(|index| CardUse {
+            index,
+            bytes: Bytes::ZERO,
+            capacity,
+            budget: capacity,
+            terms: Vec::new(),
+        })
+        .collect();
+    Estimate::refusal(
+        &v.id,
+        i.quant.id(),
+        i.engine.id(),
+        per_card,
+        Check::hard(
             CheckName::FormatAvailable,
             false,
             format!(
@@ -286,11 +307,8 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
                 i.engine.container(),
                 i.engine.label()
             ),
-        )],
-        warnings: Vec::new(),
-        command: String::new(),
-        notices: Vec::new(),
-    }
+        ),
+    )
 }
 
 /// Is tensor parallelism possible over `tp` cards, and if not, why.

@@ -134,26 +134,17 @@ pub fn estimate(inputs: &Inputs) -> TrainEstimate {
 
 fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
     TrainEstimate {
-        estimate: Estimate {
-            model: i.model.clone(),
-            quant: quant_label(i.train.method).into(),
-            engine: "unsloth",
-            terms: Vec::new(),
-            per_card: Vec::new(),
-            total_device_bytes: Bytes::ZERO,
-            total_host_bytes: Bytes::ZERO,
-            fits: false,
-            verdict: Verdict::DoesNotFit,
-            layout: Layout::Single,
-            checks: vec![Check::hard(
+        estimate: Estimate::refusal(
+            &i.model,
+            quant_label(i.train.method),
+            "unsloth",
+            Vec::new(),
+            Check::hard(
                 CheckName::ModelKnown,
                 false,
                 format!("model {} is not in the catalog", quote(&i.model)),
-            )],
-            warnings: Vec::new(),
-            command: String::new(),
-            notices: Vec::new(),
-        },
+            ),
+        ),
         selection: Selection {
             free,
             picked: Vec::new(),
