@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Install everything the build and the tests need; skip what is already there at the right
 # version (safe to run again). Needs a Rust toolchain (rustup), node/npm, and root or sudo for
-# apt when chromium is missing. See GUIDE §2 for why each version is pinned.
+# apt when chromium is missing. Each version is pinned for a reason given beside it.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
 cd "$FITCARD_ROOT"

@@ -1,4 +1,4 @@
-//! The CLI contract (GUIDE §4): JSON shape, exit codes, the same query string as the page.
+//! The CLI contract (the query string and JSON are a public API): JSON shape, exit codes, the same query string as the page.
 
 use std::process::{Command, Output};
 

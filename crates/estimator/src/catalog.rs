@@ -162,7 +162,7 @@ pub struct Format {
     #[serde(default)]
     pub duplicate_output: bool,
     /// Tensors the format leaves at (near) original precision, with their type: quantisation
-    /// coverage is not uniform (seed 1, mechanism two).
+    /// coverage is not uniform.
     pub unquantized: Vec<String>,
     /// Anything a reader should know about this file.
     pub note: Option<String>,

@@ -1,5 +1,5 @@
 //! Ready-to-run engine commands. The concurrency flag is always written, even at its default
-//! (seed 1: a flag written out is visible to the next reader; one left to its default is found
+//! (a flag written out is visible to the next reader; one left to its default is found
 //! only after it bites).
 
 use crate::catalog::Format;

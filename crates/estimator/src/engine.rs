@@ -1,4 +1,4 @@
-//! Inference engines and the facts about them that change the answer (GUIDE §3).
+//! Inference engines and the facts about them that change the answer.
 
 use crate::quant::{Container, GgmlType};
 use serde::Serialize;
@@ -129,9 +129,9 @@ impl Engine {
     }
 
     /// The engine's concurrency when the flag is left unset, and what that means.
-    /// llama-server: `--parallel` unset → 4 slots sharing one unified KV of n_ctx cells (GUIDE §3).
+    /// llama-server: `--parallel` unset → 4 slots sharing one unified KV of n_ctx cells (llama.cpp tools/server/server.cpp: `--parallel` auto → `n_parallel = 4`, `kv_unified = true`).
     /// Ollama: `OLLAMA_NUM_PARALLEL` 1 in current releases; earlier releases used 4 or chose by
-    /// free memory (GUIDE §3). vLLM: `--max-num-seqs` 256 (it sizes the KV pool from
+    /// free memory (Ollama's docs/faq.md, "How does Ollama handle concurrent requests?"). vLLM: `--max-num-seqs` 256 (it sizes the KV pool from
     /// `--gpu-memory-utilization`, not from the slot count). transformers: the batch you pass.
     pub const fn default_concurrency(self) -> (u32, &'static str) {
         match self {

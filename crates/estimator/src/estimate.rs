@@ -1,6 +1,6 @@
 //! Serve mode: the terms summed, sharded over the cards, and every hard constraint checked.
 //!
-//! Feasibility (seed 1, "enumerate every hard constraint first"):
+//! Feasibility (every hard constraint is enumerated first):
 //! 1. the format exists for the engine (GGUF for llama.cpp/Ollama, safetensors for vLLM/transformers);
 //! 2. the context fits the model (`ctx ≤ max_position_embeddings`);
 //! 3. bytes on the fullest card ≤ capacity (vLLM: ≤ `util × capacity`, which it preallocates and
@@ -16,7 +16,7 @@
 //! with [`Severity::Info`]: `fits` is the AND of the [`Severity::Hard`] checks only.
 //!
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
-//! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device, GUIDE §3); else *fits*.
+//! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
 
 use crate::catalog::{catalog, Arch, Format, Variant};
 use crate::describe;

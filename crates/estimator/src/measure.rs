@@ -1,12 +1,11 @@
-//! Measuring the one quantity you cannot look up: the global-attention share (seed 1, "the
-//! quantity you can't look up").
+//! Measuring the one quantity you cannot look up: the global-attention share.
 //!
 //! Global layers grow the KV cache linearly with context; sliding-window layers plateau. So the
 //! slope of steady-state VRAM against context comes from the global layers alone:
 //!   `bytes_per_token = Δvram / Δctx`,
 //!   `global_layers = bytes_per_token / (2 × kv_heads × head_dim × bytes_per_element)`,
 //!   `share = global_layers / KV-owning layers`.
-//! Conditions the seed insists on, enforced here: concurrency pinned to 1 (the caller's
+//! Conditions, enforced here: concurrency pinned to 1 (the caller's
 //! measurement), at least three points (two always form a line), and the adjacent slopes must
 //! agree (collinearity) — otherwise something else is allocating (a step in an allocation
 //! strategy) and the slope is not trusted.

@@ -1,4 +1,4 @@
-//! The permalink codec: [`Inputs`] ⇄ query string (GUIDE §4), versioned `v=1`.
+//! The permalink codec: [`Inputs`] ⇄ query string (the public API of the page, the embed and the CLI), versioned `v=1`.
 //!
 //! [`encode`] writes every parameter in a fixed order, so a link always restores the whole
 //! configuration. [`decode`] is tolerant: an unknown key, a bad or out-of-range value, a

@@ -261,7 +261,7 @@ mod tests {
 
     #[test]
     fn row_bytes_follow_block_layouts() {
-        // GUIDE §3: f16 2n, q8_0 34n/32, q4_0 18n/32, q5_1 24n/32.
+        // ggml's block sizes (ggml/src/ggml.c, type_traits): f16 2n, q8_0 34n/32, q4_0 18n/32, q5_1 24n/32.
         assert_eq!(GgmlType::F16.row_bytes(256), 512);
         assert_eq!(GgmlType::Q8_0.row_bytes(256), 272);
         assert_eq!(GgmlType::Q4_0.row_bytes(256), 144);

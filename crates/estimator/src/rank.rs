@@ -1,4 +1,4 @@
-//! Ranking (seed 1, "constraint part two"): among the candidates (variant × format) that pass
+//! Ranking: among the candidates (variant × format) that pass
 //! every constraint, the most capable variant first, then the highest precision within it —
 //! never by size alone (size and capability correlate within a variant, not across variants).
 //! Non-fitting candidates follow in the same order, each with its reasons.

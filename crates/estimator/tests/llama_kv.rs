@@ -1,4 +1,4 @@
-//! Regression baseline: llama.cpp's KV-cache allocation (GUIDE §3) on each catalog
+//! Regression baseline: llama.cpp's KV-cache allocation (src/llama-kv-cache.cpp) on each catalog
 //! architecture. Expected bytes come from an independent Python re-implementation of the rules
 //! (tests/gen/llama_kv.py), not from the Rust code under test. Defaults: n_ubatch 512,
 //! n_batch 2048, swa_full off. Architectures are pinned here (and checked against the catalog).
@@ -250,7 +250,7 @@ fn llama_cpp_kv_rules_on_every_architecture() {
     assert_eq!(ROWS.len(), 120);
 }
 
-/// GUIDE §3 exact examples (n_seq 1, f16 KV).
+/// Exact examples (n_seq 1, f16 KV) read off llama.cpp's allocator.
 #[test]
 fn guide_exact_examples() {
     let f16 = KvDtype::F16;

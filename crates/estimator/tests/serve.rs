@@ -46,7 +46,7 @@ fn llama_host_resident_embeddings_match_public_log() {
     assert_eq!(term(&e, "weights_host"), 525_336_576); // 501.00 MiB
     let dev = term(&e, "weights") as f64 / (1 << 20) as f64;
     assert!((dev - 2357.26).abs() < 12.0, "device weights {dev:.2} MiB");
-    // KV @4096 = 128 MiB (GUIDE §3).
+    // KV @4096 = 128 MiB (llama.cpp's allocator, tests/llama_kv.rs).
     assert_eq!(term(&e, "kv_cache"), 128 << 20);
 }
 
@@ -76,7 +76,7 @@ fn gemma3n_per_layer_embeddings_stay_on_host() {
 }
 
 /// Ollama runs llama-server with -c num_ctx×num_parallel -np num_parallel: KV = per-slot ×
-/// slots (essay: 16384 × 4 = 65536). Llama-3.2-1B: 4 × 128 MiB at 4096.
+/// slots (16384 × 4 = 65536). Llama-3.2-1B: 4 × 128 MiB at 4096.
 #[test]
 fn ollama_multiplies_kv_by_slots() {
     let one =
@@ -148,7 +148,7 @@ fn tensor_parallel_impossible_falls_back_to_layer_split() {
     assert!(check(&e, "vram_per_card").ok);
 }
 
-/// vLLM replicates KV heads when tp > kv_heads (GUIDE §3): the one-KV-head model *can* use TP
+/// vLLM replicates KV heads when tp > kv_heads (vLLM's tensor-parallel rule): the one-KV-head model *can* use TP
 /// there, as long as attention heads divide.
 #[test]
 fn vllm_tp_rule_with_replication() {
@@ -190,7 +190,7 @@ fn three_cards_rank_the_gemma3_family_by_layer_split() {
         .all(|c| !c.reasons.iter().any(|m| m.contains("not divisible"))));
 }
 
-/// Ranking trap (essay): a small variant at high precision must not beat a clearly stronger
+/// Ranking trap: a small variant at high precision must not beat a clearly stronger
 /// variant in a quantised format of near-identical size. Qwen3-8B BF16 GGUF (16.39 GB) vs
 /// Qwen3-14B Q8_0 (15.70 GB) on one 24 GiB card: 14B Q8_0 ranks first of the two.
 #[test]
@@ -248,7 +248,7 @@ fn sliding_window_plateau() {
     assert_eq!(b - a, 8192 * 10 * 16 * 128 * 4);
 }
 
-/// Overhead (essay fit): the per-card arm dominates for a small model on several cards, the
+/// Overhead (the empirical fit): the per-card arm dominates for a small model on several cards, the
 /// weight arm for a large model on one card.
 #[test]
 fn overhead_regimes() {

@@ -1,5 +1,5 @@
-//! Train mode (seed `unsloth-training-vram-estimation`) as reviewed tables: one commented row per
-//! case. Architectures are built here from published configs, so the seed tables do not depend on
+//! Train mode (Unsloth Studio's `VRAM_ESTIMATION.md`, github.com/unslothai/unsloth) as reviewed tables: one commented row per
+//! case. Architectures are built here from published configs, so Unsloth's tables do not depend on
 //! the catalog.
 
 use fitcard_estimator::catalog::Arch;
@@ -62,7 +62,7 @@ fn qwen25_05b() -> Arch {
         "Qwen/Qwen2.5-0.5B config.json",
     )
 }
-/// Llama-3.2-1B: 2048 / 16 L / 32 H / 8 KV / 8192 / 128256 / tied (shared/data/models.json,
+/// Llama-3.2-1B: 2048 / 16 L / 32 H / 8 KV / 8192 / 128256 / tied (https://huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json,
 /// mlc-llm preset `llama3_2_1b`).
 fn llama32_1b() -> Arch {
     arch(2048, 16, 32, 8, 8192, 128256, true, "models.json")
@@ -81,7 +81,7 @@ fn llama31_70b() -> Arch {
     arch(8192, 80, 64, 8, 28672, 128256, false, "models.json")
 }
 /// Qwen2.5-32B: 5120 / 64 L / 40 H / 8 KV / 27648 / vocab 152064 / untied (config copies in
-/// public code, e.g. code-index id 69304953106). The seed's "32B" row is this model: Qwen3-32B
+/// public code, e.g. code-index id 69304953106). The document's "32B" row is this model: Qwen3-32B
 /// (25600 ffn, 64 heads) gives 56.8 GiB of weights, not the printed 61.0.
 fn qwen25_32b() -> Arch {
     arch(
@@ -181,7 +181,7 @@ type SelRow = (
 );
 
 /// `{:.1}` of a byte count in GiB (Rust rounds exact ties to even, as Python's `round` did for
-/// the seed's table: 32B LoRA = exactly 0.25 GiB prints 0.2).
+/// the document's table: 32B LoRA = exactly 0.25 GiB prints 0.2).
 fn p1(b: Bytes) -> String {
     format!("{:.1}", b.gib())
 }
@@ -192,7 +192,7 @@ fn p1(b: Bytes) -> String {
 
 /// (row, arch, method, [weights, lora, optim, grad, act, cuda, total]) exactly as printed.
 /// Reproduced with the 20 % floors the table was printed with ([`Floors::TABLE`]); see
-/// `reference_table_with_seed_floors` for what the 15 % of the seed's text gives.
+/// `reference_table_with_seed_floors` for what the 15 % of the document's text gives.
 #[test]
 fn reference_table() {
     use Method::*;
@@ -236,7 +236,7 @@ fn reference_table() {
     }
 }
 
-/// The same rows with the seed's stated 15 % floors (what the product uses): the floor-bound
+/// The same rows with the document's stated 15 % floors (what the product uses): the floor-bound
 /// cells drop to 0.15/0.20 of the printed value; the two rows not bound by a floor keep their
 /// totals. Documents the table/text inconsistency rather than hiding it.
 #[test]
@@ -244,7 +244,7 @@ fn reference_table_with_seed_floors() {
     use Method::*;
     #[rustfmt::skip]
     let rows: [SeedFloorRow; 8] = [
-        // (row, arch, method, total printed in the seed, total with 15 % floors)
+        // (row, arch, method, total printed by Unsloth, total with 15 % floors)
         ("0.5B QLoRA",    qwen25_05b, Qlora, "2.1",  "2.1"),   // floors below 0.05 GiB either way
         ("1B QLoRA",      llama32_1b, Qlora, "2.9",  "2.9"),   // 2.94 → 2.86
         ("3B QLoRA",      llama32_3b, Qlora, "4.9",  "4.6"),
@@ -283,13 +283,13 @@ fn e2e_validation() {
         ("QLoRA bsz=2 seq=512",  Qlora, 2, 512,  Optim::Adamw8bit,  2.55, 2.65, -3.7, -2.4),
         ("QLoRA bsz=2 seq=2048", Qlora, 2, 2048, Optim::Adamw8bit,  2.60, 2.65, -1.8, 2.8),
         // MISS (+9.8 %): our activations 0.37 GiB (1 layer × S·B) vs a flat measured 2.65 GiB.
-        // The seed's own estimates rise only 0.05 GiB per doubling of S·B (≈ 1/4 of §5's per-layer
+        // The document's own estimates rise only 0.05 GiB per doubling of S·B (≈ 1/4 of the activation formula's per-layer
         // formula) — they were printed by an earlier activation rule; the measurement does not
         // move at all, i.e. Unsloth's offloaded checkpointing keeps less than one layer's
         // activations resident at this size. Not tuned.
         ("QLoRA bsz=4 seq=2048", Qlora, 4, 2048, Optim::Adamw8bit,  2.65, 2.65, 0.0, 9.8),
         ("LoRA fp16 bsz=2",      Lora,  2, 2048, Optim::Adamw8bit,  3.84, 3.88, -1.0, 2.3),
-        // full FT reproduces the seed's estimate to the printed 0.01 (10.886 / 13.188 GiB)
+        // full FT reproduces the document's estimate to the printed 0.01 (10.886 / 13.188 GiB)
         ("Full FT adamw_8bit",   Full,  2, 2048, Optim::Adamw8bit,  10.89, 10.80, 0.8, 0.8),
         ("Full FT adamw_torch",  Full,  2, 2048, Optim::AdamwTorch, 13.19, 12.93, 2.0, 2.0),
     ];
@@ -314,7 +314,7 @@ fn e2e_validation() {
                 "{cfg}: the documented miss changed sign: {err:.2} %"
             );
         }
-        // Full fine-tuning has no floor to differ by: the seed's number exactly.
+        // Full fine-tuning has no floor to differ by: the document's number exactly.
         assert!(
             method != Full || (ours - seed_est).abs() < 0.005,
             "{cfg}: {ours:.3} vs seed {seed_est}"
@@ -368,7 +368,7 @@ fn measurements_training() {
     #[rustfmt::skip]
     let rows: Vec<(&str, Arch, TrainInputs, f64, Expect)> = vec![
         // Unsloth README, Llama-3.1-8B QLoRA r32 B1, longest context that fits a tier. The
-        // published contexts are exactly linear (4719 tokens per GB ≈ 222 KiB/token); §5 keeps one
+        // published contexts are exactly linear (4719 tokens per GB ≈ 222 KiB/token); the activation formula keeps one
         // layer, 85 KiB/token (Unsloth's offloaded checkpoints sit in host RAM, correctly absent).
         // MISSING: the backward of the recomputed layer (gate/up/act outputs and their gradients,
         // ~4–6 MLP-wide tensors vs the 2 counted) and chunked logits/cross-entropy buffers — a
@@ -404,8 +404,8 @@ fn measurements_training() {
         // HF 80 GB at 6916: UNDER — on-GPU checkpoints + unchunked logits, as above.
         ("TR-HF-L70B-80",  llama31_70b(), q(32, 1, 6916, Hf),   80.0, Below(0.69, 0.75)),
         // "Qwen3-30B-A3B fits on 17.5GB", settings unknown (defaults: r16 B2 S2048). OVER: the
-        // weights alone are 18.3 GiB — §1 charges 5 bits per quantized parameter (factor 3.2;
-        // NF4 is 4.5 bits, ≈4.1 with double quantization) over all 128 experts; §2 puts LoRA on
+        // weights alone are 18.3 GiB — the weights formula charges 5 bits per quantized parameter (factor 3.2;
+        // NF4 is 4.5 bits, ≈4.1 with double quantization) over all 128 experts; the LoRA formula puts LoRA on
         // every expert (1.6 GiB + 3.1 GiB optimizer); the floors add 5.5 GiB. The claim likely
         // adapts attention only: still 25.3 GiB (asserted below).
         ("TR-UNS-Q3-30B-A3B-17.5GB", qwen3_30b_a3b(), q(16, 2, 2048, Uns), 17.5, Above(1.67, 1.74)),
@@ -467,7 +467,7 @@ fn measurements_training() {
     assert!((25.0..25.5).contains(&est), "{est}");
 }
 
-/// MoE terms by hand for Qwen3-30B-A3B (seed §1/§2: MLP × E, router E·H, LoRA MLP × E).
+/// MoE terms by hand for Qwen3-30B-A3B (Unsloth's formula: MLP × E, router E·H, LoRA MLP × E).
 #[test]
 fn moe_terms() {
     let t = train(
@@ -480,7 +480,7 @@ fn moe_terms() {
     );
     let b = estimate_arch(&qwen3_30b_a3b(), &t);
     let d = b.dims;
-    // K = (2048 / 32) × 4 = 256 (the seed's K, not head_dim 128 × 4 = 512).
+    // K = (2048 / 32) × 4 = 256 (the document's K, not head_dim 128 × 4 = 512).
     assert_eq!((d.k, d.m, d.e), (256, 768, 128));
     // per layer: QKVO (2·2048 + 2·256)·2048 = 9_437_184; MLP 2048·768·3·128 = 603_979_776;
     // router 128·2048 = 262_144 → 613_679_104 × 48 layers.
@@ -523,7 +523,7 @@ fn knobs() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// §8 GPU selection through `training::estimate` (the default catalog model; free memory is set
+// GPU selection through `training::estimate` (the default catalog model; free memory is set
 // relative to its estimate, so the rows do not depend on the catalog's numbers).
 // ---------------------------------------------------------------------------------------------
 

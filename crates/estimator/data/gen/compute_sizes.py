@@ -62,7 +62,7 @@ BASE = {"Q4_K_M": "Q4_K", "Q5_K_M": "Q5_K", "Q6_K": "Q6_K", "Q8_0": "Q8_0", "Q4_
 
 # GGUF metadata allowance per tokenizer family (bytes): vocab strings + scores/types
 # + merges + chat template.  Estimated from the gap between published 16-bit GGUF
-# sizes and their tensor data (README of shared/data: +1 .. +11 MB).
+# sizes and their tensor data (+1 .. +11 MB over the published files checked).
 META_BYTES = {
     "llama3": 8_000_000,     # 128256 tokens + ~280k merges
     "qwen": 7_000_000,       # 151936 tokens + ~151k merges
@@ -191,7 +191,7 @@ def gpt_oss(c):
 
 
 # ----------------------------------------------------------------------------- models
-# Config facts from shared/data/models.json (see catalog.json "arch.source").
+# Config facts from each model's config.json (see catalog.json "arch.source").
 M = {
     "meta-llama/Llama-3.2-1B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=2048, layers=16, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=128256, has_output=False),
     "meta-llama/Llama-3.2-3B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=3072, layers=28, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=128256, has_output=False),

@@ -2,12 +2,11 @@
 //!
 //! Per layer that owns a cache: `cells_l × (row(type_k, n_kv × head_dim) + row(type_v, n_kv ×
 //! head_dim))`. Global layers grow with context; sliding-window layers plateau at the window
-//! (seed 1: "only the global layer count" grows); layers that reuse another layer's cache
-//! (gemma-3n KV sharing) add nothing. The concurrency slots multiply it (seed 1: "actual KV
-//! cache = single KV cache × concurrent slots").
+//! (only the global layers grow); layers that reuse another layer's cache
+//! (gemma-3n KV sharing) add nothing. The concurrency slots multiply it.
 //!
 //! Three allocators are modelled:
-//! * [`llama`] — llama.cpp / Ollama, exactly by GUIDE §3 (measured on llama.cpp's allocator):
+//! * [`llama`] — llama.cpp / Ollama, exactly as llama.cpp's allocator (src/llama-kv-cache.cpp) sizes it:
 //!   `n_ctx_pad = pad(n_ctx, 256)`; unified or one sequence → 1 stream of `n_ctx_pad` cells;
 //!   split → `n_seq` streams of `pad(⌊n_ctx_pad / n_seq⌋, 256)` cells; SWA layers hold
 //!   `pad(min(cells, n_swa × (unified ? n_seq : 1) + n_ubatch_eff), 256)` cells unless
@@ -16,7 +15,7 @@
 //! * [`paged`] — vLLM's paged cache: blocks of 16 tokens, a request at `ctx` holds
 //!   `⌈ctx/16⌉` blocks per global layer and about `⌈min(ctx, window + 16)/16⌉` per sliding layer;
 //!   with tensor parallelism each card holds `max(1, kv_heads / tp)` heads (KV heads are
-//!   replicated when tp > kv_heads; GUIDE §3). Domain: vLLM ≥ 0.6 defaults (block size 16).
+//!   replicated when tp > kv_heads). Domain: vLLM ≥ 0.6 defaults (block size 16).
 //! * [`dense`] — transformers' dynamic cache: exactly `ctx` tokens per sequence, sliding layers
 //!   capped at the window. Validated against the Qwen3 speed benchmark (measurement table).
 

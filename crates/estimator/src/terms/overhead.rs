@@ -3,7 +3,8 @@
 //! Serving engines (llama.cpp, Ollama, vLLM):
 //!   `overhead = max(0.7 GiB × cards, 0.10 × device_weights) + n_ctx / 131072 × 0.35 GiB`
 //! where `n_ctx` is the cells the engine allocates (context × slots).
-//! Provenance: the inference essay's fit, within 0.15 GiB over four measured configurations.
+//! Provenance: an empirical fit, within 0.15 GiB over four measured llama.cpp configurations
+//! (the measurements themselves are not published).
 //! **Empirical**: the coefficients have no theoretical basis; they were fitted on specific driver
 //! and engine versions (re-measure after a driver update). The two arms of the `max` are two
 //! regimes (small model on several cards: per-card CUDA context; large model on one card:
@@ -15,16 +16,16 @@
 //! (peak − weights − KV, rounded up) of the Qwen3 speed benchmark (transformers 4.51 +
 //! FlashAttention-2, 0.6B…32B at 2K…32K tokens; residuals 33–48 MiB). That benchmark reads
 //! PyTorch's allocator peak, which leaves out the CUDA context of the process; the card holds it
-//! all the same, so the essay's per-card arm (0.7 GiB, its "fixed per-card context cost") is added.
+//! all the same, so the fit's per-card arm (0.7 GiB, the fixed per-card context cost) is added.
 
 use crate::engine::Engine;
 use crate::units::{Bytes, GIB, MIB};
 
-/// Per-card fixed arm of the essay's fit (GiB).
+/// Per-card fixed arm of the fit (GiB).
 pub const PER_CARD_GIB: f64 = 0.7;
-/// Weight-proportional arm of the essay's fit.
+/// Weight-proportional arm of the fit.
 pub const WEIGHT_FRACTION: f64 = 0.10;
-/// Context slope of the essay's fit: GiB per 131072 tokens.
+/// Context slope of the fit: GiB per 131072 tokens.
 pub const CTX_GIB_PER_128K: f64 = 0.35;
 /// transformers allocator residual (see module docs).
 pub const TRANSFORMERS_RESIDUAL: Bytes = Bytes(48 * MIB);

@@ -12,12 +12,13 @@
 //! (both engines tie the output to the embedding and skip the stored tensor). On llama.cpp such a
 //! file's output matrix is a real tensor already, so no tied copy is added.
 //!
-//! Provenance: the inference essay (seed 1: "file size is the input, not a parameter count";
-//! `CPU-resident = (vocab × layers × perLayerDim + vocab × hidden) × bytesPerParam`) and the
-//! llama.cpp facts of GUIDE §3 (with full offload `token_embd` stays in host memory; a tied output
-//! matrix is a real GPU copy — public log, Llama-3.2-1B F16: CUDA0 2357.26 MiB, CPU_Mapped
-//! 501.00 MiB). The essay's formula has no tied-copy term; GUIDE's log shows the copy exists, so
-//! it is added back.
+//! Provenance: the file size is the input, never a parameter count (vendors count parameters
+//! differently; the bytes on disk are unambiguous). llama.cpp assigns the input layer to the CPU
+//! (src/llama-model.cpp, load_tensors), so with full offload `token_embd` stays in host memory,
+//! and a tied output matrix becomes a real tensor on the card: a llama.cpp load of Llama-3.2-1B
+//! F16 reports CUDA0 2357.26 MiB and CPU_Mapped 501.00 MiB (`tests/serve.rs`). The
+//! `CPU-resident = (vocab × layers × perLayerDim + vocab × hidden) × bytesPerParam` rule without a
+//! tied-copy term undercounts the card by exactly that copy, so it is added back.
 //!
 //! Domain: the deduction is an engine choice, so it is gated on engine *and* container: only
 //! llama.cpp/Ollama with GGUF. A format that quantizes embeddings is handled through `embd_type`

@@ -1,5 +1,5 @@
 //! The Unsloth command for a train-mode estimate: `CUDA_VISIBLE_DEVICES` for the picked GPUs and
-//! a short Python snippet with the knobs the estimate depends on (seed "Parameter Flow":
+//! a short Python snippet with the knobs the estimate depends on (Unsloth Studio's "Parameter Flow":
 //! batch_size, max_seq_length, lora_r, target_modules, gradient_checkpointing, optim).
 
 use super::select;

@@ -1,25 +1,24 @@
 //! Train mode: GPU memory for fine-tuning with Unsloth (QLoRA, LoRA, full fine-tuning).
 //!
-//! Specification: seed `unsloth-training-vram-estimation` (Unsloth Studio's
-//! `VRAM_ESTIMATION.md` / `vram_estimation.py`). Every section is implemented:
+//! Specification: Unsloth Studio's estimator, `studio/backend/utils/hardware/VRAM_ESTIMATION.md`
+//! and `vram_estimation.py` in github.com/unslothai/unsloth. Every part is implemented:
 //!
 //! ```text
 //! total = weights + lora + optimizer + gradients + activations + cuda_overhead
 //! ```
 //!
-//! * §1 weights, §2 LoRA adapters, §3 optimizer states, §4 gradients, §5 activations, §6 floors,
-//!   §7 CUDA overhead: [`terms`] (pure functions of the config; [`estimate_arch`]).
-//! * §8 multi-GPU pool and automatic / explicit GPU selection: [`select`].
+//! * weights, LoRA adapters, optimizer states, gradients, activations, floors, CUDA overhead: [`terms`] (pure functions of the config; [`estimate_arch`]).
+//! * the multi-GPU pool and automatic / explicit GPU selection: [`select`].
 //!
-//! **Unit decision.** The seed writes "GB"; it means GiB (2^30 bytes). Evidence: (a) its E2E
+//! **Unit decision.** The document writes "GB"; it means GiB (2^30 bytes). Evidence: (a) its E2E
 //! full-fine-tuning rows (Llama-3.2-1B: 10.89 and 13.19 "GB") come out at 10.886 and 13.188 only
 //! in GiB (11.69 / 14.16 in 10^9); (b) its reference table's weight column (8B QLoRA 6.0, 8B 16-bit
 //! 15.0, 32B 61.0, 72B 45.5) matches 6.02 / 14.96 / 61.03 / 45.51 GiB, not 6.46 / 16.06 / 65.5 /
 //! 48.9 GB; (c) Unsloth's code writes `CUDA_OVERHEAD_BYTES = int(1.4 * 1024**3)`. So the 1.4 CUDA
 //! overhead is 1.4 GiB here, and free memory per GPU (`free=`) is read in GiB too.
 //!
-//! **Floors.** The seed's text (§6) and Unsloth's code use 15 %: [`estimate_arch`] and
-//! [`estimate`] use [`Floors::SEED`]. The seed's reference table, however, was printed with 20 %
+//! **Floors.** The document's text and Unsloth's code use 15 %: [`estimate_arch`] and
+//! [`estimate`] use [`Floors::SEED`]. The document's reference table, however, was printed with 20 %
 //! floors ([`Floors::TABLE`], see the tests); its E2E table predates floors ([`Floors::NONE`]).
 //! [`estimate_arch_with`] takes the floors explicitly for those comparisons.
 //!
@@ -73,7 +72,7 @@ ids! {
     }
 }
 
-/// How the GPUs were chosen (§8).
+/// How the GPUs were chosen.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Selection {
     /// Free memory per GPU (from `free=`, or `cards` × the card's capacity).
@@ -181,7 +180,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
     .map(|(n, bytes)| Term::new(n, bytes, Place::Device))
     .collect();
 
-    // §8 selection.
+    // GPU selection (the pool rule of `select`).
     let auto = t.pick.is_empty();
     let choice = if auto {
         select::auto(&free, total)

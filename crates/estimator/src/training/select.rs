@@ -1,4 +1,4 @@
-//! §8 multi-GPU pool and GPU selection (Unsloth Studio's `prepare_gpu_selection`).
+//! Multi-GPU pool and GPU selection (Unsloth Studio's `prepare_gpu_selection`).
 //!
 //! `usable = free[first] + Σ 0.85 × free[others]`: the first GPU of the selection counts fully,
 //! every further one gives 85 % of its free memory (NCCL buffers, transfers, uneven shards).

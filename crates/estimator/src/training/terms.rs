@@ -1,9 +1,9 @@
 //! The six memory terms of train mode as pure functions of an [`Arch`] and [`TrainInputs`]
-//! (seed `unsloth-training-vram-estimation`, §1–§7). No catalog, no GPUs: [`super::estimate_arch`]
+//! (Unsloth Studio's `VRAM_ESTIMATION.md`). No catalog, no GPUs: [`super::estimate_arch`]
 //! and the tests call this directly.
 //!
-//! Symbols are the seed's: `H` hidden, `L` layers, `V` vocab,
-//! `K = (H / heads) × kv_heads` (integer division, as the seed writes it — **not** `head_dim ×
+//! Symbols are the document's: `H` hidden, `L` layers, `V` vocab,
+//! `K = (H / heads) × kv_heads` (integer division, as the document writes it — **not** `head_dim ×
 //! kv_heads`; for Qwen3 and Gemma, whose `head_dim ≠ H / heads`, the attention terms therefore
 //! differ from the real projections), `M` = `moe_intermediate` when the config has one, else
 //! `intermediate`, `E` = experts (1 for dense), `r` rank, `B` batch, `S` sequence length.
@@ -12,14 +12,14 @@ use crate::catalog::Arch;
 use crate::inputs::{GradCkpt, Method, Optim, TargetModule, TargetSet, TrainInputs};
 use crate::units::{Bytes, GIB};
 
-/// §1: BNB NF4 stores 16-bit weights in `2 / 3.2` bytes per parameter (4 bits + blockwise scales).
+/// Weights: BNB NF4 stores 16-bit weights in `2 / 3.2` bytes per parameter (4 bits + blockwise scales).
 pub const QUANT_4BIT_FACTOR: f64 = 3.2;
-/// §7: CUDA driver + PyTorch runtime, 1.4 "GB" = 1.4 GiB (see the unit decision in [`super`]).
+/// CUDA overhead: CUDA driver + PyTorch runtime, 1.4 "GB" = 1.4 GiB (see the unit decision in [`super`]).
 pub const CUDA_OVERHEAD: Bytes = Bytes((1.4 * GIB as f64) as u64);
-/// §5: per-layer activation bytes = elements × 2 (16-bit) × 1.25 (slack).
+/// Activations: per-layer activation bytes = elements × 2 (16-bit) × 1.25 (slack).
 pub const ACTIVATION_SLACK: f64 = 1.25;
 
-/// §6 floors: `gradients ≥ fraction × weights`, `activations ≥ fraction × weights × B/2`.
+/// Floors: `gradients ≥ fraction × weights`, `activations ≥ fraction × weights × B/2`.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Floors {
     /// Share of the weights (0.15 = 15 %).
@@ -27,18 +27,18 @@ pub struct Floors {
 }
 
 impl Floors {
-    /// The seed's §6 text (and Unsloth's code of that time): 15 %. What [`super::estimate_arch`] uses.
+    /// The document's text (and Unsloth's code of that time): 15 %. What [`super::estimate_arch`] uses.
     pub const SEED: Floors = Floors { fraction: 0.15 };
-    /// What the seed's *reference table* was evidently printed with: every floor-bound cell of its
+    /// What the document's *reference table* was evidently printed with: every floor-bound cell of its
     /// eight rows (gradients and activations of all QLoRA/LoRA rows, activations of the full-FT
     /// row) equals 0.20 × weights, and seven of the eight rows cannot be reproduced with 0.15.
     /// Only for reproducing that table.
     pub const TABLE: Floors = Floors { fraction: 0.20 };
-    /// No floors: the seed's E2E table "predates the 15 % floors".
+    /// No floors: the document's end-to-end table "predates the 15 % floors".
     pub const NONE: Floors = Floors { fraction: 0.0 };
 }
 
-/// Optimizer bytes per trainable parameter (§3, calibrated by Unsloth).
+/// Optimizer bytes per trainable parameter (calibrated by Unsloth).
 pub fn optimizer_bytes_per_param(o: Optim) -> u64 {
     match o {
         Optim::Adamw8bit => 4,
@@ -48,7 +48,7 @@ pub fn optimizer_bytes_per_param(o: Optim) -> u64 {
     }
 }
 
-/// Activation layers kept live (§5): `None` = all `L` layers; else the multiplier of one layer.
+/// Activation layers kept live: `None` = all `L` layers; else the multiplier of one layer.
 pub fn gc_multiplier(gc: GradCkpt, method: Method) -> Option<f64> {
     let full = method == Method::Full;
     match gc {
@@ -96,7 +96,7 @@ impl Dims {
         }
     }
 
-    /// §1 `(QKVO + MLP) × L`, MLP = `H·M·3·E + (E·H if E > 1)` (router).
+    /// Quantizable: `(QKVO + MLP) × L`, MLP = `H·M·3·E + (E·H if E > 1)` (router).
     pub fn quantizable(&self) -> u64 {
         let qkvo = (2 * self.h + 2 * self.k) * self.h;
         let router = if self.e > 1 { self.e * self.h } else { 0 };
@@ -104,7 +104,7 @@ impl Dims {
         (qkvo + mlp) * self.l
     }
 
-    /// §1 `2·H·L + V·H + (V·H if untied)`: norms, embeddings, LM head.
+    /// Not quantized: `2·H·L + V·H + (V·H if untied)`: norms, embeddings, LM head.
     pub fn non_quantizable(&self) -> u64 {
         let head = if self.tied { 0 } else { self.v * self.h };
         2 * self.h * self.l + self.v * self.h + head
@@ -115,7 +115,7 @@ impl Dims {
         self.quantizable() + self.non_quantizable()
     }
 
-    /// §2: `(A + B)` elements of one adapted module (per layer, MLP ×E).
+    /// LoRA: `(A + B)` elements of one adapted module (per layer, MLP ×E).
     pub fn lora_module(&self, module: TargetModule, r: u64) -> u64 {
         let (h, k, m) = (self.h, self.k, self.m);
         match module {
@@ -126,12 +126,12 @@ impl Dims {
         }
     }
 
-    /// §2 LoRA parameters: Σ over selected modules × L.
+    /// LoRA parameters: Σ over selected modules × L.
     pub fn lora_params(&self, targets: TargetSet, r: u64) -> u64 {
         targets.iter().map(|m| self.lora_module(m, r)).sum::<u64>() * self.l
     }
 
-    /// §5 one layer: `(S·B·(H+K+K) + S·B·2 + S·B·(M+M)) × 2 × 1.25`.
+    /// Activations of one layer: `(S·B·(H+K+K) + S·B·2 + S·B·(M+M)) × 2 × 1.25`.
     pub fn activation_per_layer(&self, s: u64, b: u64) -> f64 {
         let sb = (s * b) as f64;
         let elems = sb * (self.h + 2 * self.k) as f64 + sb * 2.0 + sb * (2 * self.m) as f64;
@@ -144,7 +144,7 @@ impl Dims {
 pub struct Breakdown {
     /// Model weights.
     pub weights: Bytes,
-    /// Zero for full fine-tuning (the seed's table prints "—").
+    /// Zero for full fine-tuning (the document's table prints "—").
     pub lora: Bytes,
     /// Optimizer states.
     pub optimizer: Bytes,
@@ -168,7 +168,7 @@ pub struct Breakdown {
     pub activations_computed: Bytes,
     /// Activations of one layer.
     pub activation_per_layer: Bytes,
-    /// Layers of activations kept (L with GC off, else the §5 multiplier).
+    /// Layers of activations kept (L with GC off, else the checkpointing multiplier).
     pub activation_layers: f64,
     /// The floors applied.
     pub floors: Floors,
@@ -185,12 +185,12 @@ impl Breakdown {
             + self.cuda_overhead
     }
 
-    /// Did the §6 floor raise the gradient term?
+    /// Did the floor raise the gradient term?
     pub fn gradients_floored(&self) -> bool {
         self.gradients > self.gradients_computed
     }
 
-    /// Did the §6 floor raise the activation term?
+    /// Did the floor raise the activation term?
     pub fn activations_floored(&self) -> bool {
         self.activations > self.activations_computed
     }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent re-implementation of llama.cpp's KV-cache allocation rules (GUIDE §3), written
+"""Independent re-implementation of llama.cpp's KV-cache allocation rules (src/llama-kv-cache.cpp), written
 apart from the Rust code, used to produce the expected bytes in tests/llama_kv.rs.
 Run: python3 crates/estimator/tests/gen/llama_kv.py > /tmp/rows.txt"""
 
