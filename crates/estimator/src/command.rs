@@ -6,13 +6,14 @@ use crate::catalog::Format;
 use crate::engine::Engine;
 use crate::estimate::Layout;
 use crate::inputs::Inputs;
+use crate::quant::GgmlType;
 
 /// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
 /// layout that starts: see [`crate::estimate::tensor_parallel`]).
 pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
     let ctx = i.ctx as u64;
     let par = i.par as u64;
-    let kv = i.kv.id();
+    let (tk, tv) = i.kv_types();
     match i.engine {
         Engine::LlamaCpp => {
             let mut s = format!(
@@ -25,8 +26,11 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
             if i.kvu {
                 s.push_str(" -kvu");
             }
-            if i.kv.is_quantized() || kv != "f16" {
-                s.push_str(&format!(" -fa on -ctk {kv} -ctv {kv}"));
+            // llama.cpp's spelling; `auto` is its default f16. A quantized V cache needs flash
+            // attention.
+            let (gk, gv) = (tk.ggml().unwrap_or_default(), tv.ggml().unwrap_or_default());
+            if gk != GgmlType::F16 || gv != GgmlType::F16 {
+                s.push_str(&format!(" -fa on -ctk {gk} -ctv {gv}"));
             }
             if i.ubatch != 512 {
                 s.push_str(&format!(" -ub {}", i.ubatch));
@@ -43,8 +47,9 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
         }
         Engine::Ollama => {
             let mut s = format!("OLLAMA_NUM_PARALLEL={par} OLLAMA_CONTEXT_LENGTH={ctx}");
-            if kv != "f16" {
-                s.push_str(&format!(" OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={kv}"));
+            let g = tk.ggml().unwrap_or_default();
+            if g != GgmlType::F16 {
+                s.push_str(&format!(" OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"));
             }
             s.push_str(&format!(" ollama serve\nollama run hf.co/{}:{}", format.repo, format.id));
             s
@@ -60,8 +65,9 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
                 "vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
                 format.repo, ctx, par, i.util
             );
-            if kv == "fp8" {
-                s.push_str(" --kv-cache-dtype fp8");
+            // 16-bit caches are vLLM's default (`auto`, the model's dtype).
+            if tk.is_quantized() {
+                s.push_str(&format!(" --kv-cache-dtype {tk}"));
             }
             s
         }

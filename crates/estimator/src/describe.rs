@@ -44,11 +44,17 @@ fn term_text(
             weights::provenance(i.engine),
         ),
         TermName::KvCache => {
-            let cell = kv::cell_bytes(a, i.kv, i.kv, u64::from(a.kv_heads));
+            let (tk, tv) = i.kv_types();
+            let cell = kv::cell_bytes(a, tk, tv, u64::from(a.kv_heads));
+            let types = if tk == tv {
+                tk.to_string()
+            } else {
+                format!("K {tk}, V {tv}")
+            };
             let formula = match (&s.kv.llama, i.engine) {
                 (Some(k), _) => format!(
-                    "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({})",
-                    k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells, cell, i.kv
+                    "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types})",
+                    k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells, cell
                 ),
                 (None, Engine::Vllm) => format!(
                     "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
@@ -102,11 +108,14 @@ fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, s: &Sizing) -> Vec<
             Engine::LlamaCpp => {
                 // What the defaults would allocate with `-c ctx` and no -np: 4 slots, one
                 // unified KV.
+                let (type_k, type_v) = i.kv_types();
                 let k = kv::llama(
                     a,
                     &kv::LlamaParams {
                         n_ubatch: u64::from(i.ubatch),
                         swa_full: i.swa_full,
+                        type_k,
+                        type_v,
                         ..kv::LlamaParams::new(u64::from(i.ctx), 4, true, i.kv)
                     },
                 );

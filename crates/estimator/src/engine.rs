@@ -18,41 +18,65 @@ pub enum Engine {
     Transformers,
 }
 
-/// KV cache element type as an engine names it. llama.cpp/Ollama take ggml types
-/// (`--cache-type-k/-v`); vLLM takes `auto` (the model dtype, 2 bytes) or `fp8` (1 byte).
+/// KV cache element type as an engine names it. llama.cpp takes ggml types for K and V
+/// apart (`--cache-type-k/-v`); Ollama one of f16, q8_0, q4_0 for both
+/// (`OLLAMA_KV_CACHE_TYPE`); vLLM `auto` (the model's dtype), `bfloat16` or an fp8 format
+/// (`--kv-cache-dtype`); transformers the model's dtype.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum KvDtype {
+    /// The model's dtype (`auto`): 16 bit for the checkpoints in the catalog (bf16/f16), and
+    /// llama.cpp's default f16 on GGUF engines.
+    Auto,
     /// A ggml type (llama.cpp `--cache-type-k/-v`).
     Ggml(GgmlType),
-    /// vLLM `--kv-cache-dtype fp8` (1 byte per value).
+    /// vLLM `--kv-cache-dtype fp8` (1 byte per value; e4m3 on CUDA).
     Fp8,
+    /// vLLM `--kv-cache-dtype fp8_e4m3`.
+    Fp8E4m3,
+    /// vLLM `--kv-cache-dtype fp8_e5m2`.
+    Fp8E5m2,
 }
 
 impl KvDtype {
     /// 16-bit floats, llama.cpp's default.
     pub const F16: KvDtype = KvDtype::Ggml(GgmlType::F16);
+    /// bfloat16.
+    pub const BF16: KvDtype = KvDtype::Ggml(GgmlType::BF16);
 
     /// Bytes of `n` K (or V) values.
     pub fn row_bytes(self, n: u64) -> u64 {
         match self {
+            KvDtype::Auto => n.saturating_mul(2),
             KvDtype::Ggml(t) => t.row_bytes(n),
-            KvDtype::Fp8 => n,
+            KvDtype::Fp8 | KvDtype::Fp8E4m3 | KvDtype::Fp8E5m2 => n,
         }
     }
 
-    /// The spelling in the query string and in commands.
+    /// The spelling in the query string.
     pub fn id(self) -> &'static str {
         match self {
+            KvDtype::Auto => "auto",
             KvDtype::Ggml(t) => t.name(),
             KvDtype::Fp8 => "fp8",
+            KvDtype::Fp8E4m3 => "fp8_e4m3",
+            KvDtype::Fp8E5m2 => "fp8_e5m2",
         }
     }
 
-    /// A block-quantized type (not f16, bf16 or f32)?
+    /// The ggml type a llama.cpp-family engine stores (`auto` is its default f16).
+    pub fn ggml(self) -> Option<GgmlType> {
+        match self {
+            KvDtype::Auto => Some(GgmlType::F16),
+            KvDtype::Ggml(t) => Some(t),
+            KvDtype::Fp8 | KvDtype::Fp8E4m3 | KvDtype::Fp8E5m2 => None,
+        }
+    }
+
+    /// A block-quantized or 8-bit type (not 16 or 32 bit)?
     pub fn is_quantized(self) -> bool {
         !matches!(
             self,
-            KvDtype::Ggml(GgmlType::F16 | GgmlType::BF16 | GgmlType::F32)
+            KvDtype::Auto | KvDtype::Ggml(GgmlType::F16 | GgmlType::BF16 | GgmlType::F32)
         )
     }
 }
@@ -61,8 +85,13 @@ impl FromStr for KvDtype {
     type Err = ();
     fn from_str(s: &str) -> Result<Self, ()> {
         match s.to_ascii_lowercase().as_str() {
-            "fp8" | "fp8_e4m3" => Ok(KvDtype::Fp8),
-            "auto" => Ok(KvDtype::F16),
+            "auto" => Ok(KvDtype::Auto),
+            "fp8" => Ok(KvDtype::Fp8),
+            "fp8_e4m3" => Ok(KvDtype::Fp8E4m3),
+            "fp8_e5m2" => Ok(KvDtype::Fp8E5m2),
+            "bfloat16" => Ok(KvDtype::BF16),
+            "float16" | "half" => Ok(KvDtype::F16),
+            "float32" => Ok(KvDtype::Ggml(GgmlType::F32)),
             other => other.parse().map(KvDtype::Ggml),
         }
     }
@@ -116,16 +145,63 @@ impl Engine {
         matches!(self, Engine::LlamaCpp | Engine::Ollama)
     }
 
-    /// KV dtypes the engine accepts.
+    /// KV dtypes the engine offers, most precise first (what the page lists). `auto` (the
+    /// model's dtype) is accepted everywhere besides these.
     pub fn kv_choices(self) -> Vec<KvDtype> {
         match self {
-            Engine::LlamaCpp | Engine::Ollama => GgmlType::KV_CHOICES
+            Engine::LlamaCpp => GgmlType::KV_CHOICES
                 .iter()
                 .map(|&t| KvDtype::Ggml(t))
                 .collect(),
-            Engine::Vllm => vec![KvDtype::F16, KvDtype::Fp8],
-            Engine::Transformers => vec![KvDtype::F16, KvDtype::Ggml(GgmlType::F32)],
+            // OLLAMA_KV_CACHE_TYPE: f16, q8_0, q4_0 (Ollama docs/faq.md, "How can I set the
+            // quantization type for the K/V cache?").
+            Engine::Ollama => vec![
+                KvDtype::F16,
+                KvDtype::Ggml(GgmlType::Q8_0),
+                KvDtype::Ggml(GgmlType::Q4_0),
+            ],
+            // --kv-cache-dtype (vllm/config/cache.py, CacheDType); f16 stays accepted as the
+            // 16-bit cache older links asked for.
+            Engine::Vllm => vec![
+                KvDtype::Auto,
+                KvDtype::BF16,
+                KvDtype::F16,
+                KvDtype::Fp8,
+                KvDtype::Fp8E4m3,
+                KvDtype::Fp8E5m2,
+            ],
+            // The model's dtype (torch_dtype), or one given explicitly.
+            Engine::Transformers => vec![
+                KvDtype::Auto,
+                KvDtype::BF16,
+                KvDtype::F16,
+                KvDtype::Ggml(GgmlType::F32),
+            ],
         }
+    }
+
+    /// Can the engine store the cache as `kv`? Err = why not, in words.
+    pub fn accepts_kv(self, kv: KvDtype) -> Result<(), String> {
+        if kv == KvDtype::Auto || self.kv_choices().contains(&kv) {
+            return Ok(());
+        }
+        let list: Vec<&str> = self.kv_choices().iter().map(|k| k.id()).collect();
+        let why = match self {
+            Engine::LlamaCpp => "llama.cpp's --cache-type-k/-v take ggml types",
+            Engine::Ollama => "OLLAMA_KV_CACHE_TYPE has three settings",
+            Engine::Vllm => "vLLM's --kv-cache-dtype takes the model dtype or fp8",
+            Engine::Transformers => "transformers keeps the cache in the model's dtype",
+        };
+        Err(format!(
+            "{} cannot store the KV cache as {kv} ({why}: {})",
+            self.label(),
+            list.join(", ")
+        ))
+    }
+
+    /// Can the engine give K and V different types? (llama.cpp only.)
+    pub const fn splits_kv(self) -> bool {
+        matches!(self, Engine::LlamaCpp)
     }
 
     /// The engine's concurrency when the flag is left unset, and what that means.

@@ -217,8 +217,10 @@ pub struct Inputs {
     pub gpu: GpuChoice,
     /// The inference engine.
     pub engine: Engine,
-    /// KV cache type.
+    /// KV cache type: of K, and of V too unless [`Inputs::kv_v`] says otherwise.
     pub kv: KvDtype,
+    /// A different type for V (llama.cpp `--cache-type-v`); `None` = the same as K.
+    pub kv_v: Option<KvDtype>,
     /// llama.cpp `-kvu`: one unified KV buffer shared by all slots.
     pub kvu: bool,
     /// llama.cpp `-ub` (physical batch).
@@ -245,6 +247,7 @@ impl Default for Inputs {
             gpu: GpuChoice::Catalog("rtx-4090".into()),
             engine: Engine::LlamaCpp,
             kv: KvDtype::F16,
+            kv_v: None,
             kvu: false,
             ubatch: 512,
             swa_full: false,
@@ -252,6 +255,13 @@ impl Default for Inputs {
             embed: false,
             train: TrainInputs::default(),
         }
+    }
+}
+
+impl Inputs {
+    /// The K and V cache types.
+    pub fn kv_types(&self) -> (KvDtype, KvDtype) {
+        (self.kv, self.kv_v.unwrap_or(self.kv))
     }
 }
 

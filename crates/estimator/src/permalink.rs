@@ -58,11 +58,18 @@ pub fn encode(i: &Inputs) -> String {
             let _ = write!(s, "&vram={}", fmt_num(*g));
         }
     }
+    let _ = write!(s, "&engine={}", i.engine);
+    match i.kv_v {
+        None => {
+            let _ = write!(s, "&kv={}", i.kv);
+        }
+        Some(v) => {
+            let _ = write!(s, "&kvk={}&kvv={v}", i.kv);
+        }
+    }
     let _ = write!(
         s,
-        "&engine={}&kv={}&kvu={}&ubatch={}&swafull={}&util={}",
-        i.engine,
-        i.kv,
+        "&kvu={}&ubatch={}&swafull={}&util={}",
         u8::from(i.kvu),
         i.ubatch,
         u8::from(i.swa_full),
@@ -96,7 +103,7 @@ pub fn decode(query: &str) -> Decoded {
     let mut notices = Vec::new();
     let mut dropped = 0usize;
     let mut seen = HashSet::new();
-    let mut gpu_seen = false;
+    let mut seen_keys = Keys::default();
     let q = query.trim().trim_start_matches('?');
     let mut note = |n: Notice, notices: &mut Vec<Notice>| {
         if notices.len() < MAX_NOTICES {
@@ -121,9 +128,18 @@ pub fn decode(query: &str) -> Decoded {
             );
             continue;
         }
-        if let Err(message) = apply(&mut i, &key, val, &mut gpu_seen) {
+        if let Err(message) = apply(&mut i, &key, val, &mut seen_keys) {
             note(Notice { key, message }, &mut notices);
         }
+    }
+    // K and V types: `kvk`/`kvv` each override `kv` for their half.
+    let k = seen_keys.k.or(seen_keys.kv);
+    let v = seen_keys.v.or(seen_keys.kv);
+    if k.is_some() || v.is_some() {
+        // Notices about the cache type name `kv`, whichever key set it.
+        seen.insert("kv".to_string());
+        i.kv = k.unwrap_or(i.kv);
+        i.kv_v = v.filter(|&v| v != i.kv);
     }
     // Adjustments of values the user did not give (the default format on an engine that cannot
     // load it, say) are made silently; adjustments of given values are reported.
@@ -136,8 +152,27 @@ pub fn decode(query: &str) -> Decoded {
     Decoded { inputs: i, notices }
 }
 
+/// Keys whose meaning depends on others given in the same query.
+#[derive(Default)]
+struct Keys {
+    /// `gpu` or `vram` was given.
+    gpu: bool,
+    /// `kv`, `kvk`, `kvv` as given.
+    kv: Option<KvDtype>,
+    k: Option<KvDtype>,
+    v: Option<KvDtype>,
+}
+
 /// Set one key. Err = why the value was refused (the default stays).
-fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<(), String> {
+fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), String> {
+    let kv_type = |val: &str| {
+        KvDtype::from_str(val).map_err(|_| {
+            bad(
+                val,
+                "auto, f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl, bfloat16, fp8, fp8_e4m3, fp8_e5m2",
+            )
+        })
+    };
     let t = &mut i.train;
     match key {
         "v" => {
@@ -172,7 +207,7 @@ fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<()
         "ctx" => i.ctx = num(val, limits::CTX)?,
         "par" => i.par = num(val, limits::PAR)?,
         "cards" => i.cards = num(val, limits::CARDS)?,
-        "gpu" | "vram" if *gpu_seen => {
+        "gpu" | "vram" if seen.gpu => {
             return Err("both gpu and vram given; kept the first".into());
         }
         "gpu" => {
@@ -183,20 +218,19 @@ fn apply(i: &mut Inputs, key: &str, val: &str, gpu_seen: &mut bool) -> Result<()
                 )
             })?;
             i.gpu = GpuChoice::Catalog(g.id.clone());
-            *gpu_seen = true;
+            seen.gpu = true;
         }
         "vram" => {
             i.gpu = GpuChoice::VramGib(fnum(val, limits::VRAM_GIB)?);
-            *gpu_seen = true;
+            seen.gpu = true;
         }
         "engine" => {
             i.engine = Engine::from_str(val)
                 .map_err(|_| bad(val, "llama.cpp, ollama, vllm, transformers"))?
         }
-        "kv" => {
-            i.kv = KvDtype::from_str(val)
-                .map_err(|_| bad(val, "f16, bf16, f32, q8_0, q5_1, q5_0, q4_0, fp8"))?
-        }
+        "kv" => seen.kv = Some(kv_type(val)?),
+        "kvk" => seen.k = Some(kv_type(val)?),
+        "kvv" => seen.v = Some(kv_type(val)?),
         "kvu" => i.kvu = flag(val)?,
         "ubatch" => i.ubatch = num(val, limits::UBATCH)?,
         "swafull" => i.swa_full = flag(val)?,
@@ -292,15 +326,44 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             }),
         }
     }
-    if !i.engine.kv_choices().contains(&i.kv) {
+    // The engine's own default: llama.cpp-family engines spell the model's dtype f16.
+    let default_kv = if i.engine.llama_family() {
+        KvDtype::F16
+    } else {
+        KvDtype::Auto
+    };
+    if let Err(why) = i.engine.accepts_kv(i.kv) {
         notices.push(Notice {
             key: "kv".into(),
-            message: format!(
-                "{} cannot store the KV cache as {}; using f16",
-                i.engine, i.kv
-            ),
+            message: format!("{why}; using {default_kv}"),
         });
-        i.kv = KvDtype::F16;
+        i.kv = default_kv;
+    }
+    if i.kv == KvDtype::Auto {
+        i.kv = default_kv;
+    }
+    if let Some(v) = i.kv_v {
+        let problem = if !i.engine.splits_kv() {
+            Some(format!(
+                "{} uses one type for K and V; using {} for both",
+                i.engine.label(),
+                i.kv
+            ))
+        } else {
+            i.engine
+                .accepts_kv(v)
+                .err()
+                .map(|why| format!("{why}; using {} for V too", i.kv))
+        };
+        if let Some(message) = problem {
+            notices.push(Notice {
+                key: "kv".into(),
+                message,
+            });
+            i.kv_v = None;
+        } else if v == i.kv {
+            i.kv_v = None;
+        }
     }
     // Train mode: `free` lists the GPUs when given, else `cards` cards do. A pick must name
     // each of those GPUs at most once.

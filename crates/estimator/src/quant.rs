@@ -11,11 +11,12 @@ use std::fmt;
 use std::str::FromStr;
 
 /// A ggml tensor type with a fixed block layout.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum GgmlType {
     /// 32-bit float.
     F32,
     /// 16-bit float.
+    #[default]
     F16,
     /// bfloat16.
     BF16,
@@ -37,6 +38,8 @@ pub enum GgmlType {
     Q4K,
     /// MXFP4: 4-bit floats in blocks of 32 with an 8-bit shared exponent.
     MXFP4,
+    /// 4-bit non-linear blocks of 32 with an f16 scale (a KV cache type).
+    IQ4NL,
 }
 
 impl GgmlType {
@@ -54,6 +57,7 @@ impl GgmlType {
             GgmlType::Q4_1 => (20, 32),
             GgmlType::Q4K => (144, 256),
             GgmlType::MXFP4 => (17, 32),
+            GgmlType::IQ4NL => (18, 32),
         }
     }
 
@@ -79,18 +83,22 @@ impl GgmlType {
             GgmlType::Q4_1 => "q4_1",
             GgmlType::Q4K => "q4_k",
             GgmlType::MXFP4 => "mxfp4",
+            GgmlType::IQ4NL => "iq4_nl",
         }
     }
 
-    /// Types llama.cpp accepts for `--cache-type-k/-v` (`kv_cache_types` in common/arg.cpp).
-    pub const KV_CHOICES: [GgmlType; 7] = [
+    /// Types llama.cpp accepts for `--cache-type-k/-v` (`kv_cache_types` in common/arg.cpp),
+    /// most precise first.
+    pub const KV_CHOICES: [GgmlType; 9] = [
         GgmlType::F16,
         GgmlType::BF16,
         GgmlType::F32,
         GgmlType::Q8_0,
         GgmlType::Q5_1,
         GgmlType::Q5_0,
+        GgmlType::Q4_1,
         GgmlType::Q4_0,
+        GgmlType::IQ4NL,
     ];
 }
 
@@ -116,6 +124,7 @@ impl FromStr for GgmlType {
             "q4_1" => GgmlType::Q4_1,
             "q4_k" => GgmlType::Q4K,
             "mxfp4" => GgmlType::MXFP4,
+            "iq4_nl" => GgmlType::IQ4NL,
             _ => return Err(()),
         })
     }

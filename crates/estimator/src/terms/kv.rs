@@ -192,9 +192,12 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
     match i.engine {
         Engine::LlamaCpp | Engine::Ollama => {
             let unified = i.kvu && i.engine == Engine::LlamaCpp;
+            let (type_k, type_v) = i.kv_types();
             let p = LlamaParams {
                 n_ubatch: u64::from(i.ubatch),
                 swa_full: i.swa_full,
+                type_k,
+                type_v,
                 ..LlamaParams::new(ctx.saturating_mul(par), par, unified, i.kv)
             };
             let k = llama(arch, &p);
