@@ -6,7 +6,7 @@
 use crate::catalog::{Format, SizeKind, Variant};
 use crate::command::command;
 use crate::engine::Engine;
-use crate::estimate::{Estimate, Layout, Sizing};
+use crate::estimate::{Estimate, Sizing};
 use crate::inputs::Inputs;
 use crate::terms::{kv, logits, overhead, weights, TermName};
 use crate::units::Bytes;
@@ -18,7 +18,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         t.formula = formula;
         t.provenance = provenance;
     }
-    e.warnings = warnings(i, v, f, e.fits, s);
+    e.warnings = warnings(e, i, v, f, s);
     e.command = command(i, f, s.layout);
 }
 
@@ -99,7 +99,8 @@ fn term_text(
 }
 
 /// Engine defaults that would change the answer, and what the estimate cannot see.
-fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, s: &Sizing) -> Vec<String> {
+fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Vec<String> {
+    let fits = e.fits;
     let a = &v.arch;
     let mut out = Vec::new();
     let (def, why) = i.engine.default_concurrency();
@@ -155,35 +156,11 @@ fn warnings(i: &Inputs, v: &Variant, f: &Format, fits: bool, s: &Sizing) -> Vec<
     if a.swa.is_some() && i.swa_full && i.engine.llama_family() {
         out.push("--swa-full keeps a full-size cache for the sliding-window layers.".into());
     }
-    if i.engine == Engine::Vllm {
-        out.extend(vllm_pool(i, v, s));
+    if let (Some(pool), Some(conc)) = (e.kv_pool_bytes, e.max_concurrency) {
+        out.push(format!(
+            "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{conc:.1} requests of {} tokens at once (you asked for {}).",
+            s.budget, i.ctx, i.par
+        ));
     }
     out
-}
-
-/// vLLM gives the KV cache what is left of `util × capacity` after weights and the profiling
-/// peak, and reports `Maximum concurrency for N tokens per request: X×` = pool / per-request KV
-/// (vLLM `vllm/v1/core/kv_cache_utils.py`). The fullest card binds.
-fn vllm_pool(i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
-    let a = &v.arch;
-    let ctx = u64::from(i.ctx);
-    let n = s.shares.len();
-    let w = s.weights.device.split(&s.shares);
-    let o = s.overhead.bytes.split(&vec![1; n]);
-    let k = (0..n).max_by_key(|&k| (w[k] + o[k] + s.kv.per_card[k], std::cmp::Reverse(k)))?;
-    let pool = s.budget.saturating_sub(w[k] + o[k]);
-    let per_request = if s.layout == Layout::Tensor {
-        kv::paged(a, ctx, 1, i.kv, n as u64)
-    } else {
-        kv::paged(a, ctx, 1, i.kv, 1).split(&s.shares)[k]
-    };
-    (per_request > Bytes::ZERO).then(|| {
-        format!(
-            "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{:.1} requests of {} tokens at once (you asked for {}).",
-            s.budget,
-            pool.as_f64() / per_request.as_f64(),
-            i.ctx,
-            i.par
-        )
-    })
 }

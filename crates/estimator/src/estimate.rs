@@ -101,6 +101,8 @@ ids! {
         VramPerCard = "vram_per_card",
         /// Serve (information): tensor parallelism or layer split.
         TensorParallel = "tensor_parallel",
+        /// Serve, vLLM: the engine starts (room for the weights, the peak and one request).
+        VllmStartup = "vllm_startup",
         /// Train: the model's architecture is known.
         ModelKnown = "model_known",
         /// Train: the GPU pool holds the total.
@@ -190,6 +192,15 @@ pub struct Estimate {
     pub verdict: Verdict,
     /// How the cards share the model.
     pub layout: Layout,
+    /// vLLM: the KV pool on the binding card, in bytes (absent on other engines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_pool_bytes: Option<Bytes>,
+    /// vLLM: the KV pool in tokens, as vLLM prints it at startup.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_pool_tokens: Option<u64>,
+    /// vLLM: requests of `ctx` tokens the pool holds at once ("Maximum concurrency").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_concurrency: Option<f64>,
     /// Every constraint and fact checked.
     pub checks: Vec<Check>,
     /// Engine defaults and limits that change the answer.
@@ -220,6 +231,9 @@ impl Estimate {
             fits: false,
             verdict: Verdict::DoesNotFit,
             layout: Layout::Single,
+            kv_pool_bytes: None,
+            kv_pool_tokens: None,
+            max_concurrency: None,
             checks: vec![check],
             warnings: Vec::new(),
             command: String::new(),
@@ -539,7 +553,11 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
     }
     let per_card = shard(s);
-    let checks = checks(i, a, s, &per_card);
+    let mut checks = checks(i, a, s, &per_card);
+    let pool = (i.engine == Engine::Vllm).then(|| vllm_pool(i, a, s, &per_card));
+    if let Some(p) = &pool {
+        checks.push(vllm_startup(i, s, p));
+    }
     let fits = checks.iter().all(Check::passes);
     let used = fullest(&per_card).bytes;
     Estimate {
@@ -553,11 +571,63 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         fits,
         verdict: Verdict::from_headroom(fits, SignedBytes::diff(s.budget, used)),
         layout: s.layout,
+        kv_pool_bytes: pool.map(|p| p.bytes),
+        kv_pool_tokens: pool.map(|p| p.tokens),
+        max_concurrency: pool.map(|p| p.max_concurrency),
         checks,
         warnings: Vec::new(),
         command: String::new(),
         notices: Vec::new(),
     }
+}
+
+/// vLLM's KV pool on the binding (fullest) card: what is left of its budget after the weights
+/// and the overhead there, for the layers and KV heads that card holds.
+fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::VllmPool {
+    let c = fullest(per_card);
+    let k = c.index as usize;
+    let fixed = c.bytes.saturating_sub(s.kv.per_card[k]);
+    let ctx = u64::from(i.ctx);
+    let cards = per_card.len() as u64;
+    let owning = u64::from(a.kv_owning_layers());
+    let (layers, heads, per_request) = match s.layout {
+        Layout::Tensor => (
+            owning,
+            (u64::from(a.kv_heads) / cards).max(1),
+            kv::paged(a, ctx, 1, i.kv, cards),
+        ),
+        Layout::Single => (owning, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
+        // The card's whole layers, of which the KV-owning share.
+        Layout::Layer => (
+            (s.shares[k] * owning).div_ceil(u64::from(a.layers.max(1))),
+            u64::from(a.kv_heads),
+            kv::paged(a, ctx, 1, i.kv, 1).split(&s.shares)[k],
+        ),
+    };
+    kv::vllm_pool(a, s.budget, fixed, layers, heads, i.kv, per_request)
+}
+
+/// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
+/// pool cannot hold one request of `--max-model-len` tokens.
+fn vllm_startup(i: &Inputs, s: &Sizing, p: &kv::VllmPool) -> Check {
+    let ok = p.per_request <= p.bytes && p.bytes > Bytes::ZERO;
+    let message = if ok {
+        format!(
+            "vLLM starts: {} of KV cache = {} tokens, {:.1}× requests of {} tokens",
+            p.bytes, p.tokens, p.max_concurrency, i.ctx
+        )
+    } else if p.bytes == Bytes::ZERO {
+        format!(
+            "vLLM fails at startup: weights + activation exceed its budget of {}",
+            s.budget
+        )
+    } else {
+        format!(
+            "vLLM fails at startup: {} of KV cache cannot hold one request of --max-model-len {} ({} needed)",
+            p.bytes, i.ctx, p.per_request
+        )
+    };
+    Check::hard(CheckName::VllmStartup, ok, message)
 }
 
 /// Whole layers per card under layer split: `layers / cards` each, the first `layers % cards`

@@ -111,3 +111,59 @@ fn llama_cpp_k_and_v_apart() {
     let d = decode(&format!("{base}&kvk=q4_1&kvv=q4_1"));
     assert_eq!((d.inputs.kv.id(), d.inputs.kv_v), ("q4_1", None));
 }
+
+/// vLLM's startup numbers are in the JSON: the pool on the binding card, its size in tokens
+/// (whole 16-token blocks of every layer), and how many requests of `ctx` tokens it holds.
+#[test]
+fn vllm_pool_numbers() {
+    let e =
+        est("model=meta-llama/Llama-3.1-8B-Instruct&engine=vllm&quant=BF16&gpu=h100-sxm&ctx=8192");
+    let pool = e.kv_pool_bytes.unwrap().get();
+    let tokens = e.kv_pool_tokens.unwrap();
+    // Llama-3.1-8B: 32 layers × 2 × 8 KV heads × 128 × 2 B = 128 KiB per token.
+    let per_token = 32 * 2 * 8 * 128 * 2;
+    assert_eq!(tokens % 16, 0);
+    assert!(tokens * per_token <= pool && pool < (tokens + 16) * per_token);
+    let conc = e.max_concurrency.unwrap();
+    assert!((conc - pool as f64 / (8192.0 * per_token as f64)).abs() < 1e-9);
+    let start = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "vllm_startup")
+        .unwrap();
+    assert!(
+        start.ok && start.message.contains(&tokens.to_string()),
+        "{}",
+        start.message
+    );
+    // Other engines carry no pool.
+    let l = est("model=meta-llama/Llama-3.1-8B-Instruct");
+    assert!(l.kv_pool_bytes.is_none() && l.max_concurrency.is_none());
+}
+
+/// vLLM refuses to start in two ways, each said as such.
+#[test]
+fn vllm_startup_failures() {
+    // (query, words of the failure)
+    let rows = [
+        // 16 GiB × 0.9 cannot hold 15 GiB of weights plus the peak.
+        ("vram=16", "weights + activation exceed"),
+        // 3.7 GiB of pool cannot hold one 128K-token request (16 GiB).
+        (
+            "gpu=rtx-4090&ctx=131072",
+            "cannot hold one request of --max-model-len 131072",
+        ),
+    ];
+    for (q, words) in rows {
+        let e = est(&format!(
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=vllm&quant=BF16&{q}"
+        ));
+        let c = e
+            .checks
+            .iter()
+            .find(|c| c.name.id() == "vllm_startup")
+            .unwrap();
+        assert!(!c.ok && c.message.contains(words), "{q}: {}", c.message);
+        assert!(!e.fits);
+    }
+}

@@ -23,6 +23,7 @@ use crate::catalog::Arch;
 use crate::engine::{Engine, KvDtype};
 use crate::inputs::Inputs;
 use crate::units::Bytes;
+use serde::Serialize;
 
 /// Where the formula comes from.
 pub const PROVENANCE: &str = "Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs).";
@@ -232,5 +233,53 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
                 llama: None,
             }
         }
+    }
+}
+
+/// What vLLM's KV pool holds on the binding (fullest) card: vLLM takes `util × capacity`,
+/// subtracts the weights and the profiled peak (here: the overhead term), and cuts the rest into
+/// 16-token blocks; it prints `GPU KV cache size: N tokens` and `Maximum concurrency for M
+/// tokens per request: X×` at startup (`vllm/v1/core/kv_cache_utils.py`).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct VllmPool {
+    /// Bytes left for the KV cache on the binding card.
+    pub bytes: Bytes,
+    /// `⌊bytes / (block bytes × layers on the card)⌋ × 16`: the token count vLLM prints for
+    /// models whose layers all attend globally (for sliding-window models it counts the blocks
+    /// the same way, as if every layer were global).
+    pub tokens: u64,
+    /// Bytes one request of `ctx` tokens needs on that card (sliding layers capped at their
+    /// window).
+    pub per_request: Bytes,
+    /// `bytes / per_request`: how many requests of `ctx` tokens fit at once.
+    pub max_concurrency: f64,
+}
+
+/// vLLM's pool on card `k` with `fixed` bytes of weights and overhead on it, `layers` of the
+/// model's layers, `heads` KV heads per card, and one request of `ctx` tokens needing
+/// `per_request` bytes there.
+pub fn vllm_pool(
+    arch: &Arch,
+    budget: Bytes,
+    fixed: Bytes,
+    layers: u64,
+    heads: u64,
+    dtype: KvDtype,
+    per_request: Bytes,
+) -> VllmPool {
+    let bytes = budget.saturating_sub(fixed);
+    let block = VLLM_BLOCK.saturating_mul(cell_bytes(arch, dtype, dtype, heads));
+    let per_block_all = block.saturating_mul(layers.max(1));
+    let tokens = (bytes.get() / per_block_all.max(1)).saturating_mul(VLLM_BLOCK);
+    let max_concurrency = if per_request.get() > 0 {
+        bytes.as_f64() / per_request.as_f64()
+    } else {
+        0.0
+    };
+    VllmPool {
+        bytes,
+        tokens,
+        per_request,
+        max_concurrency,
     }
 }

@@ -262,6 +262,9 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             } else {
                 Layout::Single
             },
+            kv_pool_bytes: None,
+            kv_pool_tokens: None,
+            max_concurrency: None,
             checks,
             warnings: Vec::new(),
             notices: Vec::new(),
