@@ -4,6 +4,7 @@
 //! fitcard estimate '<query>' [--json]
 //! fitcard rank '<query>' [--json]
 //! fitcard catalog [--json]
+//! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
 //! ```
 //! `measure` backs out the global-attention layer count from steady-state VRAM readings (GiB, as
@@ -15,6 +16,7 @@ use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
+       fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
               method rank bsz seq gc optim targets free pick embed\n\
@@ -64,6 +66,9 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
     if let ["measure", query, points @ ..] = args {
         return measure(query, points, json);
     }
+    if let ["solve", query, rest @ ..] = args {
+        return solve(query, rest, json);
+    }
     let (cmd, query) = match args {
         [cmd] => (*cmd, ""),
         [cmd, q] => (*cmd, *q),
@@ -109,6 +114,32 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
         }
         _ => Err(format!("unknown command {}\n{USAGE}", quote(cmd))),
     }
+}
+
+/// `solve '<query>' [--for ctx|par|cards|gpu|seq]`: the limit of one input, every other held
+/// (all serve-mode limits when `--for` is not given).
+fn solve(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
+    use fitcard_estimator::solve::{solve, Target};
+    let d = decode(query);
+    if let Some(n) = d.notices.first() {
+        return Err(format!("bad parameter {n}"));
+    }
+    let targets: Vec<Target> = match rest {
+        [] => vec![Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
+        ["--for", t] => vec![t
+            .parse()
+            .map_err(|_| format!("--for {} is not one of ctx, par, cards, gpu, seq", quote(t)))?],
+        _ => return Err(USAGE.into()),
+    };
+    let out: Vec<_> = targets.iter().map(|&t| solve(&d.inputs, t)).collect();
+    Ok(if json {
+        to_json(&out)
+    } else {
+        out.iter()
+            .map(|s| format!("{:<6} {}", s.target, s.message))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
 }
 
 fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {

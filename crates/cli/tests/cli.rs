@@ -230,3 +230,31 @@ fn checks_have_a_severity() {
     assert_eq!(v["fits"], true);
     assert_eq!(v["layout"], "layer");
 }
+
+/// `fitcard solve`: every serve-mode limit, or one with `--for`; a bad target exits 2.
+#[test]
+fn solve_prints_limits() {
+    let v = json(&fitcard(&[
+        "solve",
+        "model=google/gemma-3-27b-it&par=4",
+        "--json",
+    ]));
+    let targets: Vec<_> = v
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["target"].as_str().unwrap().to_string())
+        .collect();
+    assert_eq!(targets, ["ctx", "par", "cards", "gpu"]);
+    let one = json(&fitcard(&[
+        "solve",
+        "model=Qwen/Qwen3-8B",
+        "--for",
+        "par",
+        "--json",
+    ]));
+    assert!(one[0]["value"].as_str().unwrap().parse::<u32>().unwrap() > 1);
+    let bad = fitcard(&["solve", "model=Qwen/Qwen3-8B", "--for", "speed"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("--for"));
+}

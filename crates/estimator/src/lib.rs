@@ -55,6 +55,7 @@ pub mod measure;
 pub mod permalink;
 pub mod quant;
 pub mod rank;
+pub mod solve;
 pub mod terms;
 pub mod training;
 pub mod units;
