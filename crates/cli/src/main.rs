@@ -4,6 +4,7 @@
 //! fitcard estimate '<query>' [--json]
 //! fitcard rank '<query>' [--json]
 //! fitcard catalog [--json]
+//! fitcard report                 (the accuracy report, docs/accuracy.md)
 //! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
 //! ```
@@ -16,6 +17,7 @@ use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
+       fitcard report\n\
        fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
@@ -74,6 +76,11 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
         [cmd, q] => (*cmd, *q),
         _ => return Err(USAGE.into()),
     };
+    if cmd == "report" && query.is_empty() {
+        return Ok(fitcard_estimator::baselines::report()
+            .trim_end()
+            .to_string());
+    }
     if cmd == "catalog" {
         return Ok(if json {
             to_json(catalog())

@@ -45,6 +45,7 @@ macro_rules! ids {
     };
 }
 
+pub mod baselines;
 pub mod catalog;
 pub mod command;
 mod describe;
