@@ -380,6 +380,9 @@ pub fn naive_kv_mib(row: &Measured) -> Option<f64> {
     Some((f.bytes.as_f64() + kv) / MIB as f64)
 }
 
+/// Errors of one engine or family (GiB): the estimate's, and the two naive baselines'.
+type Group = (String, Vec<f64>, Vec<f64>, Vec<f64>);
+
 /// Median and worst absolute error of `errs`, GiB.
 fn stats(errs: &[f64]) -> (f64, f64) {
     let mut a: Vec<f64> = errs.iter().map(|e| e.abs()).collect();
@@ -415,7 +418,7 @@ pub fn report() -> String {
          grouped-query attention, no sliding window).\n"
     );
     // Groups: engine and family.
-    let mut groups: Vec<(String, Vec<f64>, Vec<f64>, Vec<f64>)> = Vec::new();
+    let mut groups: Vec<Group> = Vec::new();
     let _ = writeln!(
         s,
         "| row | configuration | measured | estimate | error | error % | A error | B error | source |"
