@@ -191,14 +191,15 @@ def gpt_oss(c):
 
 
 # ----------------------------------------------------------------------------- models
-# Config facts from each model's config.json (see catalog.json "arch.source").
+# Config facts from each model's config.json, https://huggingface.co/<model>/blob/main/config.json,
+# each checked against a second public copy (catalog.json "arch.source" names both).
 M = {
     "meta-llama/Llama-3.2-1B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=2048, layers=16, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=128256, has_output=False),
     "meta-llama/Llama-3.2-3B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=3072, layers=28, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=128256, has_output=False),
     "meta-llama/Llama-3.1-8B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=128256, has_output=True),
     "meta-llama/Llama-3.1-70B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
     # Qwen3 0.6B/1.7B: config ties embeddings, but the released checkpoints carry lm_head
-    # and the GGUF converter writes output.weight (bartowski 1.7B BF16 = 4.07 GB, see README).
+    # and the GGUF converter writes output.weight (bartowski's 1.7B BF16 file is 4.07 GB, see data/SOURCES.md).
     "Qwen/Qwen3-0.6B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=1024, layers=28, heads=16, kv_heads=8, head_dim=128, intermediate=3072, vocab=151936, has_output=True),
     "Qwen/Qwen3-1.7B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=2048, layers=28, heads=16, kv_heads=8, head_dim=128, intermediate=6144, vocab=151936, has_output=True),
     "Qwen/Qwen3-4B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=2560, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=9728, vocab=151936, has_output=False),
@@ -368,14 +369,16 @@ def st_awq(model):
 
 
 # ----------------------------------------------------------------------------- validation
+# Sizes known from public listings; each one's URL is in the "source" of its catalog.json row
+# (cross-checks without a catalog row are described in data/SOURCES.md).
 KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) or exact
     ("meta-llama/Llama-3.2-1B-Instruct", "F16", 2.48e9, "bartowski 2.48GB"),
     ("meta-llama/Llama-3.2-1B-Instruct", "Q8_0", 1.32e9, "bartowski 1.32GB"),
     ("meta-llama/Llama-3.2-1B-Instruct", "Q6_K", 1.02e9, "bartowski 1.02GB"),
     ("meta-llama/Llama-3.2-1B-Instruct", "Q5_K_M", 0.91e9, "bartowski 0.91GB"),
     ("meta-llama/Llama-3.2-1B-Instruct", "Q4_K_M", 0.81e9, "bartowski 0.81GB"),
-    ("meta-llama/Llama-3.2-3B-Instruct", "Q4_K_M", 2019377440, "exact bytes"),
-    ("meta-llama/Llama-3.2-3B-Instruct", "Q8_0", 3421899296, "exact bytes"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "Q4_K_M", 2019377440, "Hub file listing, exact"),
+    ("meta-llama/Llama-3.2-3B-Instruct", "Q8_0", 3421899296, "Hub file listing, exact"),
     ("meta-llama/Llama-3.1-8B-Instruct", "Q8_0", 8.54e9, "bartowski 8.54GB"),
     ("meta-llama/Llama-3.1-8B-Instruct", "Q6_K", 6.60e9, "bartowski 6.60GB"),
     ("meta-llama/Llama-3.1-8B-Instruct", "Q4_K_M", 4.92e9, "bartowski 4.92GB"),
@@ -410,11 +413,11 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("google/gemma-3-27b-it", "Q4_K_M", 16.55e9, "bartowski QAT 16.55GB"),
     ("google/gemma-3-27b-it", "Q5_K_M", 19.27e9, "bartowski QAT 19.27GB"),
     ("google/gemma-3-27b-it", "Q8_0", 28.71e9, "bartowski QAT 28.71GB"),
-    ("google/gemma-3n-E2B-it", "Q4_K_M", 3026881888, "unsloth exact bytes (app catalog fixture)"),
+    ("google/gemma-3n-E2B-it", "Q4_K_M", 3026881888, "unsloth file, exact bytes"),
     ("openai/gpt-oss-20b", "MXFP4", 12.1e9, "bartowski MXFP4 12.1GB"),
     ("openai/gpt-oss-120b", "MXFP4", 59.02 * 2**30, "ggml-org llama-bench 59.02 GiB (tensor data)"),
     ("openai/gpt-oss-120b", "F16", 60.87 * 2**30, "unsloth llama-bench 60.87 GiB (tensor data)"),
-    ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB (models.json)"),
+    ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB"),
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
