@@ -5,6 +5,7 @@
 //! fitcard rank '<query>' [--json]
 //! fitcard catalog [--json]
 //! fitcard report                 (the accuracy report, docs/accuracy.md)
+//! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
 //! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
 //! ```
@@ -12,12 +13,15 @@
 //! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
+mod docs;
+
 use fitcard_estimator::inputs::{clean, limits, quote};
 use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
        fitcard report\n\
+       fitcard docs OUT-DIR [DOCS-DIR]\n\
        fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
@@ -70,6 +74,10 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
     }
     if let ["solve", query, rest @ ..] = args {
         return solve(query, rest, json);
+    }
+    if let ["docs", out, rest @ ..] = args {
+        let src = rest.first().copied().unwrap_or("docs");
+        return docs::write_all(std::path::Path::new(out), std::path::Path::new(src));
     }
     let (cmd, query) = match args {
         [cmd] => (*cmd, ""),
@@ -279,6 +287,15 @@ mod human {
             s.push_str(&format!(
                 "command:\n  {}\n",
                 e.command.replace('\n', "\n  ")
+            ));
+        }
+        for c in e.commands.iter().skip(1) {
+            s.push_str(&format!(
+                "on {} ({} on the fullest card, {}):\n  {}\n",
+                c.engine,
+                c.device_bytes,
+                if c.fits { "fits" } else { "does not fit" },
+                c.command.replace('\n', "\n  ")
             ));
         }
         s

@@ -79,6 +79,19 @@ pub struct CardUse {
     pub terms: Vec<(TermName, Bytes)>,
 }
 
+/// One engine's command for the plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineCommand {
+    /// The engine (`llama.cpp`, `ollama`, `vllm`, `transformers`).
+    pub engine: &'static str,
+    /// The command line (a short script for transformers).
+    pub command: String,
+    /// Bytes on the fullest card on that engine.
+    pub device_bytes: Bytes,
+    /// Whether the plan fits on that engine.
+    pub fits: bool,
+}
+
 /// Does a failed check decide the verdict?
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
@@ -207,6 +220,10 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// The command that runs this configuration.
     pub command: String,
+    /// The same plan on every engine that loads this file, side by side (the chosen engine
+    /// first), each with what it was planned for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<EngineCommand>,
     /// Inputs that were adjusted to be consistent (format/KV type not available …).
     pub notices: Vec<Notice>,
 }
@@ -237,6 +254,7 @@ impl Estimate {
             checks: vec![check],
             warnings: Vec::new(),
             command: String::new(),
+            commands: Vec::new(),
             notices: Vec::new(),
         }
     }
@@ -288,6 +306,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
             let s = size(&i, &v.arch, f);
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
+            e.commands = side_by_side(&i, v, f, &e);
             e
         }
         None => unavailable(&i, v),
@@ -577,8 +596,38 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         checks,
         warnings: Vec::new(),
         command: String::new(),
+        commands: Vec::new(),
         notices: Vec::new(),
     }
+}
+
+/// The plan on every engine that loads `f`, the chosen one first.
+fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<EngineCommand> {
+    let mut out = vec![EngineCommand {
+        engine: i.engine.id(),
+        command: e.command.clone(),
+        device_bytes: fullest(&e.per_card).bytes,
+        fits: e.fits,
+    }];
+    for &other in Engine::ALL.iter().filter(|&&x| x != i.engine) {
+        if other.container() != f.container {
+            continue;
+        }
+        let mut j = Inputs {
+            engine: other,
+            ..i.clone()
+        };
+        normalize(&mut j);
+        let s = size(&j, &v.arch, f);
+        let o = assemble(&j, v, f, &s);
+        out.push(EngineCommand {
+            engine: other.id(),
+            command: crate::command::command(&j, f, s.layout),
+            device_bytes: fullest(&o.per_card).bytes,
+            fits: o.fits,
+        });
+    }
+    out
 }
 
 /// vLLM's KV pool on the binding (fullest) card: what is left of its budget after the weights

@@ -167,3 +167,34 @@ fn vllm_startup_failures() {
         assert!(!e.fits);
     }
 }
+
+/// The same plan on every engine that loads the file, the chosen one first, each with its
+/// concurrency flag written even at the default.
+#[test]
+fn commands_side_by_side() {
+    // (query, engines in order, the concurrency flag each writes)
+    let rows: [(&str, &[(&str, &str)]); 2] = [
+        (
+            "model=Qwen/Qwen3-8B&par=1",
+            &[("llama.cpp", "-np 1"), ("ollama", "OLLAMA_NUM_PARALLEL=1")],
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&par=3",
+            &[
+                ("vllm", "--max-num-seqs 3"),
+                ("transformers", "batch_size=3"),
+            ],
+        ),
+    ];
+    for (q, want) in rows {
+        let e = est(q);
+        let got: Vec<&str> = e.commands.iter().map(|c| c.engine).collect();
+        let names: Vec<&str> = want.iter().map(|w| w.0).collect();
+        assert_eq!(got, names, "{q}");
+        assert_eq!(e.commands[0].command, e.command);
+        for (c, (_, flag)) in e.commands.iter().zip(want) {
+            assert!(c.command.contains(flag), "{q}: {}", c.command);
+            assert!(c.device_bytes.get() > 0);
+        }
+    }
+}
