@@ -162,6 +162,12 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
     if let Some(n) = d.notices.first() {
         return Err(format!("bad parameter {n}"));
     }
+    if d.inputs.par != 1 {
+        return Err(format!(
+            "par={}: measure with concurrency pinned to 1 (each slot has its own KV cache, so the slope would be {} × the per-token KV)",
+            d.inputs.par, d.inputs.par
+        ));
+    }
     let pts = points
         .iter()
         .map(|p| point(p))

@@ -258,3 +258,18 @@ fn solve_prints_limits() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--for"));
 }
+
+/// `fitcard measure` refuses readings taken with more than one slot (each slot multiplies the
+/// slope).
+#[test]
+fn measure_refuses_concurrency() {
+    let out = fitcard(&[
+        "measure",
+        "model=google/gemma-3-27b-it&par=2",
+        "8192:20",
+        "16384:20.625",
+        "32768:21.875",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("concurrency pinned to 1"));
+}

@@ -101,6 +101,11 @@ pub struct Arch {
     pub ple: Option<Ple>,
     /// Where the config facts come from (URL).
     pub source: String,
+    /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
+    /// calibration panel), replacing the layout above for the KV cache when set. Never read
+    /// from or written to the catalog file.
+    #[serde(skip)]
+    pub global_override: Option<u32>,
 }
 
 /// Sliding-window attention layout: layer `il` is global iff `il % period == global_offset`.
@@ -199,6 +204,10 @@ impl Arch {
     /// (global, sliding) counts among the layers that own a KV cache.
     pub fn kv_layer_split(&self) -> (u32, u32) {
         let n = self.kv_owning_layers();
+        if let Some(g) = self.global_override {
+            let g = g.min(n);
+            return (g, n - g);
+        }
         let swa = (0..n).filter(|&il| self.is_swa(il)).count() as u32;
         (n - swa, swa)
     }

@@ -303,7 +303,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         .find(|f| f.id == i.quant && f.container == container);
     let mut e = match format {
         Some(f) => {
-            let s = size(&i, &v.arch, f);
+            let s = size(&i, &arch_for(&i, v), f);
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
             e.commands = side_by_side(&i, v, f, &e);
@@ -389,8 +389,21 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
 /// Estimate one catalog candidate without formula texts, warnings and command line (the
 /// ranking's path: the pair is valid by construction, so no normalisation either).
 pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
-    let s = size(i, &v.arch, f);
+    let s = size(i, &arch_for(i, v), f);
     assemble(i, v, f, &s)
+}
+
+/// The variant's architecture, with the measured global-layer count of `gl=` when it is the
+/// model measured (other variants of the family keep their own layout).
+fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
+    match i.gl {
+        Some(g) if v.id == i.model => {
+            let mut a = v.arch.clone();
+            a.global_override = Some(g.round() as u32);
+            std::borrow::Cow::Owned(a)
+        }
+        _ => std::borrow::Cow::Borrowed(&v.arch),
+    }
 }
 
 /// Every term's bytes and how the cards share them: the numbers, no words.
@@ -618,7 +631,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
             ..i.clone()
         };
         normalize(&mut j);
-        let s = size(&j, &v.arch, f);
+        let s = size(&j, &arch_for(&j, v), f);
         let o = assemble(&j, v, f, &s);
         out.push(EngineCommand {
             engine: other.id(),

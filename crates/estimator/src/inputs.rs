@@ -229,6 +229,9 @@ pub struct Inputs {
     pub swa_full: bool,
     /// vLLM `--gpu-memory-utilization`.
     pub util: f64,
+    /// Measured equivalent global-attention layers of this model (`gl=`), replacing the
+    /// catalog's layer layout for the KV cache; `None` = the catalog's.
+    pub gl: Option<f64>,
     /// Compact view for iframes.
     pub embed: bool,
     /// Train-mode inputs.
@@ -252,6 +255,7 @@ impl Default for Inputs {
             ubatch: 512,
             swa_full: false,
             util: 0.9,
+            gl: None,
             embed: false,
             train: TrainInputs::default(),
         }

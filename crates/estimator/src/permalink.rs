@@ -84,6 +84,9 @@ pub fn encode(i: &Inputs) -> String {
         let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
         let _ = write!(s, "&free={}", v.join(","));
     }
+    if let Some(g) = i.gl {
+        let _ = write!(s, "&gl={}", fmt_num(g));
+    }
     if !t.pick.is_empty() {
         let v: Vec<String> = t.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
@@ -235,6 +238,7 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "ubatch" => i.ubatch = num(val, limits::UBATCH)?,
         "swafull" => i.swa_full = flag(val)?,
         "util" => i.util = fnum(val, limits::UTIL)?,
+        "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
         "embed" => i.embed = flag(val)?,
         "method" => t.method = ident(val)?,
         "rank" => t.rank = num(val, limits::RANK)?,
@@ -363,6 +367,19 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             i.kv_v = None;
         } else if v == i.kv {
             i.kv_v = None;
+        }
+    }
+    if let (Some(g), Some((_, v))) = (i.gl, cat.variant(&i.model)) {
+        let n = v.arch.kv_owning_layers();
+        if g > f64::from(n) {
+            notices.push(Notice {
+                key: "gl".into(),
+                message: format!(
+                    "{g} global layers is more than the {n} layers of {} that hold a KV cache; using the catalog's layout",
+                    v.id
+                ),
+            });
+            i.gl = None;
         }
     }
     // Train mode: `free` lists the GPUs when given, else `cards` cards do. A pick must name

@@ -106,3 +106,35 @@ fn refuses_what_the_seed_warns_about() {
     )
     .is_err());
 }
+
+/// A measured global-layer count travels in the permalink (`gl=`) and replaces the catalog's
+/// layout for the KV cache of that model only; a count above the model's layers is refused.
+#[test]
+fn calibrated_global_layers_override_the_layout() {
+    use fitcard_estimator::{decode, encode, estimate};
+    let kv = |q: &str| {
+        let d = decode(q);
+        assert!(d.clean(), "{q}: {:?}", d.notices);
+        let e = estimate(&d.inputs);
+        e.terms
+            .iter()
+            .find(|t| t.name.id() == "kv_cache")
+            .unwrap()
+            .bytes
+            .get()
+    };
+    let base = "model=google/gemma-3-27b-it&ctx=32768";
+    // gemma-3-27b: 10 global of 62; 12 measured adds 2 × (32768 − 1536) cells × 8 KiB.
+    let delta = kv(&format!("{base}&gl=12")) - kv(base);
+    assert_eq!(delta, 2 * (32768 - 1536) * 8192);
+    assert_eq!(kv(&format!("{base}&gl=10")), kv(base));
+    let d = decode(&format!("{base}&gl=11.6"));
+    assert_eq!(decode(&encode(&d.inputs)).inputs, d.inputs);
+    let bad = decode(&format!("{base}&gl=99"));
+    assert!(
+        bad.notices.iter().any(|n| n.key == "gl"),
+        "{:?}",
+        bad.notices
+    );
+    assert_eq!(bad.inputs.gl, None);
+}
