@@ -332,6 +332,69 @@ pub const ROWS: &[Measured] = &[
     },
 ];
 
+/// One vLLM startup log: what vLLM printed, and the permalink of the same setting.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VllmLog {
+    /// Where the log is published.
+    pub url: String,
+    /// The setting as a permalink.
+    pub query: String,
+    /// "Available KV cache memory", GiB.
+    pub kv_gib: f64,
+    /// "GPU KV cache size", tokens.
+    pub tokens: u64,
+    /// "Maximum concurrency for N tokens per request".
+    pub concurrency: f64,
+}
+
+/// The published vLLM startup logs the estimator's vLLM profile is checked against
+/// (`tests/data/engine-logs.json`, each with its URL), within its domain: vLLM 0.19 on one
+/// card or tensor parallelism (pipeline stages are chosen by the estimator, not the log), a
+/// catalog model in a catalog format.
+pub fn vllm_logs() -> Vec<VllmLog> {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("../tests/data/engine-logs.json")).unwrap_or_default();
+    let rows = data["vllm"].as_array().cloned().unwrap_or_default();
+    rows.iter()
+        .filter_map(|r| {
+            let model = r["model"].as_str()?;
+            let (_, v) = catalog().variant(model)?;
+            if r["engine_version"].as_str()? != "0.19.0" || r["status"].as_str()? != "ok" {
+                return None;
+            }
+            if r["pipeline_parallel_size"].as_u64().unwrap_or(1) != 1 {
+                return None;
+            }
+            let quant = match r["quantization"].as_str() {
+                None => "BF16",
+                Some("mxfp4") => "MXFP4",
+                Some(_) => return None,
+            };
+            if !v.formats.iter().any(|f| f.id.id() == quant) {
+                return None;
+            }
+            let kv = match r["kv_cache_dtype"].as_str() {
+                Some("fp8") => "fp8",
+                _ => "auto",
+            };
+            let query = format!(
+                "model={model}&engine=vllm&quant={quant}&cards={}&vram={}&util={}&ctx={}&kv={kv}",
+                r["tensor_parallel_size"].as_u64()?,
+                r["gpu_total_memory_gib"].as_f64()?,
+                r["gpu_memory_utilization"].as_f64()?,
+                r["max_model_len"].as_u64()?,
+            );
+            Some(VllmLog {
+                url: r["url"].as_str()?.to_string(),
+                query,
+                kv_gib: r["available_kv_cache_gib"].as_f64()?,
+                tokens: r["gpu_kv_cache_tokens"].as_u64()?,
+                concurrency: r["max_concurrency"].as_f64()?,
+            })
+        })
+        .collect()
+}
+
 /// The estimate comparable with `row`'s reading, MiB.
 pub fn estimated_mib(row: &Measured) -> f64 {
     let i = decode(row.query).inputs;
@@ -467,6 +530,41 @@ pub fn report() -> String {
             }
         }
     }
+    let _ = writeln!(s, "\n## vLLM startup logs\n");
+    let _ = writeln!(
+        s,
+        "What vLLM prints at startup against the estimate's `kv_pool_bytes`, `kv_pool_tokens` and \
+         `max_concurrency` (vLLM 0.19, H100 80GB; one row per log).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| configuration | KV GiB logged | estimated | error % | tokens logged | estimated | concurrency logged | estimated | source |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---|");
+    let mut vllm_errs = Vec::new();
+    for l in vllm_logs() {
+        let e = estimate(&decode(&l.query).inputs);
+        let pool = e.kv_pool_bytes.unwrap_or_default().gib();
+        let err = 100.0 * (pool - l.kv_gib) / l.kv_gib;
+        vllm_errs.push(pool - l.kv_gib);
+        let _ = writeln!(
+            s,
+            "| `{}` | {:.2} | {pool:.2} | {err:+.1} % | {} | {} | {:.2} | {:.2} | [log]({}) |",
+            l.query,
+            l.kv_gib,
+            l.tokens,
+            e.kv_pool_tokens.unwrap_or_default(),
+            l.concurrency,
+            e.max_concurrency.unwrap_or_default(),
+            l.url
+        );
+    }
+    groups.push((
+        "engine vllm (KV pool)".to_string(),
+        vllm_errs,
+        Vec::new(),
+        Vec::new(),
+    ));
     let _ = writeln!(s, "\n## Summary\n");
     let _ = writeln!(
         s,

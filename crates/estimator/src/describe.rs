@@ -68,7 +68,14 @@ fn term_text(
             (formula, kv::PROVENANCE)
         }
         TermName::Overhead => (
-            overhead::formula(i.engine, i.cards.max(1), w.device, s.kv.cells),
+            overhead::formula(
+                i.engine,
+                i.cards.max(1),
+                w.device,
+                s.kv.cells,
+                v.arch.vocab,
+                s.layout == crate::estimate::Layout::Tensor,
+            ),
             overhead::provenance(i.engine),
         ),
         TermName::WeightsHost => (

@@ -453,7 +453,14 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
     };
     let w = weights::weights(a, f, i.engine);
     let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
-    let o = overhead::overhead(i.engine, cards, w.device, kv.cells);
+    let o = overhead::overhead(
+        i.engine,
+        cards,
+        w.device,
+        kv.cells,
+        a.vocab,
+        layout == Layout::Tensor,
+    );
     let logits = if i.engine.llama_family() {
         logits::bytes(a, i.par)
     } else {
@@ -651,22 +658,22 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
     let fixed = c.bytes.saturating_sub(s.kv.per_card[k]);
     let ctx = u64::from(i.ctx);
     let cards = per_card.len() as u64;
-    let owning = u64::from(a.kv_owning_layers());
-    let (layers, heads, per_request) = match s.layout {
+    let slots = kv::vllm_layer_slots(a);
+    let (slots, heads, per_request) = match s.layout {
         Layout::Tensor => (
-            owning,
+            slots,
             (u64::from(a.kv_heads) / cards).max(1),
             kv::paged(a, ctx, 1, i.kv, cards),
         ),
-        Layout::Single => (owning, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
-        // The card's whole layers, of which the KV-owning share.
+        Layout::Single => (slots, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
+        // The card's share of the layers.
         Layout::Layer => (
-            (s.shares[k] * owning).div_ceil(u64::from(a.layers.max(1))),
+            (s.shares[k] * slots).div_ceil(u64::from(a.layers.max(1))),
             u64::from(a.kv_heads),
             kv::paged(a, ctx, 1, i.kv, 1).split(&s.shares)[k],
         ),
     };
-    kv::vllm_pool(a, s.budget, fixed, layers, heads, i.kv, per_request)
+    kv::vllm_pool(a, s.budget, fixed, slots, heads, i.kv, ctx, per_request)
 }
 
 /// vLLM refuses to start when the weights and the profiled peak leave no room, or when the

@@ -237,49 +237,59 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
 }
 
 /// What vLLM's KV pool holds on the binding (fullest) card: vLLM takes `util × capacity`,
-/// subtracts the weights and the profiled peak (here: the overhead term), and cuts the rest into
-/// 16-token blocks; it prints `GPU KV cache size: N tokens` and `Maximum concurrency for M
-/// tokens per request: X×` at startup (`vllm/v1/core/kv_cache_utils.py`).
+/// subtracts the weights, the profiled peak and non-torch memory (the overhead term), and cuts
+/// the rest into 16-token blocks; it prints `GPU KV cache size: N tokens` and `Maximum
+/// concurrency for M tokens per request: X×` at startup (`vllm/v1/core/kv_cache_utils.py`).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
 pub struct VllmPool {
     /// Bytes left for the KV cache on the binding card.
     pub bytes: Bytes,
-    /// `⌊bytes / (block bytes × layers on the card)⌋ × 16`: the token count vLLM prints for
-    /// models whose layers all attend globally (for sliding-window models it counts the blocks
-    /// the same way, as if every layer were global).
+    /// `⌊bytes / (block bytes × layer slots)⌋ × 16`, the token count vLLM prints.
     pub tokens: u64,
     /// Bytes one request of `ctx` tokens needs on that card (sliding layers capped at their
     /// window).
     pub per_request: Bytes,
-    /// `bytes / per_request`: how many requests of `ctx` tokens fit at once.
+    /// `tokens / ctx`, the concurrency vLLM prints.
     pub max_concurrency: f64,
 }
 
-/// vLLM's pool on card `k` with `fixed` bytes of weights and overhead on it, `layers` of the
-/// model's layers, `heads` KV heads per card, and one request of `ctx` tokens needing
-/// `per_request` bytes there.
+/// Layer slots vLLM pages a token over. All layers alike: the layers. Global and sliding layers
+/// together (the hybrid allocator): each kind is cut into groups of `min(global, sliding)`
+/// layers, the last group of a kind padded, so `group × (⌈global/group⌉ + ⌈sliding/group⌉)`
+/// (gemma-3-27b: 10 global + 52 sliding → 7 groups of 10 = 70 slots, which reproduces its log's
+/// 36,560 tokens from 19.53 GiB).
+pub fn vllm_layer_slots(arch: &Arch) -> u64 {
+    let (g, s) = arch.kv_layer_split();
+    let (g, s) = (u64::from(g), u64::from(s));
+    if g == 0 || s == 0 {
+        return g + s;
+    }
+    let group = g.min(s);
+    group * (g.div_ceil(group) + s.div_ceil(group))
+}
+
+/// vLLM's pool on a card with `budget`, `fixed` bytes of weights and overhead on it, `slots`
+/// layer slots ([`vllm_layer_slots`], scaled to the card's layers), `heads` KV heads per card,
+/// one request of `ctx` tokens needing `per_request` bytes there.
+#[allow(clippy::too_many_arguments)]
 pub fn vllm_pool(
     arch: &Arch,
     budget: Bytes,
     fixed: Bytes,
-    layers: u64,
+    slots: u64,
     heads: u64,
     dtype: KvDtype,
+    ctx: u64,
     per_request: Bytes,
 ) -> VllmPool {
     let bytes = budget.saturating_sub(fixed);
     let block = VLLM_BLOCK.saturating_mul(cell_bytes(arch, dtype, dtype, heads));
-    let per_block_all = block.saturating_mul(layers.max(1));
+    let per_block_all = block.saturating_mul(slots.max(1));
     let tokens = (bytes.get() / per_block_all.max(1)).saturating_mul(VLLM_BLOCK);
-    let max_concurrency = if per_request.get() > 0 {
-        bytes.as_f64() / per_request.as_f64()
-    } else {
-        0.0
-    };
     VllmPool {
         bytes,
         tokens,
         per_request,
-        max_concurrency,
+        max_concurrency: tokens as f64 / ctx.max(1) as f64,
     }
 }

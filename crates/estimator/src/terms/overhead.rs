@@ -1,6 +1,6 @@
 //! Runtime overhead: CUDA context, activations / compute buffers, fragmentation.
 //!
-//! Serving engines (llama.cpp, Ollama, vLLM):
+//! llama.cpp and Ollama:
 //!   `overhead = max(0.7 GiB × cards, 0.10 × device_weights) + n_ctx / 131072 × 0.35 GiB`
 //! where `n_ctx` is the cells the engine allocates (context × slots).
 //! Provenance: an empirical fit, within 0.15 GiB over four measured llama.cpp configurations
@@ -9,8 +9,22 @@
 //! and engine versions (re-measure after a driver update). The two arms of the `max` are two
 //! regimes (small model on several cards: per-card CUDA context; large model on one card:
 //! weight-proportional activations) that did not stack in measurement.
-//! Domain: llama.cpp-family engines at concurrency 1 as measured; for vLLM it stands in for the
-//! profiling peak + CUDA graphs (vLLM sizes its KV pool from what remains, see `kv::paged`).
+//! Domain: llama.cpp-family engines at concurrency 1 as measured.
+//!
+//! vLLM, per card: `peak activation + non-torch memory`, the two numbers vLLM subtracts (with
+//! the weights) from `util × total` before it sizes the KV cache ("Available KV cache memory").
+//! Its startup logs show the peak is set by the sampler's warm-up, not by the model's width:
+//! across Llama-3.1-8B, Qwen2.5-7B, Qwen3-8B, phi-4, gemma-3 4B/12B/27B, gpt-oss-20b and
+//! Llama-3.3-70B it is `4 B × vocab × 3830…4070` (1.52 GiB for phi-4's 100K vocabulary, 3.9 GiB
+//! for gemma-3's 262K at every model size), so it is modelled as `4 B × vocab ×`
+//! [`VLLM_SAMPLER_ROWS`] (MoE models sit up to 0.5 GiB higher). Non-torch memory is 0.25 GiB on
+//! one card and about 2.1 GiB per card under tensor parallelism (the all-reduce buffers).
+//! Provenance: vLLM 0.19.0 startup logs on H100 80GB, default `--max-num-seqs` 1024 and
+//! `--max-num-batched-tokens` 8192 (llm-d-planner, `accuracy/results/v0.19.0/logs` at commit
+//! d3121e0, kept as rows in `tests/data/engine-logs.json`). CUDA graphs (0.6–1.8 GiB) are
+//! allocated after the KV cache is sized in that version and live in the `1 − util` margin.
+//! Domain: vLLM V1 with those defaults; a smaller `--max-num-seqs` lowers the warm-up, so the
+//! term is conservative for the commands fitcard writes.
 //!
 //! transformers: `overhead = 0.7 GiB × cards + 48 MiB`. The 48 MiB is the largest residual
 //! (peak − weights − KV, rounded up) of the Qwen3 speed benchmark (transformers 4.51 +
@@ -29,6 +43,12 @@ pub const WEIGHT_FRACTION: f64 = 0.10;
 pub const CTX_GIB_PER_128K: f64 = 0.35;
 /// transformers allocator residual (see module docs).
 pub const TRANSFORMERS_RESIDUAL: Bytes = Bytes(48 * MIB);
+/// vLLM's profiled peak in rows of fp32 logits (see module docs: 3830…4070 in the logs).
+pub const VLLM_SAMPLER_ROWS: u64 = 3950;
+/// vLLM non-torch memory on one card (0.24–0.27 GiB in the logs).
+pub const VLLM_NON_TORCH_SINGLE: Bytes = Bytes(GIB / 4);
+/// vLLM non-torch memory per card under tensor parallelism (2.06–2.21 GiB in the logs).
+pub const VLLM_NON_TORCH_TP: Bytes = Bytes(GIB * 21 / 10);
 
 /// The overhead's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -39,6 +59,9 @@ pub struct Overhead {
 
 /// Where the formula comes from, per engine.
 pub fn provenance(engine: Engine) -> &'static str {
+    if engine == Engine::Vllm {
+        return "What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).";
+    }
     if engine == Engine::Transformers {
         "CUDA context per card (0.7 GiB) plus the largest allocator residual of the Qwen3 transformers speed benchmark (33–48 MiB measured; https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html, tests/measurements.rs)."
     } else {
@@ -47,8 +70,27 @@ pub fn provenance(engine: Engine) -> &'static str {
 }
 
 /// Runtime overhead of `engine` on `cards` cards with `device_weights` on them and `n_ctx`
-/// cells allocated (see the module docs).
-pub fn overhead(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -> Overhead {
+/// cells allocated, for a model with `vocab` tokens, `tensor` = tensor parallelism (see the
+/// module docs).
+pub fn overhead(
+    engine: Engine,
+    cards: u32,
+    device_weights: Bytes,
+    n_ctx: u64,
+    vocab: u64,
+    tensor: bool,
+) -> Overhead {
+    if engine == Engine::Vllm {
+        let non_torch = if tensor {
+            VLLM_NON_TORCH_TP
+        } else {
+            VLLM_NON_TORCH_SINGLE
+        };
+        let peak = Bytes(4u64.saturating_mul(vocab).saturating_mul(VLLM_SAMPLER_ROWS));
+        return Overhead {
+            bytes: (peak + non_torch).times(u64::from(cards)),
+        };
+    }
     let fixed = PER_CARD_GIB * cards as f64 * GIB as f64;
     if engine == Engine::Transformers {
         return Overhead {
@@ -63,7 +105,20 @@ pub fn overhead(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -
 }
 
 /// The formula with these values filled in.
-pub fn formula(engine: Engine, cards: u32, device_weights: Bytes, n_ctx: u64) -> String {
+pub fn formula(
+    engine: Engine,
+    cards: u32,
+    device_weights: Bytes,
+    n_ctx: u64,
+    vocab: u64,
+    tensor: bool,
+) -> String {
+    if engine == Engine::Vllm {
+        let nt = if tensor { "2.1 GiB" } else { "0.25 GiB" };
+        return format!(
+            "{cards} card(s) × (sampler peak 4 B × vocab {vocab} × {VLLM_SAMPLER_ROWS} + non-torch {nt})"
+        );
+    }
     if engine == Engine::Transformers {
         format!("0.7 GiB × {cards} CUDA context + 48 MiB allocator residual")
     } else {
