@@ -5,6 +5,7 @@
 //! fitcard rank '<query>' [--json]
 //! fitcard catalog [--json]
 //! fitcard report                 (the accuracy report, docs/accuracy.md)
+//! fitcard badge '<query>'        (an SVG badge for a model card)
 //! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
 //! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
@@ -21,6 +22,7 @@ use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
        fitcard report\n\
+       fitcard badge '<query>' > fit.svg\n\
        fitcard docs OUT-DIR [DOCS-DIR]\n\
        fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
@@ -84,6 +86,19 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
         [cmd, q] => (*cmd, *q),
         _ => return Err(USAGE.into()),
     };
+    if cmd == "badge" {
+        let d = decode(query);
+        if let Some(n) = d.notices.first() {
+            return Err(format!("bad parameter {n}"));
+        }
+        let e = match d.inputs.mode {
+            Mode::Serve => estimate(&d.inputs),
+            Mode::Train => fitcard_estimator::training::estimate(&d.inputs).estimate,
+        };
+        return Ok(fitcard_estimator::badge::svg(&e, &d.inputs)
+            .trim_end()
+            .to_string());
+    }
     if cmd == "report" && query.is_empty() {
         return Ok(fitcard_estimator::baselines::report()
             .trim_end()

@@ -45,6 +45,7 @@ macro_rules! ids {
     };
 }
 
+pub mod badge;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod baselines;
 pub mod catalog;
