@@ -42,6 +42,15 @@ pub fn xml_escape(s: &str) -> String {
 
 /// The card(s) in a few words: "RTX 4090", "2 × H100 80GB HBM3 (SXM)", "24 GiB".
 pub fn cards_words(i: &Inputs) -> String {
+    // Train mode with a list of free memory: the GPUs are that list.
+    if i.mode == Mode::Train && !i.train.free.is_empty() {
+        let free = &i.train.free;
+        return if free.len() == 1 {
+            format!("{} GiB free", free[0])
+        } else {
+            format!("{} GPUs", free.len())
+        };
+    }
     let one = match &i.gpu {
         GpuChoice::Catalog(id) => catalog().gpu(id).map_or_else(
             || id.clone(),
@@ -67,7 +76,15 @@ pub fn cards_words(i: &Inputs) -> String {
 pub fn message(e: &Estimate, i: &Inputs) -> String {
     let what = match i.mode {
         Mode::Serve => format!("{} · {} × {}", e.quant, tokens_label(i.ctx), i.par),
-        Mode::Train => format!("{} · seq {}", i.train.method, tokens_label(i.train.seq)),
+        Mode::Train => format!(
+            "{} · seq {}",
+            match i.train.method {
+                crate::inputs::Method::Full => "full FT",
+                crate::inputs::Method::Lora => "LoRA",
+                crate::inputs::Method::Qlora => "QLoRA",
+            },
+            tokens_label(i.train.seq)
+        ),
     };
     format!("{} · {} · {what}", e.verdict.label(), cards_words(i))
 }
