@@ -63,8 +63,11 @@ else
   say "wasm-opt $BINARYEN_VERSION present"
 fi
 
-# Browser and driver (Debian's), for the browser and end-to-end tests.
-if [ ! -x "$CHROMIUM" ] || [ ! -x "$CHROMEDRIVER" ]; then
+# Browser and driver (Debian's), for the browser and end-to-end tests; FITCARD_SETUP_BROWSER=0
+# skips them (building the site needs neither).
+if [ "${FITCARD_SETUP_BROWSER:-1}" = 0 ]; then
+  say "browser and e2e packages skipped (FITCARD_SETUP_BROWSER=0)"
+elif [ ! -x "$CHROMIUM" ] || [ ! -x "$CHROMEDRIVER" ]; then
   say "installing chromium and chromium-driver"
   SUDO=""
   if [ "$(id -u)" != 0 ]; then SUDO="sudo"; fi
@@ -75,7 +78,9 @@ else
 fi
 
 # The end-to-end driver (playwright-core only: it drives the chromium above).
-if ! (cd tests/e2e && npm ls --omit=dev >/dev/null 2>&1); then
+if [ "${FITCARD_SETUP_BROWSER:-1}" = 0 ]; then
+  :
+elif ! (cd tests/e2e && npm ls --omit=dev >/dev/null 2>&1); then
   say "installing the e2e suite's npm packages"
   (cd tests/e2e && npm ci --no-audit --no-fund --loglevel=error)
 else

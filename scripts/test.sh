@@ -27,8 +27,10 @@ CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner \
   cargo test -p fitcard --target wasm32-unknown-unknown --test web
 timed
 
-step "release build: trunk build --release"
-trunk build --release=true
+step "release build: trunk build --release (and the Hugging Face Space folder from it)"
+bash scripts/site.sh
+bash scripts/site.sh --no-build --space target/space
+grep -q '^sdk: static$' target/space/README.md
 timed
 
 step "end-to-end tests: tests/e2e against dist/"
