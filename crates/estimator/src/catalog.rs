@@ -351,7 +351,11 @@ struct IdParts {
 
 impl IdParts {
     fn parse(id: &str) -> IdParts {
-        let id: String = id.chars().take(200).collect::<String>().to_lowercase();
+        let id: String = id
+            .chars()
+            .take(200)
+            .collect::<String>()
+            .to_ascii_lowercase();
         let (org, name) = match id.split_once('/') {
             Some((o, n)) => (Some(o.to_string()), n),
             None => (None, id.as_str()),
@@ -368,7 +372,7 @@ impl IdParts {
         let theirs = IdParts::parse(&v.id);
         let mut score = 0.0;
         // The family's own word: the first run of letters of its name (`Llama 3.1` → `llama`).
-        if let Some(word) = name_tokens(&f.name.to_lowercase())
+        if let Some(word) = name_tokens(&f.name.to_ascii_lowercase())
             .into_iter()
             .find(|t| t.chars().all(|c| c.is_ascii_alphabetic()))
         {
@@ -381,7 +385,7 @@ impl IdParts {
         }
         let params = theirs
             .params
-            .or_else(|| params_of(&name_tokens(&v.name.to_lowercase())));
+            .or_else(|| params_of(&name_tokens(&v.name.to_ascii_lowercase())));
         if let (Some(a), Some(b)) = (self.params, params) {
             let ratio = (a / b).ln().abs();
             score += 3.0 * (1.0 - ratio / 8f64.ln()).max(0.0);
@@ -399,7 +403,8 @@ impl IdParts {
     }
 }
 
-/// Runs of letters and of digits (with the dots between digits) of a lower-cased name.
+/// Runs of ASCII letters and of digits (with the dots between digits) of a lower-cased name;
+/// anything else separates them.
 fn name_tokens(s: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
     let mut cur = String::new();
@@ -408,7 +413,7 @@ fn name_tokens(s: &str) -> Vec<String> {
     for (k, &c) in chars.iter().enumerate() {
         let digit = c.is_ascii_digit()
             || (c == '.' && prev_digit && chars.get(k + 1).is_some_and(|d| d.is_ascii_digit()));
-        let letter = c.is_alphabetic();
+        let letter = c.is_ascii_alphabetic();
         if (digit || letter) && !cur.is_empty() && digit != prev_digit {
             out.push(std::mem::take(&mut cur));
         }

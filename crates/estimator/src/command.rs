@@ -71,6 +71,21 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
             }
             s
         }
+        Engine::Sglang => {
+            let parallel = if layout == Layout::Layer {
+                format!("--pp-size {}", i.cards)
+            } else {
+                format!("--tp-size {}", i.cards)
+            };
+            let mut s = format!(
+                "python -m sglang.launch_server --model-path {} --context-length {} --max-running-requests {} {parallel} --mem-fraction-static {}",
+                format.repo, ctx, par, i.util
+            );
+            if tk.is_quantized() {
+                s.push_str(&format!(" --kv-cache-dtype {tk}"));
+            }
+            s
+        }
         Engine::Transformers => format!(
             "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
             format.repo

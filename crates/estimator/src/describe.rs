@@ -56,7 +56,7 @@ fn term_text(
                     "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types})",
                     k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells, cell
                 ),
-                (None, Engine::Vllm) => format!(
+                (None, Engine::Vllm | Engine::Sglang) => format!(
                     "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
                     i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
                 ),
@@ -147,6 +147,7 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
                 i.par
             ),
             Engine::Vllm => format!(": the command writes --max-num-seqs {}", i.par),
+            Engine::Sglang => format!(": the command writes --max-running-requests {}", i.par),
             Engine::Transformers => String::new(),
         };
         out.push(format!("{why}{extra}."));
@@ -165,8 +166,8 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
     }
     if let (Some(pool), Some(conc)) = (e.kv_pool_bytes, e.max_concurrency) {
         out.push(format!(
-            "vLLM will take {} per card and give the KV cache about {pool} of it: room for ≈{conc:.1} requests of {} tokens at once (you asked for {}).",
-            s.budget, i.ctx, i.par
+            "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{conc:.1} requests of {} tokens at once (you asked for {}).",
+            i.engine.label(), s.budget, i.ctx, i.par
         ));
     }
     out

@@ -14,6 +14,8 @@ pub enum Engine {
     Ollama,
     /// vLLM.
     Vllm,
+    /// SGLang.
+    Sglang,
     /// Hugging Face transformers.
     Transformers,
 }
@@ -105,10 +107,11 @@ impl fmt::Display for KvDtype {
 
 impl Engine {
     /// Every engine.
-    pub const ALL: [Engine; 4] = [
+    pub const ALL: [Engine; 5] = [
         Engine::LlamaCpp,
         Engine::Ollama,
         Engine::Vllm,
+        Engine::Sglang,
         Engine::Transformers,
     ];
 
@@ -118,6 +121,7 @@ impl Engine {
             Engine::LlamaCpp => "llama.cpp",
             Engine::Ollama => "ollama",
             Engine::Vllm => "vllm",
+            Engine::Sglang => "sglang",
             Engine::Transformers => "transformers",
         }
     }
@@ -128,6 +132,7 @@ impl Engine {
             Engine::LlamaCpp => "llama.cpp (llama-server)",
             Engine::Ollama => "Ollama",
             Engine::Vllm => "vLLM",
+            Engine::Sglang => "SGLang",
             Engine::Transformers => "transformers",
         }
     }
@@ -136,7 +141,7 @@ impl Engine {
     pub const fn container(self) -> Container {
         match self {
             Engine::LlamaCpp | Engine::Ollama => Container::Gguf,
-            Engine::Vllm | Engine::Transformers => Container::Safetensors,
+            Engine::Vllm | Engine::Sglang | Engine::Transformers => Container::Safetensors,
         }
     }
 
@@ -170,6 +175,15 @@ impl Engine {
                 KvDtype::Fp8E4m3,
                 KvDtype::Fp8E5m2,
             ],
+            // --kv-cache-dtype (python/sglang/srt/server_args.py): auto, bf16, fp8_e4m3,
+            // fp8_e5m2; f16 is the same 16-bit cache as `auto` for a 16-bit model.
+            Engine::Sglang => vec![
+                KvDtype::Auto,
+                KvDtype::BF16,
+                KvDtype::F16,
+                KvDtype::Fp8E4m3,
+                KvDtype::Fp8E5m2,
+            ],
             // The model's dtype (torch_dtype), or one given explicitly.
             Engine::Transformers => vec![
                 KvDtype::Auto,
@@ -190,6 +204,7 @@ impl Engine {
             Engine::LlamaCpp => "llama.cpp's --cache-type-k/-v take ggml types",
             Engine::Ollama => "OLLAMA_KV_CACHE_TYPE has three settings",
             Engine::Vllm => "vLLM's --kv-cache-dtype takes the model dtype or fp8",
+            Engine::Sglang => "SGLang's --kv-cache-dtype takes the model dtype, bf16 or fp8",
             Engine::Transformers => "transformers keeps the cache in the model's dtype",
         };
         Err(format!(
@@ -197,6 +212,12 @@ impl Engine {
             self.label(),
             list.join(", ")
         ))
+    }
+
+    /// Does the engine take a fixed share of each card up front and give the KV cache what
+    /// remains (vLLM `--gpu-memory-utilization`, SGLang `--mem-fraction-static`, both `util=`)?
+    pub const fn preallocates(self) -> bool {
+        matches!(self, Engine::Vllm | Engine::Sglang)
     }
 
     /// Can the engine give K and V different types? (llama.cpp only.)
@@ -223,6 +244,10 @@ impl Engine {
                 256,
                 "vLLM admits up to --max-num-seqs 256 sequences by default and shares one KV pool among them",
             ),
+            Engine::Sglang => (
+                2048,
+                "SGLang admits up to --max-running-requests requests (sized from its KV pool when unset) and shares one pool among them",
+            ),
             Engine::Transformers => (1, "transformers generates for the batch you pass"),
         }
     }
@@ -241,6 +266,7 @@ impl FromStr for Engine {
             "llama.cpp" | "llamacpp" | "llama-server" | "llama_cpp" => Ok(Engine::LlamaCpp),
             "ollama" => Ok(Engine::Ollama),
             "vllm" => Ok(Engine::Vllm),
+            "sglang" => Ok(Engine::Sglang),
             "transformers" | "hf" => Ok(Engine::Transformers),
             _ => Err(()),
         }

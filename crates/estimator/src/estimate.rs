@@ -82,7 +82,7 @@ pub struct CardUse {
 /// One engine's command for the plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EngineCommand {
-    /// The engine (`llama.cpp`, `ollama`, `vllm`, `transformers`).
+    /// The engine (`llama.cpp`, `ollama`, `vllm`, `sglang`, `transformers`).
     pub engine: &'static str,
     /// The command line (a short script for transformers).
     pub command: String,
@@ -116,6 +116,8 @@ ids! {
         TensorParallel = "tensor_parallel",
         /// Serve, vLLM: the engine starts (room for the weights, the peak and one request).
         VllmStartup = "vllm_startup",
+        /// Serve, SGLang: the engine starts (room for the weights and one request).
+        SglangStartup = "sglang_startup",
         /// Train: the model's architecture is known.
         ModelKnown = "model_known",
         /// Train: the GPU pool holds the total.
@@ -348,13 +350,16 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
 pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, String> {
     let (h, kvh) = (arch.heads, arch.kv_heads);
     match engine {
-        Engine::Vllm => {
+        // SGLang shards attention the same way (heads divisible; KV heads divisible or
+        // replicated).
+        Engine::Vllm | Engine::Sglang => {
+            let name = engine.label();
             if !h.is_multiple_of(tp) {
-                Err(format!("attention heads ({h}) not divisible by {tp} cards: vLLM tensor parallelism cannot start"))
+                Err(format!("attention heads ({h}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
             } else if kvh >= tp && !kvh.is_multiple_of(tp) {
-                Err(format!("KV heads ({kvh}) not divisible by {tp} cards: vLLM tensor parallelism cannot start"))
+                Err(format!("KV heads ({kvh}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
             } else if kvh < tp && !tp.is_multiple_of(kvh) {
-                Err(format!("{tp} cards is not a multiple of the KV heads ({kvh}): vLLM cannot replicate them evenly"))
+                Err(format!("{tp} cards is not a multiple of the KV heads ({kvh}): {name} cannot replicate them evenly"))
             } else if kvh < tp {
                 Ok(format!(
                     "{tp}-way tensor parallel; the {kvh} KV heads are replicated ({} per card)",
@@ -432,7 +437,7 @@ pub(crate) struct Sizing {
 pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
     let cards = i.cards.max(1);
     let capacity = card_capacity(i);
-    let budget = if i.engine == Engine::Vllm {
+    let budget = if i.engine.preallocates() {
         capacity.scale(i.util)
     } else {
         capacity
@@ -520,7 +525,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
     let fullest = fullest(per_card);
     let used = fullest.bytes;
     let vram_ok = used <= s.budget;
-    let budget_words = if i.engine == Engine::Vllm {
+    let budget_words = if i.engine.preallocates() {
         format!("{} (util {} × {})", s.budget, i.util, s.capacity)
     } else {
         format!("{}", s.capacity)
@@ -593,7 +598,10 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     }
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
-    let pool = (i.engine == Engine::Vllm).then(|| vllm_pool(i, a, s, &per_card));
+    let pool = i
+        .engine
+        .preallocates()
+        .then(|| vllm_pool(i, a, s, &per_card));
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, s, p));
     }
@@ -658,7 +666,13 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
     let fixed = c.bytes.saturating_sub(s.kv.per_card[k]);
     let ctx = u64::from(i.ctx);
     let cards = per_card.len() as u64;
-    let slots = kv::vllm_layer_slots(a);
+    // vLLM pages tokens over its layer groups; SGLang keeps one token pool over every layer
+    // that owns a KV cache.
+    let slots = if i.engine == Engine::Sglang {
+        u64::from(a.kv_owning_layers())
+    } else {
+        kv::vllm_layer_slots(a)
+    };
     let (slots, heads, per_request) = match s.layout {
         Layout::Tensor => (
             slots,
@@ -673,30 +687,49 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
             kv::paged(a, ctx, 1, i.kv, 1).split(&s.shares)[k],
         ),
     };
-    kv::vllm_pool(a, s.budget, fixed, slots, heads, i.kv, ctx, per_request)
+    let block = if i.engine == Engine::Sglang {
+        1
+    } else {
+        kv::VLLM_BLOCK
+    };
+    kv::vllm_pool(
+        a,
+        s.budget,
+        fixed,
+        slots,
+        heads,
+        i.kv,
+        ctx,
+        block,
+        per_request,
+    )
 }
 
 /// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
 /// pool cannot hold one request of `--max-model-len` tokens.
 fn vllm_startup(i: &Inputs, s: &Sizing, p: &kv::VllmPool) -> Check {
     let ok = p.per_request <= p.bytes && p.bytes > Bytes::ZERO;
+    let (name, len_flag, check) = match i.engine {
+        Engine::Sglang => ("SGLang", "--context-length", CheckName::SglangStartup),
+        _ => ("vLLM", "--max-model-len", CheckName::VllmStartup),
+    };
     let message = if ok {
         format!(
-            "vLLM starts: {} of KV cache = {} tokens, {:.1}× requests of {} tokens",
+            "{name} starts: {} of KV cache = {} tokens, {:.1}× requests of {} tokens",
             p.bytes, p.tokens, p.max_concurrency, i.ctx
         )
     } else if p.bytes == Bytes::ZERO {
         format!(
-            "vLLM fails at startup: weights + activation exceed its budget of {}",
+            "{name} fails at startup: the weights (and the profiled peak) exceed its budget of {}",
             s.budget
         )
     } else {
         format!(
-            "vLLM fails at startup: {} of KV cache cannot hold one request of --max-model-len {} ({} needed)",
+            "{name} fails at startup: {} of KV cache cannot hold one request of {len_flag} {} ({} needed)",
             p.bytes, i.ctx, p.per_request
         )
     };
-    Check::hard(CheckName::VllmStartup, ok, message)
+    Check::hard(check, ok, message)
 }
 
 /// Whole layers per card under layer split: `layers / cards` each, the first `layers % cards`
@@ -713,6 +746,7 @@ fn layer_split_words(engine: Engine, cards: u32) -> String {
     match engine {
         Engine::LlamaCpp => "-sm layer".into(),
         Engine::Vllm => format!("--pipeline-parallel-size {cards}"),
+        Engine::Sglang => format!("--pp-size {cards}"),
         Engine::Ollama => "Ollama spreads whole layers over the cards".into(),
         Engine::Transformers => "device_map=\"auto\" places whole layers".into(),
     }

@@ -229,7 +229,7 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         }
         "engine" => {
             i.engine = Engine::from_str(val)
-                .map_err(|_| bad(val, "llama.cpp, ollama, vllm, transformers"))?
+                .map_err(|_| bad(val, "llama.cpp, ollama, vllm, sglang, transformers"))?
         }
         "kv" => seen.kv = Some(kv_type(val)?),
         "kvk" => seen.k = Some(kv_type(val)?),

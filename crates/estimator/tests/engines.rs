@@ -148,7 +148,7 @@ fn vllm_startup_failures() {
     // (query, words of the failure)
     let rows = [
         // 16 GiB × 0.9 cannot hold 15 GiB of weights plus the peak.
-        ("vram=16", "weights + activation exceed"),
+        ("vram=16", "the weights (and the profiled peak) exceed"),
         // 3.7 GiB of pool cannot hold one 128K-token request (16 GiB).
         (
             "gpu=rtx-4090&ctx=131072",
@@ -183,6 +183,7 @@ fn commands_side_by_side() {
             "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&par=3",
             &[
                 ("vllm", "--max-num-seqs 3"),
+                ("sglang", "--max-running-requests 3"),
                 ("transformers", "batch_size=3"),
             ],
         ),
@@ -198,4 +199,33 @@ fn commands_side_by_side() {
             assert!(c.device_bytes.get() > 0);
         }
     }
+}
+
+/// SGLang fills `--mem-fraction-static` of each card with the weights and a token pool:
+/// `pool = fraction × total − weights − context`, `tokens = pool / bytes per token`
+/// (`profile_max_num_token`). Its docs' startup log (Llama-3.1-8B BF16, fraction 0.88, 78.81 GiB
+/// free before loading on an 80 GB card, taken as an H100 of 79.19 GiB): "KV Cache is allocated.
+/// K size: 27.13 GB, V size: 27.13 GB", "max_total_num_tokens=444500"
+/// (https://docs.sglang.ai/start/send_request.html, kept in tests/data/engine-logs.json).
+#[test]
+fn sglang_pool_matches_its_log() {
+    let e = est("model=meta-llama/Llama-3.1-8B-Instruct&engine=sglang&quant=BF16&vram=79.19&util=0.88&ctx=131072");
+    let pool = e.kv_pool_bytes.unwrap().gib();
+    let tokens = e.kv_pool_tokens.unwrap() as f64;
+    assert!((pool - 54.26).abs() / 54.26 < 0.01, "{pool}");
+    assert!((tokens - 444_500.0).abs() / 444_500.0 < 0.01, "{tokens}");
+    assert!(e.command.starts_with("python -m sglang.launch_server --model-path meta-llama/Llama-3.1-8B-Instruct --context-length 131072 --max-running-requests 1 --tp-size 1 --mem-fraction-static 0.88"), "{}", e.command);
+    let start = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "sglang_startup")
+        .unwrap();
+    assert!(start.ok, "{}", start.message);
+    // SGLang refuses a cache type it lacks, with its reason.
+    let d = decode("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&kv=q8_0");
+    assert!(
+        d.notices.iter().any(|n| n.message.contains("SGLang")),
+        "{:?}",
+        d.notices
+    );
 }

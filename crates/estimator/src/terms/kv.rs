@@ -209,7 +209,7 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
                 llama: Some(k),
             }
         }
-        Engine::Vllm => {
+        Engine::Vllm | Engine::Sglang => {
             let (total, per_card) = if tensor {
                 let one = paged(arch, ctx, par, i.kv, cards);
                 (one.times(cards), vec![one; cards as usize])
@@ -271,6 +271,7 @@ pub fn vllm_layer_slots(arch: &Arch) -> u64 {
 /// vLLM's pool on a card with `budget`, `fixed` bytes of weights and overhead on it, `slots`
 /// layer slots ([`vllm_layer_slots`], scaled to the card's layers), `heads` KV heads per card,
 /// one request of `ctx` tokens needing `per_request` bytes there.
+/// `block` = tokens per page (vLLM 16; SGLang 1: it counts single tokens).
 #[allow(clippy::too_many_arguments)]
 pub fn vllm_pool(
     arch: &Arch,
@@ -280,12 +281,13 @@ pub fn vllm_pool(
     heads: u64,
     dtype: KvDtype,
     ctx: u64,
+    block: u64,
     per_request: Bytes,
 ) -> VllmPool {
     let bytes = budget.saturating_sub(fixed);
-    let block = VLLM_BLOCK.saturating_mul(cell_bytes(arch, dtype, dtype, heads));
-    let per_block_all = block.saturating_mul(slots.max(1));
-    let tokens = (bytes.get() / per_block_all.max(1)).saturating_mul(VLLM_BLOCK);
+    let page = block.saturating_mul(cell_bytes(arch, dtype, dtype, heads));
+    let per_block_all = page.saturating_mul(slots.max(1));
+    let tokens = (bytes.get() / per_block_all.max(1)).saturating_mul(block);
     VllmPool {
         bytes,
         tokens,

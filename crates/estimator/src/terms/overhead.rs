@@ -43,6 +43,10 @@ pub const WEIGHT_FRACTION: f64 = 0.10;
 pub const CTX_GIB_PER_128K: f64 = 0.35;
 /// transformers allocator residual (see module docs).
 pub const TRANSFORMERS_RESIDUAL: Bytes = Bytes(48 * MIB);
+/// SGLang, per card: what its static fraction holds besides weights and KV (the CUDA context:
+/// 78.81 of 79.19 GiB free before loading on an H100, the SGLang docs' startup log).
+pub const SGLANG_CONTEXT: Bytes = Bytes(GIB * 2 / 5);
+
 /// vLLM's profiled peak in rows of fp32 logits (see module docs: 3830…4070 in the logs).
 pub const VLLM_SAMPLER_ROWS: u64 = 3950;
 /// vLLM non-torch memory on one card (0.24–0.27 GiB in the logs).
@@ -59,6 +63,9 @@ pub struct Overhead {
 
 /// Where the formula comes from, per engine.
 pub fn provenance(engine: Engine) -> &'static str {
+    if engine == Engine::Sglang {
+        return "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json).";
+    }
     if engine == Engine::Vllm {
         return "What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).";
     }
@@ -80,6 +87,11 @@ pub fn overhead(
     vocab: u64,
     tensor: bool,
 ) -> Overhead {
+    if engine == Engine::Sglang {
+        return Overhead {
+            bytes: SGLANG_CONTEXT.times(u64::from(cards)),
+        };
+    }
     if engine == Engine::Vllm {
         let non_torch = if tensor {
             VLLM_NON_TORCH_TP
@@ -113,6 +125,9 @@ pub fn formula(
     vocab: u64,
     tensor: bool,
 ) -> String {
+    if engine == Engine::Sglang {
+        return format!("0.4 GiB CUDA context × {cards}");
+    }
     if engine == Engine::Vllm {
         let nt = if tensor { "2.1 GiB" } else { "0.25 GiB" };
         return format!(
