@@ -4,13 +4,14 @@
 
 use crate::catalog::Format;
 use crate::engine::Engine;
-use crate::estimate::Layout;
+use crate::estimate::{card_capacities, Layout};
 use crate::inputs::Inputs;
 use crate::quant::GgmlType;
 
 /// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
-/// layout that starts: see [`crate::estimate::tensor_parallel`]).
-pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
+/// layout that starts: see [`crate::estimate::tensor_parallel`]) holding `shares` of the layers
+/// under layer split.
+pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> String {
     let ctx = i.ctx as u64;
     let par = i.par as u64;
     let (tk, tv) = i.kv_types();
@@ -40,8 +41,16 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
             }
             if i.cards > 1 {
                 let split = if layout == Layout::Tensor { "row" } else { "layer" };
-                let ts = vec!["1"; i.cards as usize].join(",");
-                s.push_str(&format!(" -sm {split} -ts {ts}"));
+                // Even cards: 1,1,…; mixed cards: in proportion to their memory (GiB).
+                let ts = if i.gpus.is_empty() {
+                    vec!["1".to_string(); i.cards as usize]
+                } else {
+                    card_capacities(i)
+                        .iter()
+                        .map(|c| format!("{:.0}", c.gib()))
+                        .collect()
+                };
+                s.push_str(&format!(" -sm {split} -ts {}", ts.join(",")));
             }
             s
         }
@@ -61,8 +70,15 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout) -> String {
             } else {
                 format!("--tensor-parallel-size {}", i.cards)
             };
+            // Uneven pipeline stages: the layers each card holds.
+            let partition = if layout == Layout::Layer && !i.gpus.is_empty() {
+                let parts: Vec<String> = shares.iter().map(u64::to_string).collect();
+                format!("VLLM_PP_LAYER_PARTITION={} ", parts.join(","))
+            } else {
+                String::new()
+            };
             let mut s = format!(
-                "vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
+                "{partition}vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
                 format.repo, ctx, par, i.util
             );
             // 16-bit caches are vLLM's default (`auto`, the model's dtype).

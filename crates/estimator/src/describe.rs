@@ -19,7 +19,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         t.provenance = provenance;
     }
     e.warnings = warnings(e, i, v, f, s);
-    e.command = command(i, f, s.layout);
+    e.command = command(i, f, s.layout, &s.shares);
 }
 
 fn term_text(
@@ -167,7 +167,10 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
     if let (Some(pool), Some(conc)) = (e.kv_pool_bytes, e.max_concurrency) {
         out.push(format!(
             "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{conc:.1} requests of {} tokens at once (you asked for {}).",
-            i.engine.label(), s.budget, i.ctx, i.par
+            i.engine.label(),
+            crate::estimate::fullest(&e.per_card).budget,
+            i.ctx,
+            i.par
         ));
     }
     out

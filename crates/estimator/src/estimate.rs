@@ -280,6 +280,18 @@ impl Estimate {
     }
 }
 
+/// Capacity of each card: the `gpus=` list, or `cards` × the chosen card.
+pub fn card_capacities(i: &Inputs) -> Vec<Bytes> {
+    if i.gpus.is_empty() {
+        vec![card_capacity(i); i.cards.max(1) as usize]
+    } else {
+        i.gpus
+            .iter()
+            .map(|id| catalog().gpu(id).map_or(Bytes::ZERO, |g| g.vram_bytes))
+            .collect()
+    }
+}
+
 /// Capacity of one card for these inputs.
 pub fn card_capacity(i: &Inputs) -> Bytes {
     match &i.gpu {
@@ -427,23 +439,38 @@ pub(crate) struct Sizing {
     pub layout: Layout,
     /// Each card's share under `layout` (whole layers, or 1 each).
     pub shares: Vec<u64>,
-    /// One card's capacity and what the engine may use of it.
-    pub capacity: Bytes,
-    /// What the engine may use of one card (vLLM: util × capacity).
-    pub budget: Bytes,
+    /// Each card's capacity.
+    pub capacities: Vec<Bytes>,
+    /// What the engine may use of each card (vLLM, SGLang: util × capacity).
+    pub budgets: Vec<Bytes>,
 }
 
 /// Size every term for `i` on `arch` in format `f`: each term module applies its engine's rule.
 pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
-    let cards = i.cards.max(1);
-    let capacity = card_capacity(i);
-    let budget = if i.engine.preallocates() {
-        capacity.scale(i.util)
-    } else {
-        capacity
-    };
-    // How the cards share the model: tensor parallelism when it can start, else layer split.
-    let tp = (cards > 1).then(|| tensor_parallel(i.engine, a, cards));
+    let capacities = card_capacities(i);
+    let cards = capacities.len() as u32;
+    let budgets: Vec<Bytes> = capacities
+        .iter()
+        .map(|&c| {
+            if i.engine.preallocates() {
+                c.scale(i.util)
+            } else {
+                c
+            }
+        })
+        .collect();
+    let mixed = capacities.iter().any(|&c| c != capacities[0]);
+    // How the cards share the model: tensor parallelism when it can start (and the cards are
+    // alike: it gives every card an equal shard), else layer split.
+    let tp = (cards > 1).then(|| {
+        if mixed {
+            Err(format!(
+                "cards of different sizes: tensor parallelism would give each an equal shard, so the smallest would limit all {cards}"
+            ))
+        } else {
+            tensor_parallel(i.engine, a, cards)
+        }
+    });
     let layout = match &tp {
         None => Layout::Single,
         Some(Ok(_)) => Layout::Tensor,
@@ -453,6 +480,15 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
     // layers under layer split (llama.cpp `-ts 1,1,…` and vLLM's pipeline stages give the first
     // cards one layer more when the count does not divide).
     let shares: Vec<u64> = match layout {
+        // Mixed cards: whole layers in proportion to each card's memory (llama.cpp `-ts`).
+        Layout::Layer if mixed => {
+            let mib: Vec<u64> = capacities.iter().map(|c| c.get() >> 20).collect();
+            Bytes(u64::from(a.layers))
+                .split(&mib)
+                .into_iter()
+                .map(Bytes::get)
+                .collect()
+        }
         Layout::Layer => layers_per_card(a.layers, cards),
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
@@ -479,8 +515,8 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         tp,
         layout,
         shares,
-        capacity,
-        budget,
+        capacities,
+        budgets,
     }
 }
 
@@ -494,8 +530,8 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
         .map(|k| CardUse {
             index: k as u32,
             bytes: w[k] + s.kv.per_card[k] + o[k],
-            capacity: s.capacity,
-            budget: s.budget,
+            capacity: s.capacities[k],
+            budget: s.budgets[k],
             terms: vec![
                 (TermName::Weights, w[k]),
                 (TermName::KvCache, s.kv.per_card[k]),
@@ -521,19 +557,22 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
             )
         },
     ));
-    // The fullest card decides (the first one under layer split).
+    // The card with the least headroom decides (the first one under even layer split).
     let fullest = fullest(per_card);
     let used = fullest.bytes;
-    let vram_ok = used <= s.budget;
+    let (capacity, budget) = (fullest.capacity, fullest.budget);
+    let vram_ok = used <= budget;
     let budget_words = if i.engine.preallocates() {
-        format!("{} (util {} × {})", s.budget, i.util, s.capacity)
+        format!("{budget} (util {} × {capacity})", i.util)
     } else {
-        format!("{}", s.capacity)
+        format!("{capacity}")
     };
-    let where_words = if s.shares.iter().all(|&x| x == s.shares[0]) {
+    let alike = s.shares.iter().all(|&x| x == s.shares[0])
+        && s.capacities.iter().all(|&c| c == s.capacities[0]);
+    let where_words = if alike {
         "per card".to_string()
     } else {
-        format!("on card {} (the fullest)", fullest.index)
+        format!("on card {} (the least headroom)", fullest.index)
     };
     checks.push(Check::hard(
         CheckName::VramPerCard,
@@ -543,7 +582,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
         } else {
             format!(
                 "{used} {where_words} > {budget_words}: short by {}",
-                used.saturating_sub(s.budget)
+                used.saturating_sub(budget)
             )
         },
     ));
@@ -569,12 +608,12 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
     checks
 }
 
-/// The card holding the most bytes (the first of equals).
+/// The card with the least headroom (`budget − bytes`; the first of equals): on alike cards,
+/// the one holding the most bytes.
 pub(crate) fn fullest(per_card: &[CardUse]) -> &CardUse {
     per_card
         .iter()
-        .rev()
-        .max_by_key(|c| c.bytes)
+        .min_by_key(|c| SignedBytes::diff(c.budget, c.bytes))
         .expect("at least one card")
 }
 
@@ -603,10 +642,11 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         .preallocates()
         .then(|| vllm_pool(i, a, s, &per_card));
     if let Some(p) = &pool {
-        checks.push(vllm_startup(i, s, p));
+        checks.push(vllm_startup(i, fullest(&per_card).budget, p));
     }
     let fits = checks.iter().all(Check::passes);
-    let used = fullest(&per_card).bytes;
+    let binding = fullest(&per_card);
+    let headroom = SignedBytes::diff(binding.budget, binding.bytes);
     Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
@@ -616,7 +656,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         terms,
         per_card,
         fits,
-        verdict: Verdict::from_headroom(fits, SignedBytes::diff(s.budget, used)),
+        verdict: Verdict::from_headroom(fits, headroom),
         layout: s.layout,
         kv_pool_bytes: pool.map(|p| p.bytes),
         kv_pool_tokens: pool.map(|p| p.tokens),
@@ -650,7 +690,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
         let o = assemble(&j, v, f, &s);
         out.push(EngineCommand {
             engine: other.id(),
-            command: crate::command::command(&j, f, s.layout),
+            command: crate::command::command(&j, f, s.layout, &s.shares),
             device_bytes: fullest(&o.per_card).bytes,
             fits: o.fits,
         });
@@ -694,7 +734,7 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
     };
     kv::vllm_pool(
         a,
-        s.budget,
+        c.budget,
         fixed,
         slots,
         heads,
@@ -707,7 +747,7 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
 
 /// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
 /// pool cannot hold one request of `--max-model-len` tokens.
-fn vllm_startup(i: &Inputs, s: &Sizing, p: &kv::VllmPool) -> Check {
+fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
     let ok = p.per_request <= p.bytes && p.bytes > Bytes::ZERO;
     let (name, len_flag, check) = match i.engine {
         Engine::Sglang => ("SGLang", "--context-length", CheckName::SglangStartup),
@@ -721,7 +761,7 @@ fn vllm_startup(i: &Inputs, s: &Sizing, p: &kv::VllmPool) -> Check {
     } else if p.bytes == Bytes::ZERO {
         format!(
             "{name} fails at startup: the weights (and the profiled peak) exceed its budget of {}",
-            s.budget
+            fullest_budget
         )
     } else {
         format!(

@@ -215,6 +215,9 @@ pub struct Inputs {
     pub cards: u32,
     /// The card(s).
     pub gpu: GpuChoice,
+    /// Cards of different models (catalog ids, `gpus=`): when given, they are the cards, in
+    /// order, and `cards`, `gpu` and `vram` follow them.
+    pub gpus: Vec<String>,
     /// The inference engine.
     pub engine: Engine,
     /// KV cache type: of K, and of V too unless [`Inputs::kv_v`] says otherwise.
@@ -248,6 +251,7 @@ impl Default for Inputs {
             par: 1,
             cards: 1,
             gpu: GpuChoice::Catalog("rtx-4090".into()),
+            gpus: Vec::new(),
             engine: Engine::LlamaCpp,
             kv: KvDtype::F16,
             kv_v: None,

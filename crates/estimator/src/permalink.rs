@@ -58,6 +58,9 @@ pub fn encode(i: &Inputs) -> String {
             let _ = write!(s, "&vram={}", fmt_num(*g));
         }
     }
+    if !i.gpus.is_empty() {
+        let _ = write!(s, "&gpus={}", escape(&i.gpus.join(",")));
+    }
     let _ = write!(s, "&engine={}", i.engine);
     match i.kv_v {
         None => {
@@ -227,6 +230,17 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
             i.gpu = GpuChoice::VramGib(fnum(val, limits::VRAM_GIB)?);
             seen.gpu = true;
         }
+        "gpus" => {
+            let ids = list(val, |id| {
+                catalog().gpu(id).map(|g| g.id.clone()).ok_or_else(|| {
+                    format!(
+                        "GPU {} is not in the catalog; kept one kind of card",
+                        quote(id)
+                    )
+                })
+            })?;
+            i.gpus = ids;
+        }
         "engine" => {
             i.engine = Engine::from_str(val)
                 .map_err(|_| bad(val, "llama.cpp, ollama, vllm, sglang, transformers"))?
@@ -381,6 +395,18 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             });
             i.gl = None;
         }
+    }
+    // Mixed cards: the list is the cards.
+    if !i.gpus.is_empty() {
+        let n = i.gpus.len() as u32;
+        if i.cards != n && i.cards != 1 {
+            notices.push(Notice {
+                key: "cards".into(),
+                message: format!("ignored: gpus= lists {n} cards"),
+            });
+        }
+        i.cards = n;
+        i.gpu = GpuChoice::Catalog(i.gpus[0].clone());
     }
     // Train mode: `free` lists the GPUs when given, else `cards` cards do. A pick must name
     // each of those GPUs at most once.

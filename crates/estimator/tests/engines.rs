@@ -229,3 +229,54 @@ fn sglang_pool_matches_its_log() {
         d.notices
     );
 }
+
+/// Mixed cards (`gpus=`): each card against its own memory, layers in proportion to it, the
+/// cards summing to the totals; tensor parallelism refused with the reason; llama.cpp `-ts` in
+/// proportion, vLLM's pipeline stages given the same layers.
+#[test]
+fn mixed_cards() {
+    let e = est("model=Qwen/Qwen3-32B&gpus=rtx-4090,rtx-3060-12gb&ctx=16384");
+    assert_eq!(e.per_card.len(), 2);
+    assert!(e.per_card[0].capacity > e.per_card[1].capacity);
+    let sum: u64 = e.per_card.iter().map(|c| c.bytes.get()).sum();
+    assert_eq!(sum, e.total_device_bytes.get());
+    assert!(e.per_card[0].bytes > e.per_card[1].bytes);
+    let tp = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "tensor_parallel")
+        .unwrap();
+    assert!(
+        !tp.ok && tp.message.contains("different sizes"),
+        "{}",
+        tp.message
+    );
+    assert!(e.command.contains("-sm layer -ts 24,12"), "{}", e.command);
+    let v = est("model=Qwen/Qwen3-14B&engine=vllm&quant=AWQ&gpus=rtx-4090,rtx-3060-12gb&ctx=16384");
+    // 40 layers in proportion to 24 and 12 GiB.
+    assert!(
+        v.command
+            .starts_with("VLLM_PP_LAYER_PARTITION=27,13 vllm serve"),
+        "{}",
+        v.command
+    );
+    assert!(v.command.contains("--pipeline-parallel-size 2"));
+    // The list is the cards: a contradicting `cards` is reported, and the link round-trips.
+    let d = decode("model=Qwen/Qwen3-8B&gpus=rtx-4090,rtx-4090,l4&cards=2");
+    assert!(
+        d.notices.iter().any(|n| n.key == "cards"),
+        "{:?}",
+        d.notices
+    );
+    assert_eq!(d.inputs.cards, 3);
+    let again = decode(&fitcard_estimator::encode(&d.inputs));
+    assert!(again.clean(), "{:?}", again.notices);
+    assert_eq!(again.inputs, d.inputs);
+    // An unknown card in the list is refused by name.
+    let bad = decode("gpus=rtx-4090,rtx-9999");
+    assert!(bad
+        .notices
+        .iter()
+        .any(|n| n.key == "gpus" && n.message.contains("rtx-9999")));
+    assert!(bad.inputs.gpus.is_empty());
+}

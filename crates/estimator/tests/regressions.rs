@@ -108,7 +108,7 @@ fn vllm_cards_sum_to_totals_and_fullest_card_decides() {
         .find(|c| c.name.id() == "vram_per_card")
         .unwrap();
     assert!(
-        !vram.ok && vram.message.contains("on card 0 (the fullest)"),
+        !vram.ok && vram.message.contains("on card 0 (the least headroom)"),
         "{}",
         vram.message
     );
