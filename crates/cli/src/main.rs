@@ -7,7 +7,7 @@
 //! fitcard report                 (the accuracy report, docs/accuracy.md)
 //! fitcard badge '<query>'        (an SVG badge for a model card)
 //! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
-//! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]
+//! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
 //! ```
 //! `measure` backs out the global-attention layer count from steady-state VRAM readings (GiB, as
@@ -24,7 +24,7 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
        fitcard report\n\
        fitcard badge '<query>' > fit.svg\n\
        fitcard docs OUT-DIR [DOCS-DIR]\n\
-       fitcard solve '<query>' [--for ctx|par|cards|gpu|seq] [--json]\n\
+       fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
               method rank bsz seq gc optim targets free pick embed\n\
@@ -146,7 +146,7 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
     }
 }
 
-/// `solve '<query>' [--for ctx|par|cards|gpu|seq]`: the limit of one input, every other held
+/// `solve '<query>' [--for ctx|par|cards|gpu|seq|bsz]`: the limit of one input, every other held
 /// (all serve-mode limits when `--for` is not given).
 fn solve(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
     use fitcard_estimator::solve::{solve, Target};
@@ -155,10 +155,14 @@ fn solve(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
         return Err(format!("bad parameter {n}"));
     }
     let targets: Vec<Target> = match rest {
+        [] if d.inputs.mode == Mode::Train => vec![Target::Seq, Target::Bsz],
         [] => vec![Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
-        ["--for", t] => vec![t
-            .parse()
-            .map_err(|_| format!("--for {} is not one of ctx, par, cards, gpu, seq", quote(t)))?],
+        ["--for", t] => vec![t.parse().map_err(|_| {
+            format!(
+                "--for {} is not one of ctx, par, cards, gpu, seq, bsz",
+                quote(t)
+            )
+        })?],
         _ => return Err(USAGE.into()),
     };
     let out: Vec<_> = targets.iter().map(|&t| solve(&d.inputs, t)).collect();

@@ -388,7 +388,8 @@ impl IdParts {
             .or_else(|| params_of(&name_tokens(&v.name.to_ascii_lowercase())));
         if let (Some(a), Some(b)) = (self.params, params) {
             let ratio = (a / b).ln().abs();
-            score += 3.0 * (1.0 - ratio / 8f64.ln()).max(0.0);
+            // Full marks for the same size, none from a factor of 100 apart.
+            score += 3.0 * (1.0 - ratio / 100f64.ln()).max(0.0);
         }
         let shared = self
             .tokens
@@ -476,10 +477,16 @@ mod closest_tests {
         for (id, want) in rows {
             assert_eq!(ids(id, 3)[0], want, "{id}: {:?}", ids(id, 3));
         }
-        // The three nearest to a Llama are Llamas.
-        for v in closest("meta-llama/Llama-3.3-70B-Instruct", 3) {
-            assert!(v.id.starts_with("meta-llama/"), "{}", v.id);
-        }
+        // The nearest to a Llama are Llamas, the nearest size first.
+        assert_eq!(
+            ids("meta-llama/Llama-3.3-70B-Instruct", 4),
+            [
+                "meta-llama/Llama-3.1-70B-Instruct",
+                "meta-llama/Llama-3.1-8B-Instruct",
+                "meta-llama/Llama-3.2-3B-Instruct",
+                "meta-llama/Llama-3.2-1B-Instruct",
+            ]
+        );
     }
 
     #[test]

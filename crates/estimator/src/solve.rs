@@ -10,7 +10,9 @@
 //!   layouts, e.g. tensor parallelism on 8 cards vs layer split on 9);
 //! * [`Target::Gpu`]: the catalog GPU with the least memory that fits, at the chosen card count
 //!   (a scan of the catalog);
-//! * [`Target::Seq`]: train mode, the longest sequence that fits the GPUs.
+//! * [`Target::Seq`], [`Target::Bsz`]: train mode, the longest sequence and the largest batch
+//!   that fit the GPUs (binary search: memory never shrinks as either grows,
+//!   property-tested).
 
 use crate::catalog::catalog;
 use crate::estimate::estimate;
@@ -32,6 +34,8 @@ ids! {
         Gpu = "gpu",
         /// Longest training sequence (train mode).
         Seq = "seq",
+        /// Largest training batch (train mode).
+        Bsz = "bsz",
     }
 }
 
@@ -170,6 +174,22 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
                     ),
                 ),
                 None => (None, format!("no catalog GPU fits {} card(s)", base.cards)),
+            }
+        }
+        Target::Bsz => {
+            let mut t = base.clone();
+            t.mode = Mode::Train;
+            let r = largest(limits::BSZ.0, limits::BSZ.1, &mut n, |b| {
+                let mut j = t.clone();
+                j.train.bsz = b;
+                fits(&j)
+            });
+            match r {
+                Some(b) => (
+                    Some(b.to_string()),
+                    format!("batches up to {b} at sequence {}", base.train.seq),
+                ),
+                None => (None, "not even a batch of 1 fits".into()),
             }
         }
         Target::Seq => {

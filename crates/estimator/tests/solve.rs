@@ -117,9 +117,17 @@ fn nothing_fits_is_said() {
     }
 }
 
-/// Train mode: the longest sequence that fits the GPUs.
+/// Train mode: the longest sequence and the largest batch that fit the GPUs.
 #[test]
 fn longest_training_sequence() {
+    let i0 = inputs("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&free=24&seq=4096");
+    let b: u32 = solve(&i0, Target::Bsz).value.unwrap().parse().unwrap();
+    let at_b = |x: u32| {
+        let mut j = i0.clone();
+        j.train.bsz = x;
+        training::estimate(&j).estimate.fits
+    };
+    assert!(at_b(b) && !at_b(b + 1), "{b}");
     let i = inputs("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&free=24");
     let q: u32 = solve(&i, Target::Seq).value.unwrap().parse().unwrap();
     let at = |s: u32| {
