@@ -1,7 +1,9 @@
 //! The application shell: one input signal, memos for everything derived, one effect that
 //! writes the URL, and the full or compact (embed) layout.
 
-use crate::components::{CommandPanel, Controls, MemoryBar, Notices, Ranking, SharePanel, Verdict};
+use crate::components::{
+    CommandPanel, Controls, MemoryBar, MiniVerdict, Notices, Ranking, SharePanel, Verdict,
+};
 use crate::state::{self, Edit};
 use crate::{dom, share};
 use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
@@ -37,11 +39,42 @@ pub struct AppState {
     pub train_ranked: Memo<Vec<TrainCandidate>>,
     /// The permalink query (without `?`).
     pub query: Memo<String>,
+    /// A model the link asked for that the catalog does not hold, until the user chooses one.
+    pub missing: RwSignal<Option<Missing>>,
+}
+
+/// A requested model the catalog lacks: nothing is estimated for it, and the URL keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Missing {
+    /// The id as requested (decoded).
+    pub id: String,
+    /// The `model=` value exactly as the link wrote it, written back to the URL.
+    pub raw: String,
+}
+
+impl Missing {
+    /// The requested model of `query` when the catalog does not hold it.
+    fn from_query(query: &str) -> Option<Missing> {
+        let raw = share::raw_param(query, "model")?;
+        let id = share::percent_decode(raw).trim().to_string();
+        (!id.is_empty() && fitcard_estimator::catalog().variant(&id).is_none()).then(|| Missing {
+            id,
+            raw: raw.to_string(),
+        })
+    }
 }
 
 impl AppState {
     fn new(query: &str) -> Self {
         let d = decode(query);
+        let missing = Missing::from_query(query);
+        // The page says itself that the model is not available: the decoder's "using the
+        // default model instead" would be wrong here.
+        let notices = d
+            .notices
+            .into_iter()
+            .filter(|n| missing.is_none() || n.key != "model")
+            .collect();
         let inputs = RwSignal::new(d.inputs);
         let mode = Memo::new(move |_| inputs.with(|i| i.mode));
         let train = Memo::new(move |_| {
@@ -49,7 +82,7 @@ impl AppState {
         });
         AppState {
             inputs,
-            notices: RwSignal::new(d.notices),
+            notices: RwSignal::new(notices),
             mode,
             train,
             est: Memo::new(move |_| match train.get() {
@@ -65,7 +98,15 @@ impl AppState {
                 Mode::Serve => Vec::new(),
             }),
             query: Memo::new(move |_| inputs.with(encode)),
+            missing: RwSignal::new(missing),
         }
+    }
+
+    /// Choose `model` in place of a missing one; every other setting of the link stays.
+    pub fn choose_model(&self, model: String) {
+        let quant = self.inputs.with_untracked(|i| i.quant);
+        self.missing.set(None);
+        self.edit(Edit::Candidate { model, quant });
     }
 
     /// Apply one user action; adjustments it caused are shown as notices.
@@ -83,8 +124,9 @@ impl AppState {
     }
 }
 
-/// Mount the calculator on `<body>`.
+/// Mount the calculator on `<body>`, replacing the static placeholder of `index.html`.
 pub fn mount() {
+    dom::remove_placeholder();
     leptos::mount::mount_to_body(App);
 }
 
@@ -94,10 +136,15 @@ pub fn App() -> impl IntoView {
     let st = AppState::new(&dom::query());
     let embed = st.inputs.with_untracked(|i| i.embed);
 
-    // The only effect: write the permalink, debounced, replacing the history entry.
+    // The only effect: write the permalink, debounced, replacing the history entry. A
+    // requested model the catalog lacks stays in the link until another one is chosen.
     let pending = StoredValue::new(None::<TimeoutHandle>);
     Effect::new(move |_| {
         let q = st.query.get();
+        let q = match st.missing.get() {
+            Some(m) => share::with_raw_param(&q, "model", &m.raw),
+            None => q,
+        };
         if let Some(h) = pending.get_value() {
             h.clear();
         }
@@ -105,11 +152,141 @@ pub fn App() -> impl IntoView {
         pending.set_value(h);
     });
 
+    let missing = Memo::new(move |_| st.missing.with(Option::is_some));
     if embed {
         dom::report_height();
-        view! { <EmbedView st=st /> }.into_any()
+        if missing.get_untracked() {
+            view! { <EmbedMissing st=st /> }.into_any()
+        } else {
+            view! { <EmbedView st=st /> }.into_any()
+        }
     } else {
-        view! { <FullView st=st /> }.into_any()
+        (move || {
+            if missing.get() {
+                view! { <MissingView st=st /> }.into_any()
+            } else {
+                view! { <FullView st=st /> }.into_any()
+            }
+        })
+        .into_any()
+    }
+}
+
+/// The page header of the full calculator.
+#[component]
+fn Top() -> impl IntoView {
+    view! {
+        <header class="top">
+            <h1>"fitcard"</h1>
+            <p class="tagline">
+                "Will this LLM fit on your GPU? Pick a model, a format, a context and a card, to "
+                "serve it or to fine-tune it; the estimate updates as you move the sliders. "
+                "Computed entirely in your browser."
+            </p>
+            <p class="units">
+                "Sizes are binary: 1 GiB = 2"<sup>"30"</sup>" bytes, 1 MiB = 2"<sup>"20"</sup>" bytes."
+            </p>
+        </header>
+    }
+}
+
+/// How many catalog entries are offered in place of a missing model.
+const CLOSEST: usize = 4;
+
+/// The full page when the link asks for a model the catalog lacks: no estimate, the closest
+/// catalog entries instead (choosing one keeps the rest of the link).
+#[component]
+fn MissingView(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let id = st
+        .missing
+        .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
+        .unwrap_or_default();
+    let options = fitcard_estimator::catalog::closest(&id, CLOSEST)
+        .into_iter()
+        .map(|v| {
+            let model = v.id.clone();
+            let choose = move |_| {
+                st.choose_model(model.clone());
+                dom::keep_focus(vec!["family".into()]);
+            };
+            view! {
+                <li>
+                    <button type="button" class="choose" data-model=v.id.clone() on:click=choose>
+                        <span class="cand-name">{v.name.clone()}</span>
+                        " "
+                        <span class="muted">{v.id.clone()}</span>
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="page">
+            <Top />
+            <Notices st=st />
+            <main class="layout-missing">
+                <section class="panel missing" aria-labelledby="h-missing" role="alert">
+                    <h2 id="h-missing">"Model not available"</h2>
+                    <p class="missing-id">
+                        "The link asks for "
+                        <code>{fitcard_estimator::inputs::clean(&id)}</code>
+                        ", which is not in fitcard's catalog: there is no estimate for it."
+                    </p>
+                    <p>"The closest models in the catalog (the rest of the link is kept):"</p>
+                    <ul class="closest">{options}</ul>
+                </section>
+            </main>
+        </div>
+    }
+}
+
+/// The embed when the link asks for a model the catalog lacks: it says so, and estimates
+/// nothing for another model; the closest entries open in the full calculator.
+#[component]
+fn EmbedMissing(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    let (id, raw) = st
+        .missing
+        .with_untracked(|m| m.as_ref().map(|m| (m.id.clone(), m.raw.clone())))
+        .unwrap_or_default();
+    let inputs = st.inputs.get_untracked();
+    let link = |model: &str| {
+        let mut i = inputs.clone();
+        i.model = model.to_string();
+        share::full_query(&i)
+    };
+    let full = share::with_raw_param(&link(&inputs.model), "model", &raw);
+    let options = fitcard_estimator::catalog::closest(&id, CLOSEST)
+        .into_iter()
+        .map(|v| {
+            view! {
+                <li>
+                    <a href=link(&v.id) target="_blank" rel="noopener" data-model=v.id.clone()>
+                        {v.name.clone()}
+                    </a>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <div class="embed missing">
+            <header class="embed-top">
+                <strong class="embed-model">{format!("{}: not available", fitcard_estimator::inputs::clean(&id))}</strong>
+                <a class="open-full" href=full target="_blank" rel="noopener">
+                    "Open full calculator"
+                </a>
+            </header>
+            <p class="missing-id">
+                "This model is not in fitcard's catalog, so there is no estimate for it here. "
+                "The closest models in the catalog:"
+            </p>
+            <ul class="closest">{options}</ul>
+        </div>
     }
 }
 
@@ -121,20 +298,11 @@ fn FullView(
 ) -> impl IntoView {
     view! {
         <div class="page">
-            <header class="top">
-                <h1>"fitcard"</h1>
-                <p class="tagline">
-                    "Will this LLM fit on your GPU? Pick a model, a format, a context and a card, to "
-                    "serve it or to fine-tune it; the estimate updates as you move the sliders. "
-                    "Computed entirely in your browser."
-                </p>
-                <p class="units">
-                    "Sizes are binary: 1 GiB = 2"<sup>"30"</sup>" bytes, 1 MiB = 2"<sup>"20"</sup>" bytes."
-                </p>
-            </header>
+            <Top />
             <Notices st=st />
             <main class="layout">
                 <Panel class="controls-panel" heading_id="h-config" title="Configuration">
+                    <MiniVerdict st=st />
                     <Controls st=st compact=false />
                 </Panel>
                 <Panel class="result-panel" heading_id="h-result" title="Estimate">
@@ -192,11 +360,7 @@ fn EmbedView(
             let (_, v) = state::family_of(&i.model);
             match i.mode {
                 Mode::Serve => format!("{} · {}", v.name, i.engine.label()),
-                Mode::Train => format!(
-                    "{} · fine-tuning ({})",
-                    v.name,
-                    fitcard_estimator::permalink::method_id(i.train.method)
-                ),
+                Mode::Train => format!("{} · fine-tuning ({})", v.name, i.train.method.id()),
             }
         })
     };

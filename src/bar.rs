@@ -5,6 +5,7 @@
 //! cards of one estimate share one horizontal scale, and the host-resident bar uses the same
 //! scale, so lengths compare across rows.
 
+use fitcard_estimator::terms::TermName;
 use fitcard_estimator::units::GIB;
 use fitcard_estimator::{Bytes, CardUse};
 
@@ -17,8 +18,8 @@ pub const PAD: f64 = 0.04;
 /// One term's rectangle in a stacked bar.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Segment {
-    /// The estimator's term name (`weights`, `kv_cache`, …).
-    pub name: &'static str,
+    /// The estimator's term.
+    pub name: TermName,
     pub bytes: Bytes,
     /// Left edge.
     pub x: f64,
@@ -59,7 +60,7 @@ pub struct Layout {
 }
 
 /// Lay out `cards` (device use per card) and the `host` terms in a drawing `width` wide.
-pub fn layout(cards: &[CardUse], host: &[(&'static str, Bytes)], width: f64) -> Layout {
+pub fn layout(cards: &[CardUse], host: &[(TermName, Bytes)], width: f64) -> Layout {
     let host_total: Bytes = host.iter().map(|(_, b)| *b).sum();
     let largest = cards
         .iter()
@@ -96,7 +97,7 @@ pub fn layout(cards: &[CardUse], host: &[(&'static str, Bytes)], width: f64) -> 
 }
 
 /// Stack the non-empty terms left to right.
-fn stack(terms: &[(&'static str, Bytes)], x: &impl Fn(Bytes) -> f64) -> Vec<Segment> {
+fn stack(terms: &[(TermName, Bytes)], x: &impl Fn(Bytes) -> f64) -> Vec<Segment> {
     let mut at = Bytes::ZERO;
     let mut out = Vec::with_capacity(terms.len());
     for &(name, bytes) in terms {
@@ -153,19 +154,18 @@ pub fn ticks(domain: Bytes, width: f64) -> Vec<Tick> {
 }
 
 /// CSS class carrying a term's colour (one custom property per term in `style/tokens.css`).
-pub fn term_class(name: &str) -> &'static str {
+pub const fn term_class(name: TermName) -> &'static str {
     match name {
-        "weights" => "t-weights",
-        "kv_cache" => "t-kv",
-        "overhead" => "t-overhead",
-        "weights_host" => "t-embd",
-        "logits" => "t-logits",
-        "lora" => "t-lora",
-        "optimizer" => "t-optimizer",
-        "gradients" => "t-gradients",
-        "activations" => "t-activations",
-        "cuda_overhead" => "t-cuda",
-        _ => "t-other",
+        TermName::Weights => "t-weights",
+        TermName::KvCache => "t-kv",
+        TermName::Overhead => "t-overhead",
+        TermName::WeightsHost => "t-embd",
+        TermName::Logits => "t-logits",
+        TermName::Lora => "t-lora",
+        TermName::Optimizer => "t-optimizer",
+        TermName::Gradients => "t-gradients",
+        TermName::Activations => "t-activations",
+        TermName::CudaOverhead => "t-cuda",
     }
 }
 
@@ -173,8 +173,8 @@ pub fn term_class(name: &str) -> &'static str {
 mod tests {
     use super::*;
 
-    fn card(index: u32, terms: &[(&'static str, u64)], capacity: u64, budget: u64) -> CardUse {
-        let terms: Vec<(&'static str, Bytes)> =
+    fn card(index: u32, terms: &[(TermName, u64)], capacity: u64, budget: u64) -> CardUse {
+        let terms: Vec<(TermName, Bytes)> =
             terms.iter().map(|&(n, g)| (n, Bytes(g * GIB))).collect();
         CardUse {
             index,
@@ -194,7 +194,11 @@ mod tests {
         // 10 + 4 + 1 GiB on a 24 GiB card: the capacity is the largest value.
         let c = card(
             0,
-            &[("weights", 10), ("kv_cache", 4), ("overhead", 1)],
+            &[
+                (TermName::Weights, 10),
+                (TermName::KvCache, 4),
+                (TermName::Overhead, 1),
+            ],
             24,
             24,
         );
@@ -215,7 +219,12 @@ mod tests {
 
     #[test]
     fn an_overflowing_stack_sets_the_scale_and_is_flagged() {
-        let c = card(0, &[("weights", 30), ("kv_cache", 6)], 24, 24);
+        let c = card(
+            0,
+            &[(TermName::Weights, 30), (TermName::KvCache, 6)],
+            24,
+            24,
+        );
         let l = layout(&[c], &[], 600.0);
         let bar = &l.cards[0];
         assert!(bar.over);
@@ -225,7 +234,7 @@ mod tests {
 
     #[test]
     fn vllm_budget_line_sits_below_capacity() {
-        let mut c = card(0, &[("weights", 16)], 80, 80);
+        let mut c = card(0, &[(TermName::Weights, 16)], 80, 80);
         c.budget = Bytes(72 * GIB);
         let l = layout(&[c], &[], 600.0);
         let b = l.cards[0].budget_x.expect("budget line");
@@ -234,10 +243,14 @@ mod tests {
 
     #[test]
     fn empty_terms_are_skipped_and_cards_share_one_scale() {
-        let terms = [("weights", 8), ("kv_cache", 0), ("overhead", 1)];
+        let terms = [
+            (TermName::Weights, 8),
+            (TermName::KvCache, 0),
+            (TermName::Overhead, 1),
+        ];
         let a = card(0, &terms, 24, 24);
         let b = card(1, &terms, 24, 24);
-        let l = layout(&[a, b], &[("weights_host", Bytes(GIB))], 600.0);
+        let l = layout(&[a, b], &[(TermName::WeightsHost, Bytes(GIB))], 600.0);
         assert_eq!(l.cards[0].segments.len(), 2);
         assert_eq!(
             l.cards[0],
@@ -293,22 +306,9 @@ mod tests {
 
     #[test]
     fn every_term_has_its_own_colour_class() {
-        let serve = ["weights", "kv_cache", "overhead", "weights_host", "logits"];
-        let train = [
-            "weights",
-            "lora",
-            "optimizer",
-            "gradients",
-            "activations",
-            "cuda_overhead",
-        ];
-        for set in [&serve[..], &train[..]] {
-            let mut c: Vec<_> = set.iter().map(|n| term_class(n)).collect();
-            assert!(!c.contains(&"t-other"));
-            c.sort();
-            c.dedup();
-            assert_eq!(c.len(), set.len());
-        }
-        assert_eq!(term_class("new_term"), "t-other");
+        let mut c: Vec<_> = TermName::ALL.iter().map(|&n| term_class(n)).collect();
+        c.sort();
+        c.dedup();
+        assert_eq!(c.len(), TermName::ALL.len());
     }
 }

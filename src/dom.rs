@@ -20,6 +20,19 @@ pub fn replace_query(q: &str) {
     }
 }
 
+/// Id of the static placeholder `index.html` shows until the calculator mounts.
+const PLACEHOLDER: &str = "boot";
+
+/// Remove the static placeholder (the app takes its place).
+pub fn remove_placeholder() {
+    if let Some(el) = window()
+        .document()
+        .and_then(|d| d.get_element_by_id(PLACEHOLDER))
+    {
+        el.remove();
+    }
+}
+
 /// Origin and path of this page, without query or fragment (the base of shared links).
 pub fn page_url() -> String {
     let l = window().location();
@@ -28,6 +41,31 @@ pub fn page_url() -> String {
         l.origin().unwrap_or_default(),
         l.pathname().unwrap_or_default()
     )
+}
+
+/// After the page has re-rendered, give focus to the first of `ids` that exists, but only when
+/// the focused element was removed by the change (focus fell back to `<body>`): a keyboard user
+/// stays where they were, or lands on the nearest neighbour.
+pub fn keep_focus(ids: Vec<String>) {
+    leptos::prelude::request_animation_frame(move || {
+        let Some(doc) = window().document() else {
+            return;
+        };
+        let lost = match (doc.active_element(), doc.body()) {
+            (Some(a), Some(b)) => a.is_same_node(Some(&b)),
+            _ => true,
+        };
+        if !lost {
+            return;
+        }
+        if let Some(el) = ids
+            .iter()
+            .find_map(|id| doc.get_element_by_id(id))
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    });
 }
 
 /// Put `text` on the clipboard. `false` when the browser refused.

@@ -1,5 +1,5 @@
 //! Links and snippets built from a configuration, and the few display helpers the page needs
-//! beyond [`Bytes`]' own `Display`.
+//! beyond [`Bytes`](fitcard_estimator::Bytes)' own `Display`.
 
 use fitcard_estimator::{encode, Inputs};
 
@@ -26,7 +26,7 @@ pub fn iframe_snippet(page_url: &str, i: &Inputs) -> String {
     let src = format!("{page_url}{}", embed_query(i));
     let src = html_attr(&src);
     format!(
-        "<iframe src=\"{src}\" title=\"fitcard: will this model fit?\" width=\"100%\" height=\"460\" \
+        "<iframe src=\"{src}\" title=\"fitcard: will this model fit?\" width=\"100%\" height=\"{EMBED_HEIGHT}\" \
 style=\"border:0;max-width:42rem\" loading=\"lazy\"></iframe>\n\
 <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"{HEIGHT_MESSAGE}\")return;\
 document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}});</script>"
@@ -37,6 +37,75 @@ fn html_attr(s: &str) -> String {
     s.replace('&', "&amp;")
         .replace('"', "&quot;")
         .replace('<', "&lt;")
+}
+
+/// What "tight" means, for the verdict and the ranking: it fits, with less than
+/// [`TIGHT_MARGIN`](fitcard_estimator::estimate::TIGHT_MARGIN) to spare.
+pub fn tight_note() -> String {
+    let gib = fitcard_estimator::estimate::TIGHT_MARGIN.gib();
+    format!(
+        "Tight: it fits, with under {gib} GiB of headroom on the fullest card. llama-server's \
+--fit keeps a 1024 MiB margin per device (--fit-target), and real use moves with driver and \
+engine versions: leave more room, or expect to lower the context."
+    )
+}
+
+/// Default height of the embed's `<iframe>` in CSS pixels, until the page reports its real
+/// height: the compact view at the frame's largest width (42rem), measured in Chromium, is
+/// 795 px for the default link, 775 px for Gemma 3 27B and 684 px in train mode.
+pub const EMBED_HEIGHT: u32 = 780;
+
+/// The value of the first `key=` in a query string (a leading `?` is ignored), exactly as
+/// written there (still percent-encoded).
+pub fn raw_param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
+    query
+        .trim_start_matches('?')
+        .split('&')
+        .find_map(|pair| match pair.split_once('=') {
+            Some((k, v)) if k == key => Some(v),
+            _ => None,
+        })
+}
+
+/// `query` (no `?`) with the value of its first `key=` replaced by `raw` (already encoded).
+pub fn with_raw_param(query: &str, key: &str, raw: &str) -> String {
+    let mut done = false;
+    query
+        .split('&')
+        .map(|pair| match pair.split_once('=') {
+            Some((k, _)) if k == key && !done => {
+                done = true;
+                format!("{k}={raw}")
+            }
+            _ => pair.to_string(),
+        })
+        .collect::<Vec<_>>()
+        .join("&")
+}
+
+/// Percent-decode a query value (`+` is a space); malformed escapes stay as written and
+/// invalid UTF-8 becomes U+FFFD.
+pub fn percent_decode(raw: &str) -> String {
+    let b = raw.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        let hex = |c: u8| (c as char).to_digit(16);
+        match b[k] {
+            b'%' if k + 2 < b.len() => match (hex(b[k + 1]), hex(b[k + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    k += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            c => out.push(c),
+        }
+        k += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
 }
 
 /// A context length as people say it, with the exact count: `8K (8192)`, `1000`.
@@ -89,6 +158,54 @@ mod tests {
         assert!(s.contains("&amp;embed=1\""));
         assert!(s.contains(HEIGHT_MESSAGE));
         assert!(!s.contains("&mode"), "raw & inside the attribute");
+    }
+
+    #[test]
+    fn the_snippet_starts_at_a_realistic_height() {
+        let s = iframe_snippet("https://example.org/", &decode("").inputs);
+        assert!(s.contains(&format!("height=\"{EMBED_HEIGHT}\"")), "{s}");
+        assert!((600..=840).contains(&EMBED_HEIGHT));
+    }
+
+    #[test]
+    fn tight_is_explained_with_its_margin() {
+        let t = tight_note();
+        assert!(t.contains("under 1 GiB"), "{t}");
+        assert!(t.contains("--fit"), "{t}");
+    }
+
+    #[test]
+    fn a_raw_parameter_is_read_and_replaced_as_written() {
+        let q = "?v=1&model=meta-llama%2FLlama-3.3-70B-Instruct&ctx=4096&model=x";
+        assert_eq!(
+            raw_param(q, "model"),
+            Some("meta-llama%2FLlama-3.3-70B-Instruct"),
+            "the first one"
+        );
+        assert_eq!(raw_param(q, "gpu"), None);
+        assert_eq!(raw_param("?modelx=1&model", "model"), None);
+        assert_eq!(
+            with_raw_param("v=1&model=google/gemma-3-12b-it&ctx=4096", "model", "a%2Fb"),
+            "v=1&model=a%2Fb&ctx=4096"
+        );
+        assert_eq!(with_raw_param("v=1", "model", "a"), "v=1");
+    }
+
+    #[test]
+    fn percent_decoding_keeps_malformed_escapes() {
+        // (raw, decoded)
+        let rows = [
+            ("meta-llama%2FLlama-3.3-70B", "meta-llama/Llama-3.3-70B"),
+            ("a+b", "a b"),
+            ("%zz%4", "%zz%4"),
+            ("%", "%"),
+            ("100%25", "100%"),
+            ("%C3%BC", "ü"),
+            ("%FF", "\u{fffd}"),
+        ];
+        for (raw, want) in rows {
+            assert_eq!(percent_decode(raw), want, "{raw}");
+        }
     }
 
     #[test]

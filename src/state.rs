@@ -5,7 +5,7 @@
 //! here computes a memory number; choosing a variant on a family change asks the estimator.
 
 use fitcard_estimator::catalog::{catalog, Family, Format, Variant};
-use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TARGET_MODULES};
+use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule};
 use fitcard_estimator::permalink::normalize;
 use fitcard_estimator::{
     estimate, training, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant,
@@ -36,7 +36,7 @@ pub enum Edit {
     /// Take a ranked candidate: variant id and format id.
     Candidate {
         model: String,
-        quant: String,
+        quant: Quant,
     },
     /// Serve or train.
     Mode(Mode),
@@ -46,8 +46,8 @@ pub enum Edit {
     Rank(u32),
     Optim(Optim),
     Gc(GradCkpt),
-    /// Adapt target module `TARGET_MODULES[k]` or not (at least one stays selected).
-    Target(usize, bool),
+    /// Adapt a target module or not (at least one stays selected).
+    Target(TargetModule, bool),
     /// Free GiB of GPU `k` in the training pool.
     Free(usize, f64),
     /// Add a GPU to the pool (a copy of the last one).
@@ -115,6 +115,30 @@ pub fn family_of(model: &str) -> (&'static Family, &'static Variant) {
 /// Variants of a family, weakest first (slider order: right is more capable).
 pub fn variants(f: &'static Family) -> Vec<&'static Variant> {
     f.variants.iter().rev().collect()
+}
+
+/// Where a variant stands in its family of `n`, in words that cannot be misread: `rank` 1 is
+/// the most capable (the slider runs from the weakest on the left to the most capable on the
+/// right). `most capable of 4`, `2nd most capable of 4`, `least capable of 4`.
+pub fn capability_words(rank: u32, n: usize) -> String {
+    let n32 = u32::try_from(n).unwrap_or(u32::MAX);
+    if n32 <= 1 {
+        return "the only size in its family".into();
+    }
+    if rank <= 1 {
+        return format!("most capable of {n}");
+    }
+    if rank >= n32 {
+        return format!("least capable of {n}");
+    }
+    let suffix = match (rank % 10, rank % 100) {
+        (_, 11..=13) => "th",
+        (1, _) => "st",
+        (2, _) => "nd",
+        (3, _) => "rd",
+        _ => "th",
+    };
+    format!("{rank}{suffix} most capable of {n}")
 }
 
 /// Slider position of `model` within its family.
@@ -195,7 +219,10 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             }
         }
         Edit::Engine(en) => i.engine = en,
-        Edit::Kv(k) => i.kv = k,
+        Edit::Kv(k) => {
+            i.kv = k;
+            i.kv_v = None;
+        }
         Edit::Kvu(b) => i.kvu = b,
         Edit::Ubatch(u) => i.ubatch = u.max(1),
         Edit::SwaFull(b) => i.swa_full = b,
@@ -206,9 +233,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;
-                if let Ok(q) = quant.parse() {
-                    i.quant = q;
-                }
+                i.quant = quant;
                 notes.extend(clamp_ctx(i));
             }
         }
@@ -219,22 +244,17 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Rank(r) => i.train.rank = r.clamp(limits::RANK.0, limits::RANK.1),
         Edit::Optim(o) => i.train.optim = o,
         Edit::Gc(g) => i.train.gc = g,
-        Edit::Target(k, on) if k < TARGET_MODULES.len() => {
-            let bits = if on {
-                i.train.targets | 1 << k
-            } else {
-                i.train.targets & !(1 << k)
-            };
-            if bits == 0 {
+        Edit::Target(m, on) => {
+            let set = i.train.targets.with(m, on);
+            if set.is_empty() {
                 notes.push(Notice {
                     key: "targets".into(),
                     message: "at least one target module stays selected".into(),
                 });
             } else {
-                i.train.targets = bits;
+                i.train.targets = set;
             }
         }
-        Edit::Target(..) => {}
         Edit::Free(k, g) => {
             let (lo, hi) = limits::FREE_GIB;
             let mut pool = pool_gib(i);
@@ -398,6 +418,23 @@ mod tests {
     }
 
     #[test]
+    fn capability_reads_one_way() {
+        // (rank, family size, words)
+        let rows = [
+            (1, 4, "most capable of 4"),
+            (2, 4, "2nd most capable of 4"),
+            (3, 4, "3rd most capable of 4"),
+            (4, 4, "least capable of 4"),
+            (1, 1, "the only size in its family"),
+            (11, 20, "11th most capable of 20"),
+            (21, 30, "21st most capable of 30"),
+        ];
+        for (r, n, want) in rows {
+            assert_eq!(capability_words(r, n), want, "rank {r} of {n}");
+        }
+    }
+
+    #[test]
     fn unknown_family_or_gpu_changes_nothing() {
         let mut i = base();
         let before = i.clone();
@@ -443,35 +480,33 @@ mod tests {
             &mut i,
             Edit::Candidate {
                 model: last.model.clone(),
-                quant: last.quant.clone(),
+                quant: last.quant,
             },
         );
         assert_eq!(
-            (i.model.as_str(), i.quant.id()),
-            (last.model.as_str(), last.quant.as_str())
+            (i.model.as_str(), i.quant),
+            (last.model.as_str(), last.quant)
         );
     }
 
     #[test]
     fn context_beyond_the_new_model_is_lowered_with_a_notice() {
         let cat = catalog();
-        let Some((v, big)) = cat
+        let (v, big) = cat
             .families
             .iter()
             .flat_map(|f| f.variants.iter())
             .map(|v| (v, v.arch.max_ctx))
             .min_by_key(|x| x.1)
             .map(|(v, m)| (v, m + 1))
-        else {
-            return;
-        };
+            .expect("the catalog has variants");
         let mut i = base();
         i.ctx = big;
         let n = apply(
             &mut i,
             Edit::Candidate {
                 model: v.id.clone(),
-                quant: v.formats[0].id.to_string(),
+                quant: v.formats[0].id,
             },
         );
         assert_eq!(i.ctx, v.arch.max_ctx);
@@ -504,17 +539,15 @@ mod tests {
     #[test]
     fn target_modules_toggle_but_one_always_stays() {
         let mut i = base();
-        for k in 1..TARGET_MODULES.len() {
-            assert!(apply(&mut i, Edit::Target(k, false)).is_empty());
+        for &m in &TargetModule::ALL[1..] {
+            assert!(apply(&mut i, Edit::Target(m, false)).is_empty());
         }
-        assert_eq!(i.train.target_names(), ["q"]);
-        let n = apply(&mut i, Edit::Target(0, false));
+        assert_eq!(i.train.targets.to_string(), "q");
+        let n = apply(&mut i, Edit::Target(TargetModule::Q, false));
         assert_eq!(n[0].key, "targets");
-        assert_eq!(i.train.target_names(), ["q"]);
-        apply(&mut i, Edit::Target(6, true));
-        assert_eq!(i.train.target_names(), ["q", "down"]);
-        apply(&mut i, Edit::Target(99, true));
-        assert_eq!(i.train.target_names(), ["q", "down"]);
+        assert_eq!(i.train.targets.to_string(), "q");
+        apply(&mut i, Edit::Target(TargetModule::Down, true));
+        assert_eq!(i.train.targets.to_string(), "q,down");
     }
 
     #[test]
@@ -550,11 +583,7 @@ mod tests {
         apply(&mut i, Edit::Mode(Mode::Train));
         let c = training::rank(&i);
         let last = c.last().expect("candidates");
-        let m = METHODS
-            .iter()
-            .map(|x| x.0)
-            .find(|m| fitcard_estimator::training::method_id(*m) == last.method)
-            .unwrap();
+        let m = last.method;
         apply(
             &mut i,
             Edit::TrainCandidate {

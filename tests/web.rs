@@ -177,3 +177,58 @@ async fn train_mode_has_its_own_controls_and_terms() {
     tick().await;
     assert_eq!(app.query_selector_all(".pool-list li").unwrap().length(), 3);
 }
+
+#[wasm_bindgen_test]
+async fn the_model_slider_says_which_way_capability_runs() {
+    let app = mount("model=google/gemma-3-12b-it").await;
+    let t = text(&app, "#variant-value");
+    assert!(t.ends_with("2nd most capable of 4"), "{t}");
+    slide(&app, "#variant", "3").await;
+    assert!(text(&app, "#variant-value").ends_with("· most capable of 4"));
+    slide(&app, "#variant", "0").await;
+    assert!(text(&app, "#variant-value").ends_with("least capable of 4"));
+}
+
+#[wasm_bindgen_test]
+async fn a_model_the_catalog_lacks_is_not_estimated_as_another() {
+    let app = mount("model=meta-llama/Llama-3.3-70B-Instruct&ctx=4096").await;
+    assert!(text(&app, ".missing").contains("Llama-3.3-70B-Instruct"));
+    assert!(app.query_selector(".verdict-label").unwrap().is_none());
+    assert!(!app.text_content().unwrap_or_default().contains("Gemma"));
+    let first = find(&app, ".closest button");
+    assert_eq!(
+        first.get_attribute("data-model").as_deref(),
+        Some("meta-llama/Llama-3.1-70B-Instruct")
+    );
+    first.unchecked_into::<HtmlElement>().click();
+    tick().await;
+    assert!(text(&app, "#variant-value").starts_with("Llama 3.1 70B"));
+    assert!(
+        text(&app, "#ctx-value").contains("4096"),
+        "the rest of the link stays"
+    );
+
+    let embed = mount("model=meta-llama/Llama-3.3-70B-Instruct&embed=1").await;
+    assert!(text(&embed, ".embed-model").ends_with(": not available"));
+    assert!(!embed.text_content().unwrap_or_default().contains("Gemma"));
+    assert!(embed.query_selector("rect.seg").unwrap().is_none());
+}
+
+#[wasm_bindgen_test]
+async fn a_refused_number_is_replaced_by_the_value_in_use() {
+    let app = mount("vram=20").await;
+    let vram = input(&app, "#vram");
+    assert_eq!(vram.value(), "20");
+    vram.set_value("0");
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    vram.dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
+    tick().await;
+    assert_eq!(
+        vram.value(),
+        "20",
+        "the box shows the size the estimate uses"
+    );
+    assert!(text(&app, ".notice[data-key=vram]").contains('0'));
+}

@@ -3,8 +3,8 @@
 
 use crate::app::AppState;
 use crate::bar::{self, term_class, Segment};
-use fitcard_estimator::terms::Place;
-use fitcard_estimator::{Bytes, Estimate, Mode};
+use fitcard_estimator::terms::{Place, TermName};
+use fitcard_estimator::{Bytes, Mode};
 use leptos::prelude::*;
 
 const LEFT: f64 = 64.0;
@@ -17,14 +17,6 @@ const ROW_H: f64 = 26.0;
 const ROW_GAP: f64 = 22.0;
 const AXIS: f64 = 22.0;
 
-/// Label of a term by name, from the estimate.
-fn label_of(e: &Estimate, name: &str) -> String {
-    e.terms
-        .iter()
-        .find(|t| t.name == name)
-        .map_or_else(|| name.to_string(), |t| t.label.to_string())
-}
-
 /// Memory per card as a stacked bar against each card's capacity, the host-resident part on
 /// the same scale, a legend, and the formula of the term under the pointer or focus.
 #[component]
@@ -32,9 +24,9 @@ pub fn MemoryBar(
     /// Page state.
     st: AppState,
 ) -> impl IntoView {
-    let active = RwSignal::new(None::<&'static str>);
+    let active = RwSignal::new(None::<TermName>);
     let est = st.est;
-    let set = move |n: &'static str| active.set(Some(n));
+    let set = move |n: TermName| active.set(Some(n));
 
     // The drawing is laid out at the width of its box, one SVG unit per CSS pixel, so its text
     // keeps its size on a phone; until the box is measured, the default width.
@@ -57,7 +49,7 @@ pub fn MemoryBar(
 
     let chart = move || {
         est.with(|e| {
-            let host: Vec<(&'static str, Bytes)> = e
+            let host: Vec<(TermName, Bytes)> = e
                 .terms
                 .iter()
                 .filter(|t| t.place == Place::Host)
@@ -68,9 +60,9 @@ pub fn MemoryBar(
             let rows = l.cards.len() + usize::from(!l.host.is_empty());
             let height = TOP + rows as f64 * (ROW_H + ROW_GAP) + AXIS;
             let y_of = |k: usize| TOP + k as f64 * (ROW_H + ROW_GAP);
-            let seg_view = |s: &Segment, y: f64, e: &Estimate| {
+            let seg_view = |s: &Segment, y: f64| {
                 let name = s.name;
-                let tip = format!("{}: {}", label_of(e, name), s.bytes);
+                let tip = format!("{}: {}", name.label(), s.bytes);
                 let cls = term_class(name);
                 let aria = tip.clone();
                 view! {
@@ -81,7 +73,7 @@ pub fn MemoryBar(
                                 if active.get() == Some(name) { " active" } else { "" },
                             )
                         }
-                        data-term=name
+                        data-term=name.id()
                         x=LEFT + s.x
                         y=y
                         width=s.width.max(0.0)
@@ -103,7 +95,7 @@ pub fn MemoryBar(
                     let y = y_of(k);
                     let cap = e.per_card.get(k).map(|u| u.capacity).unwrap_or_default();
                     let budget = e.per_card.get(k).map(|u| u.budget).unwrap_or_default();
-                    let segs = c.segments.iter().map(|s| seg_view(s, y, e)).collect_view();
+                    let segs = c.segments.iter().map(|s| seg_view(s, y)).collect_view();
                     let budget_line = c.budget_x.map(|bx| {
                         view! {
                             <line
@@ -142,7 +134,7 @@ pub fn MemoryBar(
                 .collect_view();
             let host_row = (!l.host.is_empty()).then(|| {
                 let y = y_of(l.cards.len());
-                let segs = l.host.iter().map(|s| seg_view(s, y, e)).collect_view();
+                let segs = l.host.iter().map(|s| seg_view(s, y)).collect_view();
                 view! {
                     <g class="host">
                         <text class="row-label" x=LEFT - 8.0 y=y + ROW_H / 2.0 text-anchor="end" dominant-baseline="middle">

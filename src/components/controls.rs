@@ -5,9 +5,8 @@ use crate::app::AppState;
 use crate::snap;
 use crate::state::{self, Edit};
 use fitcard_estimator::catalog::{catalog, SizeKind};
-use fitcard_estimator::inputs::{Method, TrainInputs, TARGET_MODULES};
-use fitcard_estimator::permalink::{gc_id, method_id, optim_id};
-use fitcard_estimator::{Bytes, Engine, GpuChoice, KvDtype, Mode};
+use fitcard_estimator::inputs::{GradCkpt, Method, Optim, TargetModule, TrainInputs};
+use fitcard_estimator::{Engine, GpuChoice, KvDtype, Mode};
 use leptos::prelude::*;
 
 /// Default upper end of the concurrency slider (a larger value from a link widens it).
@@ -27,8 +26,9 @@ pub fn Slider(
     /// Lowest position.
     #[prop(default = 0)]
     min: usize,
-    /// Highest position. The input is rebuilt when it changes, so the value is never clamped
-    /// against a stale maximum.
+    /// Highest position. The input's attributes are rewritten only when it really changes
+    /// (rewriting them during a drag ends the drag), and then before the value, so the value is
+    /// never clamped against a stale maximum.
     #[prop(into)]
     max: Signal<usize>,
     /// Current position.
@@ -44,6 +44,9 @@ pub fn Slider(
     children: Option<Children>,
 ) -> impl IntoView {
     let value_id = format!("{id}-value");
+    // A memo notifies only on a real change: a maximum derived from the value (the count
+    // sliders) would otherwise rewrite the attributes on every step.
+    let max = Memo::new(move |_| max.get());
     view! {
         <div class="field slider">
             <div class="field-head">
@@ -103,10 +106,9 @@ pub fn Controls(
     let variant_text = Signal::derive(move || {
         let (f, v) = model.with(|m| state::family_of(m));
         format!(
-            "{} · capability {} of {}",
+            "{} · {}",
             v.name,
-            v.capability_rank,
-            f.variants.len()
+            state::capability_words(v.capability_rank, f.variants.len())
         )
     });
 
@@ -240,7 +242,11 @@ pub fn Controls(
                 id=id
                 label=label
                 min=1
-                max=Signal::derive(move || snap::linear_max(default_max, value.get()) as usize)
+                max=Memo::new(move |prev: Option<&usize>| {
+                    // Widens for a larger value from a link, never narrows while dragging back.
+                    let m = snap::linear_max(default_max, value.get()) as usize;
+                    prev.map_or(m, |&p| p.max(m))
+                })
                 value=Signal::derive(move || value.get() as usize)
                 text=Signal::derive(move || plural(value.get(), unit))
                 on_input=Callback::new(move |n: usize| st.edit(edit(n as u32)))
@@ -322,7 +328,7 @@ pub fn Controls(
             />
             <Slider
                 id="variant"
-                label="Model (by capability)"
+                label="Model (weakest → most capable)"
                 max=Signal::derive(move || variants.with(|v| v.len().saturating_sub(1)))
                 value=Signal::derive(move || model.with(|m| state::variant_pos(m)))
                 text=variant_text
@@ -466,7 +472,7 @@ fn NumberField(
     /// The value shown.
     #[prop(into)]
     value: Signal<String>,
-    /// Called with the typed text on every `change` event.
+    /// Called with the typed text on every `change` event; the box then shows `value` again.
     on_change: Callback<String>,
 ) -> impl IntoView {
     view! {
@@ -480,7 +486,15 @@ fn NumberField(
                 max=max
                 step=step
                 prop:value=move || value.get()
-                on:change=move |ev| on_change.run(event_target_value(&ev))
+                on:change=move |ev| {
+                    let el = event_target::<web_sys::HtmlInputElement>(&ev);
+                    on_change.run(el.value());
+                    // A refused or adjusted entry is replaced by the value in use.
+                    let used = value.get_untracked();
+                    if el.value() != used {
+                        el.set_value(&used);
+                    }
+                }
             />
         </div>
     }
@@ -551,14 +565,14 @@ fn TrainChoices(
     st: AppState,
 ) -> impl IntoView {
     view! {
-        {table_select(st, "method", "Method", &state::METHODS, method_id, |t| t.method, Edit::Method)}
-        {table_select(st, "optim", "Optimizer", &state::OPTIMS, optim_id, |t| t.optim, Edit::Optim)}
+        {table_select(st, "method", "Method", &state::METHODS, Method::id, |t| t.method, Edit::Method)}
+        {table_select(st, "optim", "Optimizer", &state::OPTIMS, Optim::id, |t| t.optim, Edit::Optim)}
         {table_select(
             st,
             "gc",
             "Gradient checkpointing",
             &state::GCS,
-            gc_id,
+            GradCkpt::id,
             |t| t.gc,
             Edit::Gc,
         )}
@@ -571,25 +585,24 @@ fn Targets(
     /// Page state.
     st: AppState,
 ) -> impl IntoView {
-    let bits = Memo::new(move |_| st.inputs.with(|i| i.train.targets));
+    let set = Memo::new(move |_| st.inputs.with(|i| i.train.targets));
     let full = Memo::new(move |_| st.inputs.with(|i| i.train.method == Method::Full));
     view! {
         <fieldset class="targets" prop:disabled=move || full.get()>
             <legend>"LoRA target modules"</legend>
-            {TARGET_MODULES
+            {TargetModule::ALL
                 .iter()
-                .enumerate()
-                .map(|(k, name)| {
-                    let id = format!("target-{name}");
+                .map(|&m| {
+                    let id = format!("target-{m}");
                     view! {
                         <span class="target">
                             <input
                                 type="checkbox"
                                 id=id.clone()
-                                prop:checked=move || bits.get() & (1 << k) != 0
-                                on:change=move |ev| st.edit(Edit::Target(k, event_target_checked(&ev)))
+                                prop:checked=move || set.get().contains(m)
+                                on:change=move |ev| st.edit(Edit::Target(m, event_target_checked(&ev)))
                             />
-                            <label for=id>{format!("{name}_proj")}</label>
+                            <label for=id>{m.proj()}</label>
                         </span>
                     }
                 })
@@ -625,51 +638,16 @@ fn GpuPool(
                 .unwrap_or_default()
         })
     };
+    // The rows are redrawn only when their number changes; each row reads its own values, so
+    // editing one box leaves the focus where it is.
+    let count = Memo::new(move |_| pool.with(Vec::len));
     let rows = move || {
-        let p = picked.get();
-        pool.get()
-            .into_iter()
-            .enumerate()
-            .map(|(k, gib)| {
-                let id = format!("free-{k}");
-                let pos = p.iter().position(|&g| g as usize == k);
-                let badge = match pos {
-                    Some(0) => "picked (counts 100 %)",
-                    Some(_) => "picked (counts 85 %)",
-                    None => "spare",
-                };
-                view! {
-                    <li class:picked=pos.is_some() data-gpu=k>
-                        <label for=id.clone()>{format!("GPU {k}")}</label>
-                        <input
-                            type="number"
-                            id=id
-                            min="0"
-                            max="4096"
-                            step="0.5"
-                            prop:value=gib.to_string()
-                            aria-label=format!("Free memory of GPU {k} in GiB")
-                            on:change=move |ev| {
-                                if let Ok(g) = event_target_value(&ev).parse::<f64>() {
-                                    st.edit(Edit::Free(k, g));
-                                }
-                            }
-                        />
-                        <span class="unit">"GiB free"</span>
-                        <span class="badge">{badge}</span>
-                        <button
-                            type="button"
-                            class="remove"
-                            aria-label=format!("Remove GPU {k}")
-                            on:click=move |_| st.edit(Edit::RemoveGpu(k))
-                        >
-                            "Remove"
-                        </button>
-                    </li>
-                }
-            })
+        (0..count.get())
+            .map(|k| view! { <PoolRow st=st pool=pool picked=picked k=k /> })
             .collect_view()
     };
+    // A button that hides itself hands the focus to "Add GPU".
+    let to_add = || crate::dom::keep_focus(vec!["add-gpu".into()]);
     view! {
         <fieldset class="pool">
             <legend>"Training GPUs (free memory each)"</legend>
@@ -679,12 +657,26 @@ fn GpuPool(
                     "Add GPU"
                 </button>
                 <Show when=move || explicit_list.get()>
-                    <button type="button" id="reset-gpus" on:click=move |_| st.edit(Edit::ResetGpus)>
+                    <button
+                        type="button"
+                        id="reset-gpus"
+                        on:click=move |_| {
+                            st.edit(Edit::ResetGpus);
+                            to_add();
+                        }
+                    >
                         "Use the cards above"
                     </button>
                 </Show>
                 <Show when=move || !pick.get().is_empty()>
-                    <button type="button" id="auto-pick" on:click=move |_| st.edit(Edit::AutoPick)>
+                    <button
+                        type="button"
+                        id="auto-pick"
+                        on:click=move |_| {
+                            st.edit(Edit::AutoPick);
+                            to_add();
+                        }
+                    >
                         "Select automatically"
                     </button>
                 </Show>
@@ -706,6 +698,76 @@ fn GpuPool(
     }
 }
 
+/// One GPU of the training pool: its free GiB (the box always shows the value in use: a
+/// refused entry is put back), whether the selection picked it, and its remove button.
+#[component]
+fn PoolRow(
+    /// Page state.
+    st: AppState,
+    /// Free GiB per GPU as used.
+    pool: Memo<Vec<f64>>,
+    /// The GPUs picked, in order.
+    picked: Memo<Vec<u32>>,
+    /// This GPU's position.
+    k: usize,
+) -> impl IntoView {
+    let id = format!("free-{k}");
+    let gib = move || pool.with(|p| p.get(k).copied().unwrap_or_default());
+    let pos = Memo::new(move |_| picked.with(|p| p.iter().position(|&g| g as usize == k)));
+    let badge = move || match pos.get() {
+        Some(0) => "picked (counts 100 %)",
+        Some(_) => "picked (counts 85 %)",
+        None => "spare",
+    };
+    let change = move |ev: leptos::ev::Event| {
+        let el = event_target::<web_sys::HtmlInputElement>(&ev);
+        if let Ok(g) = el.value().parse::<f64>() {
+            st.edit(Edit::Free(k, g));
+        }
+        let used = gib().to_string();
+        if el.value() != used {
+            el.set_value(&used);
+        }
+    };
+    // Removing a GPU keeps the focus on a remove button: the one that moved into this place,
+    // or the previous one when this was the last.
+    let remove = move |_| {
+        st.edit(Edit::RemoveGpu(k));
+        let mut ids = vec![format!("remove-gpu-{k}")];
+        if k > 0 {
+            ids.push(format!("remove-gpu-{}", k - 1));
+        }
+        ids.push("add-gpu".into());
+        crate::dom::keep_focus(ids);
+    };
+    view! {
+        <li class:picked=move || pos.get().is_some() data-gpu=k>
+            <label for=id.clone()>{format!("GPU {k}")}</label>
+            <input
+                type="number"
+                id=id
+                min="0"
+                max="4096"
+                step="0.5"
+                prop:value=move || gib().to_string()
+                aria-label=format!("Free memory of GPU {k} in GiB")
+                on:change=change
+            />
+            <span class="unit">"GiB free"</span>
+            <span class="badge">{badge}</span>
+            <button
+                type="button"
+                class="remove"
+                id=format!("remove-gpu-{k}")
+                aria-label=format!("Remove GPU {k}")
+                on:click=remove
+            >
+                "Remove"
+            </button>
+        </li>
+    }
+}
+
 /// GPU selector, or a free VRAM size per card.
 #[component]
 fn GpuField(
@@ -717,12 +779,7 @@ fn GpuField(
     let options = catalog()
         .gpus
         .iter()
-        .map(|g| {
-            (
-                g.id.clone(),
-                format!("{} ({})", g.name, Bytes(g.vram_bytes)),
-            )
-        })
+        .map(|g| (g.id.clone(), format!("{} ({})", g.name, g.vram_bytes)))
         .chain([(
             CUSTOM_GPU.to_string(),
             "Other: enter VRAM per card".to_string(),
@@ -775,7 +832,7 @@ fn KvField(
         e.kv_choices()
             .into_iter()
             .map(|k| {
-                let label = if e == Engine::Vllm && k == KvDtype::F16 {
+                let label = if k == KvDtype::Auto {
                     "auto (model dtype)"
                 } else {
                     k.id()

@@ -11,4 +11,4 @@ pub use bar::MemoryBar;
 pub use controls::Controls;
 pub use panels::{CommandPanel, Notices, SharePanel};
 pub use ranking::Ranking;
-pub use verdict::Verdict;
+pub use verdict::{MiniVerdict, Verdict};

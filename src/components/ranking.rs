@@ -2,23 +2,45 @@
 //! away; the rest behind a disclosure with the reasons they fail.
 
 use crate::app::AppState;
-use crate::state::{self, Edit};
-use fitcard_estimator::permalink::method_id;
+use crate::state::Edit;
 use fitcard_estimator::training::TrainCandidate;
-use fitcard_estimator::units::SignedBytes;
 use fitcard_estimator::{Candidate, Mode, Verdict};
 use leptos::prelude::*;
 
-/// The button that puts a candidate on screen: its name and its format (or method).
+/// Element id of a candidate's button (`use:model:format`), so that focus can come back to it
+/// after the list is redrawn.
+fn button_id(model: &str, tag: &str) -> String {
+    format!("use:{model}:{tag}")
+}
+
+/// The button that puts a candidate on screen: its name and its format (or method). The
+/// current candidate's button stays focusable (`aria-disabled`, a click does nothing), so a
+/// keyboard user who just chose it keeps the focus on it.
 fn apply_button(
+    model: &str,
     name: &str,
     tag: &str,
     aria: String,
     current: bool,
     apply: impl Fn() + 'static,
 ) -> impl IntoView {
+    let id = button_id(model, tag);
+    let again = id.clone();
+    let click = move |_| {
+        if !current {
+            apply();
+            crate::dom::keep_focus(vec![again.clone()]);
+        }
+    };
     view! {
-        <button type="button" class="apply" on:click=move |_| apply() disabled=current aria-label=aria>
+        <button
+            type="button"
+            class="apply"
+            id=id
+            on:click=click
+            aria-disabled=current.then_some("true")
+            aria-label=aria
+        >
             <span class="cand-name">{name.to_string()}</span>
             " "
             <span class="cand-quant">{tag.to_string()}</span>
@@ -48,11 +70,11 @@ fn Row(
     current: bool,
 ) -> impl IntoView {
     let model = c.model.clone();
-    let quant = c.quant.clone();
+    let quant = c.quant;
     let apply = move || {
         st.edit(Edit::Candidate {
             model: model.clone(),
-            quant: quant.clone(),
+            quant,
         })
     };
     let chip = match c.verdict {
@@ -62,11 +84,23 @@ fn Row(
     };
     let reasons = why(c.fits, &c.reasons);
     view! {
-        <li class:current=current data-model=c.model.clone() data-quant=c.quant.clone()>
-            {apply_button(&c.name, &c.quant, format!("Use {} {}", c.name, c.quant), current, apply)}
-            <span class=chip>{c.verdict.label()}</span>
+        <li class:current=current data-model=c.model.clone() data-quant=c.quant.id()>
+            {apply_button(
+                &c.model,
+                &c.name,
+                c.quant.id(),
+                format!("Use {} {}", c.name, c.quant),
+                current,
+                apply,
+            )}
+            <span
+                class=chip
+                title=(c.verdict == Verdict::Tight).then(crate::share::tight_note)
+            >
+                {c.verdict.label()}
+            </span>
             <span class="num" title="Headroom on the fullest card">
-                {SignedBytes(c.headroom.into()).to_string()}
+                {c.headroom.to_string()}
             </span>
             <span class="num muted">{format!("needs {} of VRAM", c.device_bytes)}</span>
             {current.then(|| view! { <span class="muted">"(current)"</span> })}
@@ -86,25 +120,27 @@ fn TrainRow(
     current: bool,
 ) -> impl IntoView {
     let model = c.model.clone();
-    let method = state::METHODS
-        .iter()
-        .map(|m| m.0)
-        .find(|m| method_id(*m) == c.method);
+    let method = c.method;
     let apply = move || {
-        if let Some(method) = method {
-            st.edit(Edit::TrainCandidate {
-                model: model.clone(),
-                method,
-            })
-        }
+        st.edit(Edit::TrainCandidate {
+            model: model.clone(),
+            method,
+        })
     };
     let reasons = why(c.fits, &c.reasons);
     let gpus = c
         .gpus_needed
         .map(|n| format!("on {n} GPU{}", if n == 1 { "" } else { "s" }));
     view! {
-        <li class:current=current data-model=c.model.clone() data-method=c.method>
-            {apply_button(&c.name, c.method, format!("Use {} with {}", c.name, c.method), current, apply)}
+        <li class:current=current data-model=c.model.clone() data-method=c.method.id()>
+            {apply_button(
+                &c.model,
+                &c.name,
+                c.method.id(),
+                format!("Use {} with {}", c.name, c.method),
+                current,
+                apply,
+            )}
             <span class=if c.fits { "chip v-fits" } else { "chip v-nofit" }>
                 {if c.fits { "fits" } else { "does not fit" }}
             </span>
@@ -124,7 +160,7 @@ pub fn Ranking(
 ) -> impl IntoView {
     let current = move || {
         st.inputs
-            .with(|i| (i.model.clone(), i.quant.to_string(), i.train.method))
+            .with(|i| (i.model.clone(), i.quant, i.train.method))
     };
     // Rows of the candidates that fit (`fits`) or not, re-rendered on every change; the
     // disclosure around the others stays put, so it keeps its open state.
@@ -135,7 +171,7 @@ pub fn Ranking(
                 all.iter()
                     .filter(|c| c.fits == fits)
                     .map(|c| {
-                        let cur = c.model == model && c.method == method_id(method);
+                        let cur = c.model == model && c.method == method;
                         view! { <TrainRow st=st c=c.clone() current=cur /> }
                     })
                     .collect_view()
@@ -169,7 +205,7 @@ pub fn Ranking(
                 Mode::Serve => {
                     "Every variant and format of this family on the same engine, cards, context and \
                      concurrency: the most capable variant first, then the highest precision. \
-                     Headroom is what is left on the fullest card."
+                     Headroom is what is left on the fullest card; tight means under 1 GiB of it."
                 }
                 Mode::Train => {
                     "Every variant of this family with each method on the same GPUs, batch and \

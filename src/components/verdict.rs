@@ -1,7 +1,6 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
 
 use crate::app::AppState;
-use fitcard_estimator::units::SignedBytes;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -36,22 +35,27 @@ pub fn Verdict(
                     sel.picked.len(),
                     sel.free.len(),
                     if sel.free.len() == 1 { "" } else { "s" },
-                    SignedBytes(headroom)
+                    headroom
                 )),
-                None => e.per_card.first().map(|c| {
+                // Serve mode: the fullest card decides.
+                None => e.per_card.iter().rev().max_by_key(|c| c.bytes).map(|c| {
                     let limit = if c.budget < c.capacity {
                         format!("{} budget of {}", c.budget, c.capacity)
                     } else {
                         c.capacity.to_string()
                     };
-                    format!(
-                        "{} of {limit} per card · headroom {}",
-                        c.bytes,
-                        SignedBytes(e.headroom())
-                    )
+                    let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
+                        "per card"
+                    } else {
+                        "on the fullest card"
+                    };
+                    format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom())
                 }),
             };
             let tight = (e.verdict == V::Tight).then(crate::share::tight_note);
+            let note = tight
+                .clone()
+                .map(|t| view! { <p class="tight-note">{t}</p> });
             view! {
                 <div
                     class=format!("verdict v-{}", slug(e.verdict))
@@ -60,7 +64,7 @@ pub fn Verdict(
                 >
                     <strong class="verdict-label">{title}</strong>
                     <span class="verdict-line">{line}</span>
-                    {tight.map(|t| view! { <p class="tight-note">{t}</p> })}
+                    {note}
                 </div>
             }
         })
@@ -73,7 +77,7 @@ pub fn Verdict(
                 .map(|c| {
                     // Failed constraints, then notes such as "layer split used instead".
                     let class = if c.passes() { "info" } else { "failed" };
-                    view! { <li class=class data-check=c.name>{c.message.clone()}</li> }
+                    view! { <li class=class data-check=c.name.id()>{c.message.clone()}</li> }
                 })
                 .collect_view()
         })
@@ -99,7 +103,7 @@ pub fn Verdict(
                         (false, false) => ("failed", "✗ ", "failed: "),
                     };
                     view! {
-                        <li class=class data-check=c.name>
+                        <li class=class data-check=c.name.id()>
                             <span class="mark" aria-hidden="true">{mark}</span>
                             <span class="sr">{sr}</span>
                             {c.message.clone()}
@@ -119,5 +123,27 @@ pub fn Verdict(
             <summary>"All checks"</summary>
             <ul>{all_checks}</ul>
         </details>
+    }
+}
+
+/// The verdict in one line, kept in view above the controls on narrow screens (the style
+/// sheet hides it elsewhere), so moving a slider on a phone shows its effect. The full verdict
+/// is the live region; this copy is hidden from assistive technology.
+#[component]
+pub fn MiniVerdict(
+    /// Page state.
+    st: AppState,
+) -> impl IntoView {
+    move || {
+        let headroom = st.train.with(|t| t.as_ref().map(|t| t.headroom()));
+        st.est.with(|e| {
+            let headroom = headroom.unwrap_or_else(|| e.headroom());
+            view! {
+                <div class=format!("mini-verdict v-{}", slug(e.verdict)) aria-hidden="true">
+                    <strong>{crate::share::capitalize(e.verdict.label())}</strong>
+                    <span class="num">{format!("· headroom {headroom}")}</span>
+                </div>
+            }
+        })
     }
 }

@@ -282,12 +282,12 @@ test('one click on a ranked candidate applies it', async () => {
   assert.equal(await cur.getAttribute('data-model'), model);
   assert.equal(await cur.getAttribute('data-quant'), quant);
   // Candidates that do not fit are listed with their reasons.
+  // 128K × 8 slots of gemma-3 on one 24 GiB card: the larger variants cannot fit.
   const path = '?ctx=131072&par=8';
   const p2 = await open(path);
-  if ((await p2.locator('details.nofit li').count()) > 0) {
-    await p2.click('details.nofit summary');
-    assert.match(await p2.textContent('details.nofit li .why'), /\S/);
-  }
+  assert.ok((await p2.locator('details.nofit li').count()) > 0, 'some candidates do not fit');
+  await p2.click('details.nofit summary');
+  assert.match(await p2.textContent('details.nofit li .why'), /\S/);
   await p2.close();
   await page.close();
 });
@@ -383,6 +383,258 @@ test('train mode: switch, sliders, target modules and the GPU pool', async () =>
   await page.waitForTimeout(URL_SETTLE_MS);
   assert.equal(new URL(page.url()).searchParams.get('mode'), 'serve');
   await page.close();
+});
+
+/**
+ * Drag a range input's thumb with the mouse, from where its value puts it to the fraction `to`
+ * (0 = left end, 1 = right end) of the track, in many small moves, as a hand would.
+ */
+async function drag(page, sel, to) {
+  const el = page.locator(sel);
+  await el.scrollIntoViewIfNeeded();
+  const box = await el.boundingBox();
+  const { min, max, value } = await el.evaluate((e) => ({ min: +e.min, max: +e.max, value: +e.value }));
+  const half = 8; // about half of Chromium's thumb
+  const x = (f) => box.x + half + f * (box.width - 2 * half);
+  const y = box.y + box.height / 2;
+  const from = (value - min) / (max - min || 1);
+  await page.mouse.move(x(from), y);
+  await page.mouse.down();
+  const steps = 40;
+  for (let k = 1; k <= steps; k++) await page.mouse.move(x(from + ((to - from) * k) / steps), y);
+  await page.mouse.up();
+  return { min, max };
+}
+
+test('every slider drags smoothly with the mouse, end to end', async () => {
+  for (const [query, ids] of [
+    ['?ctx=8192&par=1&cards=1', ['variant', 'quant', 'ctx', 'par', 'cards']],
+    ['?mode=train', ['bsz', 'seq', 'rank', 'cards']],
+  ]) {
+    const page = await open(query);
+    for (const id of ids) {
+      const sel = `#${id}`;
+      if (await page.locator(sel).isDisabled()) continue;
+      const text = () => page.textContent(`#${id}-value`);
+      const { min } = await drag(page, sel, 0);
+      assert.equal(Number(await page.inputValue(sel)), min, `${id}: dragged to the left end`);
+      const before = await text();
+      const { max } = await drag(page, sel, 1);
+      // The whole way: a drag that ends after one step leaves the value at min + 1.
+      assert.equal(Number(await page.inputValue(sel)), max, `${id}: dragged to the right end (${min}…${max})`);
+      assert.notEqual(await text(), before, `${id}: the shown value follows`);
+    }
+    if (query.includes('ctx')) {
+      await page.waitForTimeout(URL_SETTLE_MS);
+      const q = new URL(page.url()).searchParams;
+      assert.equal(q.get('par'), '64', 'concurrency dragged to 64 slots');
+      assert.equal(q.get('cards'), '8', 'cards dragged to 8');
+    }
+    await page.close();
+  }
+});
+
+test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
+  const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${origin}${BASE}?model=${wanted}&ctx=4096&par=2`);
+  await page.waitForSelector('.missing');
+  assert.match(await page.textContent('.missing'), /Llama-3\.3-70B-Instruct.*not in fitcard's catalog/s);
+  assert.equal(await page.locator('.verdict-label').count(), 0, 'no estimate for another model');
+  assert.doesNotMatch(await page.textContent('body'), /Gemma/, 'nothing about the default model');
+  const offered = await page.$$eval('.closest [data-model]', (b) => b.map((x) => x.dataset.model));
+  assert.equal(offered[0], 'meta-llama/Llama-3.1-70B-Instruct', offered.join(', '));
+  assert.ok(offered.length >= 3);
+  // The debounced URL writer keeps the requested id.
+  await page.waitForFunction(() => location.search.includes('v=1'));
+  await page.waitForTimeout(URL_SETTLE_MS);
+  let q = new URL(page.url()).searchParams;
+  assert.equal(q.get('model'), wanted);
+  assert.equal(q.get('ctx'), '4096');
+  // Choosing an entry keeps the rest of the link; the focus lands on the model controls.
+  await page.focus('.closest button');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.verdict-label');
+  await page.waitForTimeout(URL_SETTLE_MS);
+  q = new URL(page.url()).searchParams;
+  assert.equal(q.get('model'), offered[0]);
+  assert.equal(q.get('ctx'), '4096');
+  assert.equal(q.get('par'), '2');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'family');
+  await page.close();
+
+  // The embed estimates nothing for another model either.
+  const host = await context.newPage();
+  host.on('pageerror', (e) => pageErrors.push(e.message));
+  await host.goto(`${origin}/host.html?model=${wanted}&embed=1`);
+  const frame = host.frameLocator('#fc');
+  await frame.locator('.embed-model').waitFor();
+  const title = await frame.locator('.embed-model').textContent();
+  assert.match(title, /Llama-3\.3-70B-Instruct: not available/);
+  assert.doesNotMatch(await frame.locator('body').textContent(), /Gemma/);
+  assert.equal(await frame.locator('rect.seg').count(), 0);
+  const href = await frame.locator('.closest a').first().getAttribute('href');
+  const link = new URL(href, `${origin}${BASE}`);
+  assert.equal(link.searchParams.get('model'), 'meta-llama/Llama-3.1-70B-Instruct');
+  assert.equal(link.searchParams.has('embed'), false);
+  const full = new URL(await frame.locator('a.open-full').getAttribute('href'), `${origin}${BASE}`);
+  assert.equal(full.searchParams.get('model'), wanted);
+  await host.close();
+});
+
+test('the focus stays in place: choosing a candidate, removing a GPU; refused numbers are put back', async () => {
+  const page = await open();
+  const row = page.locator('.cands.fit > li:not(.current)').first();
+  const model = await row.getAttribute('data-model');
+  const quant = await row.getAttribute('data-quant');
+  await row.locator('button.apply').focus();
+  await page.keyboard.press('Enter');
+  await page.waitForFunction(
+    ([m, f]) => {
+      const a = document.activeElement.closest('li.current');
+      return a && a.dataset.model === m && a.dataset.quant === f;
+    },
+    [model, quant],
+  );
+  // Enter again on the chosen candidate changes nothing and keeps the focus.
+  await page.keyboard.press('Enter');
+  await page.waitForTimeout(100);
+  assert.equal(await page.evaluate(() => document.activeElement.closest('li')?.dataset.model), model);
+
+  // A refused VRAM size: the box shows the size in use.
+  await page.selectOption('#gpu', 'custom');
+  const used = await page.inputValue('#vram');
+  await page.fill('#vram', '0');
+  await page.press('#vram', 'Tab');
+  await page.waitForSelector('.notice[data-key=vram]');
+  assert.equal(await page.inputValue('#vram'), used);
+  await page.close();
+
+  const t = await open('?mode=train&free=24,20,12');
+  // Removing GPU 1 keeps the focus on the remove button that moved into its place (GPU 2's).
+  await t.focus('#remove-gpu-1');
+  await t.keyboard.press('Enter');
+  await t.waitForFunction(() => document.querySelectorAll('.pool-list li').length === 2);
+  await t.waitForTimeout(100);
+  assert.equal(await t.evaluate(() => document.activeElement.id), 'remove-gpu-1');
+  assert.equal(await t.inputValue('#free-1'), '12');
+  // Removing the last one moves the focus to the previous remove button.
+  await t.keyboard.press('Enter');
+  await t.waitForFunction(() => document.querySelectorAll('.pool-list li').length === 1);
+  await t.waitForTimeout(100);
+  assert.equal(await t.evaluate(() => document.activeElement.id), 'remove-gpu-0');
+  // A refused free size: the box shows the value in use, the focus moves on as Tab asked.
+  await t.fill('#free-0', '-5');
+  await t.press('#free-0', 'Tab');
+  await t.waitForSelector('.notice[data-key=free]');
+  assert.equal(await t.inputValue('#free-0'), '24');
+  assert.equal(await t.evaluate(() => document.activeElement.id), 'remove-gpu-0');
+  await t.close();
+});
+
+test('on a phone the verdict and the bar come first, and a one-line verdict stays over the controls', async () => {
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const page = await phone.newPage();
+  page.on('pageerror', (e) => pageErrors.push(e.message));
+  await page.goto(`${origin}${BASE}`);
+  await page.waitForSelector('.verdict-label');
+  const screen = 844;
+  const verdict = await page.locator('.verdict').boundingBox();
+  assert.ok(verdict.y + verdict.height <= screen, `verdict at ${verdict.y}`);
+  const bar = await page.locator('.bar-svg').boundingBox();
+  assert.ok(bar.y < screen, `bar at ${bar.y}`);
+  const label = await page.textContent('.verdict-label');
+  // Scrolled down to the last sliders, the compact verdict is pinned at the top.
+  await page.locator('#cards').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 200));
+  const mini = await page.locator('.mini-verdict').boundingBox();
+  assert.ok(mini && mini.y >= -1 && mini.y < 4, `compact verdict at ${mini && mini.y}`);
+  assert.match(await page.textContent('.mini-verdict'), new RegExp(`^${label}`));
+  // It follows the controls.
+  await page.focus('#cards');
+  await page.keyboard.press('End');
+  await page.waitForFunction(
+    () => document.querySelector('.mini-verdict strong').textContent === document.querySelector('.verdict-label').textContent,
+  );
+  if (process.env.FITCARD_SHOTS) {
+    await page.screenshot({ path: path.join(process.env.FITCARD_SHOTS, 'phone-scrolled.png') });
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.screenshot({ path: path.join(process.env.FITCARD_SHOTS, 'phone-top.png') });
+  }
+  await phone.close();
+});
+
+test('index.html shows a light placeholder until the calculator mounts and replaces it', async () => {
+  const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  assert.match(html, /<div id="boot"/);
+  assert.match(html, /Loading the calculator/);
+  const page = await context.newPage();
+  await page.route('**/*.wasm', (r) => r.abort());
+  await page.goto(`${origin}${BASE}`);
+  await page.waitForTimeout(300);
+  assert.ok(await page.locator('#boot').isVisible(), 'something to read before the wasm runs');
+  assert.match(await page.textContent('#boot'), /will this LLM fit/);
+  await page.close();
+  const live = await open();
+  assert.equal(await live.locator('#boot').count(), 0, 'replaced on mount');
+  await live.close();
+});
+
+test("the embed snippet's default height is about the embed's real height", async () => {
+  const host = await context.newPage();
+  host.on('pageerror', (e) => pageErrors.push(e.message));
+  await host.goto(`${origin}/host.html?embed=1`);
+  await host.frameLocator('#fc').locator('.verdict-label').waitFor();
+  // The snippet's frame is at most 42rem (672 px) wide.
+  await host.evaluate(() => {
+    window.heights = [];
+    document.getElementById('fc').style.width = '672px';
+  });
+  await host.waitForFunction(() => window.heights.length > 0);
+  await host.waitForTimeout(300);
+  const real = await host.evaluate(() => window.heights.at(-1));
+  await host.close();
+  const page = await open();
+  await page.click('#embed-button');
+  const snippet = await page.inputValue('#embed-snippet');
+  const given = Number(snippet.match(/height="(\d+)"/)[1]);
+  assert.ok(Math.abs(given - real) / real < 0.1, `snippet ${given} px, embed ${real} px`);
+  await page.close();
+});
+
+test('"tight" is explained where it appears, and the model slider reads one way', async () => {
+  const base = await open('?ctx=8192');
+  // Per-card use of the default model, then a card 0.5 GiB larger: under 1 GiB of headroom.
+  const line = await base.textContent('.verdict-line');
+  const used = Number(line.match(/^([\d.]+) GiB/)[1]);
+  assert.match(await base.textContent('#variant-value'), /(most|least) capable of \d+$/);
+  assert.doesNotMatch(await base.textContent('#variant-value'), /capability \d+ of/);
+  await base.close();
+  const page = await open(`?ctx=8192&vram=${(Math.ceil((used + 0.5) * 4) / 4).toFixed(2)}`);
+  assert.equal(await page.getAttribute('.verdict', 'data-verdict'), 'tight');
+  const note = await page.textContent('.verdict .tight-note');
+  assert.match(note, /under 1 GiB of headroom/);
+  assert.match(note, /--fit/);
+  assert.match(await page.getAttribute('.verdict', 'title'), /under 1 GiB/);
+  for (const chip of await page.$$('.chip.v-tight')) {
+    assert.match(await chip.getAttribute('title'), /under 1 GiB/);
+  }
+  await page.close();
+});
+
+test('screenshots of the bar in both themes (FITCARD_SHOTS=dir)', { skip: !process.env.FITCARD_SHOTS }, async () => {
+  for (const scheme of ['light', 'dark']) {
+    for (const q of ['?ctx=32768&par=4', '?mode=train&cards=2']) {
+      const p = await context.newPage();
+      await p.emulateMedia({ colorScheme: scheme });
+      await p.goto(`${origin}${BASE}${q}`);
+      await p.waitForSelector('.verdict-label');
+      const name = `${scheme}-${q.includes('train') ? 'train' : 'serve'}.png`;
+      await p.locator('.result-panel').screenshot({ path: path.join(process.env.FITCARD_SHOTS, name) });
+      await p.close();
+    }
+  }
 });
 
 test('no request left the origin and no page error happened', () => {
