@@ -297,6 +297,21 @@ mod human {
             ));
         }
         s.push_str(&format!("verdict: {}\n", e.verdict.label()));
+        if let Some(sp) = &e.speed {
+            s.push_str(&format!(
+                "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; ±20 % on the published llama.cpp runs)\n",
+                sp.decode_tps, sp.aggregate_tps
+            ));
+            if sp.offloaded_layers > 0 {
+                s.push_str(&format!(
+                    "  {} layer(s) ({}) stay in system RAM: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+                    sp.offloaded_layers,
+                    fitcard_estimator::Bytes(sp.offloaded_bytes),
+                    sp.decode_tps,
+                    sp.on_card_tps
+                ));
+            }
+        }
         for c in &e.checks {
             let mark = match (c.ok, c.severity) {
                 (true, _) => "ok",

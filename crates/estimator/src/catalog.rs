@@ -185,6 +185,26 @@ pub struct Gpu {
     pub vram_bytes: Bytes,
     /// Where the memory size comes from (URL).
     pub source: String,
+    /// Memory bandwidth, GB/s (10^9 bytes per second), as the vendor's specification prints it.
+    #[serde(default)]
+    pub bandwidth_gbs: Option<f64>,
+    /// Where the bandwidth comes from (URL).
+    #[serde(default)]
+    pub bandwidth_source: Option<String>,
+    /// `gddr` or `hbm`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
+    #[serde(default)]
+    pub memory_kind: MemoryKind,
+}
+
+/// The kind of memory a GPU has.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryKind {
+    /// GDDR6/6X/7 (consumer and workstation cards).
+    #[default]
+    Gddr,
+    /// HBM2/2e/3/3e (data-centre cards).
+    Hbm,
 }
 
 impl Arch {
@@ -328,16 +348,19 @@ impl Catalog {
 /// parameter count (`70B`), then shared name parts; ties keep catalog order. Only the first
 /// 200 characters of `id` are read.
 pub fn closest(id: &str, n: usize) -> Vec<&'static Variant> {
-    let want = IdParts::parse(id);
-    let mut scored: Vec<(f64, usize, &'static Variant)> = catalog()
+    let want = &IdParts::parse(id);
+    let mut scored: Vec<(f64, &'static Variant)> = catalog()
         .families
         .iter()
-        .flat_map(|f| f.variants.iter().map(move |v| (f, v)))
-        .enumerate()
-        .map(|(k, (f, v))| (want.similarity(f, v), k, v))
+        .flat_map(|f| f.variants.iter().map(move |v| (want.similarity(f, v), v)))
         .collect();
-    scored.sort_by(|a, b| b.0.total_cmp(&a.0).then(a.1.cmp(&b.1)));
-    scored.into_iter().take(n).map(|s| s.2).collect()
+    // The best n by selection (n is small): the first of equal scores wins.
+    let mut out = Vec::with_capacity(n.min(scored.len()));
+    while out.len() < n && !scored.is_empty() {
+        let best = (1..scored.len()).fold(0, |b, k| if scored[k].0 > scored[b].0 { k } else { b });
+        out.push(scored.remove(best).1);
+    }
+    out
 }
 
 /// A model id taken apart for [`closest`]: publisher, name parts, parameter count.
@@ -387,9 +410,8 @@ impl IdParts {
             .params
             .or_else(|| params_of(&name_tokens(&v.name.to_ascii_lowercase())));
         if let (Some(a), Some(b)) = (self.params, params) {
-            let ratio = (a / b).ln().abs();
-            // Full marks for the same size, none from a factor of 100 apart.
-            score += 3.0 * (1.0 - ratio / 100f64.ln()).max(0.0);
+            // Full marks for the same size, less the further apart (8× apart: about a third).
+            score += 3.0 * (a.min(b) / a.max(b)).sqrt();
         }
         let shared = self
             .tokens

@@ -222,6 +222,9 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// The command that runs this configuration.
     pub command: String,
+    /// Decode speed (absent when a card's memory bandwidth is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<crate::speed::Speed>,
     /// The same plan on every engine that loads this file, side by side (the chosen engine
     /// first), each with what it was planned for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -256,6 +259,7 @@ impl Estimate {
             checks: vec![check],
             warnings: Vec::new(),
             command: String::new(),
+            speed: None,
             commands: Vec::new(),
             notices: Vec::new(),
         }
@@ -321,6 +325,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
             e.commands = side_by_side(&i, v, f, &e);
+            e.speed = crate::speed::decode(&i, v, &e);
             e
         }
         None => unavailable(&i, v),
@@ -664,6 +669,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         checks,
         warnings: Vec::new(),
         command: String::new(),
+        speed: None,
         commands: Vec::new(),
         notices: Vec::new(),
     }

@@ -59,6 +59,7 @@ pub mod permalink;
 pub mod quant;
 pub mod rank;
 pub mod solve;
+pub mod speed;
 pub mod terms;
 pub mod training;
 pub mod units;

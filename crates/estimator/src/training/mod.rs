@@ -267,6 +267,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             max_concurrency: None,
             checks,
             warnings: Vec::new(),
+            speed: None,
             commands: Vec::new(),
             notices: Vec::new(),
         },
