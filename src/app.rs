@@ -39,8 +39,9 @@ pub struct AppState {
     pub train_ranked: Memo<Vec<TrainCandidate>>,
     /// The permalink query (without `?`).
     pub query: Memo<String>,
-    /// A model the link asked for that the catalog does not hold, until the user chooses one.
-    pub missing: RwSignal<Option<Missing>>,
+    /// A model the link asked for that the catalog does not hold: the page then estimates
+    /// nothing and offers links to the closest catalog entries instead.
+    pub missing: StoredValue<Option<Missing>>,
 }
 
 /// A requested model the catalog lacks: nothing is estimated for it, and the URL keeps it.
@@ -98,15 +99,8 @@ impl AppState {
                 Mode::Serve => Vec::new(),
             }),
             query: Memo::new(move |_| inputs.with(encode)),
-            missing: RwSignal::new(missing),
+            missing: StoredValue::new(missing),
         }
-    }
-
-    /// Choose `model` in place of a missing one; every other setting of the link stays.
-    pub fn choose_model(&self, model: String) {
-        let quant = self.inputs.with_untracked(|i| i.quant);
-        self.missing.set(None);
-        self.edit(Edit::Candidate { model, quant });
     }
 
     /// Apply one user action; adjustments it caused are shown as notices.
@@ -141,8 +135,8 @@ pub fn App() -> impl IntoView {
     let pending = StoredValue::new(None::<TimeoutHandle>);
     Effect::new(move |_| {
         let q = st.query.get();
-        let q = match st.missing.get() {
-            Some(m) => share::with_raw_param(&q, "model", &m.raw),
+        let q = match st.missing.with_value(|m| m.as_ref().map(|m| m.raw.clone())) {
+            Some(raw) => share::with_raw_param(&q, "model", &raw),
             None => q,
         };
         if let Some(h) = pending.get_value() {
@@ -152,23 +146,15 @@ pub fn App() -> impl IntoView {
         pending.set_value(h);
     });
 
-    let missing = Memo::new(move |_| st.missing.with(Option::is_some));
     if embed {
         dom::report_height();
-        if missing.get_untracked() {
-            view! { <EmbedMissing st=st /> }.into_any()
-        } else {
-            view! { <EmbedView st=st /> }.into_any()
-        }
+    }
+    if st.missing.with_value(Option::is_some) {
+        view! { <Unavailable st=st embed=embed /> }.into_any()
+    } else if embed {
+        view! { <EmbedView st=st /> }.into_any()
     } else {
-        (move || {
-            if missing.get() {
-                view! { <MissingView st=st /> }.into_any()
-            } else {
-                view! { <FullView st=st /> }.into_any()
-            }
-        })
-        .into_any()
+        view! { <FullView st=st /> }.into_any()
     }
 }
 
@@ -193,66 +179,19 @@ fn Top() -> impl IntoView {
 /// How many catalog entries are offered in place of a missing model.
 const CLOSEST: usize = 4;
 
-/// The full page when the link asks for a model the catalog lacks: no estimate, the closest
-/// catalog entries instead (choosing one keeps the rest of the link).
+/// The page (full or embed) when the link asks for a model the catalog lacks: it says so and
+/// estimates nothing for another model; links to the closest catalog entries keep the rest of
+/// the configuration (in the embed they open the full calculator).
 #[component]
-fn MissingView(
+fn Unavailable(
     /// Page state.
     st: AppState,
-) -> impl IntoView {
-    let id = st
-        .missing
-        .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
-        .unwrap_or_default();
-    let options = fitcard_estimator::catalog::closest(&id, CLOSEST)
-        .into_iter()
-        .map(|v| {
-            let model = v.id.clone();
-            let choose = move |_| {
-                st.choose_model(model.clone());
-                dom::keep_focus(vec!["family".into()]);
-            };
-            view! {
-                <li>
-                    <button type="button" class="choose" data-model=v.id.clone() on:click=choose>
-                        <span class="cand-name">{v.name.clone()}</span>
-                        " "
-                        <span class="muted">{v.id.clone()}</span>
-                    </button>
-                </li>
-            }
-        })
-        .collect_view();
-    view! {
-        <div class="page">
-            <Top />
-            <Notices st=st />
-            <main class="layout-missing">
-                <section class="panel missing" aria-labelledby="h-missing" role="alert">
-                    <h2 id="h-missing">"Model not available"</h2>
-                    <p class="missing-id">
-                        "The link asks for "
-                        <code>{fitcard_estimator::inputs::clean(&id)}</code>
-                        ", which is not in fitcard's catalog: there is no estimate for it."
-                    </p>
-                    <p>"The closest models in the catalog (the rest of the link is kept):"</p>
-                    <ul class="closest">{options}</ul>
-                </section>
-            </main>
-        </div>
-    }
-}
-
-/// The embed when the link asks for a model the catalog lacks: it says so, and estimates
-/// nothing for another model; the closest entries open in the full calculator.
-#[component]
-fn EmbedMissing(
-    /// Page state.
-    st: AppState,
+    /// The compact view of an `<iframe>`.
+    embed: bool,
 ) -> impl IntoView {
     let (id, raw) = st
         .missing
-        .with_untracked(|m| m.as_ref().map(|m| (m.id.clone(), m.raw.clone())))
+        .with_value(|m| m.as_ref().map(|m| (m.id.clone(), m.raw.clone())))
         .unwrap_or_default();
     let inputs = st.inputs.get_untracked();
     let link = |model: &str| {
@@ -260,32 +199,43 @@ fn EmbedMissing(
         i.model = model.to_string();
         share::full_query(&i)
     };
-    let full = share::with_raw_param(&link(&inputs.model), "model", &raw);
+    let target = embed.then_some("_blank");
     let options = fitcard_estimator::catalog::closest(&id, CLOSEST)
         .into_iter()
         .map(|v| {
             view! {
                 <li>
-                    <a href=link(&v.id) target="_blank" rel="noopener" data-model=v.id.clone()>
+                    <a href=link(&v.id) target=target data-model=v.id.clone()>
                         {v.name.clone()}
                     </a>
+                    " "
+                    <span class="muted">{v.id.clone()}</span>
                 </li>
             }
         })
         .collect_view();
+    let shown = fitcard_estimator::inputs::clean(&id);
     view! {
-        <div class="embed missing">
-            <header class="embed-top">
-                <strong class="embed-model">{format!("{}: not available", fitcard_estimator::inputs::clean(&id))}</strong>
-                <a class="open-full" href=full target="_blank" rel="noopener">
-                    "Open full calculator"
-                </a>
-            </header>
-            <p class="missing-id">
-                "This model is not in fitcard's catalog, so there is no estimate for it here. "
-                "The closest models in the catalog:"
-            </p>
-            <ul class="closest">{options}</ul>
+        <div class=if embed { "embed missing" } else { "page missing" }>
+            {(!embed).then(|| view! { <Top /> })}
+            <Notices st=st />
+            <section class="unavailable" role="alert" aria-labelledby="h-missing">
+                <h2 id="h-missing" class="embed-model">{format!("{shown}: not available")}</h2>
+                <p>
+                    "This model is not in fitcard's catalog, so there is no estimate for it. "
+                    "The closest models in the catalog, with the rest of this link:"
+                </p>
+                <ul class="closest">{options}</ul>
+                {embed
+                    .then(|| {
+                        let full = share::with_raw_param(&link(&inputs.model), "model", &raw);
+                        view! {
+                            <a class="open-full" href=full target="_blank" rel="noopener">
+                                "Open full calculator"
+                            </a>
+                        }
+                    })}
+            </section>
         </div>
     }
 }
