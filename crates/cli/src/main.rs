@@ -254,7 +254,13 @@ fn catalog_table() -> String {
             let q: Vec<String> = v
                 .formats
                 .iter()
-                .map(|m| format!("{} {}", m.id, m.bytes))
+                .map(|m| {
+                    let c = match m.container {
+                        fitcard_estimator::quant::Container::Gguf => "GGUF",
+                        fitcard_estimator::quant::Container::Safetensors => "safetensors",
+                    };
+                    format!("{} {c} {}", m.id, m.bytes)
+                })
                 .collect();
             s.push_str(&format!(
                 "  {}. {}: {}\n",
