@@ -40,13 +40,19 @@ fn html_attr(s: &str) -> String {
 }
 
 /// What "tight" means, for the verdict and the ranking: it fits, with less than
-/// [`TIGHT_MARGIN`](fitcard_estimator::estimate::TIGHT_MARGIN) to spare.
-pub fn tight_note() -> String {
+/// [`TIGHT_MARGIN`](fitcard_estimator::estimate::TIGHT_MARGIN) to spare. Serving adds why
+/// that margin matters to llama.cpp.
+pub fn tight_note(serve: bool) -> String {
     let gib = fitcard_estimator::estimate::TIGHT_MARGIN.gib();
+    let why = if serve {
+        "llama-server's --fit keeps a 1024 MiB margin per device (--fit-target), and real use \
+moves with driver and engine versions"
+    } else {
+        "real use moves with the data, the driver and library versions"
+    };
     format!(
-        "Tight: it fits, with under {gib} GiB of headroom on the fullest card. llama-server's \
---fit keeps a 1024 MiB margin per device (--fit-target), and real use moves with driver and \
-engine versions: leave more room, or expect to lower the context."
+        "Tight: it fits, with under {gib} GiB of headroom on the fullest card; {why}: leave \
+more room, or expect to lower the context."
     )
 }
 
@@ -169,9 +175,11 @@ mod tests {
 
     #[test]
     fn tight_is_explained_with_its_margin() {
-        let t = tight_note();
+        let t = tight_note(true);
         assert!(t.contains("under 1 GiB"), "{t}");
         assert!(t.contains("--fit"), "{t}");
+        let t = tight_note(false);
+        assert!(t.contains("under 1 GiB") && !t.contains("--fit"), "{t}");
     }
 
     #[test]

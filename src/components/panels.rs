@@ -46,6 +46,10 @@ pub fn CopyButton(
     }
 }
 
+/// Where the focus goes when the last notice is dismissed: the first control of the full page,
+/// or of the embed.
+const FIRST_CONTROLS: [&str; 2] = ["family", "quant"];
+
 /// Parameters that were refused or adjusted, each dismissible.
 #[component]
 pub fn Notices(
@@ -73,6 +77,7 @@ pub fn Notices(
                                         <button
                                             type="button"
                                             class="dismiss"
+                                            id=format!("dismiss-{k}")
                                             aria-label=format!("Dismiss the notice about {}", n.key)
                                             on:click=move |_| {
                                                 notices
@@ -80,7 +85,15 @@ pub fn Notices(
                                                         if k < v.len() {
                                                             v.remove(k);
                                                         }
-                                                    })
+                                                    });
+                                                // The next notice's button, else the previous
+                                                // one, else the first control.
+                                                let mut ids = vec![format!("dismiss-{k}")];
+                                                if k > 0 {
+                                                    ids.push(format!("dismiss-{}", k - 1));
+                                                }
+                                                ids.extend(FIRST_CONTROLS.map(String::from));
+                                                dom::keep_focus(ids);
                                             }
                                         >
                                             "×"
@@ -91,7 +104,14 @@ pub fn Notices(
                             .collect_view()
                     }}
                 </ul>
-                <button type="button" class="dismiss-all" on:click=move |_| notices.set(Vec::new())>
+                <button
+                    type="button"
+                    class="dismiss-all"
+                    on:click=move |_| {
+                        notices.set(Vec::new());
+                        dom::keep_focus(FIRST_CONTROLS.map(String::from).to_vec());
+                    }
+                >
                     "Dismiss all"
                 </button>
             </div>

@@ -95,7 +95,7 @@ fn Row(
             )}
             <span
                 class=chip
-                title=(c.verdict == Verdict::Tight).then(crate::share::tight_note)
+                title=(c.verdict == Verdict::Tight).then(|| crate::share::tight_note(true))
             >
                 {c.verdict.label()}
             </span>

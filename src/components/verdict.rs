@@ -52,7 +52,8 @@ pub fn Verdict(
                     format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom())
                 }),
             };
-            let tight = (e.verdict == V::Tight).then(crate::share::tight_note);
+            let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
+            let tight = (e.verdict == V::Tight).then(|| crate::share::tight_note(serve));
             let note = tight
                 .clone()
                 .map(|t| view! { <p class="tight-note">{t}</p> });

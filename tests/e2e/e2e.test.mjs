@@ -483,7 +483,7 @@ test('a model the catalog lacks: said plainly, the closest entries offered, the 
   await host.close();
 });
 
-test('the focus stays in place: choosing a candidate, removing a GPU; refused numbers are put back', async () => {
+test('the focus stays in place: choosing a candidate, dismissing a notice, removing a GPU; refused numbers are put back', async () => {
   const page = await open();
   const row = page.locator('.cands.fit > li:not(.current)').first();
   const model = await row.getAttribute('data-model');
@@ -510,6 +510,19 @@ test('the focus stays in place: choosing a candidate, removing a GPU; refused nu
   await page.waitForSelector('.notice[data-key=vram]');
   assert.equal(await page.inputValue('#vram'), used);
   await page.close();
+
+  // Dismissing a notice moves the focus to the next one, then to the first control.
+  const n = await open('?ctx=banana&frobnicate=1');
+  await n.focus('#dismiss-0');
+  await n.keyboard.press('Enter');
+  await n.waitForFunction(() => document.querySelectorAll('.notice').length === 1);
+  await n.waitForTimeout(100);
+  assert.equal(await n.evaluate(() => document.activeElement.id), 'dismiss-0');
+  await n.keyboard.press('Enter');
+  await n.waitForFunction(() => document.querySelectorAll('.notice').length === 0);
+  await n.waitForTimeout(100);
+  assert.equal(await n.evaluate(() => document.activeElement.id), 'family');
+  await n.close();
 
   const t = await open('?mode=train&free=24,20,12');
   // Removing GPU 1 keeps the focus on the remove button that moved into its place (GPU 2's).
