@@ -101,6 +101,9 @@ pub struct Arch {
     pub ple: Option<Ple>,
     /// Where the config facts come from (URL).
     pub source: String,
+    /// Context extension by YaRN rope scaling, where the publisher validated it.
+    #[serde(default)]
+    pub yarn: Option<Yarn>,
     /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
     /// calibration panel), replacing the layout above for the KV cache when set. Never read
     /// from or written to the catalog file.
@@ -194,6 +197,25 @@ pub struct Gpu {
     /// `gddr` or `hbm`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
     #[serde(default)]
     pub memory_kind: MemoryKind,
+}
+
+/// YaRN rope scaling: the model's context stretched `factor` times beyond `original_ctx`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Yarn {
+    /// Scaling factor (`--rope-scale`).
+    pub factor: f64,
+    /// The pre-training context it scales (`--yarn-orig-ctx`).
+    pub original_ctx: Tokens,
+    /// Where the publisher says so (URL).
+    pub source: String,
+}
+
+impl Yarn {
+    /// The longest context with YaRN.
+    pub fn max_ctx(&self) -> Tokens {
+        (f64::from(self.original_ctx) * self.factor) as Tokens
+    }
 }
 
 /// The kind of memory a GPU has.

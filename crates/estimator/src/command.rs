@@ -2,7 +2,7 @@
 //! (a flag written out is visible to the next reader; one left to its default is found
 //! only after it bites).
 
-use crate::catalog::Format;
+use crate::catalog::{catalog, Format};
 use crate::engine::Engine;
 use crate::estimate::{card_capacities, Layout};
 use crate::inputs::Inputs;
@@ -12,6 +12,16 @@ use crate::quant::GgmlType;
 /// layout that starts: see [`crate::estimate::tensor_parallel`]) holding `shares` of the layers
 /// under layer split.
 pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> String {
+    let yarn = catalog()
+        .variant(&i.model)
+        .and_then(|(_, v)| v.arch.yarn.as_ref().filter(|_| i.ctx > v.arch.max_ctx));
+    // YaRN as each engine is told (the Qwen3 documentation's flags).
+    let rope_json = yarn.map(|y| {
+        format!(
+            "{{\"rope_type\":\"yarn\",\"factor\":{:?},\"original_max_position_embeddings\":{}}}",
+            y.factor, y.original_ctx
+        )
+    });
     let ctx = i.ctx as u64;
     let par = i.par as u64;
     let (tk, tv) = i.kv_types();
@@ -39,8 +49,18 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             if i.swa_full {
                 s.push_str(" --swa-full");
             }
+            if let Some(y) = yarn {
+                s.push_str(&format!(
+                    " --rope-scaling yarn --rope-scale {} --yarn-orig-ctx {}",
+                    y.factor, y.original_ctx
+                ));
+            }
             if i.cards > 1 {
-                let split = if layout == Layout::Tensor { "row" } else { "layer" };
+                let split = if layout == Layout::Tensor {
+                    "row"
+                } else {
+                    "layer"
+                };
                 // Even cards: 1,1,…; mixed cards: in proportion to their memory (GiB).
                 let ts = if i.gpus.is_empty() {
                     vec!["1".to_string(); i.cards as usize]
@@ -58,9 +78,14 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             let mut s = format!("OLLAMA_NUM_PARALLEL={par} OLLAMA_CONTEXT_LENGTH={ctx}");
             let g = tk.ggml().unwrap_or_default();
             if g != GgmlType::F16 {
-                s.push_str(&format!(" OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"));
+                s.push_str(&format!(
+                    " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"
+                ));
             }
-            s.push_str(&format!(" ollama serve\nollama run hf.co/{}:{}", format.repo, format.id));
+            s.push_str(&format!(
+                " ollama serve\nollama run hf.co/{}:{}",
+                format.repo, format.id
+            ));
             s
         }
         Engine::Vllm => {
@@ -85,6 +110,9 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             if tk.is_quantized() {
                 s.push_str(&format!(" --kv-cache-dtype {tk}"));
             }
+            if let Some(j) = &rope_json {
+                s.push_str(&format!(" --rope-scaling '{j}'"));
+            }
             s
         }
         Engine::Sglang => {
@@ -100,11 +128,25 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             if tk.is_quantized() {
                 s.push_str(&format!(" --kv-cache-dtype {tk}"));
             }
+            if let Some(j) = &rope_json {
+                s.push_str(&format!(
+                    " --json-model-override-args '{{\"rope_scaling\":{j}}}'"
+                ));
+            }
             s
         }
-        Engine::Transformers => format!(
-            "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
-            format.repo
-        ),
+        Engine::Transformers => {
+            // YaRN: transformers takes the config's rope_scaling as a model keyword.
+            let rope = yarn.map_or(String::new(), |y| {
+                format!(
+                    ", model_kwargs={{'rope_scaling': {{'rope_type': 'yarn', 'factor': {:?}, 'original_max_position_embeddings': {}}}}}",
+                    y.factor, y.original_ctx
+                )
+            });
+            format!(
+                "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
+                format.repo
+            )
+        }
     }
 }

@@ -18,7 +18,7 @@
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
 
-use crate::catalog::{catalog, Arch, Format, Variant};
+use crate::catalog::{catalog, Arch, Format, Variant, Yarn};
 use crate::describe;
 use crate::engine::Engine;
 use crate::inputs::{GpuChoice, Inputs, Notice};
@@ -549,17 +549,29 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
 /// Every hard constraint, and the layout as information.
 pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> Vec<Check> {
     let mut checks = Vec::with_capacity(3);
-    let ctx_ok = i.ctx <= a.max_ctx;
+    let yarn = a
+        .yarn
+        .as_ref()
+        .filter(|y| i.ctx > a.max_ctx && i.ctx <= y.max_ctx());
+    let ctx_ok = i.ctx <= a.max_ctx || (yarn.is_some() && i.engine != Engine::Ollama);
     checks.push(Check::hard(
         CheckName::ContextLength,
         ctx_ok,
-        if ctx_ok {
-            format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx)
-        } else {
-            format!(
+        match (i.ctx <= a.max_ctx, yarn) {
+            (true, _) => format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx),
+            (false, Some(y)) if ctx_ok => format!(
+                "context {} needs YaRN rope scaling (×{} over {} tokens, validated by the publisher up to {}): the command enables it",
+                i.ctx, y.factor, y.original_ctx, y.max_ctx()
+            ),
+            (false, Some(y)) => format!(
+                "context {} needs YaRN rope scaling, which Ollama cannot switch on (llama.cpp, vLLM, SGLang and transformers can, up to {})",
+                i.ctx, y.max_ctx()
+            ),
+            (false, None) => format!(
                 "context {} exceeds the model's maximum {} tokens",
-                i.ctx, a.max_ctx
-            )
+                i.ctx,
+                a.yarn.as_ref().map_or(a.max_ctx, Yarn::max_ctx)
+            ),
         },
     ));
     // The card with the least headroom decides (the first one under even layer split).

@@ -95,9 +95,13 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
     let at = |i: &Inputs| format!("{} slot(s) of {} tokens", i.par, i.ctx);
     let (value, message) = match target {
         Target::Ctx => {
+            // With YaRN where the publisher validated it (not on Ollama, which cannot enable it).
             let max = catalog()
                 .variant(&base.model)
-                .map_or(limits::CTX.1, |(_, v)| v.arch.max_ctx);
+                .map_or(limits::CTX.1, |(_, v)| match &v.arch.yarn {
+                    Some(y) if base.engine != crate::engine::Engine::Ollama => y.max_ctx(),
+                    _ => v.arch.max_ctx,
+                });
             let r = largest(limits::CTX.0, max.min(limits::CTX.1), &mut n, |c| {
                 fits(&Inputs {
                     ctx: c,

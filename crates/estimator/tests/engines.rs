@@ -280,3 +280,46 @@ fn mixed_cards() {
         .any(|n| n.key == "gpus" && n.message.contains("rtx-9999")));
     assert!(bad.inputs.gpus.is_empty());
 }
+
+/// Qwen3 runs to 131,072 tokens with YaRN (its documentation): the context check passes and
+/// says so, every engine that can enables it in its own spelling, Ollama cannot and says why,
+/// and beyond the YaRN limit the context fails.
+#[test]
+fn yarn_extends_qwen3_context() {
+    let base = "model=Qwen/Qwen3-8B&ctx=131072";
+    let l = est(&format!("{base}&vram=48"));
+    let c = l
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "context_length")
+        .unwrap();
+    assert!(c.ok && c.message.contains("YaRN"), "{}", c.message);
+    assert!(
+        l.command
+            .contains("--rope-scaling yarn --rope-scale 4 --yarn-orig-ctx 32768"),
+        "{}",
+        l.command
+    );
+    let v = est(&format!("{base}&engine=vllm&quant=BF16&gpu=h100-sxm"));
+    assert!(v.command.contains("--rope-scaling '{\"rope_type\":\"yarn\",\"factor\":4.0,\"original_max_position_embeddings\":32768}'"), "{}", v.command);
+    let o = est(&format!("{base}&engine=ollama&vram=48"));
+    let c = o
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "context_length")
+        .unwrap();
+    assert!(!c.ok && c.message.contains("Ollama"), "{}", c.message);
+    // Within the native context no rope flag is written.
+    assert!(!est("model=Qwen/Qwen3-8B&ctx=32768")
+        .command
+        .contains("rope"));
+    let over = est("model=Qwen/Qwen3-8B&ctx=200000&vram=96");
+    assert!(
+        !over
+            .checks
+            .iter()
+            .find(|c| c.name.id() == "context_length")
+            .unwrap()
+            .ok
+    );
+}

@@ -28,6 +28,7 @@ fn arch(name: &str) -> Arch {
                 swa,
                 kv_layers,
                 ple,
+                yarn: None,
                 global_override: None,
                 source: "test".into(),
             }

@@ -39,7 +39,8 @@ fn longest_context_is_exact() {
             }),
             "{q}: {c}"
         );
-        let max = catalog().variant(&i.model).unwrap().1.arch.max_ctx;
+        let a = &catalog().variant(&i.model).unwrap().1.arch;
+        let max = a.yarn.as_ref().map_or(a.max_ctx, |y| y.max_ctx());
         assert!(
             c == max
                 || !fits(&Inputs {

@@ -44,6 +44,7 @@ fn arch(
         swa: None,
         kv_layers: None,
         ple: None,
+        yarn: None,
         global_override: None,
         source: source.into(),
     }
