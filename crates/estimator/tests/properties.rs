@@ -183,16 +183,17 @@ proptest! {
         prop_assert!(totals.windows(2).all(|w| w[0] <= w[1]), "{:?}", totals);
     }
 
-    /// More cards in the same layout never put more on the fullest card — except on vLLM,
-    /// whose tensor parallelism replicates KV heads when the cards outnumber them. (Across
-    /// layouts it can: 28 layers on 8 cards by tensor parallelism hold 1/8 each, on 9 cards by
-    /// layer split the first holds 4 of 28.)
+    /// More cards in the same layout never put more on the fullest card — except on vLLM and
+    /// SGLang, whose tensor parallelism replicates KV heads when the cards outnumber them.
+    /// (Across layouts it can: 28 layers on 8 cards by tensor parallelism hold 1/8 each, on 9
+    /// cards by layer split the first holds 4 of 28.) Exact splits hand leftover bytes to the
+    /// first cards, one each, so equal shares may differ by up to one byte per term and card.
     #[test]
     fn more_cards_never_fill_a_card_more(i in serve_inputs(), extra in 1u32..=4) {
-        prop_assume!(i.engine != Engine::Vllm);
+        prop_assume!(!i.engine.preallocates());
         let more = Inputs { cards: (i.cards + extra).min(limits::CARDS.1), ..i.clone() };
         prop_assume!(estimate(&more).layout == estimate(&i).layout);
-        prop_assert!(fullest(&more) <= fullest(&i));
+        prop_assert!(fullest(&more) <= fullest(&i) + 3 * u64::from(more.cards));
     }
 
     /// Training: a longer sequence, a bigger batch or a higher rank never needs less memory.
