@@ -21,6 +21,7 @@ use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
+       fitcard estimate ['<query>'] --file MODEL.gguf [--json]\n\
        fitcard report\n\
        fitcard badge '<query>' > fit.svg\n\
        fitcard docs OUT-DIR [DOCS-DIR]\n\
@@ -29,6 +30,39 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
               method rank bsz seq gc optim targets free pick embed\n\
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
+
+/// Read the header of the GGUF file at `path`: the first MiB, then as much more as the header
+/// says it needs (at most 256 MiB), never the tensor data.
+fn read_gguf(path: &str) -> Result<(fitcard_estimator::gguf::Header, u64), String> {
+    use fitcard_estimator::gguf::{parse, Error};
+    use std::io::Read;
+    const MAX: u64 = 256 << 20;
+    let shown = quote(path);
+    let mut f = std::fs::File::open(path).map_err(|e| format!("--file {shown}: {e}"))?;
+    let size = f
+        .metadata()
+        .map_err(|e| format!("--file {shown}: {e}"))?
+        .len();
+    let mut buf = Vec::new();
+    let mut want: u64 = 1 << 20;
+    loop {
+        let need = want.min(size).min(MAX);
+        if need > buf.len() as u64 {
+            let extra = need - buf.len() as u64;
+            (&mut f)
+                .take(extra)
+                .read_to_end(&mut buf)
+                .map_err(|e| format!("--file {shown}: {e}"))?;
+        }
+        match parse(&buf) {
+            Ok(h) => return Ok((h, size)),
+            Err(Error::NeedMore(n)) if n <= size.min(MAX) && n > buf.len() as u64 => {
+                want = n.max(want * 2)
+            }
+            Err(e) => return Err(format!("--file {shown}: {e}")),
+        }
+    }
+}
 
 fn main() -> ExitCode {
     // Arguments that are not UTF-8 are bad input like any other: one line, exit code 2.
@@ -53,11 +87,29 @@ fn main() -> ExitCode {
         }
     };
     let json = args.iter().any(|a| a == "--json");
+    // `--file PATH`: estimate a local GGUF file instead of a catalog model.
+    let file_at = args.iter().position(|a| a == "--file");
     let rest: Vec<&str> = args
         .iter()
-        .map(String::as_str)
-        .filter(|a| *a != "--json")
+        .enumerate()
+        .filter(|(k, a)| {
+            *a != "--json" && Some(*k) != file_at && Some(*k) != file_at.map(|f| f + 1)
+        })
+        .map(|(_, a)| a.as_str())
         .collect();
+    if let Some(at) = file_at {
+        let path = args.get(at + 1).map_or("", String::as_str);
+        return match estimate_file(&rest, path, json) {
+            Ok(o) => {
+                println!("{o}");
+                ExitCode::SUCCESS
+            }
+            Err(msg) => {
+                eprintln!("fitcard: {msg}");
+                ExitCode::from(2)
+            }
+        };
+    }
     match run(&rest, json) {
         Ok(out) => {
             println!("{out}");
@@ -68,6 +120,42 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// `fitcard estimate '<query>' --file PATH`: the model and format from the file's header.
+fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, String> {
+    let query = match args {
+        ["estimate"] => "",
+        ["estimate", q] => q,
+        _ => return Err(format!("--file goes with estimate\n{USAGE}")),
+    };
+    if path.is_empty() {
+        return Err("--file needs a path".into());
+    }
+    let d = decode(query);
+    if let Some(n) = d
+        .notices
+        .iter()
+        .find(|n| n.key != "model" && n.key != "quant")
+    {
+        return Err(format!("bad parameter {n}"));
+    }
+    let (h, size) = read_gguf(path)?;
+    let name = std::path::Path::new(path)
+        .file_name()
+        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+    let (v, f) = fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
+        .map_err(|e| format!("--file {}: {e}", quote(path)))?;
+    let f = fitcard_estimator::catalog::Format {
+        file: path.to_string(),
+        ..f
+    };
+    let e = fitcard_estimator::estimate::estimate_file(&d.inputs, &v, &f);
+    Ok(if json {
+        to_json(&e)
+    } else {
+        human::estimate(&e)
+    })
 }
 
 fn run(args: &[&str], json: bool) -> Result<String, String> {

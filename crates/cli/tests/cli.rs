@@ -273,3 +273,37 @@ fn measure_refuses_concurrency() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("concurrency pinned to 1"));
 }
+
+/// `--file PATH` estimates a local GGUF from its header (a header-only fixture of
+/// Llama-3.2-1B F16, written by the GGUF specification): its KV cache is the catalog's 128 MiB
+/// at 4096 tokens, and the command loads the file by path. Bad files exit 2 with one line.
+#[test]
+fn estimate_a_local_gguf() {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/data/llama-3.2-1b-f16-header.gguf"
+    );
+    let v = json(&fitcard(&[
+        "estimate", "ctx=4096", "--file", path, "--json",
+    ]));
+    let kv = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "kv_cache")
+        .unwrap();
+    assert_eq!(kv["bytes"], 128 << 20);
+    assert_eq!(v["quant"], "F16");
+    assert!(v["command"]
+        .as_str()
+        .unwrap()
+        .contains(&format!("-m {path}")));
+    for bad in [
+        "/nonexistent/x.gguf",
+        concat!(env!("CARGO_MANIFEST_DIR"), "/Cargo.toml"),
+    ] {
+        let out = fitcard(&["estimate", "--file", bad]);
+        assert_eq!(out.status.code(), Some(2), "{bad}");
+        assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+    }
+}

@@ -27,10 +27,14 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
     let (tk, tv) = i.kv_types();
     match i.engine {
         Engine::LlamaCpp => {
+            // A catalog file by its Hugging Face repo; a local file by its path.
+            let source = if format.repo.is_empty() {
+                format!("-m {}", format.file)
+            } else {
+                format!("-hf {}:{}", format.repo, format.id)
+            };
             let mut s = format!(
-                "llama-server -hf {}:{} -ngl 999 -c {} -np {}",
-                format.repo,
-                format.id,
+                "llama-server {source} -ngl 999 -c {} -np {}",
                 ctx * par,
                 par
             );
@@ -82,10 +86,18 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
                     " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"
                 ));
             }
-            s.push_str(&format!(
-                " ollama serve\nollama run hf.co/{}:{}",
-                format.repo, format.id
-            ));
+            if format.repo.is_empty() {
+                // A local file: Ollama imports it through a Modelfile.
+                s.push_str(&format!(
+                    " ollama serve\nprintf 'FROM {}\\n' > Modelfile && ollama create local -f Modelfile && ollama run local",
+                    format.file
+                ));
+            } else {
+                s.push_str(&format!(
+                    " ollama serve\nollama run hf.co/{}:{}",
+                    format.repo, format.id
+                ));
+            }
             s
         }
         Engine::Vllm => {

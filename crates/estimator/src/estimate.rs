@@ -334,6 +334,36 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
     e
 }
 
+/// Estimate serve-mode memory for a model that is not in the catalog: a variant and format read
+/// from a file's header ([`crate::gguf`]). Every other input goes through [`normalize`] as
+/// usual; the file's name and format replace `model` and `quant`.
+pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
+    let mut i = inputs.clone();
+    let mut notices = normalize(&mut i);
+    notices.retain(|n| n.key != "model" && n.key != "quant");
+    i.model.clone_from(&v.id);
+    i.quant = f.id;
+    let mut e = if i.engine.container() == f.container {
+        let s = size(&i, &v.arch, f);
+        let mut e = assemble(&i, v, f, &s);
+        describe::describe(&mut e, &i, v, f, &s);
+        e.speed = crate::speed::decode(&i, v, &e);
+        e
+    } else {
+        unavailable(&i, v)
+    };
+    // The file's own format name (`Q3_K_M`, …), not the nearest catalog one.
+    if let Some(name) = f
+        .note
+        .as_deref()
+        .and_then(|n| n.strip_prefix("general.file_type "))
+    {
+        e.quant = name.to_string();
+    }
+    e.notices = notices;
+    e
+}
+
 fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
     let capacity = card_capacity(i);
     let per_card = (0..i.cards.max(1))

@@ -53,6 +53,7 @@ pub mod command;
 mod describe;
 pub mod engine;
 pub mod estimate;
+pub mod gguf;
 pub mod inputs;
 pub mod measure;
 pub mod permalink;

@@ -1,0 +1,370 @@
+//! A GGUF file's header, read without trusting it: the metadata and the tensor table that the
+//! estimate needs (architecture, sizes, the real storage type of each tensor), from the first
+//! bytes of the file (the rest is tensor data). Layout per the GGUF specification
+//! (github.com/ggml-org/ggml, docs/gguf.md): magic `GGUF`, version, tensor count, metadata count,
+//! the metadata key/value pairs, then one entry per tensor (name, dimensions, type, offset).
+//!
+//! Every length read from the file is checked against the bytes at hand and against fixed
+//! bounds before anything is allocated; a header that needs more bytes than given says how many
+//! ([`Error::NeedMore`]), so a caller reading by HTTP range or from disk can fetch more.
+
+use crate::catalog::{Arch, Format, SizeKind, Swa, Variant};
+use crate::quant::{Container, GgmlType, Quant};
+use crate::units::{Bytes, Tokens};
+use std::collections::BTreeMap;
+
+/// Most metadata pairs accepted (real files hold tens to a few hundred).
+pub const MAX_KV: u64 = 65_536;
+/// Most tensors accepted (real files hold hundreds to a few thousand).
+pub const MAX_TENSORS: u64 = 200_000;
+/// Longest key or string value kept, bytes.
+pub const MAX_STRING: u64 = 1 << 20;
+/// Longest array accepted (a 262K-token vocabulary fits).
+pub const MAX_ARRAY: u64 = 1 << 24;
+/// Most dimensions of a tensor.
+pub const MAX_DIMS: u32 = 8;
+
+/// Why a header could not be read.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Error {
+    /// The header continues past the bytes given: read at least this many from the start.
+    NeedMore(u64),
+    /// Not a GGUF header, or one this reader refuses (the message says which field).
+    Bad(String),
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Error::NeedMore(n) => write!(
+                f,
+                "the GGUF header continues past the bytes read: need at least {n}"
+            ),
+            Error::Bad(m) => write!(f, "not a usable GGUF header: {m}"),
+        }
+    }
+}
+
+/// A metadata value (arrays are kept as their length and, when short and numeric, their values).
+#[derive(Clone, Debug, PartialEq)]
+pub enum Value {
+    /// Any unsigned or signed integer, or a bool (0/1).
+    Int(i128),
+    /// A float.
+    Float(f64),
+    /// A string.
+    Str(String),
+    /// An array: its length, and its integer values when numeric and at most 4096 long.
+    Array(u64, Vec<i128>),
+}
+
+impl Value {
+    /// The value as a whole number (the largest element of a short numeric array: per-layer
+    /// head counts).
+    pub fn int(&self) -> Option<u64> {
+        match self {
+            Value::Int(v) => u64::try_from(*v).ok(),
+            Value::Float(v) if *v >= 0.0 && v.fract() == 0.0 => Some(*v as u64),
+            Value::Array(_, v) => v.iter().copied().max().and_then(|m| u64::try_from(m).ok()),
+            _ => None,
+        }
+    }
+}
+
+/// One tensor's entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tensor {
+    /// Its name (`token_embd.weight`, `blk.0.attn_q.weight`, …).
+    pub name: String,
+    /// Its dimensions, innermost first.
+    pub dims: Vec<u64>,
+    /// Its ggml type number.
+    pub ggml_type: u32,
+}
+
+/// What the header holds.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Header {
+    /// GGUF version (2 or 3).
+    pub version: u32,
+    /// The metadata.
+    pub kv: BTreeMap<String, Value>,
+    /// The tensor table.
+    pub tensors: Vec<Tensor>,
+    /// Bytes of header before the (aligned) tensor data.
+    pub header_bytes: u64,
+}
+
+struct Reader<'a> {
+    b: &'a [u8],
+    at: usize,
+}
+
+impl Reader<'_> {
+    fn take(&mut self, n: u64) -> Result<&[u8], Error> {
+        let end = (self.at as u64)
+            .checked_add(n)
+            .ok_or_else(|| Error::Bad("length overflows".into()))?;
+        if end > self.b.len() as u64 {
+            return Err(Error::NeedMore(end));
+        }
+        let s = &self.b[self.at..end as usize];
+        self.at = end as usize;
+        Ok(s)
+    }
+    fn u32(&mut self) -> Result<u32, Error> {
+        Ok(u32::from_le_bytes(
+            self.take(4)?.try_into().expect("4 bytes"),
+        ))
+    }
+    fn u64(&mut self) -> Result<u64, Error> {
+        Ok(u64::from_le_bytes(
+            self.take(8)?.try_into().expect("8 bytes"),
+        ))
+    }
+    fn string(&mut self, what: &str) -> Result<String, Error> {
+        let n = self.u64()?;
+        if n > MAX_STRING {
+            return Err(Error::Bad(format!(
+                "{what} of {n} bytes (over {MAX_STRING})"
+            )));
+        }
+        Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
+    }
+    /// Skip one value of type `t` (inside an array), or read it when `keep`.
+    fn value(&mut self, t: u32, depth: u32) -> Result<Value, Error> {
+        Ok(match t {
+            0 => Value::Int(i128::from(self.take(1)?[0])),
+            1 => Value::Int(i128::from(self.take(1)?[0] as i8)),
+            2 => Value::Int(i128::from(u16::from_le_bytes(
+                self.take(2)?.try_into().expect("2"),
+            ))),
+            3 => Value::Int(i128::from(i16::from_le_bytes(
+                self.take(2)?.try_into().expect("2"),
+            ))),
+            4 => Value::Int(i128::from(self.u32()?)),
+            5 => Value::Int(i128::from(self.u32()? as i32)),
+            6 => Value::Float(f64::from(f32::from_le_bytes(
+                self.take(4)?.try_into().expect("4"),
+            ))),
+            7 => Value::Int(i128::from(self.take(1)?[0] != 0)),
+            8 => Value::Str(self.string("a string value")?),
+            9 => {
+                if depth > 0 {
+                    return Err(Error::Bad("nested arrays".into()));
+                }
+                let et = self.u32()?;
+                let n = self.u64()?;
+                if n > MAX_ARRAY {
+                    return Err(Error::Bad(format!(
+                        "an array of {n} elements (over {MAX_ARRAY})"
+                    )));
+                }
+                let mut keep = Vec::new();
+                for _ in 0..n {
+                    let v = self.value(et, depth + 1)?;
+                    if let (Value::Int(x), true) = (v, n <= 4096) {
+                        keep.push(x);
+                    }
+                }
+                Value::Array(n, keep)
+            }
+            10 => Value::Int(i128::from(self.u64()?)),
+            11 => Value::Int(i128::from(self.u64()? as i64)),
+            12 => Value::Float(f64::from_le_bytes(self.take(8)?.try_into().expect("8"))),
+            t => return Err(Error::Bad(format!("metadata type {t}"))),
+        })
+    }
+}
+
+/// Read the header from the first bytes of a GGUF file.
+pub fn parse(bytes: &[u8]) -> Result<Header, Error> {
+    let mut r = Reader { b: bytes, at: 0 };
+    if r.take(4)? != b"GGUF" {
+        return Err(Error::Bad("the file does not start with GGUF".into()));
+    }
+    let version = r.u32()?;
+    if !(2..=3).contains(&version) {
+        return Err(Error::Bad(format!("version {version} (2 or 3 are read)")));
+    }
+    let n_tensors = r.u64()?;
+    let n_kv = r.u64()?;
+    if n_tensors > MAX_TENSORS || n_kv > MAX_KV {
+        return Err(Error::Bad(format!(
+            "{n_tensors} tensors and {n_kv} metadata pairs (at most {MAX_TENSORS} and {MAX_KV})"
+        )));
+    }
+    let mut kv = BTreeMap::new();
+    for _ in 0..n_kv {
+        let key = r.string("a key")?;
+        let t = r.u32()?;
+        let v = r.value(t, 0)?;
+        kv.insert(key, v);
+    }
+    let mut tensors = Vec::with_capacity(n_tensors.min(4096) as usize);
+    for _ in 0..n_tensors {
+        let name = r.string("a tensor name")?;
+        let nd = r.u32()?;
+        if nd > MAX_DIMS {
+            return Err(Error::Bad(format!("tensor {name:?} has {nd} dimensions")));
+        }
+        let dims = (0..nd).map(|_| r.u64()).collect::<Result<Vec<_>, _>>()?;
+        let ggml_type = r.u32()?;
+        let _offset = r.u64()?;
+        tensors.push(Tensor {
+            name,
+            dims,
+            ggml_type,
+        });
+    }
+    let align = kv
+        .get("general.alignment")
+        .and_then(Value::int)
+        .filter(|a| (1..=1 << 20).contains(a))
+        .unwrap_or(32);
+    Ok(Header {
+        version,
+        kv,
+        tensors,
+        header_bytes: (r.at as u64).div_ceil(align) * align,
+    })
+}
+
+/// ggml's type numbers this estimator stores rows of (`ggml/include/ggml.h`, `enum ggml_type`).
+pub fn ggml_type(t: u32) -> Option<GgmlType> {
+    Some(match t {
+        0 => GgmlType::F32,
+        1 => GgmlType::F16,
+        2 => GgmlType::Q4_0,
+        3 => GgmlType::Q4_1,
+        6 => GgmlType::Q5_0,
+        7 => GgmlType::Q5_1,
+        8 => GgmlType::Q8_0,
+        12 => GgmlType::Q4K,
+        13 => GgmlType::Q5K,
+        14 => GgmlType::Q6K,
+        20 => GgmlType::IQ4NL,
+        30 => GgmlType::BF16,
+        39 => GgmlType::MXFP4,
+        _ => return None,
+    })
+}
+
+/// The name of `general.file_type` (llama.cpp `llama_ftype`) and the nearest format fitcard
+/// knows by that name.
+pub fn file_type(ftype: u64) -> (&'static str, Quant) {
+    match ftype {
+        0 => ("F32", Quant::F32),
+        1 => ("F16", Quant::F16),
+        2 => ("Q4_0", Quant::Q4_0),
+        3 => ("Q4_1", Quant::Q4_0),
+        7 => ("Q8_0", Quant::Q8_0),
+        8 => ("Q5_0", Quant::Q5KM),
+        9 => ("Q5_1", Quant::Q5KM),
+        10 => ("Q2_K", Quant::Q4_0),
+        11 => ("Q3_K_S", Quant::Q4_0),
+        12 => ("Q3_K_M", Quant::Q4_0),
+        13 => ("Q3_K_L", Quant::Q4_0),
+        14 => ("Q4_K_S", Quant::Q4KM),
+        15 => ("Q4_K_M", Quant::Q4KM),
+        16 => ("Q5_K_S", Quant::Q5KM),
+        17 => ("Q5_K_M", Quant::Q5KM),
+        18 => ("Q6_K", Quant::Q6K),
+        32 => ("BF16", Quant::BF16),
+        38 => ("MXFP4_MOE", Quant::MXFP4),
+        _ => ("another quantization", Quant::Q4KM),
+    }
+}
+
+/// The model a header describes, as a catalog variant with one format of `file_bytes` (the
+/// file's size on disk; the input, never a parameter count). `file` names it in commands.
+pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant, Format), String> {
+    let arch_name = match h.kv.get("general.architecture") {
+        Some(Value::Str(s)) => s.clone(),
+        _ => return Err("no general.architecture".into()),
+    };
+    let key = |k: &str| h.kv.get(&format!("{arch_name}.{k}")).and_then(Value::int);
+    let need = |k: &str| key(k).ok_or_else(|| format!("no {arch_name}.{k}"));
+    let layers = u32::try_from(need("block_count")?).map_err(|_| "block_count too large")?;
+    let hidden = need("embedding_length")?;
+    let heads = u32::try_from(need("attention.head_count")?).map_err(|_| "head_count too large")?;
+    let kv_heads = key("attention.head_count_kv").map_or(heads, |k| k as u32);
+    if layers == 0 || hidden == 0 || heads == 0 || kv_heads == 0 || layers > 100_000 {
+        return Err("zero or absurd dimensions".into());
+    }
+    let head_dim = key("attention.key_length").unwrap_or(hidden / u64::from(heads));
+    let tensor = |n: &str| h.tensors.iter().find(|t| t.name == n);
+    let embd = tensor("token_embd.weight").ok_or("no token_embd.weight tensor")?;
+    let vocab = embd.dims.get(1).copied().unwrap_or(0);
+    let embd_type = ggml_type(embd.ggml_type).ok_or("token_embd of an unknown type")?;
+    let max_ctx = key("context_length")
+        .unwrap_or(4096)
+        .min(u64::from(u32::MAX)) as Tokens;
+    // Sliding-window layouts llama.cpp fixes per architecture (src/llama-model.cpp).
+    let swa = key("attention.sliding_window").and_then(|w| {
+        let (period, global_offset) = match arch_name.as_str() {
+            "gemma3" => (6, 5),
+            "gpt-oss" => (2, 1),
+            _ => return None,
+        };
+        Some(Swa {
+            window: w as Tokens,
+            period,
+            global_offset,
+        })
+    });
+    let experts = key("expert_count").unwrap_or(1) as u32;
+    let arch = Arch {
+        model_type: arch_name.clone(),
+        hidden,
+        layers,
+        heads,
+        kv_heads,
+        head_dim,
+        intermediate: key("feed_forward_length").unwrap_or(4 * hidden),
+        moe_intermediate: key("expert_feed_forward_length"),
+        experts: experts.max(1),
+        experts_active: key("expert_used_count").unwrap_or(1) as u32,
+        vocab,
+        tied_embeddings: tensor("output.weight").is_none(),
+        max_ctx,
+        native_ctx: vec![max_ctx],
+        swa,
+        kv_layers: None,
+        ple: None,
+        source: format!("the GGUF header of {file}"),
+        yarn: None,
+        global_override: None,
+    };
+    let (ftype_name, quant) = file_type(key_general(h, "file_type").unwrap_or(u64::MAX));
+    let name = match h.kv.get("general.name") {
+        Some(Value::Str(s)) => s.chars().take(120).collect(),
+        _ => file.to_string(),
+    };
+    let variant = Variant {
+        id: file.to_string(),
+        name,
+        capability_rank: 1,
+        capability: None,
+        arch,
+        formats: Vec::new(),
+    };
+    let format = Format {
+        id: quant,
+        container: Container::Gguf,
+        bytes: file_bytes,
+        size: SizeKind::Exact,
+        repo: String::new(),
+        file: file.to_string(),
+        source: format!("the size of {file} on disk"),
+        embd_type,
+        duplicate_output: false,
+        unquantized: Vec::new(),
+        note: Some(format!("general.file_type {ftype_name}")),
+    };
+    Ok((variant, format))
+}
+
+fn key_general(h: &Header, k: &str) -> Option<u64> {
+    h.kv.get(&format!("general.{k}")).and_then(Value::int)
+}

@@ -1,0 +1,188 @@
+//! GGUF headers: a file written here by the specification is read back into the same model the
+//! catalog holds (same KV cache and host-resident bytes), truncated headers ask for more bytes,
+//! and hostile lengths are refused before anything is allocated.
+
+use fitcard_estimator::gguf::{parse, to_variant, Error, MAX_STRING};
+use fitcard_estimator::{catalog, decode, estimate, estimate::estimate_file, Bytes};
+use proptest::prelude::*;
+
+enum V<'a> {
+    U32(u32),
+    Str(&'a str),
+    Strings(usize),
+}
+
+/// A GGUF v3 header with `kv` metadata and `tensors` (name, dims, ggml type).
+fn gguf(kv: &[(&str, V)], tensors: &[(&str, &[u64], u32)]) -> Vec<u8> {
+    let mut b = b"GGUF".to_vec();
+    let s = |b: &mut Vec<u8>, x: &str| {
+        b.extend((x.len() as u64).to_le_bytes());
+        b.extend(x.as_bytes());
+    };
+    b.extend(3u32.to_le_bytes());
+    b.extend((tensors.len() as u64).to_le_bytes());
+    b.extend((kv.len() as u64).to_le_bytes());
+    for (k, v) in kv {
+        s(&mut b, k);
+        match v {
+            V::U32(x) => {
+                b.extend(4u32.to_le_bytes());
+                b.extend(x.to_le_bytes());
+            }
+            V::Str(x) => {
+                b.extend(8u32.to_le_bytes());
+                s(&mut b, x);
+            }
+            V::Strings(n) => {
+                b.extend(9u32.to_le_bytes());
+                b.extend(8u32.to_le_bytes());
+                b.extend((*n as u64).to_le_bytes());
+                for _ in 0..*n {
+                    s(&mut b, "t");
+                }
+            }
+        }
+    }
+    for (name, dims, t) in tensors {
+        s(&mut b, name);
+        b.extend((dims.len() as u32).to_le_bytes());
+        for d in *dims {
+            b.extend(d.to_le_bytes());
+        }
+        b.extend(t.to_le_bytes());
+        b.extend(0u64.to_le_bytes());
+    }
+    b
+}
+
+/// Llama-3.2-1B F16 as llama.cpp writes it (tied: no `output.weight`), with `tokens` entries in
+/// the vocabulary array.
+fn llama_1b_with(tokens: usize) -> Vec<u8> {
+    gguf(
+        &[
+            ("general.architecture", V::Str("llama")),
+            ("general.name", V::Str("Llama 3.2 1B Instruct")),
+            ("general.file_type", V::U32(1)),
+            ("llama.block_count", V::U32(16)),
+            ("llama.context_length", V::U32(131_072)),
+            ("llama.embedding_length", V::U32(2048)),
+            ("llama.feed_forward_length", V::U32(8192)),
+            ("llama.attention.head_count", V::U32(32)),
+            ("llama.attention.head_count_kv", V::U32(8)),
+            ("llama.attention.key_length", V::U32(64)),
+            ("tokenizer.ggml.tokens", V::Strings(tokens)),
+        ],
+        &[
+            ("token_embd.weight", &[2048, 128_256], 1),
+            ("blk.0.attn_q.weight", &[2048, 2048], 1),
+        ],
+    )
+}
+
+fn llama_1b() -> Vec<u8> {
+    llama_1b_with(128_256)
+}
+
+#[test]
+fn a_written_header_reads_back_as_the_catalog_model() {
+    let bytes = llama_1b();
+    let h = parse(&bytes).expect("header");
+    assert_eq!(h.tensors.len(), 2);
+    let (_, cat) = catalog()
+        .variant("meta-llama/Llama-3.2-1B-Instruct")
+        .unwrap();
+    let f16 = cat.formats.iter().find(|f| f.id.id() == "F16").unwrap();
+    let (v, f) = to_variant(&h, "Llama-3.2-1B-Instruct-F16.gguf", f16.bytes).unwrap();
+    assert_eq!(
+        (
+            v.arch.layers,
+            v.arch.kv_heads,
+            v.arch.head_dim,
+            v.arch.vocab,
+            v.arch.tied_embeddings
+        ),
+        (16, 8, 64, 128_256, true)
+    );
+    let i = decode("ctx=4096").inputs;
+    let from_file = estimate_file(&i, &v, &f);
+    let from_catalog =
+        estimate(&decode("model=meta-llama/Llama-3.2-1B-Instruct&quant=F16&ctx=4096").inputs);
+    let term = |e: &fitcard_estimator::Estimate, n: &str| {
+        e.terms.iter().find(|t| t.name.id() == n).unwrap().bytes
+    };
+    assert_eq!(term(&from_file, "kv_cache"), Bytes(128 << 20));
+    assert_eq!(
+        term(&from_file, "kv_cache"),
+        term(&from_catalog, "kv_cache")
+    );
+    assert_eq!(
+        term(&from_file, "weights_host"),
+        term(&from_catalog, "weights_host")
+    );
+    assert_eq!(term(&from_file, "weights"), term(&from_catalog, "weights"));
+    assert_eq!(from_file.quant, "F16");
+    assert!(
+        from_file
+            .command
+            .contains("-m Llama-3.2-1B-Instruct-F16.gguf"),
+        "{}",
+        from_file.command
+    );
+}
+
+#[test]
+fn a_truncated_header_asks_for_more() {
+    let bytes = llama_1b();
+    for cut in [3, 40, 200, bytes.len() - 1] {
+        match parse(&bytes[..cut]) {
+            Err(Error::NeedMore(n)) => assert!(n as usize > cut, "{cut}: {n}"),
+            other => panic!("{cut}: {other:?}"),
+        }
+    }
+}
+
+#[test]
+fn hostile_lengths_are_refused_before_allocating() {
+    let mut b = b"GGUF".to_vec();
+    b.extend(3u32.to_le_bytes());
+    b.extend(1u64.to_le_bytes());
+    b.extend(1u64.to_le_bytes());
+    // A key claiming 2^40 bytes.
+    b.extend((1u64 << 40).to_le_bytes());
+    match parse(&b) {
+        Err(Error::Bad(m)) => assert!(m.contains(&MAX_STRING.to_string()), "{m}"),
+        other => panic!("{other:?}"),
+    }
+    // 2^60 tensors.
+    let mut c = b"GGUF".to_vec();
+    c.extend(3u32.to_le_bytes());
+    c.extend((1u64 << 60).to_le_bytes());
+    c.extend(0u64.to_le_bytes());
+    assert!(matches!(parse(&c), Err(Error::Bad(_))));
+    assert!(matches!(parse(b"GGML0000"), Err(Error::Bad(_))));
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 500, .. ProptestConfig::default() })]
+
+    /// Any bytes after the magic: an answer or a refusal, never a panic.
+    #[test]
+    fn any_bytes_are_safe(tail in proptest::collection::vec(any::<u8>(), 0..256)) {
+        let mut b = b"GGUF\x03\x00\x00\x00".to_vec();
+        b.extend(tail);
+        let _ = parse(&b);
+    }
+
+    /// Any cut of a real header, and any flipped byte in it: no panic.
+    #[test]
+    fn damaged_headers_are_safe(cut in 0usize..1200, at in 0usize..1200, byte in any::<u8>()) {
+        let mut b = llama_1b_with(64);
+        b.truncate(cut.min(b.len()));
+        if let Some(x) = b.get_mut(at) {
+            *x = byte;
+        }
+        if let Ok(h) = parse(&b) {
+            let _ = to_variant(&h, "x.gguf", Bytes(1 << 30));
+        }
+    }
+}
