@@ -21,7 +21,7 @@ use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
-       fitcard estimate ['<query>'] --file MODEL.gguf [--json]\n\
+       fitcard estimate ['<query>'] --file MODEL.gguf|CHECKPOINT-DIR [--json]\n\
        fitcard report\n\
        fitcard badge '<query>' > fit.svg\n\
        fitcard docs OUT-DIR [DOCS-DIR]\n\
@@ -64,6 +64,12 @@ fn read_gguf(path: &str) -> Result<(fitcard_estimator::gguf::Header, u64), Strin
     }
 }
 
+/// Print the answer; a closed pipe (`fitcard … | head`) is not an error.
+fn print_out(s: &str) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stdout().lock(), "{s}");
+}
+
 fn main() -> ExitCode {
     // Arguments that are not UTF-8 are bad input like any other: one line, exit code 2.
     let args: Result<Vec<String>, String> = std::env::args_os()
@@ -101,7 +107,7 @@ fn main() -> ExitCode {
         let path = args.get(at + 1).map_or("", String::as_str);
         return match estimate_file(&rest, path, json) {
             Ok(o) => {
-                println!("{o}");
+                print_out(&o);
                 ExitCode::SUCCESS
             }
             Err(msg) => {
@@ -112,7 +118,7 @@ fn main() -> ExitCode {
     }
     match run(&rest, json) {
         Ok(out) => {
-            println!("{out}");
+            print_out(&out);
             ExitCode::SUCCESS
         }
         Err(msg) => {
@@ -120,6 +126,79 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
     }
+}
+
+/// A Hugging Face checkpoint folder (or one `.safetensors` file of it): its `config.json`, the
+/// total size of its `.safetensors` files, and their headers.
+fn read_checkpoint(
+    p: &std::path::Path,
+) -> Result<
+    (
+        fitcard_estimator::catalog::Variant,
+        fitcard_estimator::catalog::Format,
+    ),
+    String,
+> {
+    use fitcard_estimator::hf::{safetensors_header, HeaderError, MAX_CONFIG, MAX_HEADER};
+    use std::io::Read;
+    let dir = if p.is_dir() {
+        p
+    } else {
+        p.parent().unwrap_or(p)
+    };
+    let shown = quote(&dir.display().to_string());
+    let config_path = dir.join("config.json");
+    let meta =
+        std::fs::metadata(&config_path).map_err(|e| format!("--file {shown}: config.json: {e}"))?;
+    if meta.len() > MAX_CONFIG as u64 {
+        return Err(format!(
+            "--file {shown}: config.json is over {MAX_CONFIG} bytes"
+        ));
+    }
+    let config = std::fs::read_to_string(&config_path)
+        .map_err(|e| format!("--file {shown}: config.json: {e}"))?;
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("--file {shown}: {e}"))?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|q| q.extension().is_some_and(|x| x == "safetensors"))
+        .collect();
+    files.sort();
+    if files.is_empty() {
+        return Err(format!("--file {shown}: no .safetensors file"));
+    }
+    let mut total = 0u64;
+    let mut tensors = Vec::new();
+    for f in &files {
+        let mut file = std::fs::File::open(f).map_err(|e| format!("--file {shown}: {e}"))?;
+        total += file
+            .metadata()
+            .map_err(|e| format!("--file {shown}: {e}"))?
+            .len();
+        let mut len = [0u8; 8];
+        file.read_exact(&mut len)
+            .map_err(|e| format!("--file {shown}: {}: {e}", f.display()))?;
+        let n = u64::from_le_bytes(len).min(MAX_HEADER + 1);
+        let mut buf = len.to_vec();
+        (&mut file)
+            .take(n)
+            .read_to_end(&mut buf)
+            .map_err(|e| format!("--file {shown}: {e}"))?;
+        match safetensors_header(&buf) {
+            Ok(t) => tensors.extend(t),
+            Err(HeaderError::NeedMore(_)) => {
+                return Err(format!("--file {shown}: {} is cut short", f.display()))
+            }
+            Err(HeaderError::Bad(m)) => {
+                return Err(format!("--file {shown}: {}: {m}", f.display()))
+            }
+        }
+    }
+    let id = dir.file_name().map_or("checkpoint".to_string(), |n| {
+        n.to_string_lossy().into_owned()
+    });
+    fitcard_estimator::hf::to_variant(&id, &config, fitcard_estimator::Bytes(total), &tensors)
+        .map_err(|e| format!("--file {shown}: {e}"))
 }
 
 /// `fitcard estimate '<query>' --file PATH`: the model and format from the file's header.
@@ -140,15 +219,21 @@ fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, String
     {
         return Err(format!("bad parameter {n}"));
     }
-    let (h, size) = read_gguf(path)?;
-    let name = std::path::Path::new(path)
-        .file_name()
-        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-    let (v, f) = fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
-        .map_err(|e| format!("--file {}: {e}", quote(path)))?;
-    let f = fitcard_estimator::catalog::Format {
-        file: path.to_string(),
-        ..f
+    let p = std::path::Path::new(path);
+    let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
+        read_checkpoint(p)?
+    } else {
+        let (h, size) = read_gguf(path)?;
+        let name = p
+            .file_name()
+            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+        let (v, f) = fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
+            .map_err(|e| format!("--file {}: {e}", quote(path)))?;
+        let f = fitcard_estimator::catalog::Format {
+            file: path.to_string(),
+            ..f
+        };
+        (v, f)
     };
     let e = fitcard_estimator::estimate::estimate_file(&d.inputs, &v, &f);
     Ok(if json {

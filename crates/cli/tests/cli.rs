@@ -307,3 +307,26 @@ fn estimate_a_local_gguf() {
         assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
     }
 }
+
+/// `--file DIR`: a Hugging Face checkpoint folder (config.json and a header-only safetensors
+/// fixture of Qwen3-0.6B): the KV cache follows the config.
+#[test]
+fn estimate_a_checkpoint_folder() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/Qwen3-0.6B");
+    let v = json(&fitcard(&[
+        "estimate",
+        "engine=transformers&ctx=8192&kv=bf16",
+        "--file",
+        dir,
+        "--json",
+    ]));
+    let kv = v["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "kv_cache")
+        .unwrap();
+    // 28 layers × 8192 tokens × 2 × 8 KV heads × 128 × 2 B.
+    assert_eq!(kv["bytes"], 28 * 8192 * 2 * 8 * 128 * 2);
+    assert_eq!(v["quant"], "BF16");
+}

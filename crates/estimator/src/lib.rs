@@ -54,6 +54,7 @@ mod describe;
 pub mod engine;
 pub mod estimate;
 pub mod gguf;
+pub mod hf;
 pub mod inputs;
 pub mod measure;
 pub mod permalink;

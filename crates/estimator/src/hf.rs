@@ -1,0 +1,273 @@
+//! A Hugging Face checkpoint read without trusting it: `config.json` into the architecture the
+//! terms need, a `.safetensors` header into its tensor table, and the `quantization_config`
+//! into the format. The file sizes stay the input (never a parameter count); the headers only
+//! say what the sizes hold.
+//!
+//! safetensors (github.com/huggingface/safetensors, README "Format"): 8 bytes little-endian
+//! header length `N`, then `N` bytes of JSON `{name: {dtype, shape, data_offsets}, …,
+//! "__metadata__": {…}}`, then the data. `N` is bounded ([`MAX_HEADER`], the library's own
+//! limit) before anything is read.
+
+use crate::catalog::{Arch, Format, SizeKind, Swa, Variant};
+use crate::quant::{Container, GgmlType, Quant};
+use crate::units::{Bytes, Tokens};
+use serde_json::Value;
+
+/// Largest safetensors header accepted (the safetensors library refuses larger ones).
+pub const MAX_HEADER: u64 = 100_000_000;
+/// Largest config.json accepted, bytes.
+pub const MAX_CONFIG: usize = 4 << 20;
+
+/// One tensor of a safetensors header.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Tensor {
+    /// Its name.
+    pub name: String,
+    /// Its dtype as written (`BF16`, `F8_E4M3`, `I32`, …).
+    pub dtype: String,
+    /// Its bytes (`data_offsets[1] − data_offsets[0]`).
+    pub bytes: u64,
+}
+
+/// Why a header could not be read: more bytes are needed (`Ok` side of the size), or it is bad.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderError {
+    /// Read at least this many bytes from the start.
+    NeedMore(u64),
+    /// Not a usable header (the message says why).
+    Bad(String),
+}
+
+/// Read a safetensors header from the first bytes of the file.
+pub fn safetensors_header(bytes: &[u8]) -> Result<Vec<Tensor>, HeaderError> {
+    let Some(len) = bytes.get(..8) else {
+        return Err(HeaderError::NeedMore(8));
+    };
+    let n = u64::from_le_bytes(len.try_into().expect("8 bytes"));
+    if n > MAX_HEADER {
+        return Err(HeaderError::Bad(format!(
+            "a header of {n} bytes (over {MAX_HEADER})"
+        )));
+    }
+    let end = 8 + n;
+    let Some(json) = bytes.get(8..end as usize) else {
+        return Err(HeaderError::NeedMore(end));
+    };
+    let v: Value = serde_json::from_slice(json)
+        .map_err(|e| HeaderError::Bad(format!("the header is not JSON ({e})")))?;
+    let obj = v
+        .as_object()
+        .ok_or_else(|| HeaderError::Bad("the header is not a JSON object".into()))?;
+    let mut out = Vec::with_capacity(obj.len().min(100_000));
+    for (name, t) in obj.iter().filter(|(k, _)| k.as_str() != "__metadata__") {
+        let dtype = t["dtype"].as_str().unwrap_or_default().to_string();
+        let offs = t["data_offsets"].as_array();
+        let bytes = match offs.map(|o| {
+            (
+                o.first().and_then(Value::as_u64),
+                o.get(1).and_then(Value::as_u64),
+            )
+        }) {
+            Some((Some(a), Some(b))) if b >= a => b - a,
+            _ => {
+                return Err(HeaderError::Bad(format!(
+                    "tensor {name:?} has no valid data_offsets"
+                )))
+            }
+        };
+        out.push(Tensor {
+            name: name.chars().take(256).collect(),
+            dtype,
+            bytes,
+        });
+    }
+    Ok(out)
+}
+
+/// The format a checkpoint is stored in, from `quantization_config` (transformers
+/// `utils/quantization_config.py`) or else `torch_dtype`.
+pub fn format_of(config: &Value) -> (Quant, String) {
+    let q = &config["quantization_config"];
+    let method = q["quant_method"]
+        .as_str()
+        .unwrap_or_default()
+        .to_ascii_lowercase();
+    let bits = q["bits"].as_u64().or_else(|| q["w_bit"].as_u64());
+    match method.as_str() {
+        "awq" => (Quant::AWQ, format!("AWQ {}-bit", bits.unwrap_or(4))),
+        "gptq" => (
+            if bits == Some(8) {
+                Quant::Q8_0
+            } else {
+                Quant::GPTQ
+            },
+            format!("GPTQ Int{}", bits.unwrap_or(4)),
+        ),
+        "fp8" => (Quant::FP8, "FP8".into()),
+        "mxfp4" => (Quant::MXFP4, "MXFP4".into()),
+        "bitsandbytes" => {
+            if q["load_in_8bit"].as_bool() == Some(true) {
+                (Quant::Q8_0, "bitsandbytes int8".into())
+            } else {
+                (Quant::Q4_0, "bitsandbytes nf4".into())
+            }
+        }
+        "compressed-tensors" => {
+            let text = q.to_string().to_ascii_lowercase();
+            if text.contains("nvfp4") || text.contains("\"num_bits\":4") && text.contains("float") {
+                (Quant::MXFP4, "compressed-tensors FP4".into())
+            } else if text.contains("\"num_bits\":8") {
+                (Quant::FP8, "compressed-tensors 8-bit".into())
+            } else {
+                (Quant::GPTQ, "compressed-tensors 4-bit".into())
+            }
+        }
+        "" => match config["torch_dtype"].as_str().or(config["dtype"].as_str()) {
+            Some("float32") => (Quant::F32, "F32".into()),
+            Some("float16") => (Quant::F16, "F16".into()),
+            _ => (Quant::BF16, "BF16".into()),
+        },
+        other => (Quant::BF16, format!("{other} (read as 16-bit)")),
+    }
+}
+
+/// The architecture `config.json` describes (a multimodal config's `text_config` when it has
+/// one). Err names the missing or absurd field.
+pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
+    let c = if config["text_config"].is_object() {
+        &config["text_config"]
+    } else {
+        config
+    };
+    let num = |k: &str| c[k].as_u64();
+    let need = |k: &str| num(k).ok_or_else(|| format!("config.json has no {k}"));
+    let hidden = need("hidden_size")?;
+    let layers =
+        u32::try_from(need("num_hidden_layers")?).map_err(|_| "num_hidden_layers too large")?;
+    let heads =
+        u32::try_from(need("num_attention_heads")?).map_err(|_| "num_attention_heads too large")?;
+    let kv_heads = num("num_key_value_heads").map_or(heads, |k| k as u32);
+    if hidden == 0
+        || layers == 0
+        || heads == 0
+        || kv_heads == 0
+        || layers > 100_000
+        || hidden > 1 << 20
+    {
+        return Err("config.json has zero or absurd dimensions".into());
+    }
+    let head_dim = num("head_dim").unwrap_or(hidden / u64::from(heads));
+    let vocab = need("vocab_size")?;
+    let max_ctx = num("max_position_embeddings")
+        .unwrap_or(4096)
+        .min(u64::from(u32::MAX)) as Tokens;
+    // Sliding windows: an explicit per-layer list (`layer_types`), else the known period.
+    let model_type = c["model_type"].as_str().unwrap_or_default().to_string();
+    let window = num("sliding_window").filter(|_| c["use_sliding_window"].as_bool() != Some(false));
+    let swa = window.and_then(|w| {
+        let types = c["layer_types"].as_array();
+        let (period, global_offset) = match types {
+            Some(t) if !t.is_empty() => {
+                let full: Vec<usize> = t
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.as_str() == Some("full_attention"))
+                    .map(|(k, _)| k)
+                    .collect();
+                if full.len() == t.len() {
+                    return None;
+                }
+                let p = full.get(1).zip(full.first()).map(|(b, a)| b - a)?;
+                (p as u32, full[0] as u32 % p as u32)
+            }
+            _ if model_type.starts_with("gemma3") => (
+                c["sliding_window_pattern"].as_u64().unwrap_or(6) as u32,
+                c["sliding_window_pattern"].as_u64().unwrap_or(6) as u32 - 1,
+            ),
+            _ => return None,
+        };
+        Some(Swa {
+            window: w as Tokens,
+            period,
+            global_offset,
+        })
+    });
+    let experts = num("num_experts").or(num("num_local_experts")).unwrap_or(1) as u32;
+    Ok(Arch {
+        model_type,
+        hidden,
+        layers,
+        heads,
+        kv_heads,
+        head_dim,
+        intermediate: num("intermediate_size").unwrap_or(4 * hidden),
+        moe_intermediate: num("moe_intermediate_size"),
+        experts: experts.max(1),
+        experts_active: num("num_experts_per_tok").unwrap_or(1) as u32,
+        vocab,
+        tied_embeddings: config["tie_word_embeddings"]
+            .as_bool()
+            .or(c["tie_word_embeddings"].as_bool())
+            .unwrap_or(false),
+        max_ctx,
+        native_ctx: vec![max_ctx],
+        swa,
+        kv_layers: None,
+        ple: None,
+        source: source.to_string(),
+        yarn: None,
+        global_override: None,
+    })
+}
+
+/// A checkpoint as a variant and format: its `config.json` text, the total size of its
+/// `.safetensors` files (the input), and their tensors (to see a stored duplicate `lm_head`).
+pub fn to_variant(
+    id: &str,
+    config_json: &str,
+    total: Bytes,
+    tensors: &[Tensor],
+) -> Result<(Variant, Format), String> {
+    if config_json.len() > MAX_CONFIG {
+        return Err(format!(
+            "config.json of {} bytes (over {MAX_CONFIG})",
+            config_json.len()
+        ));
+    }
+    let config: Value =
+        serde_json::from_str(config_json).map_err(|e| format!("config.json is not JSON ({e})"))?;
+    let arch = arch_of(&config, &format!("the config.json of {id}"))?;
+    let (quant, words) = format_of(&config);
+    let duplicate_output =
+        arch.tied_embeddings && tensors.iter().any(|t| t.name == "lm_head.weight");
+    let embd_type = tensors
+        .iter()
+        .find(|t| t.name.ends_with("embed_tokens.weight"))
+        .map_or(GgmlType::BF16, |t| match t.dtype.as_str() {
+            "F32" => GgmlType::F32,
+            "F16" => GgmlType::F16,
+            _ => GgmlType::BF16,
+        });
+    let variant = Variant {
+        id: id.to_string(),
+        name: id.rsplit('/').next().unwrap_or(id).to_string(),
+        capability_rank: 1,
+        capability: None,
+        arch,
+        formats: Vec::new(),
+    };
+    let format = Format {
+        id: quant,
+        container: Container::Safetensors,
+        bytes: total,
+        size: SizeKind::Exact,
+        repo: id.to_string(),
+        file: String::new(),
+        source: format!("the .safetensors files of {id}"),
+        embd_type,
+        duplicate_output,
+        unquantized: Vec::new(),
+        note: Some(format!("general.file_type {words}")),
+    };
+    Ok((variant, format))
+}

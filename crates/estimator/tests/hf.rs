@@ -1,0 +1,176 @@
+//! Hugging Face checkpoints: config.json into the catalog's architecture, safetensors headers
+//! bounded, quantization_config into the format.
+
+use fitcard_estimator::catalog::catalog;
+use fitcard_estimator::hf::{
+    arch_of, format_of, safetensors_header, to_variant, HeaderError, Tensor,
+};
+use fitcard_estimator::{decode, estimate, estimate::estimate_file};
+use serde_json::json;
+
+/// Qwen3-0.6B's config (https://huggingface.co/Qwen/Qwen3-0.6B/blob/main/config.json, the fields
+/// the estimate reads).
+fn qwen3_06b() -> serde_json::Value {
+    json!({"model_type": "qwen3", "hidden_size": 1024, "num_hidden_layers": 28,
+           "num_attention_heads": 16, "num_key_value_heads": 8, "head_dim": 128,
+           "intermediate_size": 3072, "vocab_size": 151936, "max_position_embeddings": 40960,
+           "tie_word_embeddings": true, "torch_dtype": "bfloat16",
+           "sliding_window": null, "use_sliding_window": false})
+}
+
+#[test]
+fn config_reads_as_the_catalog_architecture() {
+    let a = arch_of(&qwen3_06b(), "test").unwrap();
+    let (_, v) = catalog().variant("Qwen/Qwen3-0.6B").unwrap();
+    let c = &v.arch;
+    assert_eq!(
+        (
+            a.layers,
+            a.heads,
+            a.kv_heads,
+            a.head_dim,
+            a.vocab,
+            a.max_ctx,
+            a.tied_embeddings,
+            a.swa
+        ),
+        (
+            c.layers,
+            c.heads,
+            c.kv_heads,
+            c.head_dim,
+            c.vocab,
+            c.max_ctx,
+            c.tied_embeddings,
+            c.swa
+        )
+    );
+    // gemma-3: text_config, sliding layers 5 of every 6 with a 1024 window.
+    let g = arch_of(
+        &json!({"model_type": "gemma3", "text_config": {"model_type": "gemma3_text",
+                "hidden_size": 2560, "num_hidden_layers": 34, "num_attention_heads": 8,
+                "num_key_value_heads": 4, "head_dim": 256, "vocab_size": 262208,
+                "sliding_window": 1024, "sliding_window_pattern": 6,
+                "max_position_embeddings": 131072}}),
+        "test",
+    )
+    .unwrap();
+    let (_, v) = catalog().variant("google/gemma-3-4b-it").unwrap();
+    assert_eq!(g.kv_layer_split(), v.arch.kv_layer_split());
+    assert!(arch_of(&json!({"hidden_size": 0}), "t").is_err());
+}
+
+/// The checkpoint's files are the input: the KV cache equals the catalog's and a stored
+/// duplicate `lm_head` of a tied model is dropped on load.
+#[test]
+fn a_checkpoint_estimates_like_the_catalog() {
+    let (_, cat) = catalog().variant("Qwen/Qwen3-0.6B").unwrap();
+    let st = cat
+        .formats
+        .iter()
+        .find(|f| {
+            f.id.id() == "BF16" && f.container == fitcard_estimator::quant::Container::Safetensors
+        })
+        .unwrap();
+    let tensors = vec![
+        Tensor {
+            name: "model.embed_tokens.weight".into(),
+            dtype: "BF16".into(),
+            bytes: 151936 * 1024 * 2,
+        },
+        Tensor {
+            name: "lm_head.weight".into(),
+            dtype: "BF16".into(),
+            bytes: 151936 * 1024 * 2,
+        },
+    ];
+    let (v, f) = to_variant(
+        "Qwen/Qwen3-0.6B",
+        &qwen3_06b().to_string(),
+        st.bytes,
+        &tensors,
+    )
+    .unwrap();
+    assert!(f.duplicate_output);
+    let q = "engine=transformers&quant=BF16&ctx=8192&kv=bf16";
+    let from_files = estimate_file(&decode(q).inputs, &v, &f);
+    let from_catalog = estimate(&decode(&format!("model=Qwen/Qwen3-0.6B&{q}")).inputs);
+    assert_eq!(
+        from_files.total_device_bytes,
+        from_catalog.total_device_bytes
+    );
+}
+
+#[test]
+fn quantization_configs_name_the_format() {
+    // (quantization_config, format id, words)
+    let rows = [
+        (
+            json!({"quant_method": "awq", "bits": 4}),
+            "AWQ",
+            "AWQ 4-bit",
+        ),
+        (
+            json!({"quant_method": "gptq", "bits": 8}),
+            "Q8_0",
+            "GPTQ Int8",
+        ),
+        (
+            json!({"quant_method": "gptq", "bits": 4}),
+            "GPTQ",
+            "GPTQ Int4",
+        ),
+        (
+            json!({"quant_method": "fp8", "weight_block_size": [128, 128]}),
+            "FP8",
+            "FP8",
+        ),
+        (json!({"quant_method": "mxfp4"}), "MXFP4", "MXFP4"),
+        (
+            json!({"quant_method": "bitsandbytes", "load_in_4bit": true}),
+            "Q4_0",
+            "bitsandbytes nf4",
+        ),
+        (
+            json!({"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized"}),
+            "MXFP4",
+            "compressed-tensors FP4",
+        ),
+        (
+            json!({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 8}}}}),
+            "FP8",
+            "compressed-tensors 8-bit",
+        ),
+    ];
+    for (q, id, words) in rows {
+        let (quant, w) = format_of(&json!({"quantization_config": q}));
+        assert_eq!((quant.id(), w.as_str()), (id, words));
+    }
+    assert_eq!(format_of(&json!({"torch_dtype": "float16"})).0.id(), "F16");
+}
+
+#[test]
+fn safetensors_headers_are_bounded() {
+    let body = br#"{"a":{"dtype":"BF16","shape":[2],"data_offsets":[0,4]},"__metadata__":{}}"#;
+    let mut b = (body.len() as u64).to_le_bytes().to_vec();
+    b.extend(body);
+    let t = safetensors_header(&b).unwrap();
+    assert_eq!((t.len(), t[0].bytes), (1, 4));
+    assert_eq!(
+        safetensors_header(&b[..20]),
+        Err(HeaderError::NeedMore(b.len() as u64))
+    );
+    assert_eq!(safetensors_header(&b[..3]), Err(HeaderError::NeedMore(8)));
+    let huge = (1u64 << 40).to_le_bytes();
+    assert!(matches!(
+        safetensors_header(&huge),
+        Err(HeaderError::Bad(_))
+    ));
+    let mut bad = 4u64.to_le_bytes().to_vec();
+    bad.extend(b"[1,2");
+    assert!(matches!(safetensors_header(&bad), Err(HeaderError::Bad(_))));
+    let neg = br#"{"a":{"dtype":"BF16","data_offsets":[9,4]}}"#;
+    let mut n = (neg.len() as u64).to_le_bytes().to_vec();
+    n.extend(neg);
+    assert!(matches!(safetensors_header(&n), Err(HeaderError::Bad(_))));
+}
