@@ -11,10 +11,9 @@ use fitcard_estimator::{
     decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
 };
 use leptos::prelude::*;
-use std::time::Duration;
 
-/// How long the URL waits for the sliders to settle before it is rewritten.
-const URL_DEBOUNCE: Duration = Duration::from_millis(200);
+/// How long the URL waits for the sliders to settle before it is rewritten, in milliseconds.
+const URL_DEBOUNCE_MS: u64 = 200;
 
 /// Notices kept on screen at most (oldest dropped first).
 const MAX_NOTICES: usize = 8;
@@ -133,6 +132,12 @@ pub fn App() -> impl IntoView {
     // The only effect: write the permalink, debounced, replacing the history entry. A
     // requested model the catalog lacks stays in the link until another one is chosen.
     let pending = StoredValue::new(None::<TimeoutHandle>);
+    // A write still pending when the app is unmounted is dropped with it.
+    on_cleanup(move || {
+        if let Some(h) = pending.try_get_value().flatten() {
+            h.clear();
+        }
+    });
     Effect::new(move |_| {
         let q = st.query.get();
         let q = match st.missing.with_value(|m| m.as_ref().map(|m| m.raw.clone())) {
@@ -142,8 +147,8 @@ pub fn App() -> impl IntoView {
         if let Some(h) = pending.get_value() {
             h.clear();
         }
-        let h = set_timeout_with_handle(move || dom::replace_query(&q), URL_DEBOUNCE).ok();
-        pending.set_value(h);
+        let wait = std::time::Duration::from_millis(URL_DEBOUNCE_MS);
+        pending.set_value(set_timeout_with_handle(move || dom::replace_query(&q), wait).ok());
     });
 
     if embed {

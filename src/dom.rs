@@ -1,9 +1,11 @@
-//! The few browser calls the page makes: read and replace the query string, copy text, and
-//! report the embed's height to its parent. Failures are swallowed on purpose: a browser that
+//! The few browser calls the page makes: read and replace the query string, copy text, watch an
+//! element's size and report the embed's height to its parent. Nothing is leaked: an observer
+//! belongs to the component that made it. Failures are swallowed on purpose: a browser that
+//! refuses one of them still shows a working calculator. Failures are swallowed on purpose: a browser that
 //! refuses one of them still shows a working calculator.
 
 use crate::share::HEIGHT_MESSAGE;
-use leptos::prelude::window;
+use leptos::prelude::{window, StoredValue};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -68,20 +70,15 @@ pub fn keep_focus(ids: Vec<String>) {
     });
 }
 
-/// Put `text` on the clipboard. `false` when the browser refused.
-pub async fn copy(text: String) -> bool {
-    let p = window().navigator().clipboard().write_text(&text);
-    wasm_bindgen_futures::JsFuture::from(p).await.is_ok()
-}
-
 /// Post the page height to the parent window whenever the body changes size, so an embedding
-/// page can size its `<iframe>` (message `{type: "fitcard:height", height}`).
+/// page can size its `<iframe>` (message `{type: "fitcard:height", height}`), for as long as
+/// the calling component lives.
 pub fn report_height() {
     let Some(body) = window().document().and_then(|d| d.body()) else {
         return;
     };
     let target = body.clone();
-    let cb = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| {
+    on_resize(&body, move || {
         let height = target.offset_height();
         let msg = js_sys::Object::new();
         let _ = js_sys::Reflect::set(&msg, &"type".into(), &HEIGHT_MESSAGE.into());
@@ -90,10 +87,36 @@ pub fn report_height() {
             let _ = parent.post_message(&msg, "*");
         }
     });
-    if let Ok(obs) = web_sys::ResizeObserver::new(cb.as_ref().unchecked_ref()) {
-        obs.observe(&body);
-        // The observer lives as long as the page.
-        std::mem::forget(obs);
+}
+
+/// A `ResizeObserver` and its callback, disconnected when dropped.
+struct SizeObserver {
+    observer: web_sys::ResizeObserver,
+    _callback: Closure<dyn FnMut(JsValue)>,
+}
+
+impl Drop for SizeObserver {
+    fn drop(&mut self) {
+        self.observer.disconnect();
     }
-    cb.forget();
+}
+
+/// Call `f` whenever `el` changes size (and once when the observation starts), for as long as
+/// the current reactive owner (the calling component) lives: the observer is kept in the
+/// owner's arena, which drops it, disconnected, when the component is cleaned up.
+pub fn on_resize(el: &web_sys::Element, mut f: impl FnMut() + 'static) {
+    let callback = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| f());
+    if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
+        observer.observe(el);
+        StoredValue::new_local(SizeObserver {
+            observer,
+            _callback: callback,
+        });
+    }
+}
+
+/// Put `text` on the clipboard. `false` when the browser refused.
+pub async fn copy(text: String) -> bool {
+    let p = window().navigator().clipboard().write_text(&text);
+    wasm_bindgen_futures::JsFuture::from(p).await.is_ok()
 }

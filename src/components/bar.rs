@@ -32,20 +32,17 @@ pub fn MemoryBar(
     // keeps its size on a phone; until the box is measured, the default width.
     let figure = NodeRef::<leptos::html::Figure>::new();
     let box_w = RwSignal::new(LEFT + bar::WIDTH + RIGHT);
-    let measure = move || {
-        if let Some(f) = figure.get_untracked() {
-            let w = f64::from(f.client_width());
-            if w > 0.0 && (w - box_w.get_untracked()).abs() >= 1.0 {
-                box_w.set(w);
-            }
-        }
-    };
     Effect::new(move |_| {
-        figure.track();
-        measure();
+        if let Some(f) = figure.get() {
+            let el = f.clone();
+            crate::dom::on_resize(&f, move || {
+                let w = f64::from(el.client_width());
+                if w > 0.0 && (w - box_w.get_untracked()).abs() >= 1.0 {
+                    box_w.set(w);
+                }
+            });
+        }
     });
-    let resize = window_event_listener(leptos::ev::resize, move |_| measure());
-    on_cleanup(move || resize.remove());
 
     let chart = move || {
         est.with(|e| {
