@@ -468,6 +468,9 @@ mod human {
                 t.bytes.to_string(),
                 t.formula
             ));
+            if let Some(d) = &t.outside_domain {
+                s.push_str(&format!("  {:<14} outside its checked domain: {d}\n", ""));
+            }
         }
         for c in &e.per_card {
             s.push_str(&format!(

@@ -17,6 +17,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         let (formula, provenance) = term_text(t.name, i, v, f, s);
         t.formula = formula;
         t.provenance = provenance;
+        t.outside_domain = outside_domain(t.name, i, v, s);
     }
     e.warnings = warnings(e, i, v, f, s);
     e.command = command(i, f, s.layout, &s.shares);
@@ -102,6 +103,42 @@ fn term_text(
         | TermName::Gradients
         | TermName::Activations
         | TermName::CudaOverhead => (String::new(), ""),
+    }
+}
+
+/// Where a term's formula was checked, compared with this configuration: `Some(what differs)`
+/// when it lies outside (each term module's domain).
+fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
+    let a = &v.arch;
+    match (name, i.engine) {
+        // The overhead fit was measured on llama.cpp at one slot and one card.
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if i.par > 1 || i.cards > 1 => {
+            Some(format!(
+                "the overhead fit was measured with one slot on one card; here {} slot(s) on {} card(s)",
+                i.par, i.cards
+            ))
+        }
+        // vLLM's profile was fitted on its 0.19 startup logs of dense and MoE models up to 70B;
+        // pipeline stages hold less than one card's peak.
+        (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Layout::Layer => Some(
+            "vLLM's overhead was fitted on one card and on tensor parallelism; pipeline stages other than the last hold less".into(),
+        ),
+        (TermName::Overhead, Engine::Sglang) => Some(
+            "SGLang's profile rests on one published startup log (Llama-3.1-8B on an 80 GB card)".into(),
+        ),
+        (TermName::Overhead, Engine::Transformers) if a.experts > 1 => Some(
+            "the transformers residual was measured on dense Qwen3 and Qwen3-30B-A3B only".into(),
+        ),
+        // The transformers cache was checked at contexts of 8K and more.
+        (TermName::KvCache, Engine::Transformers) if i.ctx < 8192 => Some(format!(
+            "the transformers cache was checked at 8K tokens and more; at {} tokens generation may stop earlier than the budget",
+            i.ctx
+        )),
+        // vLLM's hybrid allocator: sliding-window models are paged in groups.
+        (TermName::KvCache, Engine::Vllm | Engine::Sglang) if a.swa.is_some() => Some(
+            "sliding-window layers: the token pool follows vLLM's hybrid groups, checked on gemma-3 only".into(),
+        ),
+        _ => None,
     }
 }
 

@@ -323,3 +323,39 @@ fn yarn_extends_qwen3_context() {
             .ok
     );
 }
+
+/// A term used outside where its formula was checked says so, next to the term.
+#[test]
+fn terms_say_when_they_leave_their_domain() {
+    let outside = |q: &str, term: &str| {
+        est(q)
+            .terms
+            .iter()
+            .find(|t| t.name.id() == term)
+            .unwrap()
+            .outside_domain
+            .clone()
+    };
+    assert_eq!(outside("model=Qwen/Qwen3-8B", "overhead"), None);
+    assert!(outside("model=Qwen/Qwen3-8B&par=4", "overhead")
+        .unwrap()
+        .contains("one slot"));
+    assert!(outside(
+        "model=Qwen/Qwen3-8B&engine=transformers&quant=BF16&ctx=2048",
+        "kv_cache"
+    )
+    .unwrap()
+    .contains("8K"));
+    assert_eq!(
+        outside(
+            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm",
+            "overhead"
+        ),
+        None
+    );
+    assert!(outside(
+        "model=google/gemma-3-12b-it&engine=vllm&quant=BF16&gpu=h100-sxm",
+        "kv_cache"
+    )
+    .is_some());
+}

@@ -80,6 +80,9 @@ pub struct Term {
     pub formula: String,
     /// Where the formula comes from and where it holds.
     pub provenance: &'static str,
+    /// Set when this configuration lies outside where the formula was checked: what differs.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outside_domain: Option<String>,
 }
 
 impl Term {
@@ -93,6 +96,7 @@ impl Term {
             place,
             formula: String::new(),
             provenance: "",
+            outside_domain: None,
         }
     }
 }
