@@ -19,7 +19,8 @@ const URL_DEBOUNCE_MS: u64 = 200;
 const MAX_NOTICES: usize = 8;
 
 /// The page's state: the one input signal, the notices shown above the page, and the memos
-/// derived from the inputs. `Copy`, so components take it by value.
+/// derived from the inputs. Provided once by [`App`] as a context; components read it with
+/// [`use_app`].
 #[derive(Clone, Copy)]
 pub struct AppState {
     /// The whole configuration (what the permalink holds).
@@ -41,6 +42,11 @@ pub struct AppState {
     /// A model the link asked for that the catalog does not hold: the page then estimates
     /// nothing and offers links to the closest catalog entries instead.
     pub missing: StoredValue<Option<Missing>>,
+}
+
+/// The page state, as [`App`] provides it to every component below it.
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
 }
 
 /// A requested model the catalog lacks: nothing is estimated for it, and the URL keeps it.
@@ -127,6 +133,7 @@ pub fn mount() {
 #[component]
 pub fn App() -> impl IntoView {
     let st = AppState::new(&dom::query());
+    provide_context(st);
     let embed = st.inputs.with_untracked(|i| i.embed);
 
     // The only effect: write the permalink, debounced, replacing the history entry. A
@@ -155,11 +162,11 @@ pub fn App() -> impl IntoView {
         dom::report_height();
     }
     if st.missing.with_value(Option::is_some) {
-        view! { <Unavailable st=st embed=embed /> }.into_any()
+        view! { <Unavailable embed=embed /> }.into_any()
     } else if embed {
-        view! { <EmbedView st=st /> }.into_any()
+        view! { <EmbedView /> }.into_any()
     } else {
-        view! { <FullView st=st /> }.into_any()
+        view! { <FullView /> }.into_any()
     }
 }
 
@@ -189,11 +196,10 @@ const CLOSEST: usize = 4;
 /// the configuration (in the embed they open the full calculator).
 #[component]
 fn Unavailable(
-    /// Page state.
-    st: AppState,
     /// The compact view of an `<iframe>`.
     embed: bool,
 ) -> impl IntoView {
+    let st = use_app();
     let (id, raw) = st
         .missing
         .with_value(|m| m.as_ref().map(|m| (m.id.clone(), m.raw.clone())))
@@ -223,7 +229,7 @@ fn Unavailable(
     view! {
         <div class=if embed { "embed missing" } else { "page missing" }>
             {(!embed).then(|| view! { <Top /> })}
-            <Notices st=st />
+            <Notices />
             <section class="unavailable" role="alert" aria-labelledby="h-missing">
                 <h2 id="h-missing" class="embed-model">{format!("{shown}: not available")}</h2>
                 <p>
@@ -247,31 +253,28 @@ fn Unavailable(
 
 /// The full calculator.
 #[component]
-fn FullView(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn FullView() -> impl IntoView {
     view! {
         <div class="page">
             <Top />
-            <Notices st=st />
+            <Notices />
             <main class="layout">
                 <Panel class="controls-panel" heading_id="h-config" title="Configuration">
-                    <MiniVerdict st=st />
-                    <Controls st=st compact=false />
+                    <MiniVerdict />
+                    <Controls compact=false />
                 </Panel>
                 <Panel class="result-panel" heading_id="h-result" title="Estimate">
-                    <Verdict st=st />
-                    <MemoryBar st=st />
+                    <Verdict />
+                    <MemoryBar />
                 </Panel>
                 <Panel class="ranking-panel" heading_id="h-rank" title="Best fit in this family">
-                    <Ranking st=st />
+                    <Ranking />
                 </Panel>
                 <Panel class="command-panel" heading_id="h-cmd" title="Command">
-                    <CommandPanel st=st />
+                    <CommandPanel />
                 </Panel>
                 <Panel class="share-panel" heading_id="h-share" title="Share">
-                    <SharePanel st=st />
+                    <SharePanel />
                 </Panel>
             </main>
             <footer class="foot">
@@ -306,10 +309,8 @@ fn Panel(
 
 /// The compact view for `?embed=1`: the model is fixed by the link.
 #[component]
-fn EmbedView(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn EmbedView() -> impl IntoView {
+    let st = use_app();
     let title = move || {
         st.inputs.with(|i| {
             let (_, v) = state::family_of(&i.model);
@@ -328,10 +329,10 @@ fn EmbedView(
                     "Open full calculator"
                 </a>
             </header>
-            <Notices st=st />
-            <Controls st=st compact=true />
-            <Verdict st=st />
-            <MemoryBar st=st />
+            <Notices />
+            <Controls compact=true />
+            <Verdict />
+            <MemoryBar />
             <p class="units">"Binary units: 1 GiB = 2"<sup>"30"</sup>" bytes."</p>
         </div>
     }

@@ -1,7 +1,7 @@
 //! The stacked memory bar (SVG), its legend and the term detail. Geometry comes from
 //! [`crate::bar::layout`]; this module only draws it.
 
-use crate::app::AppState;
+use crate::app::use_app;
 use crate::bar::{self, term_class, Segment};
 use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{Bytes, Mode};
@@ -20,10 +20,8 @@ const AXIS: f64 = 22.0;
 /// Memory per card as a stacked bar against each card's capacity, the host-resident part on
 /// the same scale, a legend, and the formula of the term under the pointer or focus.
 #[component]
-pub fn MemoryBar(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn MemoryBar() -> impl IntoView {
+    let st = use_app();
     let active = RwSignal::new(None::<TermName>);
     let est = st.est;
     let set = move |n: TermName| active.set(Some(n));

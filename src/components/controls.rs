@@ -1,7 +1,7 @@
 //! The configuration controls: keyboard-operable range sliders with visible labels and values,
 //! and selectors. Each turns a DOM event into an [`Edit`]; nothing here computes a size.
 
-use crate::app::AppState;
+use crate::app::use_app;
 use crate::snap;
 use crate::state::{self, Edit};
 use fitcard_estimator::catalog::{catalog, SizeKind};
@@ -84,11 +84,10 @@ pub fn Slider(
 /// All controls (`compact`: only the sliders, for the embed).
 #[component]
 pub fn Controls(
-    /// Page state.
-    st: AppState,
     /// Embed layout: the model, engine and card type are fixed by the link.
     compact: bool,
 ) -> impl IntoView {
+    let st = use_app();
     let inputs = st.inputs;
     let engine = Memo::new(move |_| inputs.with(|i| i.engine));
     let model = Memo::new(move |_| inputs.with(|i| i.model.clone()));
@@ -318,7 +317,7 @@ pub fn Controls(
         .collect::<Vec<_>>();
     view! {
         <div class="controls">
-            <ModeSwitch st=st />
+            <ModeSwitch />
             <SelectField
                 id="family"
                 label="Model family"
@@ -362,20 +361,20 @@ pub fn Controls(
                 {par_slider()}
             </Show>
             <Show when=train>
-                <TrainChoices st=st />
+                <TrainChoices />
                 {bsz_slider()}
                 {seq_slider()}
                 {rank_slider()}
-                <Targets st=st />
+                <Targets />
             </Show>
-            <GpuField st=st />
+            <GpuField />
             {cards_slider()}
             <Show when=serve>
-                <KvField st=st />
-                <EngineKnobs st=st />
+                <KvField />
+                <EngineKnobs />
             </Show>
             <Show when=train>
-                <GpuPool st=st />
+                <GpuPool />
             </Show>
         </div>
     }
@@ -389,10 +388,8 @@ fn plural(n: u32, what: &str) -> String {
 
 /// Serve (inference) or train (fine-tuning).
 #[component]
-fn ModeSwitch(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn ModeSwitch() -> impl IntoView {
+    let st = use_app();
     let option = move |m: Mode, id: &'static str, label: &'static str| {
         view! {
             <label class="radio">
@@ -531,7 +528,6 @@ fn CheckField(
 /// choice's permalink id, the selected one is `current` of the train inputs, and a change
 /// applies `edit`.
 fn table_select<T: Copy + PartialEq + Send + Sync + 'static>(
-    st: AppState,
     id: &'static str,
     label: &'static str,
     table: &'static [(T, &'static str)],
@@ -539,6 +535,7 @@ fn table_select<T: Copy + PartialEq + Send + Sync + 'static>(
     current: fn(&TrainInputs) -> T,
     edit: fn(T) -> Edit,
 ) -> impl IntoView {
+    let st = use_app();
     let options = table
         .iter()
         .map(|&(c, text)| (value_id(c).to_string(), text.to_string()))
@@ -560,15 +557,11 @@ fn table_select<T: Copy + PartialEq + Send + Sync + 'static>(
 
 /// Method, optimizer and gradient-checkpointing selectors.
 #[component]
-fn TrainChoices(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn TrainChoices() -> impl IntoView {
     view! {
-        {table_select(st, "method", "Method", &state::METHODS, Method::id, |t| t.method, Edit::Method)}
-        {table_select(st, "optim", "Optimizer", &state::OPTIMS, Optim::id, |t| t.optim, Edit::Optim)}
+        {table_select("method", "Method", &state::METHODS, Method::id, |t| t.method, Edit::Method)}
+        {table_select("optim", "Optimizer", &state::OPTIMS, Optim::id, |t| t.optim, Edit::Optim)}
         {table_select(
-            st,
             "gc",
             "Gradient checkpointing",
             &state::GCS,
@@ -581,10 +574,8 @@ fn TrainChoices(
 
 /// LoRA target modules, one checkbox each.
 #[component]
-fn Targets(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn Targets() -> impl IntoView {
+    let st = use_app();
     let set = Memo::new(move |_| st.inputs.with(|i| i.train.targets));
     let full = Memo::new(move |_| st.inputs.with(|i| i.train.method == Method::Full));
     view! {
@@ -617,10 +608,8 @@ fn Targets(
 /// The training GPU pool: free GiB per GPU (add, remove, edit), and which GPUs the estimator
 /// picks.
 #[component]
-fn GpuPool(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn GpuPool() -> impl IntoView {
+    let st = use_app();
     let pool = Memo::new(move |_| st.inputs.with(state::pool_gib));
     let explicit_list = Memo::new(move |_| st.inputs.with(|i| !i.train.free.is_empty()));
     let pick = Memo::new(move |_| st.inputs.with(|i| i.train.pick.clone()));
@@ -643,7 +632,7 @@ fn GpuPool(
     let count = Memo::new(move |_| pool.with(Vec::len));
     let rows = move || {
         (0..count.get())
-            .map(|k| view! { <PoolRow st=st pool=pool picked=picked k=k /> })
+            .map(|k| view! { <PoolRow pool=pool picked=picked k=k /> })
             .collect_view()
     };
     // A button that hides itself hands the focus to "Add GPU".
@@ -702,8 +691,6 @@ fn GpuPool(
 /// refused entry is put back), whether the selection picked it, and its remove button.
 #[component]
 fn PoolRow(
-    /// Page state.
-    st: AppState,
     /// Free GiB per GPU as used.
     pool: Memo<Vec<f64>>,
     /// The GPUs picked, in order.
@@ -711,6 +698,7 @@ fn PoolRow(
     /// This GPU's position.
     k: usize,
 ) -> impl IntoView {
+    let st = use_app();
     let id = format!("free-{k}");
     let gib = move || pool.with(|p| p.get(k).copied().unwrap_or_default());
     let pos = Memo::new(move |_| picked.with(|p| p.iter().position(|&g| g as usize == k)));
@@ -770,10 +758,8 @@ fn PoolRow(
 
 /// GPU selector, or a free VRAM size per card.
 #[component]
-fn GpuField(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn GpuField() -> impl IntoView {
+    let st = use_app();
     let gpu = Memo::new(move |_| st.inputs.with(|i| i.gpu.clone()));
     let is_custom = move || matches!(gpu.get(), GpuChoice::VramGib(_));
     let options = catalog()
@@ -821,10 +807,8 @@ fn GpuField(
 
 /// KV cache element type, among those the engine accepts.
 #[component]
-fn KvField(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn KvField() -> impl IntoView {
+    let st = use_app();
     let engine = Memo::new(move |_| st.inputs.with(|i| i.engine));
     let kv = Memo::new(move |_| st.inputs.with(|i| i.kv));
     let options = Signal::derive(move || {
@@ -858,10 +842,8 @@ fn KvField(
 
 /// The engine settings that change what is allocated.
 #[component]
-fn EngineKnobs(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+fn EngineKnobs() -> impl IntoView {
+    let st = use_app();
     let i = st.inputs;
     let engine = Memo::new(move |_| i.with(|i| i.engine));
     view! {

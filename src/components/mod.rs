@@ -1,5 +1,5 @@
-//! The page's components. Each takes the [`AppState`](crate::app::AppState) and reads memos;
-//! none computes a memory number.
+//! The page's components. Each reads the [`AppState`](crate::app::AppState) from the context
+//! ([`use_app`](crate::app::use_app)) and its memos; none computes a memory number.
 
 mod bar;
 mod controls;

@@ -1,6 +1,6 @@
 //! Notices, the command panel, and sharing (permalink and embed snippet), with copy buttons.
 
-use crate::app::AppState;
+use crate::app::use_app;
 use crate::{dom, share};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -52,10 +52,8 @@ const FIRST_CONTROLS: [&str; 2] = ["family", "quant"];
 
 /// Parameters that were refused or adjusted, each dismissible.
 #[component]
-pub fn Notices(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn Notices() -> impl IntoView {
+    let st = use_app();
     let notices = st.notices;
     view! {
         <Show when=move || notices.with(|n| !n.is_empty())>
@@ -121,10 +119,8 @@ pub fn Notices(
 
 /// The command that starts this configuration, with a copy button.
 #[component]
-pub fn CommandPanel(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn CommandPanel() -> impl IntoView {
+    let st = use_app();
     let cmd = Signal::derive(move || st.est.with(|e| e.command.clone()));
     view! {
         <pre class="command" id="command"><code>{move || cmd.get()}</code></pre>
@@ -134,10 +130,8 @@ pub fn CommandPanel(
 
 /// Permalink and embed snippet.
 #[component]
-pub fn SharePanel(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn SharePanel() -> impl IntoView {
+    let st = use_app();
     let link = Signal::derive(move || format!("{}?{}", dom::page_url(), st.query.get()));
     let snippet = Signal::derive(move || {
         st.inputs

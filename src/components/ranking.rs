@@ -1,7 +1,7 @@
 //! The ranking panel: the family's candidates that fit, most capable first, each one click
 //! away; the rest behind a disclosure with the reasons they fail.
 
-use crate::app::AppState;
+use crate::app::use_app;
 use crate::state::Edit;
 use fitcard_estimator::training::TrainCandidate;
 use fitcard_estimator::{Candidate, Mode, Verdict};
@@ -62,13 +62,12 @@ fn why(fits: bool, reasons: &[String]) -> Option<impl IntoView> {
 /// One candidate row with its apply button.
 #[component]
 fn Row(
-    /// Page state.
-    st: AppState,
     /// The candidate shown.
     c: Candidate,
     /// It is the configuration on screen now.
     current: bool,
 ) -> impl IntoView {
+    let st = use_app();
     let model = c.model.clone();
     let quant = c.quant;
     let apply = move || {
@@ -112,13 +111,12 @@ fn Row(
 /// One train-mode candidate (variant × method) with its apply button.
 #[component]
 fn TrainRow(
-    /// Page state.
-    st: AppState,
     /// The candidate shown.
     c: TrainCandidate,
     /// It is the configuration on screen now.
     current: bool,
 ) -> impl IntoView {
+    let st = use_app();
     let model = c.model.clone();
     let method = c.method;
     let apply = move || {
@@ -154,10 +152,8 @@ fn TrainRow(
 
 /// Ranked candidates of the current family on the current engine, cards and context.
 #[component]
-pub fn Ranking(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn Ranking() -> impl IntoView {
+    let st = use_app();
     let current = move || {
         st.inputs
             .with(|i| (i.model.clone(), i.quant, i.train.method))
@@ -172,7 +168,7 @@ pub fn Ranking(
                     .filter(|c| c.fits == fits)
                     .map(|c| {
                         let cur = c.model == model && c.method == method;
-                        view! { <TrainRow st=st c=c.clone() current=cur /> }
+                        view! { <TrainRow c=c.clone() current=cur /> }
                     })
                     .collect_view()
                     .into_any()
@@ -183,7 +179,7 @@ pub fn Ranking(
                 .filter(|c| c.fits == fits)
                 .map(|c| {
                     let cur = c.model == model && c.quant == quant;
-                    view! { <Row st=st c=c.clone() current=cur /> }
+                    view! { <Row c=c.clone() current=cur /> }
                 })
                 .collect_view()
                 .into_any()

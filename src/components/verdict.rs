@@ -1,6 +1,6 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
 
-use crate::app::AppState;
+use crate::app::use_app;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -15,10 +15,8 @@ fn slug(v: V) -> &'static str {
 
 /// Verdict banner with the per-card numbers, failed checks and warnings.
 #[component]
-pub fn Verdict(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn Verdict() -> impl IntoView {
+    let st = use_app();
     let est = st.est;
     let banner = move || {
         est.with(|e| {
@@ -131,10 +129,8 @@ pub fn Verdict(
 /// sheet hides it elsewhere), so moving a slider on a phone shows its effect. The full verdict
 /// is the live region; this copy is hidden from assistive technology.
 #[component]
-pub fn MiniVerdict(
-    /// Page state.
-    st: AppState,
-) -> impl IntoView {
+pub fn MiniVerdict() -> impl IntoView {
+    let st = use_app();
     move || {
         let headroom = st.train.with(|t| t.as_ref().map(|t| t.headroom()));
         st.est.with(|e| {
