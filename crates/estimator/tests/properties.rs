@@ -211,3 +211,92 @@ proptest! {
         prop_assert!(total(&j) >= total(&i));
     }
 }
+
+/// Every key of the query string, each with valid, extreme and malformed values.
+fn any_query() -> impl Strategy<Value = String> {
+    let keys = vec![
+        "v", "mode", "model", "quant", "ctx", "par", "cards", "gpu", "vram", "gpus", "engine",
+        "kv", "kvk", "kvv", "kvu", "ubatch", "swafull", "util", "gl", "method", "rank", "bsz",
+        "seq", "gc", "optim", "targets", "free", "pick", "embed",
+    ];
+    let values = prop_oneof![
+        select(vec![
+            "1",
+            "0",
+            "2",
+            "64",
+            "4096",
+            "131072",
+            "4194304",
+            "4194305",
+            "-1",
+            "1e309",
+            "NaN",
+            "0.9",
+            "train",
+            "serve",
+            "sglang",
+            "vllm",
+            "ollama",
+            "transformers",
+            "llama.cpp",
+            "auto",
+            "bf16",
+            "fp8_e5m2",
+            "q4_1",
+            "iq4_nl",
+            "Q4_K_M",
+            "BF16",
+            "AWQ",
+            "MXFP4",
+            "rtx-4090,rtx-3060-12gb",
+            "h100-sxm,h100-sxm,l4",
+            "24,24,0",
+            "0,1,2,3",
+            "q,k",
+            "full",
+            "google/gemma-3-27b-it",
+            "Qwen/Qwen3-8B",
+            "openai/gpt-oss-20b",
+            "%FF%00",
+            "%+A",
+        ])
+        .prop_map(str::to_string),
+        "[ -~]{0,12}",
+    ];
+    prop::collection::vec((select(keys), values), 0..12).prop_map(|kv| {
+        kv.iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("&")
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 300, .. ProptestConfig::default() })]
+
+    /// Any mix of the real keys: decoding, estimating (serve and train), ranking, solving and
+    /// the badge never panic, every number is finite, and the decoded inputs round-trip.
+    #[test]
+    fn structured_queries_are_safe(q in any_query()) {
+        let d = decode(&q);
+        let i = &d.inputs;
+        let e = estimate(i);
+        let sum: u64 = e.per_card.iter().map(|c| c.bytes.get()).sum();
+        prop_assert_eq!(sum, e.total_device_bytes.get());
+        if let Some(s) = &e.speed {
+            prop_assert!(s.decode_tps.is_finite() && s.aggregate_tps.is_finite());
+        }
+        if let Some(c) = e.max_concurrency {
+            prop_assert!(c.is_finite());
+        }
+        let t = training::estimate(i);
+        prop_assert!(t.estimate.total_device_bytes.get() > 0 || t.estimate.terms.is_empty());
+        let _ = fitcard_estimator::rank(i);
+        let _ = fitcard_estimator::badge::svg(&e, i);
+        let _ = fitcard_estimator::solve::solve(i, fitcard_estimator::solve::Target::Par);
+        let back = decode(&encode(i));
+        prop_assert!(back.notices.iter().all(|n| n.key == "cards"), "{:?}", back.notices);
+        prop_assert_eq!(&back.inputs, i);
+    }
+}
