@@ -17,6 +17,13 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         let (formula, provenance) = term_text(t.name, i, v, f, s);
         t.formula = formula;
         t.provenance = provenance;
+        t.domain = match t.name {
+            TermName::Weights | TermName::WeightsHost => weights::DOMAIN,
+            TermName::KvCache => kv::DOMAIN,
+            TermName::Overhead => overhead::domain(i.engine),
+            TermName::Logits => logits::DOMAIN,
+            _ => "",
+        };
         t.outside_domain = outside_domain(t.name, i, v, s);
     }
     e.warnings = warnings(e, i, v, f, s);

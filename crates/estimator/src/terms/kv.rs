@@ -28,6 +28,9 @@ use serde::Serialize;
 /// Where the formula comes from.
 pub const PROVENANCE: &str = "Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs).";
 
+/// Where the formula was checked.
+pub const DOMAIN: &str = "llama.cpp and Ollama: every architecture of the catalog (global, sliding-window, shared-KV layers; f16, q8_0, q4_0 and the other ggml cache types), byte-exact. vLLM 0.19: dense and sliding-window models on one card and under tensor parallelism (12 startup logs within 5 %). SGLang: one startup log. transformers: Qwen3 BF16 at 8K–32K tokens (within 40 MiB).";
+
 /// `⌈x / n⌉ × n`.
 pub fn pad(x: u64, n: u64) -> u64 {
     x.div_ceil(n).saturating_mul(n)

@@ -15,6 +15,9 @@ use crate::units::Bytes;
 /// Where the formula comes from.
 pub const PROVENANCE: &str = "llama.cpp output buffer: 4 × n_vocab × max(1, n_seq) bytes of fp32 logits in host memory (llama.cpp src/llama-context.cpp, output_reserve).";
 
+/// Where the formula was checked.
+pub const DOMAIN: &str = "llama.cpp and Ollama, full offload; the buffer is host memory.";
+
 /// Host bytes of the logits buffer for `slots` sequences.
 pub fn bytes(arch: &Arch, slots: u32) -> Bytes {
     Bytes(

@@ -78,8 +78,10 @@ pub struct Term {
     pub place: Place,
     /// The formula with this configuration's numbers filled in.
     pub formula: String,
-    /// Where the formula comes from and where it holds.
+    /// Where the formula comes from.
     pub provenance: &'static str,
+    /// Where the formula was checked (engines, architectures, formats, versions).
+    pub domain: &'static str,
     /// Set when this configuration lies outside where the formula was checked: what differs.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outside_domain: Option<String>,
@@ -96,6 +98,7 @@ impl Term {
             place,
             formula: String::new(),
             provenance: "",
+            domain: "",
             outside_domain: None,
         }
     }

@@ -61,6 +61,16 @@ pub struct Overhead {
     pub bytes: Bytes,
 }
 
+/// Where the formula was checked, per engine.
+pub fn domain(engine: Engine) -> &'static str {
+    match engine {
+        Engine::LlamaCpp | Engine::Ollama => "llama.cpp at one slot on one card (four measured configurations); driver and engine version specific.",
+        Engine::Vllm => "vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism.",
+        Engine::Sglang => "SGLang, one published startup log (Llama-3.1-8B on an 80 GB card).",
+        Engine::Transformers => "transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens.",
+    }
+}
+
 /// Where the formula comes from, per engine.
 pub fn provenance(engine: Engine) -> &'static str {
     if engine == Engine::Sglang {
