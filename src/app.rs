@@ -4,7 +4,7 @@
 use crate::components::{
     CommandPanel, Controls, MemoryBar, MiniVerdict, Notices, Ranking, SharePanel, Verdict,
 };
-use crate::state::{self, Edit};
+use crate::edit::{self, Edit};
 use crate::{dom, share};
 use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
 use fitcard_estimator::{
@@ -12,8 +12,9 @@ use fitcard_estimator::{
 };
 use leptos::prelude::*;
 
-/// How long the URL waits for the sliders to settle before it is rewritten, in milliseconds.
-const URL_DEBOUNCE_MS: u64 = 200;
+/// How long the controls stay still before the inputs count as settled: the ranking is
+/// recomputed and the URL rewritten then, not on every tick of a drag.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(150);
 
 /// Notices kept on screen at most (oldest dropped first).
 const MAX_NOTICES: usize = 8;
@@ -33,11 +34,14 @@ pub struct AppState {
     pub train: Memo<Option<TrainEstimate>>,
     /// The estimate shown: serve mode's, or train mode's common part.
     pub est: Memo<Estimate>,
+    /// The inputs once the controls have been still for [`SETTLE`]: the ranking and the URL
+    /// follow these, so that a slider tick redraws only the estimate itself.
+    pub settled: RwSignal<Inputs>,
     /// Ranked serve candidates of the current family (empty in train mode).
     pub ranked: Memo<Vec<Candidate>>,
     /// Ranked train candidates of the current family (empty in serve mode).
     pub train_ranked: Memo<Vec<TrainCandidate>>,
-    /// The permalink query (without `?`).
+    /// The permalink query (without `?`) of the settled inputs.
     pub query: Memo<String>,
     /// A model the link asked for that the catalog does not hold: the page then estimates
     /// nothing and offers links to the closest catalog entries instead.
@@ -81,6 +85,7 @@ impl AppState {
             .into_iter()
             .filter(|n| missing.is_none() || n.key != "model")
             .collect();
+        let settled = RwSignal::new(d.inputs.clone());
         let inputs = RwSignal::new(d.inputs);
         let mode = Memo::new(move |_| inputs.with(|i| i.mode));
         let train = Memo::new(move |_| {
@@ -95,23 +100,39 @@ impl AppState {
                 Some(t) => t.estimate,
                 None => inputs.with(estimate),
             }),
-            ranked: Memo::new(move |_| match mode.get() {
-                Mode::Serve => inputs.with(rank),
-                Mode::Train => Vec::new(),
+            settled,
+            ranked: Memo::new(move |_| {
+                settled.with(|i| match i.mode {
+                    Mode::Serve => rank(i),
+                    Mode::Train => Vec::new(),
+                })
             }),
-            train_ranked: Memo::new(move |_| match mode.get() {
-                Mode::Train => inputs.with(training::rank),
-                Mode::Serve => Vec::new(),
+            train_ranked: Memo::new(move |_| {
+                settled.with(|i| match i.mode {
+                    Mode::Train => training::rank(i),
+                    Mode::Serve => Vec::new(),
+                })
             }),
-            query: Memo::new(move |_| inputs.with(encode)),
+            query: Memo::new(move |_| settled.with(encode)),
             missing: StoredValue::new(missing),
         }
+    }
+
+    /// A memo of one part of the inputs, `f(inputs)`: it notifies only when that part changes.
+    /// (`f` is a function, not a closure: one instance of the memo per type, however many
+    /// controls use it, keeps the wasm small.)
+    pub fn pick<T>(self, f: fn(&Inputs) -> T) -> Memo<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let inputs = self.inputs;
+        Memo::new(move |_| inputs.with(f))
     }
 
     /// Apply one user action; adjustments it caused are shown as notices.
     pub fn edit(&self, e: Edit) {
         let mut notes = Vec::new();
-        self.inputs.update(|i| notes = state::apply(i, e));
+        self.inputs.update(|i| notes = edit::apply(i, e));
         if !notes.is_empty() {
             self.notices.update(|v| {
                 v.retain(|n| !notes.iter().any(|m| m.key == n.key));
@@ -136,13 +157,24 @@ pub fn App() -> impl IntoView {
     provide_context(st);
     let embed = st.inputs.with_untracked(|i| i.embed);
 
-    // The only effect: write the permalink, debounced, replacing the history entry. A
-    // requested model the catalog lacks stays in the link until another one is chosen.
+    // The inputs settle once the controls have been still for SETTLE; the ranking follows them,
+    // and the permalink is written then, replacing the history entry. A requested model the
+    // catalog lacks stays in the link until another one is chosen.
     let pending = StoredValue::new(None::<TimeoutHandle>);
-    // A write still pending when the app is unmounted is dropped with it.
+    // A pending update still waiting when the app is unmounted is dropped with it.
     on_cleanup(move || {
         if let Some(h) = pending.try_get_value().flatten() {
             h.clear();
+        }
+    });
+    Effect::new(move |first: Option<()>| {
+        st.inputs.track();
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        if first.is_some() {
+            let settle = move || st.settled.set(st.inputs.get_untracked());
+            pending.set_value(set_timeout_with_handle(settle, SETTLE).ok());
         }
     });
     Effect::new(move |_| {
@@ -151,11 +183,7 @@ pub fn App() -> impl IntoView {
             Some(raw) => share::with_raw_param(&q, "model", &raw),
             None => q,
         };
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        let wait = std::time::Duration::from_millis(URL_DEBOUNCE_MS);
-        pending.set_value(set_timeout_with_handle(move || dom::replace_query(&q), wait).ok());
+        dom::replace_query(&q);
     });
 
     if embed {
@@ -313,7 +341,7 @@ fn EmbedView() -> impl IntoView {
     let st = use_app();
     let title = move || {
         st.inputs.with(|i| {
-            let (_, v) = state::family_of(&i.model);
+            let (_, v) = edit::family_of(&i.model);
             match i.mode {
                 Mode::Serve => format!("{} · {}", v.name, i.engine.label()),
                 Mode::Train => format!("{} · fine-tuning ({})", v.name, i.train.method.id()),

@@ -5,10 +5,11 @@
 //! `history.replaceState`). The modules above the line are pure and tested on the host; the
 //! Leptos components below it are compiled for wasm32 only.
 
-pub mod bar;
+pub mod bar_geometry;
+pub mod bar_svg;
+pub mod edit;
 pub mod share;
 pub mod snap;
-pub mod state;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

@@ -1,14 +1,17 @@
 //! The page's components. Each reads the [`AppState`](crate::app::AppState) from the context
 //! ([`use_app`](crate::app::use_app)) and its memos; none computes a memory number.
 
-mod bar;
 mod controls;
+mod fields;
+mod memory_bar;
 mod panels;
 mod ranking;
+mod serve_controls;
+mod train_controls;
 mod verdict;
 
-pub use bar::MemoryBar;
 pub use controls::Controls;
+pub use memory_bar::MemoryBar;
 pub use panels::{CommandPanel, Notices, SharePanel};
 pub use ranking::Ranking;
 pub use verdict::{MiniVerdict, Verdict};

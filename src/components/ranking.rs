@@ -1,152 +1,243 @@
 //! The ranking panel: the family's candidates that fit, most capable first, each one click
-//! away; the rest behind a disclosure with the reasons they fail.
+//! away; the rest behind a disclosure with the reasons they fail. Serve candidates (variant ×
+//! format) and train candidates (variant × method) are shown by the same row.
+//!
+//! The lists are keyed by candidate: a slider tick updates the numbers of the rows in place
+//! and rebuilds none of them; the rows that do not fit are built only while they are shown.
 
+use super::fields::Disclosure;
 use crate::app::use_app;
-use crate::state::Edit;
+use crate::edit::Edit;
+use fitcard_estimator::inputs::Method;
 use fitcard_estimator::training::TrainCandidate;
-use fitcard_estimator::{Candidate, Mode, Verdict};
+use fitcard_estimator::units::SignedBytes;
+use fitcard_estimator::{Bytes, Candidate, Inputs, Mode, Quant, Verdict};
 use leptos::prelude::*;
 
-/// Element id of a candidate's button (`use:model:format`), so that focus can come back to it
-/// after the list is redrawn.
-fn button_id(model: &str, tag: &str) -> String {
-    format!("use:{model}:{tag}")
+/// What differs between a serve and a train candidate.
+#[derive(Clone, Debug, PartialEq)]
+enum Kind {
+    /// A variant × format: its headroom on the fullest card and the bytes it needs there.
+    Serve {
+        quant: Quant,
+        headroom: SignedBytes,
+        needs: Bytes,
+    },
+    /// A variant × method: the total the training needs and on how many GPUs.
+    Train {
+        method: Method,
+        total: Bytes,
+        gpus: Option<u32>,
+    },
 }
 
-/// The button that puts a candidate on screen: its name and its format (or method). The
-/// current candidate's button stays focusable (`aria-disabled`, a click does nothing), so a
-/// keyboard user who just chose it keeps the focus on it.
-fn apply_button(
-    model: &str,
-    name: &str,
-    tag: &str,
-    aria: String,
+/// One ranked candidate as its row shows it.
+#[derive(Clone, Debug, PartialEq)]
+struct RowData {
+    /// Element id of its button (`use:model:tag`), which is also its key in the list.
+    key: String,
+    /// Repo id of the variant.
+    model: String,
+    /// Display name of the variant.
+    name: String,
+    /// Fits, tight or does not fit.
+    verdict: Verdict,
+    /// Every hard check passes.
+    fits: bool,
+    /// Failed constraints in words (empty when it fits).
+    reasons: Vec<String>,
+    /// It is the configuration on screen now.
     current: bool,
-    apply: impl Fn() + 'static,
-) -> impl IntoView {
-    let id = button_id(model, tag);
-    let again = id.clone();
-    let click = move |_| {
-        if !current {
-            apply();
-            crate::dom::keep_focus(vec![again.clone()]);
+    /// Format or method, and the numbers shown.
+    kind: Kind,
+}
+
+impl RowData {
+    fn serve(c: &Candidate, i: &Inputs) -> RowData {
+        let (quant, headroom, needs) = (c.quant, c.headroom, c.device_bytes);
+        let current = c.model == i.model && quant == i.quant;
+        let kind = Kind::Serve {
+            quant,
+            headroom,
+            needs,
+        };
+        RowData::new(
+            &c.model, &c.name, c.verdict, c.fits, &c.reasons, current, kind,
+        )
+    }
+
+    fn train(c: &TrainCandidate, i: &Inputs) -> RowData {
+        let (method, total, gpus) = (c.method, c.total, c.gpus_needed);
+        let current = c.model == i.model && method == i.train.method;
+        let kind = Kind::Train {
+            method,
+            total,
+            gpus,
+        };
+        RowData::new(
+            &c.model, &c.name, c.verdict, c.fits, &c.reasons, current, kind,
+        )
+    }
+
+    fn new(
+        model: &str,
+        name: &str,
+        verdict: Verdict,
+        fits: bool,
+        reasons: &[String],
+        current: bool,
+        kind: Kind,
+    ) -> RowData {
+        let mut row = RowData {
+            key: String::new(),
+            model: model.to_string(),
+            name: name.to_string(),
+            verdict,
+            fits,
+            reasons: reasons.to_vec(),
+            current,
+            kind,
+        };
+        row.key = format!("use:{model}:{}", row.tag());
+        row
+    }
+
+    /// The format (serve) or the method (train).
+    fn tag(&self) -> &'static str {
+        match self.kind {
+            Kind::Serve { quant, .. } => quant.id(),
+            Kind::Train { method, .. } => method.id(),
         }
-    };
-    view! {
-        <button
-            type="button"
-            class="apply"
-            id=id
-            on:click=click
-            aria-disabled=current.then_some("true")
-            aria-label=aria
-        >
-            <span class="cand-name">{name.to_string()}</span>
-            " "
-            <span class="cand-quant">{tag.to_string()}</span>
-        </button>
+    }
+
+    /// The edit that puts it on screen.
+    fn apply(&self) -> Edit {
+        let model = self.model.clone();
+        match self.kind {
+            Kind::Serve { quant, .. } => Edit::Candidate { model, quant },
+            Kind::Train { method, .. } => Edit::TrainCandidate { model, method },
+        }
+    }
+
+    /// Its button's accessible name.
+    fn aria(&self) -> String {
+        match self.kind {
+            Kind::Serve { quant, .. } => format!("Use {} {quant}", self.name),
+            Kind::Train { method, .. } => format!("Use {} with {method}", self.name),
+        }
+    }
+
+    /// The size shown, what it is, and the note beside it.
+    fn size(&self) -> (String, &'static str, Option<String>) {
+        match self.kind {
+            Kind::Serve {
+                headroom, needs, ..
+            } => (
+                headroom.to_string(),
+                "Headroom on the fullest card",
+                Some(format!("needs {needs} of VRAM")),
+            ),
+            Kind::Train { total, gpus, .. } => (
+                total.to_string(),
+                "Total the training needs",
+                gpus.map(|n| format!("on {n} GPU{}", if n == 1 { "" } else { "s" })),
+            ),
+        }
     }
 }
 
-/// The reasons a candidate does not fit (nothing when it fits).
-fn why(fits: bool, reasons: &[String]) -> Option<impl IntoView> {
-    (!fits).then(|| {
-        view! {
-            <ul class="why">
-                {reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
-            </ul>
-        }
-    })
-}
-
-/// One candidate row with its apply button.
-#[component]
-fn Row(
-    /// The candidate shown.
-    c: Candidate,
-    /// It is the configuration on screen now.
-    current: bool,
-) -> impl IntoView {
-    let st = use_app();
-    let model = c.model.clone();
-    let quant = c.quant;
-    let apply = move || {
-        st.edit(Edit::Candidate {
-            model: model.clone(),
-            quant,
-        })
-    };
-    let chip = match c.verdict {
+/// CSS class of a verdict chip.
+fn chip_class(v: Verdict) -> &'static str {
+    match v {
         Verdict::Fits => "chip v-fits",
         Verdict::Tight => "chip v-tight",
         Verdict::DoesNotFit => "chip v-nofit",
-    };
-    let reasons = why(c.fits, &c.reasons);
-    view! {
-        <li class:current=current data-model=c.model.clone() data-quant=c.quant.id()>
-            {apply_button(
-                &c.model,
-                &c.name,
-                c.quant.id(),
-                format!("Use {} {}", c.name, c.quant),
-                current,
-                apply,
-            )}
-            <span
-                class=chip
-                title=(c.verdict == Verdict::Tight).then(|| crate::share::tight_note(true))
-            >
-                {c.verdict.label()}
-            </span>
-            <span class="num" title="Headroom on the fullest card">
-                {c.headroom.to_string()}
-            </span>
-            <span class="num muted">{format!("needs {} of VRAM", c.device_bytes)}</span>
-            {current.then(|| view! { <span class="muted">"(current)"</span> })}
-            {reasons}
-        </li>
     }
 }
 
-/// One train-mode candidate (variant × method) with its apply button.
+/// One candidate row: the button that puts it on screen, its verdict, its size and, when it
+/// does not fit, why. The row is built once per candidate; a tick rewrites its numbers in place
+/// (its chip and its reasons are redrawn only when they change).
 #[component]
-fn TrainRow(
-    /// The candidate shown.
-    c: TrainCandidate,
-    /// It is the configuration on screen now.
-    current: bool,
+fn Row(
+    /// Every row of the ranking.
+    rows: Memo<Vec<RowData>>,
+    /// The row shown: its key.
+    id: String,
 ) -> impl IntoView {
     let st = use_app();
-    let model = c.model.clone();
-    let method = c.method;
-    let apply = move || {
-        st.edit(Edit::TrainCandidate {
-            model: model.clone(),
-            method,
-        })
+    let find = move |key: &str| rows.with(|r| r.iter().find(|x| x.key == key).cloned());
+    let Some(first) = untrack(|| find(&id)) else {
+        return ().into_any();
     };
-    let reasons = why(c.fits, &c.reasons);
-    let gpus = c
-        .gpus_needed
-        .map(|n| format!("on {n} GPU{}", if n == 1 { "" } else { "s" }));
+    let key = id.clone();
+    // The list drops the row when its key goes; until then it shows the last data it had.
+    let data = Memo::new(move |prev: Option<&RowData>| {
+        find(&key)
+            .or_else(|| prev.cloned())
+            .unwrap_or_else(|| first.clone())
+    });
+    let current = move || data.with(|d| d.current);
+    // The current candidate's button stays focusable (`aria-disabled`, a click does nothing),
+    // so a keyboard user who just chose it keeps the focus on it.
+    let again = id.clone();
+    let click = move |_| {
+        let (current, apply) = data.with_untracked(|d| (d.current, d.apply()));
+        if !current {
+            st.edit(apply);
+            crate::dom::keep_focus(vec![again.clone()]);
+        }
+    };
+    data.with_untracked(|d| {
+        view! {
+            <li
+                class:current=current
+                data-model=d.model.clone()
+                data-quant=matches!(d.kind, Kind::Serve { .. }).then_some(d.tag())
+                data-method=matches!(d.kind, Kind::Train { .. }).then_some(d.tag())
+            >
+                <button
+                    type="button"
+                    class="apply"
+                    id=id
+                    on:click=click
+                    aria-disabled=move || current().then_some("true")
+                    aria-label=d.aria()
+                >
+                    <span class="cand-name">{d.name.clone()}</span>
+                    " "
+                    <span class="cand-quant">{d.tag()}</span>
+                </button>
+                {move || data.with(numbers)}
+            </li>
+        }
+    })
+    .into_any()
+}
+
+/// The parts of a row that change with the configuration.
+fn numbers(d: &RowData) -> impl IntoView {
+    let (size, size_title, note) = d.size();
     view! {
-        <li class:current=current data-model=c.model.clone() data-method=c.method.id()>
-            {apply_button(
-                &c.model,
-                &c.name,
-                c.method.id(),
-                format!("Use {} with {}", c.name, c.method),
-                current,
-                apply,
-            )}
-            <span class=if c.fits { "chip v-fits" } else { "chip v-nofit" }>
-                {if c.fits { "fits" } else { "does not fit" }}
-            </span>
-            <span class="num">{c.total.to_string()}</span>
-            <span class="muted">{gpus}</span>
-            {current.then(|| view! { <span class="muted">"(current)"</span> })}
-            {reasons}
-        </li>
+        <span
+            class=chip_class(d.verdict)
+            title=(d.verdict == Verdict::Tight).then(|| crate::share::tight_note(true))
+        >
+            {d.verdict.label()}
+        </span>
+        <span class="num" title=size_title>
+            {size}
+        </span>
+        <span class="num muted">{note}</span>
+        {d.current.then(|| view! { <span class="muted">"(current)"</span> })}
+        {(!d.fits)
+            .then(|| {
+                view! {
+                    <ul class="why">
+                        {d.reasons.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
+                    </ul>
+                }
+            })}
     }
 }
 
@@ -154,47 +245,38 @@ fn TrainRow(
 #[component]
 pub fn Ranking() -> impl IntoView {
     let st = use_app();
-    let current = move || {
-        st.inputs
-            .with(|i| (i.model.clone(), i.quant, i.train.method))
-    };
-    // Rows of the candidates that fit (`fits`) or not, re-rendered on every change; the
-    // disclosure around the others stays put, so it keeps its open state.
-    let rows = move |fits: bool| {
-        let (model, quant, method) = current();
-        if st.mode.get() == Mode::Train {
-            return st.train_ranked.with(|all| {
-                all.iter()
-                    .filter(|c| c.fits == fits)
-                    .map(|c| {
-                        let cur = c.model == model && c.method == method;
-                        view! { <TrainRow c=c.clone() current=cur /> }
-                    })
-                    .collect_view()
-                    .into_any()
-            });
-        }
-        st.ranked.with(|all| {
-            all.iter()
-                .filter(|c| c.fits == fits)
-                .map(|c| {
-                    let cur = c.model == model && c.quant == quant;
-                    view! { <Row c=c.clone() current=cur /> }
-                })
-                .collect_view()
-                .into_any()
+    // The ranking follows the settled inputs: a drag redraws it once it pauses.
+    let rows = Memo::new(move |_| {
+        st.settled.with(|i| match i.mode {
+            Mode::Serve => st
+                .ranked
+                .with(|all| all.iter().map(|c| RowData::serve(c, i)).collect::<Vec<_>>()),
+            Mode::Train => st
+                .train_ranked
+                .with(|all| all.iter().map(|c| RowData::train(c, i)).collect()),
+        })
+    });
+    // The keys of the rows that fit (`true`) or not, in order: the lists follow them.
+    let keys = move |fits: bool| {
+        Memo::new(move |_| {
+            rows.with(|r| {
+                r.iter()
+                    .filter(|x| x.fits == fits)
+                    .map(|x| x.key.clone())
+                    .collect::<Vec<_>>()
+            })
         })
     };
-    let count = move |fits: bool| match st.mode.get() {
-        Mode::Serve => st
-            .ranked
-            .with(|a| a.iter().filter(|c| c.fits == fits).count()),
-        Mode::Train => st
-            .train_ranked
-            .with(|a| a.iter().filter(|c| c.fits == fits).count()),
+    let (fit, rest) = (keys(true), keys(false));
+    let list = move |keys: Memo<Vec<String>>| {
+        view! {
+            <For
+                each=move || keys.get()
+                key=|k| k.clone()
+                children=move |k| view! { <Row rows=rows id=k /> }
+            />
+        }
     };
-    let n_fit = move || count(true);
-    let n_rest = move || count(false);
     view! {
         <p class="hint">
             {move || match st.mode.get() {
@@ -211,7 +293,7 @@ pub fn Ranking() -> impl IntoView {
             }}
         </p>
         <Show
-            when=move || { n_fit() > 0 }
+            when=move || fit.with(|k| !k.is_empty())
             fallback=|| {
                 view! {
                     <p class="none">
@@ -221,11 +303,15 @@ pub fn Ranking() -> impl IntoView {
                 }
             }
         >
-            <ol class="cands fit">{move || rows(true)}</ol>
+            <ol class="cands fit">{list(fit)}</ol>
         </Show>
-        <details class="nofit" class:empty=move || n_rest() == 0>
-            <summary>{move || format!("{} that do not fit", n_rest())}</summary>
-            <ul class="cands">{move || rows(false)}</ul>
-        </details>
+        // The rows that do not fit are built only while their disclosure is open.
+        <Disclosure
+            class="nofit"
+            summary=Signal::derive(move || format!("{} that do not fit", rest.with(Vec::len)))
+            hidden=Signal::derive(move || rest.with(Vec::is_empty))
+        >
+            <ul class="cands">{list(rest)}</ul>
+        </Disclosure>
     }
 }

@@ -1,5 +1,7 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
+//! The list of every check is built only while it is open.
 
+use super::fields::Disclosure;
 use crate::app::use_app;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
@@ -89,6 +91,22 @@ pub fn Verdict() -> impl IntoView {
                 .collect_view()
         })
     };
+    view! {
+        <div class="verdict-box" role="status" aria-live="polite">
+            {banner}
+            <ul class="reasons">{failed}</ul>
+        </div>
+        <ul class="warnings">{warnings}</ul>
+        <Disclosure class="checks" summary="All checks">
+            <AllChecks />
+        </Disclosure>
+    }
+}
+
+/// Every check, passed or not.
+#[component]
+fn AllChecks() -> impl IntoView {
+    let est = use_app().est;
     let all_checks = move || {
         est.with(|e| {
             e.checks
@@ -112,17 +130,7 @@ pub fn Verdict() -> impl IntoView {
                 .collect_view()
         })
     };
-    view! {
-        <div class="verdict-box" role="status" aria-live="polite">
-            {banner}
-            <ul class="reasons">{failed}</ul>
-        </div>
-        <ul class="warnings">{warnings}</ul>
-        <details class="checks">
-            <summary>"All checks"</summary>
-            <ul>{all_checks}</ul>
-        </details>
-    }
+    view! { <ul>{all_checks}</ul> }
 }
 
 /// The verdict in one line, kept in view above the controls on narrow screens (the style

@@ -1,8 +1,10 @@
-//! What the controls offer and what each control does to the [`Inputs`].
+//! The edit reducer: one user action ([`Edit`]) applied to the [`Inputs`] ([`apply`]), and what
+//! the controls offer (variants, formats, stops) for the current inputs.
 //!
 //! Pure functions over the catalog and one `Inputs` value, so the page's behaviour is tested on
 //! the host: the components only turn DOM events into an [`Edit`] and call [`apply`]. Nothing
 //! here computes a memory number; choosing a variant on a family change asks the estimator.
+//! Every bound comes from [`limits`], the permalink's own.
 
 use fitcard_estimator::catalog::{catalog, Family, Format, Variant};
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule};
@@ -193,9 +195,9 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
                 i.quant = f.id;
             }
         }
-        Edit::Ctx(c) => i.ctx = c.max(1),
-        Edit::Par(p) => i.par = p.max(1),
-        Edit::Cards(c) => i.cards = c.max(1),
+        Edit::Ctx(c) => i.ctx = c.clamp(limits::CTX.0, limits::CTX.1),
+        Edit::Par(p) => i.par = p.clamp(limits::PAR.0, limits::PAR.1),
+        Edit::Cards(c) => i.cards = c.clamp(limits::CARDS.0, limits::CARDS.1),
         Edit::Gpu(Some(id)) => {
             if let Some(g) = catalog().gpu(&id) {
                 i.gpu = GpuChoice::Catalog(g.id.clone());
@@ -208,7 +210,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             }
         }
         Edit::Vram(g) => {
-            let (lo, hi) = fitcard_estimator::inputs::limits::VRAM_GIB;
+            let (lo, hi) = limits::VRAM_GIB;
             if g.is_finite() && (lo..=hi).contains(&g) {
                 i.gpu = GpuChoice::VramGib(g);
             } else {
@@ -224,10 +226,10 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             i.kv_v = None;
         }
         Edit::Kvu(b) => i.kvu = b,
-        Edit::Ubatch(u) => i.ubatch = u.max(1),
+        Edit::Ubatch(u) => i.ubatch = u.clamp(limits::UBATCH.0, limits::UBATCH.1),
         Edit::SwaFull(b) => i.swa_full = b,
         Edit::Util(u) => {
-            let (lo, hi) = fitcard_estimator::inputs::limits::UTIL;
+            let (lo, hi) = limits::UTIL;
             i.util = u.clamp(lo, hi);
         }
         Edit::Candidate { model, quant } => {

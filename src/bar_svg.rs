@@ -1,0 +1,272 @@
+//! The stacked memory bar drawn as SVG markup, from the geometry of
+//! [`crate::bar_geometry`]: bytes in, markup out, tested on the host.
+//!
+//! The page sets this markup as its plot's content in one step when what it shows changes (a
+//! slider tick costs one DOM write, not one per attribute). It holds no listener and no script:
+//! the plot's container takes the events of its segments (`data-term`), and every text in it
+//! is escaped.
+
+use crate::bar_geometry::{self as geometry, term_class, CardBar, Layout, Segment};
+use fitcard_estimator::badge::xml_escape;
+use fitcard_estimator::terms::{Place, TermName};
+use fitcard_estimator::{Bytes, Estimate};
+use std::fmt::Write;
+
+/// Room left of the plot for the row labels (`GPU 0`, `Host RAM`).
+pub const LEFT: f64 = 64.0;
+/// Room right of the plot for the capacity label (`23.99 GiB`) beside the capacity line.
+pub const RIGHT: f64 = 48.0;
+/// Narrowest plot drawn; a narrower box scales the drawing down instead.
+pub const MIN_PLOT: f64 = 160.0;
+const TOP: f64 = 20.0;
+const ROW_H: f64 = 26.0;
+const ROW_GAP: f64 = 22.0;
+const AXIS: f64 = 22.0;
+
+/// The drawing's width when its box has not been measured yet.
+pub const DEFAULT_WIDTH: f64 = LEFT + geometry::WIDTH + RIGHT;
+
+/// Everything one drawing shows: compared before the plot is touched.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Drawing {
+    /// Width in SVG units (one per CSS pixel of its box).
+    pub width: f64,
+    /// The bars on a shared scale.
+    pub layout: Layout,
+    /// Each card's capacity and budget, for their labels.
+    pub marks: Vec<(Bytes, Bytes)>,
+    /// The drawing in words (its accessible name).
+    pub summary: String,
+}
+
+/// The drawing of `e` in a box `box_width` CSS pixels wide.
+pub fn drawing(e: &Estimate, box_width: f64) -> Drawing {
+    let width = box_width.max(LEFT + MIN_PLOT + RIGHT).round();
+    let host: Vec<(TermName, Bytes)> = e
+        .terms
+        .iter()
+        .filter(|t| t.place == Place::Host)
+        .map(|t| (t.name, t.bytes))
+        .collect();
+    let first = e.per_card.first();
+    Drawing {
+        width,
+        layout: geometry::layout(&e.per_card, &host, width - LEFT - RIGHT),
+        marks: e.per_card.iter().map(|c| (c.capacity, c.budget)).collect(),
+        summary: format!(
+            "Memory per card: {} of {} on each of {} card{}; {} in host RAM.",
+            first.map(|c| c.bytes).unwrap_or_default(),
+            first.map(|c| c.capacity).unwrap_or_default(),
+            e.per_card.len(),
+            if e.per_card.len() == 1 { "" } else { "s" },
+            e.total_host_bytes
+        ),
+    }
+}
+
+/// Top of row `k` (cards first, then the host row).
+fn row_y(k: usize) -> f64 {
+    TOP + k as f64 * (ROW_H + ROW_GAP)
+}
+
+/// A coordinate with at most two decimals.
+fn n(x: f64) -> String {
+    let s = format!("{:.2}", x);
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// The `<svg>` element of `d`.
+pub fn markup(d: &Drawing) -> String {
+    let l = &d.layout;
+    let rows = l.cards.len() + usize::from(!l.host.is_empty());
+    let axis_y = row_y(rows) - ROW_GAP / 2.0;
+    let mut s = String::with_capacity(4096);
+    let _ = write!(
+        s,
+        r#"<svg class="bar-svg" viewBox="0 0 {} {}" role="group" aria-label="{}" preserveAspectRatio="xMinYMin meet"><g class="axis">"#,
+        n(d.width),
+        n(row_y(rows) + AXIS),
+        xml_escape(&d.summary)
+    );
+    for t in &l.ticks {
+        let x = n(LEFT + t.x);
+        let _ = write!(
+            s,
+            r#"<line class="tick" x1="{x}" x2="{x}" y1="{}" y2="{}"/><text class="tick-label" x="{x}" y="{}" text-anchor="middle">{}</text>"#,
+            n(TOP - 2.0),
+            n(axis_y),
+            n(axis_y + 14.0),
+            xml_escape(&t.label)
+        );
+    }
+    s.push_str("</g>");
+    for (k, c) in l.cards.iter().enumerate() {
+        card(&mut s, k, c, d.marks.get(k).copied().unwrap_or_default());
+    }
+    if !l.host.is_empty() {
+        let y = row_y(l.cards.len());
+        s.push_str(r#"<g class="host">"#);
+        row_label(&mut s, y, "Host RAM");
+        segments(&mut s, &l.host, y);
+        s.push_str("</g>");
+    }
+    s.push_str("</svg>");
+    s
+}
+
+fn row_label(s: &mut String, y: f64, label: &str) {
+    let _ = write!(
+        s,
+        r#"<text class="row-label" x="{}" y="{}" text-anchor="end" dominant-baseline="middle">{}</text>"#,
+        n(LEFT - 8.0),
+        n(y + ROW_H / 2.0),
+        xml_escape(label)
+    );
+}
+
+/// One card's row: label, track, segments, capacity line and label, budget line and label.
+fn card(s: &mut String, k: usize, c: &CardBar, (capacity, budget): (Bytes, Bytes)) {
+    let y = row_y(k);
+    let _ = write!(
+        s,
+        r#"<g class="{}" data-card="{}">"#,
+        if c.over { "card over" } else { "card" },
+        c.index
+    );
+    row_label(s, y, &format!("GPU {}", c.index));
+    let _ = write!(
+        s,
+        r#"<rect class="track" x="{}" y="{}" width="{}" height="{}"/>"#,
+        n(LEFT),
+        n(y),
+        n(c.capacity_x),
+        n(ROW_H)
+    );
+    segments(s, &c.segments, y);
+    let cap = n(LEFT + c.capacity_x);
+    let _ = write!(
+        s,
+        r#"<line class="cap" x1="{cap}" x2="{cap}" y1="{}" y2="{}"/><text class="mark-label" x="{}" y="{}">{}</text>"#,
+        n(y - 6.0),
+        n(y + ROW_H + 6.0),
+        n(LEFT + c.capacity_x + 3.0),
+        n(y - 6.0),
+        xml_escape(&capacity.to_string())
+    );
+    if let Some(bx) = c.budget_x {
+        let x = n(LEFT + bx);
+        let _ = write!(
+            s,
+            r#"<line class="budget" x1="{x}" x2="{x}" y1="{}" y2="{}"/><text class="mark-label budget-label" x="{}" y="{}" text-anchor="end">budget {}</text>"#,
+            n(y - 4.0),
+            n(y + ROW_H + 4.0),
+            n(LEFT + bx - 3.0),
+            n(y - 6.0),
+            xml_escape(&budget.to_string())
+        );
+    }
+    s.push_str("</g>");
+}
+
+/// The stacked rectangles of one row, each focusable and named by its term and size.
+fn segments(s: &mut String, segs: &[Segment], y: f64) {
+    for g in segs {
+        let tip = xml_escape(&format!("{}: {}", g.name.label(), g.bytes));
+        let _ = write!(
+            s,
+            r#"<rect class="seg {}" data-term="{}" x="{}" y="{}" width="{}" height="{}" tabindex="0" aria-label="{tip}"><title>{tip}</title></rect>"#,
+            term_class(g.name),
+            g.name.id(),
+            n(LEFT + g.x),
+            n(y),
+            n(g.width.max(0.0)),
+            n(ROW_H)
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use fitcard_estimator::{decode, estimate};
+
+    fn attr(svg: &str, selector: &str, name: &str) -> Vec<String> {
+        svg.split(selector)
+            .skip(1)
+            .filter_map(|rest| {
+                let tag = &rest[..rest.find('>').unwrap_or(rest.len())];
+                let at = tag.find(&format!(" {name}=\""))? + name.len() + 3;
+                Some(tag[at..at + tag[at..].find('"')?].to_string())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn one_row_per_card_with_its_terms_in_order() {
+        let e = estimate(&decode("cards=2&ctx=8192").inputs);
+        let svg = markup(&drawing(&e, 712.0));
+        assert!(
+            svg.starts_with(r#"<svg class="bar-svg" viewBox="0 0 712 "#),
+            "{svg}"
+        );
+        assert_eq!(svg.matches(r#"<g class="card"#).count(), 2);
+        let terms = attr(&svg, "<rect class=\"seg", "data-term");
+        let per_card: Vec<&str> = e.per_card[0]
+            .terms
+            .iter()
+            .filter(|t| t.1.get() > 0)
+            .map(|t| t.0.id())
+            .collect();
+        assert_eq!(&terms[..per_card.len()], per_card.as_slice());
+        // The segments of a card stack without gaps.
+        let xs: Vec<f64> = attr(&svg, "<rect class=\"seg", "x")
+            .iter()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let ws: Vec<f64> = attr(&svg, "<rect class=\"seg", "width")
+            .iter()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        for k in 1..per_card.len() {
+            assert!(
+                (xs[k - 1] + ws[k - 1] - xs[k]).abs() < 0.02,
+                "{xs:?} {ws:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn host_row_budget_line_and_words() {
+        // llama.cpp keeps the embeddings in host RAM: a host row.
+        let e = estimate(&decode("engine=llama.cpp").inputs);
+        let svg = markup(&drawing(&e, 712.0));
+        assert!(svg.contains(r#"<g class="host">"#));
+        assert!(svg.contains(">Host RAM</text>"));
+        assert!(!svg.contains("budget"), "llama.cpp has no budget line");
+        // vLLM draws its budget line.
+        let e = estimate(&decode("engine=vllm&quant=BF16&model=Qwen/Qwen3-8B&vram=80").inputs);
+        let svg = markup(&drawing(&e, 712.0));
+        assert!(svg.contains(r#"<line class="budget""#), "{svg}");
+        assert!(svg.contains(">budget 72.00 GiB</text>"), "{svg}");
+        assert!(svg.contains(&format!("aria-label=\"{}\"", drawing(&e, 712.0).summary)));
+    }
+
+    #[test]
+    fn a_narrow_box_keeps_the_smallest_plot() {
+        let e = estimate(&decode("").inputs);
+        assert_eq!(drawing(&e, 10.0).width, LEFT + MIN_PLOT + RIGHT);
+        assert_eq!(drawing(&e, 999.6).width, 1000.0);
+    }
+
+    #[test]
+    fn text_is_escaped_and_numbers_are_short() {
+        assert_eq!(n(12.0), "12");
+        assert_eq!(n(12.345), "12.35");
+        assert_eq!(n(0.5), "0.5");
+        let mut d = drawing(&estimate(&decode("").inputs), 712.0);
+        d.summary = "<b>&\"".into();
+        let svg = markup(&d);
+        assert!(svg.contains("aria-label=\"&lt;b&gt;&amp;&quot;\""), "{svg}");
+        assert!(!svg.contains("<b>"));
+    }
+}

@@ -1,0 +1,249 @@
+//! The memory figure: the stacked bar (SVG markup from [`crate::bar_svg`], geometry from
+//! [`crate::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
+//!
+//! The plot is redrawn in one DOM write when what it shows changes; its segments and the
+//! legend's keys hand their events to their container, which reads the term from `data-term`.
+
+use crate::app::use_app;
+use crate::bar_geometry::term_class;
+use crate::bar_svg;
+use fitcard_estimator::terms::{Place, TermName};
+use fitcard_estimator::{Bytes, Mode};
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// The term named by the `data-term` of the element an event came from (or an ancestor).
+fn term_of(ev: &web_sys::Event) -> Option<TermName> {
+    let el = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let id = el
+        .closest("[data-term]")
+        .ok()??
+        .get_attribute("data-term")?;
+    TermName::ALL.iter().copied().find(|n| n.id() == id)
+}
+
+/// Memory per card as a stacked bar against each card's capacity, the host-resident part on
+/// the same scale, a legend, and the formula of the term under the pointer or focus.
+#[component]
+pub fn MemoryBar() -> impl IntoView {
+    let st = use_app();
+    let active = RwSignal::new(None::<TermName>);
+    let est = st.est;
+    let pick = move |ev: &web_sys::Event| {
+        if let Some(n) = term_of(ev) {
+            if active.get_untracked() != Some(n) {
+                active.set(Some(n));
+            }
+        }
+    };
+
+    // The drawing is laid out at the width of its box, one SVG unit per CSS pixel, so its text
+    // keeps its size on a phone; until the box is measured, the default width.
+    let figure = NodeRef::<leptos::html::Figure>::new();
+    let box_w = RwSignal::new(bar_svg::DEFAULT_WIDTH);
+    Effect::new(move |_| {
+        if let Some(f) = figure.get() {
+            let el = f.clone();
+            crate::dom::on_resize(&f, move || {
+                let w = f64::from(el.client_width());
+                if w > 0.0 && (w - box_w.get_untracked()).abs() >= 1.0 {
+                    box_w.set(w);
+                }
+            });
+        }
+    });
+    let drawing = Memo::new(move |_| {
+        let w = box_w.get();
+        est.with(|e| bar_svg::drawing(e, w))
+    });
+    let markup = move || drawing.with(bar_svg::markup);
+
+    // The highlighted segment: a class set in place, so that the focused segment stays.
+    let plot = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        drawing.track();
+        let on = active.get().map(TermName::id);
+        let Some(plot) = plot.get() else { return };
+        let Ok(segs) = plot.query_selector_all("rect.seg") else {
+            return;
+        };
+        for k in 0..segs.length() {
+            if let Some(el) = segs
+                .item(k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            {
+                let here = el.get_attribute("data-term");
+                let _ = el
+                    .class_list()
+                    .toggle_with_force("active", here.as_deref() == on);
+            }
+        }
+    });
+
+    // The dashed line is explained only when one is drawn.
+    let budget_note = move || {
+        let budget = est.with(|e| e.per_card.iter().any(|c| c.budget < c.capacity));
+        budget.then(|| match st.mode.get() {
+            Mode::Serve => {
+                let e = st.inputs.with(|i| i.engine);
+                format!(
+                    " The dashed line is {}'s budget: {} × capacity.",
+                    e.label(),
+                    super::serve_controls::util_flag(e)
+                )
+            }
+            Mode::Train => " The dashed line is the 85 % of each extra GPU that counts.".into(),
+        })
+    };
+    view! {
+        <figure class="bar" node_ref=figure>
+            <figcaption>
+                "Memory per card against its capacity (solid line)."
+                {budget_note}
+                " Hover, focus or click a segment or a key below for its formula."
+            </figcaption>
+            <div
+                class="bar-plot"
+                node_ref=plot
+                inner_html=markup
+                on:mouseover=move |ev| pick(&ev)
+                on:focusin=move |ev| pick(&ev)
+            ></div>
+            <Legend active=active />
+            <div class="term-detail" aria-live="polite">
+                <TermDetail active=active />
+            </div>
+        </figure>
+    }
+}
+
+/// A key per term: its colour, name and size; hovering, focusing or clicking one shows its
+/// formula. The keys are rebuilt only when the set of terms changes; their sizes and the
+/// pressed state update in place.
+#[component]
+fn Legend(
+    /// The term highlighted.
+    active: RwSignal<Option<TermName>>,
+) -> impl IntoView {
+    let st = use_app();
+    let keys = Memo::new(move |_| {
+        st.est.with(|e| {
+            e.terms
+                .iter()
+                .map(|t| (t.name, t.label, t.place == Place::Host))
+                .collect::<Vec<_>>()
+        })
+    });
+    let sizes = Memo::new(move |_| {
+        st.est.with(|e| {
+            e.terms
+                .iter()
+                .map(|t| (t.name, t.bytes))
+                .collect::<Vec<_>>()
+        })
+    });
+    let list = move || {
+        keys.get()
+            .into_iter()
+            .map(|(name, label, host)| {
+                let on = move || active.get() == Some(name);
+                let bytes = move || {
+                    sizes.with(|s| {
+                        s.iter()
+                            .find(|t| t.0 == name)
+                            .map(|t| t.1)
+                            .unwrap_or_default()
+                            .to_string()
+                    })
+                };
+                view! {
+                    <li>
+                        <button
+                            type="button"
+                            class=move || if on() { "key active" } else { "key" }
+                            aria-pressed=move || on().to_string()
+                            on:click=move |_| active.set(Some(name))
+                            on:focus=move |_| active.set(Some(name))
+                            on:mouseenter=move |_| active.set(Some(name))
+                        >
+                            <span class=format!("swatch {}", term_class(name))></span>
+                            <span class="key-label">{label}</span>
+                            <span class="num">{bytes}</span>
+                            {host.then(|| view! { <span class="where">"host"</span> })}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! { <ul class="legend">{list}</ul> }
+}
+
+/// What the term detail shows: the term, its size, its formula and its source.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Detail {
+    name: Option<TermName>,
+    label: &'static str,
+    bytes: Bytes,
+    per_card: Option<Bytes>,
+    host: bool,
+    formula: String,
+    provenance: &'static str,
+}
+
+/// The formula and source of the highlighted term (the first one until one is chosen).
+#[component]
+fn TermDetail(
+    /// The term highlighted.
+    active: RwSignal<Option<TermName>>,
+) -> impl IntoView {
+    let st = use_app();
+    let detail = Memo::new(move |_| {
+        let name = active.get();
+        st.est.with(|e| {
+            let Some(t) = name
+                .and_then(|n| e.terms.iter().find(|t| t.name == n))
+                .or_else(|| e.terms.first())
+            else {
+                return Detail::default();
+            };
+            let per_card = (e.per_card.len() > 1 && t.place == Place::Device).then(|| {
+                e.per_card
+                    .first()
+                    .and_then(|c| c.terms.iter().find(|x| x.0 == t.name))
+                    .map(|x| x.1)
+                    .unwrap_or_default()
+            });
+            Detail {
+                name: Some(t.name),
+                label: t.label,
+                bytes: t.bytes,
+                per_card,
+                host: t.place == Place::Host,
+                formula: t.formula.clone(),
+                provenance: t.provenance,
+            }
+        })
+    });
+    let d = move |f: fn(&Detail) -> String| move || detail.with(f);
+    view! {
+        <Show when=move || detail.with(|d| d.name.is_some())>
+            <h3>
+                <span class=d(|d| format!("swatch {}", d.name.map_or("", term_class)))></span>
+                {d(|d| d.label.to_string())}
+                ": "
+                <span class="num">{d(|d| d.bytes.to_string())}</span>
+                {d(|d| d.per_card.map(|b| format!(" ({b} per card)")).unwrap_or_default())}
+                {d(|d| if d.host { " in host RAM".into() } else { String::new() })}
+            </h3>
+            <p class="formula">
+                <span class="k">"Formula "</span>
+                <code>{d(|d| d.formula.clone())}</code>
+            </p>
+            <p class="provenance">
+                <span class="k">"Source "</span>
+                {d(|d| d.provenance.to_string())}
+            </p>
+        </Show>
+    }
+}

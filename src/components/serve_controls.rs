@@ -1,0 +1,237 @@
+//! Serve-mode controls: engine, format, context, concurrency, KV cache type and the engine
+//! settings that change what is allocated.
+
+use super::controls::{model_memo, TokensSlider};
+use super::fields::{count_stops, plural, CheckField, NumberField, SelectField};
+use super::fields::{NameSlider, ValueSlider};
+use crate::app::use_app;
+use crate::edit::{self, Edit};
+use fitcard_estimator::catalog::SizeKind;
+use fitcard_estimator::inputs::limits;
+use fitcard_estimator::{Engine, KvDtype};
+use leptos::prelude::*;
+
+/// Default upper end of the concurrency slider (a larger value from a link widens it).
+const PAR_MAX: u32 = 64;
+
+/// The engine as a memo.
+fn engine_memo() -> Memo<Engine> {
+    let st = use_app();
+    Memo::new(move |_| st.inputs.with(|i| i.engine))
+}
+
+/// The engine selector (every engine the estimator models).
+#[component]
+pub fn EngineField() -> impl IntoView {
+    let st = use_app();
+    let engine = engine_memo();
+    let engines = Engine::ALL
+        .iter()
+        .map(|e| (e.id().to_string(), e.label().to_string()))
+        .collect::<Vec<_>>();
+    view! {
+        <SelectField
+            id="engine"
+            label="Engine"
+            options=engines
+            selected=Signal::derive(move || engine.get().id().to_string())
+            on_change=Callback::new(move |v: String| {
+                if let Ok(e) = v.parse::<Engine>() {
+                    st.edit(Edit::Engine(e));
+                }
+            })
+        />
+    }
+}
+
+/// The format, lowest precision on the left; `*` marks a size computed from tensor shapes.
+#[component]
+pub fn QuantSlider() -> impl IntoView {
+    let st = use_app();
+    let model = model_memo();
+    let engine = engine_memo();
+    let quant = st.pick(|i| i.quant);
+    // (format, file size, computed) of the formats the engine loads.
+    let formats = Memo::new(move |_| {
+        let e = engine.get();
+        model.with(|m| {
+            edit::formats(edit::family_of(m).1, e)
+                .iter()
+                .map(|f| (f.id, f.size(), f.size == SizeKind::Computed))
+                .collect::<Vec<_>>()
+        })
+    });
+    let names = Memo::new(move |_| {
+        formats.with(|fs| {
+            fs.iter()
+                .map(|(id, _, computed)| format!("{id}{}", if *computed { "*" } else { "" }))
+                .collect::<Vec<_>>()
+        })
+    });
+    let pos = Memo::new(move |_| {
+        let q = quant.get();
+        formats.with(|fs| fs.iter().position(|f| f.0 == q).unwrap_or(0))
+    });
+    let text = Signal::derive(move || {
+        let q = quant.get();
+        formats.with(|fs| match fs.iter().find(|f| f.0 == q) {
+            Some((id, size, computed)) => format!(
+                "{id} · {size} file{}",
+                if *computed { " (size computed*)" } else { "" }
+            ),
+            None => format!("{q} (not published for this engine)"),
+        })
+    });
+    view! {
+        <NameSlider
+            id="quant"
+            label="Format (precision)"
+            names=names
+            current=pos
+            text=text
+            on_input=Callback::new(move |p| st.edit(Edit::Quant(p)))
+        />
+    }
+}
+
+/// The context per request.
+#[component]
+pub fn ContextSlider() -> impl IntoView {
+    let st = use_app();
+    let ctx = st.pick(|i| i.ctx);
+    view! {
+        <TokensSlider
+            id="ctx"
+            label="Context per request"
+            value=ctx
+            on_pick=Callback::new(move |c| st.edit(Edit::Ctx(c)))
+        />
+    }
+}
+
+/// The number of concurrent requests (slots), each with the whole context.
+#[component]
+pub fn ParSlider() -> impl IntoView {
+    let st = use_app();
+    let par = st.pick(|i| i.par);
+    view! {
+        <ValueSlider
+            id="par"
+            label="Concurrent requests (slots)"
+            stops=count_stops(PAR_MAX.min(limits::PAR.1), par)
+            first=1
+            value=par
+            text=Signal::derive(move || plural(par.get(), "slot"))
+            on_pick=Callback::new(move |n| st.edit(Edit::Par(n)))
+        />
+    }
+}
+
+/// KV cache element type, among those the engine accepts.
+#[component]
+pub fn KvField() -> impl IntoView {
+    let st = use_app();
+    let engine = engine_memo();
+    let kv = st.pick(|i| i.kv);
+    let options = Signal::derive(move || {
+        engine
+            .get()
+            .kv_choices()
+            .into_iter()
+            .map(|k| {
+                let label = if k == KvDtype::Auto {
+                    "auto (model dtype)"
+                } else {
+                    k.id()
+                };
+                (k.id().to_string(), label.to_string())
+            })
+            .collect::<Vec<_>>()
+    });
+    view! {
+        <SelectField
+            id="kv"
+            label="KV cache type"
+            options=options
+            selected=Signal::derive(move || kv.get().id().to_string())
+            on_change=Callback::new(move |v: String| {
+                if let Ok(k) = v.parse::<KvDtype>() {
+                    st.edit(Edit::Kv(k));
+                }
+            })
+        />
+    }
+}
+
+/// The flag that sets the share of each card an engine that preallocates takes (`util=`).
+pub fn util_flag(e: Engine) -> &'static str {
+    match e {
+        Engine::Sglang => "--mem-fraction-static",
+        _ => "--gpu-memory-utilization",
+    }
+}
+
+/// The engine settings that change what is allocated.
+#[component]
+pub fn EngineKnobs() -> impl IntoView {
+    let st = use_app();
+    let i = st.inputs;
+    let engine = engine_memo();
+    view! {
+        <details class="knobs">
+            <summary>"Engine settings"</summary>
+            <Show when=move || engine.get() == Engine::LlamaCpp>
+                <CheckField
+                    id="kvu"
+                    label="Unified KV cache shared by all slots (-kvu)"
+                    checked=Signal::derive(move || i.with(|i| i.kvu))
+                    on_change=Callback::new(move |on| st.edit(Edit::Kvu(on)))
+                />
+                <CheckField
+                    id="swafull"
+                    label="Full-size cache for sliding-window layers (--swa-full)"
+                    checked=Signal::derive(move || i.with(|i| i.swa_full))
+                    on_change=Callback::new(move |on| st.edit(Edit::SwaFull(on)))
+                />
+                <NumberField
+                    id="ubatch"
+                    label="Physical batch (-ub)"
+                    bounds=(f64::from(limits::UBATCH.0), f64::from(limits::UBATCH.1))
+                    step=1.0
+                    value=Signal::derive(move || i.with(|i| i.ubatch.to_string()))
+                    on_change=Callback::new(move |v: String| {
+                        if let Ok(u) = v.parse::<u32>() {
+                            st.edit(Edit::Ubatch(u));
+                        }
+                    })
+                />
+            </Show>
+            // vLLM and SGLang both take a fixed share of each card up front.
+            <Show when=move || engine.get().preallocates()>
+                <NumberField
+                    id="util"
+                    label=Signal::derive(move || {
+                        let e = engine.get();
+                        let what = if e == Engine::Sglang {
+                            "Share of each card for weights and KV cache"
+                        } else {
+                            "GPU memory utilization"
+                        };
+                        format!("{what} ({})", util_flag(e))
+                    })
+                    bounds=limits::UTIL
+                    step=0.01
+                    value=Signal::derive(move || i.with(|i| i.util.to_string()))
+                    on_change=Callback::new(move |v: String| {
+                        if let Ok(u) = v.parse::<f64>() {
+                            st.edit(Edit::Util(u));
+                        }
+                    })
+                />
+            </Show>
+            <Show when=move || matches!(engine.get(), Engine::Ollama | Engine::Transformers)>
+                <p class="hint">"No further settings change this engine's allocation."</p>
+            </Show>
+        </details>
+    }
+}
