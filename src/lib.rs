@@ -10,6 +10,7 @@ pub mod bar_svg;
 pub mod edit;
 pub mod share;
 pub mod snap;
+pub mod summary;
 
 #[cfg(target_arch = "wasm32")]
 mod app;

@@ -1,8 +1,10 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
-//! The list of every check is built only while it is open.
+//! For vLLM and SGLang, the KV pool the engine will allocate. The list of every check is built
+//! only while it is open.
 
 use super::fields::Disclosure;
 use crate::app::use_app;
+use crate::summary;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -91,15 +93,38 @@ pub fn Verdict() -> impl IntoView {
                 .collect_view()
         })
     };
+    // vLLM and SGLang: what the engine's own startup log will say about its KV pool.
+    let pool = Signal::derive(move || {
+        let ctx = st.inputs.with(|i| i.ctx);
+        est.with(|e| summary::pool(e, ctx))
+    });
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner}
             <ul class="reasons">{failed}</ul>
+            <Line class="pool" text=pool />
         </div>
         <ul class="warnings">{warnings}</ul>
         <Disclosure class="checks" summary="All checks">
             <AllChecks />
         </Disclosure>
+    }
+}
+
+/// A line of words beside the verdict, hidden when there is nothing to say; its text is
+/// rewritten in place.
+#[component]
+fn Line(
+    /// The paragraph's class.
+    class: &'static str,
+    /// The words, or `None` to hide the line.
+    #[prop(into)]
+    text: Signal<Option<String>>,
+) -> impl IntoView {
+    view! {
+        <p class=class hidden=move || text.with(Option::is_none)>
+            {move || text.get().unwrap_or_default()}
+        </p>
     }
 }
 

@@ -530,6 +530,28 @@ test('slider ticks with the CPU throttled 4×: the median time is printed', asyn
   await page.close();
 });
 
+test('vLLM and SGLang: the KV pool and the requests it holds, beside the verdict; their budget setting', async () => {
+  const page = await open('?engine=vllm&model=Qwen/Qwen3-8B&quant=BF16&vram=80&ctx=8192&par=4');
+  const line = () => page.textContent('.verdict-box .pool');
+  assert.match(await line(), /^KV pool [\d,]+ tokens · [\d.,]+× requests of 8K$/);
+  assert.ok(await page.isVisible('.verdict-box .pool'));
+  // Each engine names its own flag for the share it takes.
+  await page.click('.knobs summary');
+  assert.match(await page.textContent('label[for=util]'), /--gpu-memory-utilization/);
+  await page.selectOption('#engine', 'sglang');
+  await page.waitForFunction(() => /--mem-fraction-static/.test(document.querySelector('label[for=util]')?.textContent));
+  assert.match(await line(), /^KV pool [\d,]+ tokens · /);
+  const before = await line();
+  await page.fill('#util', '0.5');
+  await page.$eval('#util', (e) => e.dispatchEvent(new Event('change', { bubbles: true })));
+  await page.waitForFunction((b) => document.querySelector('.verdict-box .pool').textContent !== b, before);
+  assert.match(await page.textContent('figcaption'), /SGLang's budget: --mem-fraction-static/);
+  // Engines that do not preallocate say nothing about a pool.
+  await page.selectOption('#engine', 'llama.cpp');
+  await page.waitForFunction(() => document.querySelector('.verdict-box .pool').hidden);
+  await page.close();
+});
+
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
   const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
   const page = await context.newPage();
