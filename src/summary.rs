@@ -1,7 +1,9 @@
 //! The sentences the page writes beside the verdict from what the estimator computed beyond the
-//! memory terms: the KV pool of an engine that preallocates it. Pure, tested on the host.
+//! memory terms: the KV pool of an engine that preallocates it, the decode speed and what a spill
+//! to system RAM costs. Pure, tested on the host.
 
 use fitcard_estimator::inputs::thousands;
+use fitcard_estimator::speed::Speed;
 use fitcard_estimator::units::tokens_label;
 use fitcard_estimator::Estimate;
 
@@ -27,6 +29,34 @@ pub fn pool(e: &Estimate, ctx: u32) -> Option<String> {
         s += &format!(" · {}× requests of {}", about(c), tokens_label(ctx));
     }
     Some(s)
+}
+
+/// Decode speed per request and over all of them: "≈ 65 tokens/s per request · 262 tokens/s
+/// over 4 requests".
+pub fn speed(s: &Speed, par: u32) -> String {
+    let one = format!("≈ {} tokens/s per request", about(s.decode_tps));
+    if par > 1 {
+        format!(
+            "{one} · {} tokens/s over {par} requests",
+            about(s.aggregate_tps)
+        )
+    } else {
+        one
+    }
+}
+
+/// The cost of layers left in system RAM (llama.cpp and Ollama keep running, slower): "19 layers
+/// stay in system RAM: ≈ 5.7 tokens/s instead of 34" (`None` when nothing spills).
+pub fn spill(s: &Speed) -> Option<String> {
+    (s.offloaded_layers > 0).then(|| {
+        format!(
+            "{} layer{} stay in system RAM: ≈ {} tokens/s instead of {}",
+            s.offloaded_layers,
+            if s.offloaded_layers == 1 { "" } else { "s" },
+            about(s.decode_tps),
+            about(s.on_card_tps)
+        )
+    })
 }
 
 #[cfg(test)]
@@ -63,5 +93,42 @@ mod tests {
         }
         let e = estimate(&decode("engine=llama.cpp").inputs);
         assert_eq!(pool(&e, 8192), None);
+    }
+
+    #[test]
+    fn speed_per_request_and_over_all_of_them() {
+        let s = Speed {
+            decode_tps: 65.47,
+            aggregate_tps: 261.9,
+            offloaded_bytes: 0,
+            offloaded_layers: 0,
+            on_card_tps: 65.47,
+        };
+        assert_eq!(
+            speed(&s, 4),
+            "≈ 65 tokens/s per request · 262 tokens/s over 4 requests"
+        );
+        assert_eq!(speed(&s, 1), "≈ 65 tokens/s per request");
+        assert_eq!(spill(&s), None);
+    }
+
+    #[test]
+    fn a_spill_says_what_it_costs() {
+        // Gemma 3 27B Q8_0 on one 24 GiB card: llama.cpp leaves layers in system RAM.
+        let e = estimate(&decode("model=google/gemma-3-27b-it&quant=Q8_0&ctx=8192&par=4").inputs);
+        let s = e.speed.expect("the RTX 4090's bandwidth is known");
+        assert!(s.offloaded_layers > 0);
+        let w = spill(&s).unwrap();
+        assert!(
+            w.starts_with(&format!(
+                "{} layers stay in system RAM: ≈ ",
+                s.offloaded_layers
+            )),
+            "{w}"
+        );
+        assert!(
+            w.ends_with(&format!("tokens/s instead of {}", about(s.on_card_tps))),
+            "{w}"
+        );
     }
 }

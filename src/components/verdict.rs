@@ -1,5 +1,6 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
-//! For vLLM and SGLang, the KV pool the engine will allocate. The list of every check is built
+//! For vLLM and SGLang, the KV pool the engine will allocate; the decode speed, and what layers
+//! left in system RAM cost. The list of every check is built
 //! only while it is open.
 
 use super::fields::Disclosure;
@@ -98,11 +99,19 @@ pub fn Verdict() -> impl IntoView {
         let ctx = st.inputs.with(|i| i.ctx);
         est.with(|e| summary::pool(e, ctx))
     });
+    // Decode speed, and what layers left in system RAM cost.
+    let speed = Signal::derive(move || {
+        let par = st.inputs.with(|i| i.par);
+        est.with(|e| e.speed.as_ref().map(|s| summary::speed(s, par)))
+    });
+    let spill = Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(summary::spill)));
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner}
             <ul class="reasons">{failed}</ul>
             <Line class="pool" text=pool />
+            <Line class="speed" text=speed />
+            <Line class="spill" text=spill />
         </div>
         <ul class="warnings">{warnings}</ul>
         <Disclosure class="checks" summary="All checks">

@@ -552,6 +552,22 @@ test('vLLM and SGLang: the KV pool and the requests it holds, beside the verdict
   await page.close();
 });
 
+test('speed beside the verdict; layers spilled to system RAM say what they cost', async () => {
+  const page = await open('?model=google/gemma-3-27b-it&quant=Q4_K_M&ctx=8192&par=4');
+  assert.match(await page.textContent('.verdict-box .speed'), /^≈ [\d.,]+ tokens\/s per request · [\d.,]+ tokens\/s over 4 requests$/);
+  assert.ok(await page.locator('.verdict-box .spill').isHidden());
+  // A larger format than the card holds: llama.cpp keeps layers in system RAM, the speed drops
+  // and the line says so.
+  const top = await page.$eval('#quant', (e) => e.max);
+  await page.$eval('#quant', (e, v) => { e.value = v; e.dispatchEvent(new Event('input', { bubbles: true })); }, top);
+  await page.waitForFunction(() => !document.querySelector('.verdict-box .spill').hidden);
+  const spill = await page.textContent('.verdict-box .spill');
+  const m = spill.match(/^(\d+) layers? stay in system RAM: ≈ ([\d.,]+) tokens\/s instead of ([\d.,]+)$/);
+  assert.ok(m, spill);
+  assert.ok(Number(m[2].replace(/,/g, '')) < Number(m[3].replace(/,/g, '')), spill);
+  await page.close();
+});
+
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
   const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
   const page = await context.newPage();
