@@ -310,6 +310,11 @@ fn FullView() -> impl IntoView {
                     "Every number comes from the fitcard estimator: each term names its formula and its source. "
                     "File sizes are looked up from the publishers; sizes marked * are computed from tensor shapes."
                 </p>
+                <p>
+                    <a href="method.html">"How every number is computed"</a>
+                    " · "
+                    <a href="accuracy.html">"How accurate it is: every published measurement against the estimate"</a>
+                </p>
             </footer>
         </div>
     }

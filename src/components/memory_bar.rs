@@ -179,6 +179,10 @@ fn Legend(
     view! { <ul class="legend">{list}</ul> }
 }
 
+/// The method page of the site (rendered from `docs/method.md` at build time), one section per
+/// term id.
+pub const METHOD_PAGE: &str = "method.html";
+
 /// What the term detail shows: the term, its size, its formula and its source.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Detail {
@@ -226,6 +230,16 @@ fn TermDetail(
         })
     });
     let d = move |f: fn(&Detail) -> String| move || detail.with(f);
+    // Its section of the method page (train mode has one section for all its terms); from an
+    // embed, in a new tab.
+    let section = move || {
+        let id = match st.mode.get() {
+            Mode::Serve => detail.with(|d| d.name.map_or("", TermName::id)),
+            Mode::Train => "train",
+        };
+        format!("{METHOD_PAGE}#{id}")
+    };
+    let target = st.inputs.with_untracked(|i| i.embed).then_some("_blank");
     view! {
         <Show when=move || detail.with(|d| d.name.is_some())>
             <h3>
@@ -243,6 +257,10 @@ fn TermDetail(
             <p class="provenance">
                 <span class="k">"Source "</span>
                 {d(|d| d.provenance.to_string())}
+                " "
+                <a class="method-link" href=section target=target>
+                    "How this term is computed"
+                </a>
             </p>
         </Show>
     }

@@ -568,6 +568,28 @@ test('speed beside the verdict; layers spilled to system RAM say what they cost'
   await page.close();
 });
 
+test("a term's Source links to its section of the method page; the footer to the method and accuracy pages", async () => {
+  const page = await open();
+  await page.hover('rect.seg[data-term=kv_cache]');
+  const link = page.locator('.term-detail .method-link');
+  assert.equal(await link.getAttribute('href'), 'method.html#kv_cache');
+  const foot = await page.$$eval('footer a', (a) => a.map((x) => x.getAttribute('href')));
+  assert.deepEqual(foot, ['method.html', 'accuracy.html']);
+  await link.click();
+  await page.waitForURL(/method\.html#kv_cache$/);
+  assert.match(await page.textContent('h2#kv_cache'), /KV cache/);
+  assert.ok(await page.locator('h2#kv_cache').isVisible());
+  assert.equal(new URL(page.url()).pathname, `${BASE}method.html`);
+  await page.goto(`${origin}${BASE}accuracy.html`);
+  assert.match(await page.textContent('h1'), /\S/);
+  await page.close();
+  // Train mode's terms share one section.
+  const train = await open('?mode=train');
+  await train.hover('rect.seg[data-term=optimizer]');
+  assert.equal(await train.getAttribute('.term-detail .method-link', 'href'), 'method.html#train');
+  await train.close();
+});
+
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
   const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
   const page = await context.newPage();
