@@ -590,6 +590,26 @@ test("a term's Source links to its section of the method page; the footer to the
   await train.close();
 });
 
+test('the command panel lists the plan on every engine that loads the file, with what each needs', async () => {
+  const page = await open('?model=Qwen/Qwen3-8B&quant=BF16&engine=vllm&vram=80&ctx=8192&par=4');
+  assert.match(await page.textContent('details.engines summary'), /every engine that loads this file \(\d+\)/);
+  assert.equal(await page.locator('.engine-commands li').count(), 0, 'built when opened');
+  await page.click('details.engines summary');
+  const rows = await page.$$eval('.engine-commands li', (li) =>
+    li.map((x) => ({ engine: x.dataset.engine, text: x.textContent, cmd: x.querySelector('pre').textContent })),
+  );
+  const engines = rows.map((r) => r.engine);
+  assert.equal(engines[0], 'vllm', 'the chosen engine first');
+  for (const e of ['sglang', 'transformers']) assert.ok(engines.includes(e), `${engines}`);
+  for (const r of rows) {
+    assert.match(r.text, /(fits|does not fit)[^]*GiB on the fullest card/, r.engine);
+    assert.match(r.cmd, /\S/);
+  }
+  assert.match(rows.find((r) => r.engine === 'sglang').cmd, /sglang\.launch_server/);
+  assert.equal(rows[0].cmd, await page.textContent('#command'));
+  await page.close();
+});
+
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
   const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
   const page = await context.newPage();
