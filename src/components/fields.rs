@@ -280,9 +280,14 @@ pub fn NumberField(
                 step=step.to_string()
                 prop:value=move || value.get()
                 on:change=move |ev| {
+                    // A box removed while it holds an unsent entry (the engine changed) fires
+                    // `change` as it goes: its field is gone by then, and so is the entry.
                     let el = event_target::<web_sys::HtmlInputElement>(&ev);
-                    on_change.run(el.value());
-                    put_back(&el, &value.get_untracked());
+                    if on_change.try_run(el.value()).is_some() {
+                        if let Some(used) = value.try_get_untracked() {
+                            put_back(&el, &used);
+                        }
+                    }
                 }
             />
         </div>

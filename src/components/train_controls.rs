@@ -233,6 +233,11 @@ fn PoolRow(
         None => "spare",
     };
     let change = move |ev: leptos::ev::Event| {
+        // A row removed while its box holds an unsent entry (back to serve mode) fires `change`
+        // as it goes: the pool is gone by then, and so is the entry.
+        if pool.try_with_untracked(|_| ()).is_none() {
+            return;
+        }
         let el = event_target::<web_sys::HtmlInputElement>(&ev);
         if let Ok(g) = el.value().parse::<f64>() {
             st.edit(Edit::Free(k, g));
