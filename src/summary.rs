@@ -1,11 +1,14 @@
 //! The sentences the page writes beside the verdict from what the estimator computed beyond the
 //! memory terms: the KV pool of an engine that preallocates it, the decode speed and what a spill
-//! to system RAM costs. Pure, tested on the host.
+//! to system RAM costs, and the limits solved with every other input held. Pure, tested on the
+//! host.
 
+use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::thousands;
+use fitcard_estimator::solve::{Solution, Target};
 use fitcard_estimator::speed::Speed;
 use fitcard_estimator::units::tokens_label;
-use fitcard_estimator::Estimate;
+use fitcard_estimator::{Estimate, Inputs, Mode};
 
 /// `58.13` → `58`, `3.14` → `3.1`: a count of requests or tokens per second as people read it.
 pub fn about(x: f64) -> String {
@@ -59,10 +62,98 @@ pub fn spill(s: &Speed) -> Option<String> {
     })
 }
 
+/// What is solved for in each mode: the longest context, the most slots, the fewest cards and
+/// the smallest catalog GPU when serving; the longest sequence and the largest batch when
+/// training.
+pub fn targets(mode: Mode) -> &'static [Target] {
+    match mode {
+        Mode::Serve => &[Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
+        Mode::Train => &[Target::Seq, Target::Bsz],
+    }
+}
+
+/// `4 slots`, `1 slot`.
+fn count(n: impl std::fmt::Display + PartialEq<u32>, what: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{n} {what}{s}")
+}
+
+/// One solved limit in words: "up to 47,104 tokens at 4 slots", "9 slots of 8K", "fewest
+/// cards: 1", "smallest GPU: NVIDIA GeForce RTX 4060 Ti 16GB"; when nothing fits, the solver's
+/// own sentence.
+pub fn limit(s: &Solution, i: &Inputs) -> String {
+    let n = s.value.as_deref().and_then(|v| v.parse::<u32>().ok());
+    match (s.target, n, s.value.as_deref()) {
+        (Target::Ctx, Some(c), _) => format!(
+            "up to {} tokens at {}",
+            thousands(c.into()),
+            count(i.par, "slot")
+        ),
+        (Target::Par, Some(p), _) => format!("{} of {}", count(p, "slot"), tokens_label(i.ctx)),
+        (Target::Cards, Some(c), _) => format!("fewest cards: {c}"),
+        (Target::Gpu, _, Some(id)) => {
+            let name = catalog().gpu(id).map_or(id, |g| g.name.as_str());
+            format!("smallest GPU: {name}")
+        }
+        (Target::Seq, Some(q), _) => format!(
+            "sequences up to {} tokens at batch {}",
+            thousands(q.into()),
+            i.train.bsz
+        ),
+        (Target::Bsz, Some(b), _) => format!(
+            "batches up to {b} at {} tokens",
+            thousands(i.train.seq.into())
+        ),
+        _ => s.message.clone(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use fitcard_estimator::{decode, estimate};
+
+    #[test]
+    fn solved_limits_in_words() {
+        use fitcard_estimator::solve::solve;
+        let i =
+            decode("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&vram=80&ctx=8192&par=4").inputs;
+        let words: Vec<String> = targets(Mode::Serve)
+            .iter()
+            .map(|&t| limit(&solve(&i, t), &i))
+            .collect();
+        let n = |t| solve(&i, t).value.unwrap();
+        let ctx: u32 = n(Target::Ctx).parse().unwrap();
+        assert_eq!(
+            words[0],
+            format!("up to {} tokens at 4 slots", thousands(ctx.into()))
+        );
+        assert_eq!(words[1], format!("{} slots of 8K", n(Target::Par)));
+        assert_eq!(words[2], "fewest cards: 1");
+        let gpu = n(Target::Gpu);
+        assert_eq!(
+            words[3],
+            format!("smallest GPU: {}", catalog().gpu(&gpu).unwrap().name)
+        );
+        // Train mode solves for the sequence and the batch.
+        let t = decode("mode=train&bsz=2&seq=2048").inputs;
+        let words: Vec<String> = targets(Mode::Train)
+            .iter()
+            .map(|&g| limit(&solve(&t, g), &t))
+            .collect();
+        assert!(
+            words[0].starts_with("sequences up to ") && words[0].ends_with(" tokens at batch 2")
+        );
+        assert!(words[1].starts_with("batches up to ") && words[1].ends_with(" at 2,048 tokens"));
+        // Nothing fits: the solver says so.
+        let s = Solution {
+            target: Target::Par,
+            value: None,
+            message: "not even one request of 8192 tokens fits".into(),
+            evaluations: 1,
+        };
+        assert_eq!(limit(&s, &i), s.message);
+    }
 
     #[test]
     fn counts_read_as_people_say_them() {

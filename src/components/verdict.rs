@@ -1,11 +1,12 @@
 //! The verdict: fits / tight / does not fit, every failed check in words, and the warnings.
 //! For vLLM and SGLang, the KV pool the engine will allocate; the decode speed, and what layers
-//! left in system RAM cost. The list of every check is built
+//! left in system RAM cost; the limits solved with every other input held (when opened). The list of every check is built
 //! only while it is open.
 
 use super::fields::Disclosure;
 use crate::app::use_app;
 use crate::summary;
+use fitcard_estimator::solve::solve;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -114,6 +115,9 @@ pub fn Verdict() -> impl IntoView {
             <Line class="spill" text=spill />
         </div>
         <ul class="warnings">{warnings}</ul>
+        <Disclosure class="limits" summary="Limits, with everything else held">
+            <Limits />
+        </Disclosure>
         <Disclosure class="checks" summary="All checks">
             <AllChecks />
         </Disclosure>
@@ -134,6 +138,34 @@ fn Line(
         <p class=class hidden=move || text.with(Option::is_none)>
             {move || text.get().unwrap_or_default()}
         </p>
+    }
+}
+
+/// The limits of this configuration, each solved with every other input held: the longest
+/// context, the most slots, the fewest cards and the smallest catalog GPU (train mode: the
+/// longest sequence and the largest batch). Solved once the controls are still, and only while
+/// shown.
+#[component]
+fn Limits() -> impl IntoView {
+    let st = use_app();
+    let lines = Memo::new(move |_| {
+        st.settled.with(|i| {
+            summary::targets(i.mode)
+                .iter()
+                .map(|&t| (t.id(), summary::limit(&solve(i, t), i)))
+                .collect::<Vec<_>>()
+        })
+    });
+    view! {
+        <ul>
+            {move || {
+                lines
+                    .get()
+                    .into_iter()
+                    .map(|(id, text)| view! { <li data-target=id>{text}</li> })
+                    .collect_view()
+            }}
+        </ul>
     }
 }
 

@@ -106,7 +106,7 @@ after(async () => {
 /** Open the calculator with `query` and wait until it has rendered a verdict. */
 async function open(query = '') {
   const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}${query}`);
   await page.waitForSelector('.verdict-label');
   return page;
@@ -239,7 +239,7 @@ test('a bad parameter shows a dismissible notice and the page still works', asyn
 
 test('embed=1 shows the compact view and posts its height to the parent', async () => {
   const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}/host.html?par=2&embed=1`);
   const frame = page.frameLocator('#fc');
   await frame.locator('.verdict-label').waitFor();
@@ -289,7 +289,7 @@ test('one click on a ranked candidate applies it', async () => {
   // Their rows are built when the disclosure opens.
   assert.equal(await p2.locator('details.nofit li').count(), 0);
   await p2.click('details.nofit summary');
-  assert.ok((await p2.locator('details.nofit li').count()) > 0);
+  await p2.waitForSelector('details.nofit li');
   assert.match(await p2.textContent('details.nofit li .why'), /\S/);
   await p2.close();
   await page.close();
@@ -595,6 +595,7 @@ test('the command panel lists the plan on every engine that loads the file, with
   assert.match(await page.textContent('details.engines summary'), /every engine that loads this file \(\d+\)/);
   assert.equal(await page.locator('.engine-commands li').count(), 0, 'built when opened');
   await page.click('details.engines summary');
+  await page.waitForSelector('.engine-commands li');
   const rows = await page.$$eval('.engine-commands li', (li) =>
     li.map((x) => ({ engine: x.dataset.engine, text: x.textContent, cmd: x.querySelector('pre').textContent })),
   );
@@ -610,10 +611,39 @@ test('the command panel lists the plan on every engine that loads the file, with
   await page.close();
 });
 
+test('the limits with everything else held: solved when opened, and again when the controls settle', async () => {
+  const page = await open('?model=Qwen/Qwen3-8B&quant=BF16&engine=sglang&vram=80&ctx=8192&par=4');
+  assert.equal(await page.locator('details.limits li').count(), 0, 'nothing solved until opened');
+  await page.click('details.limits summary');
+  await page.waitForSelector('details.limits li');
+  const limits = () =>
+    page.$$eval('details.limits li', (li) => Object.fromEntries(li.map((x) => [x.dataset.target, x.textContent])));
+  let l = await limits();
+  assert.deepEqual(Object.keys(l), ['ctx', 'par', 'cards', 'gpu']);
+  assert.match(l.ctx, /^up to [\d,]+ tokens at 4 slots$/);
+  assert.match(l.par, /^\d+ slots of 8K$/);
+  assert.equal(l.cards, 'fewest cards: 1');
+  assert.match(l.gpu, /^smallest GPU: NVIDIA /);
+  // More slots leave less context per request.
+  const ctxAt4 = Number(l.ctx.match(/[\d,]+/)[0].replace(/,/g, ''));
+  await page.$eval('#par', (e) => { e.value = '16'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => / at 16 slots$/.test(document.querySelector('details.limits li[data-target=ctx]').textContent));
+  l = await limits();
+  assert.ok(Number(l.ctx.match(/[\d,]+/)[0].replace(/,/g, '')) < ctxAt4, l.ctx);
+  await page.close();
+  // Train mode solves for the sequence and the batch.
+  const train = await open('?mode=train');
+  await train.click('details.limits summary');
+  await train.waitForSelector('details.limits li');
+  const t = await train.$$eval('details.limits li', (li) => li.map((x) => x.dataset.target));
+  assert.deepEqual(t, ['seq', 'bsz']);
+  await train.close();
+});
+
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
   const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
   const page = await context.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}?model=${wanted}&ctx=4096&par=2`);
   await page.waitForSelector('.unavailable');
   assert.equal(await page.textContent('.unavailable h2'), `${wanted}: not available`);
@@ -725,7 +755,7 @@ test('the focus stays in place: choosing a candidate, dismissing a notice, remov
 test('on a phone the verdict and the bar come first, and a one-line verdict stays over the controls', async () => {
   const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
   const page = await phone.newPage();
-  page.on('pageerror', (e) => pageErrors.push(e.message));
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}`);
   await page.waitForSelector('.verdict-label');
   const screen = 844;
