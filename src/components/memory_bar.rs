@@ -2,7 +2,7 @@
 //! [`crate::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
 //!
 //! The plot is redrawn in one DOM write when what it shows changes; its segments and the
-//! legend's keys hand their events to their container, which reads the term from `data-term`.
+//! legend's keys hand their events to their containers, which read the term from `data-term`.
 
 use crate::app::use_app;
 use crate::bar_geometry::term_class;
@@ -80,6 +80,51 @@ pub fn MemoryBar() -> impl IntoView {
         }
     });
 
+    // A key per term: its colour, name and size; hovering, focusing or clicking one shows its
+    // formula (the list takes the events of its keys). The keys are rebuilt only when the set of
+    // terms changes; their sizes and pressed state update in place.
+    let keys = Memo::new(move |_| {
+        est.with(|e| {
+            e.terms
+                .iter()
+                .map(|t| (t.name, t.label, t.place == Place::Host))
+                .collect::<Vec<_>>()
+        })
+    });
+    let legend = move || {
+        keys.get()
+            .into_iter()
+            .map(|(name, label, host)| {
+                let on = move || active.get() == Some(name);
+                let bytes = move || {
+                    est.with(|e| {
+                        e.terms
+                            .iter()
+                            .find(|t| t.name == name)
+                            .map(|t| t.bytes)
+                            .unwrap_or_default()
+                            .to_string()
+                    })
+                };
+                view! {
+                    <li>
+                        <button
+                            type="button"
+                            class=move || if on() { "key active" } else { "key" }
+                            aria-pressed=move || on().to_string()
+                            data-term=name.id()
+                        >
+                            <span class=format!("swatch {}", term_class(name))></span>
+                            <span class="key-label">{label}</span>
+                            <span class="num">{bytes}</span>
+                            {host.then(|| view! { <span class="where">"host"</span> })}
+                        </button>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+
     // The dashed line is explained only when one is drawn.
     let budget_note = move || {
         let budget = est.with(|e| e.per_card.iter().any(|c| c.budget < c.capacity));
@@ -109,7 +154,14 @@ pub fn MemoryBar() -> impl IntoView {
                 on:mouseover=move |ev| pick(&ev)
                 on:focusin=move |ev| pick(&ev)
             ></div>
-            <Legend active=active />
+            <ul
+                class="legend"
+                on:click=move |ev| pick(&ev)
+                on:focusin=move |ev| pick(&ev)
+                on:mouseover=move |ev| pick(&ev)
+            >
+                {legend}
+            </ul>
             <div class="term-detail" aria-live="polite">
                 <TermDetail active=active />
             </div>
@@ -117,151 +169,59 @@ pub fn MemoryBar() -> impl IntoView {
     }
 }
 
-/// A key per term: its colour, name and size; hovering, focusing or clicking one shows its
-/// formula. The keys are rebuilt only when the set of terms changes; their sizes and the
-/// pressed state update in place.
-#[component]
-fn Legend(
-    /// The term highlighted.
-    active: RwSignal<Option<TermName>>,
-) -> impl IntoView {
-    let st = use_app();
-    let keys = Memo::new(move |_| {
-        st.est.with(|e| {
-            e.terms
-                .iter()
-                .map(|t| (t.name, t.label, t.place == Place::Host))
-                .collect::<Vec<_>>()
-        })
-    });
-    let sizes = Memo::new(move |_| {
-        st.est.with(|e| {
-            e.terms
-                .iter()
-                .map(|t| (t.name, t.bytes))
-                .collect::<Vec<_>>()
-        })
-    });
-    let list = move || {
-        keys.get()
-            .into_iter()
-            .map(|(name, label, host)| {
-                let on = move || active.get() == Some(name);
-                let bytes = move || {
-                    sizes.with(|s| {
-                        s.iter()
-                            .find(|t| t.0 == name)
-                            .map(|t| t.1)
-                            .unwrap_or_default()
-                            .to_string()
-                    })
-                };
-                view! {
-                    <li>
-                        <button
-                            type="button"
-                            class=move || if on() { "key active" } else { "key" }
-                            aria-pressed=move || on().to_string()
-                            on:click=move |_| active.set(Some(name))
-                            on:focus=move |_| active.set(Some(name))
-                            on:mouseenter=move |_| active.set(Some(name))
-                        >
-                            <span class=format!("swatch {}", term_class(name))></span>
-                            <span class="key-label">{label}</span>
-                            <span class="num">{bytes}</span>
-                            {host.then(|| view! { <span class="where">"host"</span> })}
-                        </button>
-                    </li>
-                }
-            })
-            .collect_view()
-    };
-    view! { <ul class="legend">{list}</ul> }
-}
-
 /// The method page of the site (rendered from `docs/method.md` at build time), one section per
 /// term id.
 pub const METHOD_PAGE: &str = "method.html";
 
-/// What the term detail shows: the term, its size, its formula and its source.
-#[derive(Clone, Debug, Default, PartialEq)]
-struct Detail {
-    name: Option<TermName>,
-    label: &'static str,
-    bytes: Bytes,
-    per_card: Option<Bytes>,
-    host: bool,
-    formula: String,
-    provenance: &'static str,
-}
-
-/// The formula and source of the highlighted term (the first one until one is chosen).
+/// The formula and source of the highlighted term (the first one until one is chosen), with a
+/// link to its section of the method page (train mode has one section for all its terms; from
+/// an embed, in a new tab).
 #[component]
 fn TermDetail(
     /// The term highlighted.
     active: RwSignal<Option<TermName>>,
 ) -> impl IntoView {
     let st = use_app();
-    let detail = Memo::new(move |_| {
+    let target = st.inputs.with_untracked(|i| i.embed).then_some("_blank");
+    move || {
         let name = active.get();
+        let train = st.mode.get() == Mode::Train;
         st.est.with(|e| {
-            let Some(t) = name
+            let t = name
                 .and_then(|n| e.terms.iter().find(|t| t.name == n))
-                .or_else(|| e.terms.first())
-            else {
-                return Detail::default();
-            };
+                .or_else(|| e.terms.first())?;
             let per_card = (e.per_card.len() > 1 && t.place == Place::Device).then(|| {
-                e.per_card
+                let b: Bytes = e
+                    .per_card
                     .first()
                     .and_then(|c| c.terms.iter().find(|x| x.0 == t.name))
                     .map(|x| x.1)
-                    .unwrap_or_default()
+                    .unwrap_or_default();
+                format!(" ({b} per card)")
             });
-            Detail {
-                name: Some(t.name),
-                label: t.label,
-                bytes: t.bytes,
-                per_card,
-                host: t.place == Place::Host,
-                formula: t.formula.clone(),
-                provenance: t.provenance,
-            }
+            let section = if train { "train" } else { t.name.id() };
+            Some(view! {
+                <h3>
+                    <span class=format!("swatch {}", term_class(t.name))></span>
+                    {t.label}
+                    ": "
+                    <span class="num">{t.bytes.to_string()}</span>
+                    {per_card}
+                    {(t.place == Place::Host).then_some(" in host RAM")}
+                </h3>
+                <p class="formula">
+                    <span class="k">"Formula "</span>
+                    <code>{t.formula.clone()}</code>
+                </p>
+                <p class="provenance">
+                    <span class="k">"Source "</span>
+                    {t.provenance}
+                    " "
+                    <a class="method-link" href=format!("{METHOD_PAGE}#{section}") target=target>
+                        "How this term is computed"
+                    </a>
+                </p>
+            })
         })
-    });
-    let d = move |f: fn(&Detail) -> String| move || detail.with(f);
-    // Its section of the method page (train mode has one section for all its terms); from an
-    // embed, in a new tab.
-    let section = move || {
-        let id = match st.mode.get() {
-            Mode::Serve => detail.with(|d| d.name.map_or("", TermName::id)),
-            Mode::Train => "train",
-        };
-        format!("{METHOD_PAGE}#{id}")
-    };
-    let target = st.inputs.with_untracked(|i| i.embed).then_some("_blank");
-    view! {
-        <Show when=move || detail.with(|d| d.name.is_some())>
-            <h3>
-                <span class=d(|d| format!("swatch {}", d.name.map_or("", term_class)))></span>
-                {d(|d| d.label.to_string())}
-                ": "
-                <span class="num">{d(|d| d.bytes.to_string())}</span>
-                {d(|d| d.per_card.map(|b| format!(" ({b} per card)")).unwrap_or_default())}
-                {d(|d| if d.host { " in host RAM".into() } else { String::new() })}
-            </h3>
-            <p class="formula">
-                <span class="k">"Formula "</span>
-                <code>{d(|d| d.formula.clone())}</code>
-            </p>
-            <p class="provenance">
-                <span class="k">"Source "</span>
-                {d(|d| d.provenance.to_string())}
-                " "
-                <a class="method-link" href=section target=target>
-                    "How this term is computed"
-                </a>
-            </p>
-        </Show>
     }
 }

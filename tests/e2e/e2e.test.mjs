@@ -640,6 +640,29 @@ test('the limits with everything else held: solved when opened, and again when t
   await train.close();
 });
 
+test('the badge: a self-contained SVG to download and the Markdown that links it to this configuration', async () => {
+  const page = await open('?ctx=32768&par=4');
+  await page.waitForTimeout(URL_SETTLE_MS);
+  await page.click('#badge-button');
+  assert.equal(await page.getAttribute('#badge-button', 'aria-expanded'), 'true');
+  const md = await page.inputValue('#badge-snippet');
+  assert.equal(md, `[![fitcard](badge.svg)](${page.url()})`);
+  const a = page.locator('#badge-download');
+  assert.equal(await a.getAttribute('download'), 'badge.svg');
+  const href = await a.getAttribute('href');
+  assert.match(href, /^data:image\/svg\+xml;charset=utf-8,/);
+  const svg = decodeURIComponent(href.slice(href.indexOf(',') + 1));
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg"/);
+  assert.match(svg, /(fits|tight|does not fit)/);
+  assert.doesNotMatch(svg, /<script|href=/, 'self-contained');
+  const [download] = await Promise.all([page.waitForEvent('download'), a.click()]);
+  assert.equal(download.suggestedFilename(), 'badge.svg');
+  await page.click('#copy-badge');
+  await page.waitForSelector('#copy-badge + .copy-status:has-text("Copied")');
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), md);
+  await page.close();
+});
+
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
   const wanted = 'meta-llama/Llama-3.3-70B-Instruct';
   const page = await context.newPage();
