@@ -1,9 +1,10 @@
 //! fitcard web calculator: will this LLM fit on this GPU? Computed entirely in the browser.
 //!
 //! Data flows one way: the query string → [`Inputs`](fitcard_estimator::Inputs) (one signal) →
-//! `estimate()` / `rank()` (memos) → the view. The only effect writes the URL back (debounced
-//! `history.replaceState`). The modules above the line are pure and tested on the host; the
-//! Leptos components below it are compiled for wasm32 only.
+//! `estimate()` (a memo) → the view. Once the controls have been still for a moment the inputs
+//! settle (a second signal): the ranking follows the settled inputs, and the URL is written back
+//! from them (`history.replaceState`). The modules above the line are pure and tested on the host;
+//! the Leptos components below it are compiled for wasm32 only.
 
 pub mod bar_geometry;
 pub mod bar_svg;
