@@ -26,6 +26,7 @@ pub struct Family {
     /// Display name.
     pub name: String,
     /// Which published evaluation orders the variants, and its caveats.
+    #[serde(default)]
     pub capability_basis: String,
     /// Strongest first (`capability_rank` 1, 2, …).
     pub variants: Vec<Variant>,
@@ -58,6 +59,7 @@ pub struct Score {
     /// The score.
     pub score: f64,
     /// Where it was published (URL).
+    #[serde(default)]
     pub source: String,
 }
 
@@ -100,6 +102,7 @@ pub struct Arch {
     /// Per-layer token embeddings (gemma-3n): a `vocab × layers × dim` lookup table.
     pub ple: Option<Ple>,
     /// Where the config facts come from (URL).
+    #[serde(default)]
     pub source: String,
     /// Context extension by YaRN rope scaling, where the publisher validated it.
     #[serde(default)]
@@ -162,6 +165,7 @@ pub struct Format {
     /// The file (or the first shard) in that repo.
     pub file: String,
     /// Where the size comes from (URL).
+    #[serde(default)]
     pub source: String,
     /// Storage type of `token_embd` (and per-layer embeddings) in this file.
     pub embd_type: GgmlType,
@@ -173,6 +177,7 @@ pub struct Format {
     /// coverage is not uniform.
     pub unquantized: Vec<String>,
     /// Anything a reader should know about this file.
+    #[serde(default)]
     pub note: Option<String>,
 }
 
@@ -187,6 +192,7 @@ pub struct Gpu {
     /// Total memory as the driver reports it (nvidia-smi `memory.total`), in bytes.
     pub vram_bytes: Bytes,
     /// Where the memory size comes from (URL).
+    #[serde(default)]
     pub source: String,
     /// Memory bandwidth, GB/s (10^9 bytes per second), as the vendor's specification prints it.
     #[serde(default)]
@@ -208,6 +214,7 @@ pub struct Yarn {
     /// The pre-training context it scales (`--yarn-orig-ctx`).
     pub original_ctx: Tokens,
     /// Where the publisher says so (URL).
+    #[serde(default)]
     pub source: String,
 }
 
@@ -273,7 +280,7 @@ static CATALOG: OnceLock<Catalog> = OnceLock::new();
 pub fn catalog() -> &'static Catalog {
     CATALOG.get_or_init(|| {
         // The JSON is compiled in and validated by tests; a parse failure is a build defect.
-        serde_json::from_str(include_str!("../data/catalog.json"))
+        serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog.json")))
             .expect("embedded catalog.json is valid (checked by tests)")
     })
 }
