@@ -1,6 +1,7 @@
-//! The embedded catalog, as compiled in: `data/catalog.json` minified, and for the web page
-//! (wasm32) without the source texts (URLs and notes) the page never shows — they stay in the
-//! repository, the CLI and the tests. Keeps the page's initial transfer small.
+//! The embedded catalog, as compiled in: `data/families/*.json` (one family per file, in file-name
+//! order) and `data/gpus.json`, assembled into one minified document; for the web page (wasm32)
+//! without the source texts (URLs and notes) the page never shows — they stay in the repository,
+//! the CLI and the tests. Adding a family is adding one file.
 
 use std::{env, fs, path::Path};
 
@@ -18,10 +19,22 @@ fn strip(v: &mut serde_json::Value) {
     }
 }
 
+fn read(path: &Path) -> serde_json::Value {
+    println!("cargo:rerun-if-changed={}", path.display());
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
+}
+
 fn main() {
-    println!("cargo:rerun-if-changed=data/catalog.json");
-    let text = fs::read_to_string("data/catalog.json").expect("data/catalog.json");
-    let mut v: serde_json::Value = serde_json::from_str(&text).expect("catalog.json is JSON");
+    println!("cargo:rerun-if-changed=data/families");
+    let mut files: Vec<_> = fs::read_dir("data/families")
+        .expect("data/families")
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "json"))
+        .collect();
+    files.sort();
+    let families: Vec<_> = files.iter().map(|p| read(p)).collect();
+    let mut v = serde_json::json!({ "families": families, "gpus": read(Path::new("data/gpus.json")) });
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         strip(&mut v);
     }

@@ -1,5 +1,5 @@
 //! The embedded catalog: model families → variants (ranked by capability) → formats (with real
-//! file sizes), plus GPUs. Compiled in from `data/catalog.json`; every entry carries its source.
+//! file sizes), plus GPUs. Compiled in from `data/families/*.json` and `data/gpus.json`; every entry carries its source.
 //! `data/SOURCES.md` explains how it was assembled and which sizes are computed.
 
 use crate::quant::{Container, GgmlType, Quant};
@@ -276,11 +276,15 @@ impl Format {
 
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
 
+/// The catalog as compiled in: one minified JSON document assembled by `build.rs` from
+/// `data/families/*.json` and `data/gpus.json` (without the source texts on wasm32).
+pub const EMBEDDED_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.json"));
+
 /// The embedded catalog (parsed once).
 pub fn catalog() -> &'static Catalog {
     CATALOG.get_or_init(|| {
         // The JSON is compiled in and validated by tests; a parse failure is a build defect.
-        serde_json::from_str(include_str!(concat!(env!("OUT_DIR"), "/catalog.json")))
+        serde_json::from_str(EMBEDDED_JSON)
             .expect("embedded catalog.json is valid (checked by tests)")
     })
 }

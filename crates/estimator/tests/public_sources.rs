@@ -62,7 +62,7 @@ fn no_reference_to_documents_outside_the_repository() {
     files(&root, &mut all);
     assert!(
         all.iter()
-            .any(|p| p.ends_with("crates/estimator/data/catalog.json")),
+            .any(|p| p.ends_with("crates/estimator/data/gpus.json")),
         "the scan must reach the catalog"
     );
     assert!(all.len() > 50, "only {} files scanned", all.len());

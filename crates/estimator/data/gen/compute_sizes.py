@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Compute model-file sizes that no public listing gave us.
 
-Not run by the build or CI: catalog.json is committed. Run by hand:
+Not run by the build or CI: the catalog files (families/*.json) are committed. Run by hand:
 
     python3 crates/estimator/data/gen/compute_sizes.py            # table of every computed size
     python3 crates/estimator/data/gen/compute_sizes.py --validate # residuals against known sizes
@@ -192,7 +192,7 @@ def gpt_oss(c):
 
 # ----------------------------------------------------------------------------- models
 # Config facts from each model's config.json, https://huggingface.co/<model>/blob/main/config.json,
-# each checked against a second public copy (catalog.json "arch.source" names both).
+# each checked against a second public copy (the family file's "arch.source" names both).
 M = {
     "meta-llama/Llama-3.2-1B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=2048, layers=16, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=128256, has_output=False),
     "meta-llama/Llama-3.2-3B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=3072, layers=28, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=128256, has_output=False),
@@ -369,7 +369,7 @@ def st_awq(model):
 
 
 # ----------------------------------------------------------------------------- validation
-# Sizes known from public listings; each one's URL is in the "source" of its catalog.json row
+# Sizes known from public listings; each one's URL is in the "source" of its catalog row
 # (cross-checks without a catalog row are described in data/SOURCES.md).
 KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) or exact
     ("meta-llama/Llama-3.2-1B-Instruct", "F16", 2.48e9, "bartowski 2.48GB"),
