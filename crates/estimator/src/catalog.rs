@@ -107,6 +107,14 @@ pub struct Arch {
     /// Context extension by YaRN rope scaling, where the publisher validated it.
     #[serde(default)]
     pub yarn: Option<Yarn>,
+    /// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): one compressed latent per token
+    /// and layer is cached instead of keys and values per head.
+    #[serde(default)]
+    pub mla: Option<Mla>,
+    /// Hybrid recurrent layers (Gated DeltaNet in Qwen3-Next/Qwen3.5, Mamba-2 in Granite 4.0-H):
+    /// a fixed state per sequence on those layers, KV only on `attention_layers`.
+    #[serde(default)]
+    pub recurrent: Option<Recurrent>,
     /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
     /// calibration panel), replacing the layout above for the KV cache when set. Never read
     /// from or written to the catalog file.
@@ -124,6 +132,46 @@ pub struct Swa {
     pub period: u32,
     /// Index within the period of the global layer.
     pub global_offset: u32,
+    /// Chunked local attention (Llama 4): a token sees only its own `window`-sized chunk. The
+    /// cache holds the same number of cells as a sliding window of that size.
+    #[serde(default)]
+    pub chunked: bool,
+}
+
+/// Multi-head latent attention, from the config's `kv_lora_rank` and `qk_rope_head_dim`.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Mla {
+    /// Rank of the compressed key/value latent (`kv_lora_rank`).
+    pub kv_lora_rank: u64,
+    /// Rotary part of a key head, cached beside the latent (`qk_rope_head_dim`).
+    pub qk_rope_head_dim: u64,
+    /// Head size of the sparse-attention indexer's key cache (`index_head_dim`, DeepSeek-V3.2),
+    /// when the model has one.
+    #[serde(default)]
+    pub index_head_dim: Option<u64>,
+}
+
+/// Recurrent (linear-attention or state-space) layers of a hybrid model. One shape covers both
+/// kinds: a short causal convolution over `k_heads·k_dim·2 + v_heads·v_dim` channels and a state of
+/// `v_heads · k_dim · v_dim` values per sequence and layer.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Recurrent {
+    /// `gated_deltanet` or `mamba2`.
+    pub kind: String,
+    /// Indices of the full-attention layers (every other layer is recurrent).
+    pub attention_layers: Vec<u32>,
+    /// Convolution kernel width (`linear_conv_kernel_dim`, `mamba_d_conv`).
+    pub conv_kernel: u64,
+    /// Key heads (`linear_num_key_heads`; Mamba-2: `mamba_n_groups`).
+    pub k_heads: u64,
+    /// Key head size (`linear_key_head_dim`; Mamba-2: `mamba_d_state`).
+    pub k_dim: u64,
+    /// Value heads (`linear_num_value_heads`; Mamba-2: `mamba_n_heads`).
+    pub v_heads: u64,
+    /// Value head size (`linear_value_head_dim`; Mamba-2: `mamba_d_head`).
+    pub v_dim: u64,
 }
 
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
@@ -200,7 +248,7 @@ pub struct Gpu {
     /// Where the bandwidth comes from (URL).
     #[serde(default)]
     pub bandwidth_source: Option<String>,
-    /// `gddr` or `hbm`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
+    /// `gddr`, `hbm` or `unified`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
     #[serde(default)]
     pub memory_kind: MemoryKind,
 }
@@ -234,6 +282,9 @@ pub enum MemoryKind {
     Gddr,
     /// HBM2/2e/3/3e (data-centre cards).
     Hbm,
+    /// LPDDR shared by CPU and GPU (Apple M-series, Ryzen AI Max, DGX Spark): `vram_bytes` is
+    /// what the GPU may use by default, not the machine's total.
+    Unified,
 }
 
 impl Arch {

@@ -311,6 +311,7 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
             window: w as Tokens,
             period,
             global_offset,
+            chunked: false,
         })
     });
     let experts = key("expert_count").unwrap_or(1) as u32;
@@ -335,6 +336,8 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         source: format!("the GGUF header of {file}"),
         yarn: None,
         global_override: None,
+        mla: None,
+        recurrent: None,
     };
     let (ftype_name, quant) = file_type(key_general(h, "file_type").unwrap_or(u64::MAX));
     let name = match h.kv.get("general.name") {

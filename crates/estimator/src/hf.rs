@@ -190,6 +190,7 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
             window: w as Tokens,
             period,
             global_offset,
+            chunked: false,
         })
     });
     let experts = num("num_experts").or(num("num_local_experts")).unwrap_or(1) as u32;
@@ -217,6 +218,8 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         source: source.to_string(),
         yarn: None,
         global_override: None,
+        mla: None,
+        recurrent: None,
     })
 }
 

@@ -95,6 +95,8 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit)> {
     let fit = match g.memory_kind {
         MemoryKind::Gddr => GDDR,
         MemoryKind::Hbm => HBM,
+        // No published llama-bench rows fitted yet: no speed rather than a borrowed fit.
+        MemoryKind::Unified => return None,
     };
     Some((g.bandwidth_gbs? * 1e9, fit))
 }

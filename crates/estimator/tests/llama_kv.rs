@@ -30,6 +30,8 @@ fn arch(name: &str) -> Arch {
                 ple,
                 yarn: None,
                 global_override: None,
+                mla: None,
+                recurrent: None,
                 source: "test".into(),
             }
         };
@@ -47,6 +49,7 @@ fn arch(name: &str) -> Arch {
                 window: 512,
                 period: 6,
                 global_offset: 5,
+                chunked: false,
             }),
             None,
             None,
@@ -60,6 +63,7 @@ fn arch(name: &str) -> Arch {
                 window: 512,
                 period: 5,
                 global_offset: 4,
+                chunked: false,
             }),
             Some(20),
             Some(Ple {

@@ -52,6 +52,7 @@ fn llama_bench_decode_rows_within_twenty_percent() {
         let fit = match gpu.memory_kind {
             fitcard_estimator::catalog::MemoryKind::Gddr => GDDR,
             fitcard_estimator::catalog::MemoryKind::Hbm => HBM,
+            fitcard_estimator::catalog::MemoryKind::Unified => continue,
         };
         let p = predict(bytes, bw, fit);
         checked += 1;

@@ -46,6 +46,8 @@ fn arch(
         ple: None,
         yarn: None,
         global_override: None,
+        mla: None,
+        recurrent: None,
         source: source.into(),
     }
 }
