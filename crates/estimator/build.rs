@@ -34,7 +34,8 @@ fn main() {
         .collect();
     files.sort();
     let families: Vec<_> = files.iter().map(|p| read(p)).collect();
-    let mut v = serde_json::json!({ "families": families, "gpus": read(Path::new("data/gpus.json")) });
+    let mut v =
+        serde_json::json!({ "families": families, "gpus": read(Path::new("data/gpus.json")) });
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         strip(&mut v);
     }

@@ -38,7 +38,7 @@ fn main() {
     times.sort_by(f64::total_cmp);
     let t0 = Instant::now();
     let _ = black_box(serde_json::from_str::<serde_json::Value>(
-        fitcard_estimator::catalog::EMBEDDED_JSON
+        fitcard_estimator::catalog::EMBEDDED_JSON,
     ));
     let parse = t0.elapsed().as_secs_f64() * 1e6;
     println!(

@@ -296,9 +296,15 @@ impl Arch {
         }
     }
 
-    /// Layers that own a KV cache (all, unless KV sharing).
+    /// Layers that own a KV cache (all, unless KV sharing or recurrent layers).
     pub fn kv_owning_layers(&self) -> u32 {
-        self.kv_layers.unwrap_or(self.layers).min(self.layers)
+        let attention = self.recurrent.as_ref().map_or(self.layers, |r| {
+            r.attention_layers
+                .iter()
+                .filter(|&&l| l < self.layers)
+                .count() as u32
+        });
+        self.kv_layers.unwrap_or(attention).min(attention)
     }
 
     /// (global, sliding) counts among the layers that own a KV cache.

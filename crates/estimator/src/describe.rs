@@ -59,18 +59,39 @@ fn term_text(
             } else {
                 format!("K {tk}, V {tv}")
             };
+            let types = if a.mla.is_some() {
+                format!("{types}, latent row, no V")
+            } else {
+                types
+            };
             let formula = match (&s.kv.llama, i.engine) {
                 (Some(k), _) => format!(
-                    "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types})",
-                    k.streams, k.global_layers, k.cells, k.swa_layers, k.swa_cells, cell
+                    "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types}){}",
+                    k.streams,
+                    k.global_layers,
+                    k.cells,
+                    k.swa_layers,
+                    k.swa_cells,
+                    cell,
+                    if k.state > Bytes::ZERO {
+                        format!(" + recurrent state {} (F32, {} sequence(s))", k.state, i.par.max(1))
+                    } else {
+                        String::new()
+                    }
                 ),
                 (None, Engine::Vllm | Engine::Sglang) => format!(
                     "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
                     i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
                 ),
                 (None, _) => format!(
-                    "{} sequence(s) × {} tokens × layers × {} B/token/layer",
-                    i.par, i.ctx, cell
+                    "{} sequence(s) × ({} tokens × layers × {} B/token/layer{})",
+                    i.par,
+                    i.ctx,
+                    cell,
+                    match kv::state_bytes(a, 2) {
+                        0 => String::new(),
+                        b => format!(" + recurrent state {}", Bytes(b)),
+                    }
                 ),
             };
             (formula, kv::PROVENANCE)

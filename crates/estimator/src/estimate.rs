@@ -764,7 +764,7 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
     let (slots, heads, per_request) = match s.layout {
         Layout::Tensor => (
             slots,
-            (u64::from(a.kv_heads) / cards).max(1),
+            kv::heads_per_card(a, cards),
             kv::paged(a, ctx, 1, i.kv, cards),
         ),
         Layout::Single => (slots, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),

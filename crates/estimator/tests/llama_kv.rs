@@ -3,7 +3,7 @@
 //! (tests/gen/llama_kv.py), not from the Rust code under test. Defaults: n_ubatch 512,
 //! n_batch 2048, swa_full off. Architectures are pinned here (and checked against the catalog).
 
-use fitcard_estimator::catalog::{catalog, Arch, Ple, Swa};
+use fitcard_estimator::catalog::{catalog, Arch, Mla, Ple, Recurrent, Swa};
 use fitcard_estimator::terms::kv::{llama, LlamaParams};
 use fitcard_estimator::KvDtype;
 
@@ -73,6 +73,44 @@ fn arch(name: &str) -> Arch {
         ),
         // Qwen3-30B-A3B: 48 layers, 4 KV heads × 128.
         "qwen3moe" => base(48, 4, 128, None, None, None),
+        // DeepSeek-V3 / R1: 61 layers of latent attention, kv_lora_rank 512 + rope 64; V3.2
+        // adds the sparse-attention indexer's 128-wide key row.
+        "deepseek3" | "deepseek32" => Arch {
+            mla: Some(Mla {
+                kv_lora_rank: 512,
+                qk_rope_head_dim: 64,
+                index_head_dim: (name == "deepseek32").then_some(128),
+            }),
+            ..base(61, 128, 192, None, None, None)
+        },
+        // Qwen3-Next-80B-A3B: 48 layers, full attention every 4th (2 KV heads × 256), Gated
+        // DeltaNet elsewhere (conv 4, 16 key heads × 128, 32 value heads × 128).
+        "qwen3next" => Arch {
+            recurrent: Some(Recurrent {
+                kind: "gated_deltanet".into(),
+                attention_layers: (0..48).filter(|il| il % 4 == 3).collect(),
+                conv_kernel: 4,
+                k_heads: 16,
+                k_dim: 128,
+                v_heads: 32,
+                v_dim: 128,
+            }),
+            ..base(48, 2, 256, None, None, None)
+        },
+        // A Mamba-2 hybrid shape (synthetic): 40 layers, attention at 9/19/29/39 (8 KV heads ×
+        // 64), one group of state 128, 48 heads × 64, conv 4.
+        "mamba2" => Arch {
+            recurrent: Some(Recurrent {
+                kind: "mamba2".into(),
+                attention_layers: vec![9, 19, 29, 39],
+                conv_kernel: 4,
+                k_heads: 1,
+                k_dim: 128,
+                v_heads: 48,
+                v_dim: 64,
+            }),
+            ..base(40, 8, 64, None, None, None)
+        },
         _ => unreachable!(),
     }
 }
@@ -227,6 +265,102 @@ const ROWS: &[Row] = &[
     row("qwen3moe", 32768, 4, true, "q8_0", 1711276032), // 1632.00 MiB, unified
     row("qwen3moe", 32768, 4, false, "f16", 3221225472), // 3072.00 MiB, split
     row("qwen3moe", 32768, 4, false, "q8_0", 1711276032), // 1632.00 MiB, split
+    row("deepseek3", 512, 1, true, "f16", 35979264), // 34.31 MiB, one sequence
+    row("deepseek3", 512, 1, true, "q8_0", 19113984), // 18.23 MiB, one sequence
+    row("deepseek3", 512, 1, false, "f16", 35979264), // 34.31 MiB, one sequence: one stream either way
+    row("deepseek3", 512, 1, false, "q8_0", 19113984), // 18.23 MiB, one sequence: one stream either way
+    row("deepseek3", 512, 4, true, "f16", 35979264), // 34.31 MiB, unified
+    row("deepseek3", 512, 4, true, "q8_0", 19113984), // 18.23 MiB, unified
+    row("deepseek3", 512, 4, false, "f16", 71958528), // 68.62 MiB, split
+    row("deepseek3", 512, 4, false, "q8_0", 38227968), // 36.46 MiB, split
+    row("deepseek3", 4096, 1, true, "f16", 287834112), // 274.50 MiB, one sequence
+    row("deepseek3", 4096, 1, true, "q8_0", 152911872), // 145.83 MiB, one sequence
+    row("deepseek3", 4096, 1, false, "f16", 287834112), // 274.50 MiB, one sequence: one stream either way
+    row("deepseek3", 4096, 1, false, "q8_0", 152911872), // 145.83 MiB, one sequence: one stream either way
+    row("deepseek3", 4096, 4, true, "f16", 287834112), // 274.50 MiB, unified
+    row("deepseek3", 4096, 4, true, "q8_0", 152911872), // 145.83 MiB, unified
+    row("deepseek3", 4096, 4, false, "f16", 287834112), // 274.50 MiB, split
+    row("deepseek3", 4096, 4, false, "q8_0", 152911872), // 145.83 MiB, split
+    row("deepseek3", 32768, 1, true, "f16", 2302672896), // 2196.00 MiB, one sequence
+    row("deepseek3", 32768, 1, true, "q8_0", 1223294976), // 1166.62 MiB, one sequence
+    row("deepseek3", 32768, 1, false, "f16", 2302672896), // 2196.00 MiB, one sequence: one stream either way
+    row("deepseek3", 32768, 1, false, "q8_0", 1223294976), // 1166.62 MiB, one sequence: one stream either way
+    row("deepseek3", 32768, 4, true, "f16", 2302672896), // 2196.00 MiB, unified
+    row("deepseek3", 32768, 4, true, "q8_0", 1223294976), // 1166.62 MiB, unified
+    row("deepseek3", 32768, 4, false, "f16", 2302672896), // 2196.00 MiB, split
+    row("deepseek3", 32768, 4, false, "q8_0", 1223294976), // 1166.62 MiB, split
+    row("deepseek32", 512, 1, true, "f16", 43974656), // 41.94 MiB, one sequence
+    row("deepseek32", 512, 1, true, "q8_0", 23361536), // 22.28 MiB, one sequence
+    row("deepseek32", 512, 1, false, "f16", 43974656), // 41.94 MiB, one sequence: one stream either way
+    row("deepseek32", 512, 1, false, "q8_0", 23361536), // 22.28 MiB, one sequence: one stream either way
+    row("deepseek32", 512, 4, true, "f16", 43974656), // 41.94 MiB, unified
+    row("deepseek32", 512, 4, true, "q8_0", 23361536), // 22.28 MiB, unified
+    row("deepseek32", 512, 4, false, "f16", 87949312), // 83.88 MiB, split
+    row("deepseek32", 512, 4, false, "q8_0", 46723072), // 44.56 MiB, split
+    row("deepseek32", 4096, 1, true, "f16", 351797248), // 335.50 MiB, one sequence
+    row("deepseek32", 4096, 1, true, "q8_0", 186892288), // 178.23 MiB, one sequence
+    row("deepseek32", 4096, 1, false, "f16", 351797248), // 335.50 MiB, one sequence: one stream either way
+    row("deepseek32", 4096, 1, false, "q8_0", 186892288), // 178.23 MiB, one sequence: one stream either way
+    row("deepseek32", 4096, 4, true, "f16", 351797248), // 335.50 MiB, unified
+    row("deepseek32", 4096, 4, true, "q8_0", 186892288), // 178.23 MiB, unified
+    row("deepseek32", 4096, 4, false, "f16", 351797248), // 335.50 MiB, split
+    row("deepseek32", 4096, 4, false, "q8_0", 186892288), // 178.23 MiB, split
+    row("deepseek32", 32768, 1, true, "f16", 2814377984), // 2684.00 MiB, one sequence
+    row("deepseek32", 32768, 1, true, "q8_0", 1495138304), // 1425.88 MiB, one sequence
+    row("deepseek32", 32768, 1, false, "f16", 2814377984), // 2684.00 MiB, one sequence: one stream either way
+    row("deepseek32", 32768, 1, false, "q8_0", 1495138304), // 1425.88 MiB, one sequence: one stream either way
+    row("deepseek32", 32768, 4, true, "f16", 2814377984), // 2684.00 MiB, unified
+    row("deepseek32", 32768, 4, true, "q8_0", 1495138304), // 1425.88 MiB, unified
+    row("deepseek32", 32768, 4, false, "f16", 2814377984), // 2684.00 MiB, split
+    row("deepseek32", 32768, 4, false, "q8_0", 1495138304), // 1425.88 MiB, split
+    row("qwen3next", 512, 1, true, "f16", 91619328), // 87.38 MiB, one sequence
+    row("qwen3next", 512, 1, true, "q8_0", 85721088), // 81.75 MiB, one sequence
+    row("qwen3next", 512, 1, false, "f16", 91619328), // 87.38 MiB, one sequence: one stream either way
+    row("qwen3next", 512, 1, false, "q8_0", 85721088), // 81.75 MiB, one sequence: one stream either way
+    row("qwen3next", 512, 4, true, "f16", 328728576), // 313.50 MiB, unified
+    row("qwen3next", 512, 4, true, "q8_0", 322830336), // 307.88 MiB, unified
+    row("qwen3next", 512, 4, false, "f16", 341311488), // 325.50 MiB, split
+    row("qwen3next", 512, 4, false, "q8_0", 329515008), // 314.25 MiB, split
+    row("qwen3next", 4096, 1, true, "f16", 179699712), // 171.38 MiB, one sequence
+    row("qwen3next", 4096, 1, true, "q8_0", 132513792), // 126.38 MiB, one sequence
+    row("qwen3next", 4096, 1, false, "f16", 179699712), // 171.38 MiB, one sequence: one stream either way
+    row("qwen3next", 4096, 1, false, "q8_0", 132513792), // 126.38 MiB, one sequence: one stream either way
+    row("qwen3next", 4096, 4, true, "f16", 416808960), // 397.50 MiB, unified
+    row("qwen3next", 4096, 4, true, "q8_0", 369623040), // 352.50 MiB, unified
+    row("qwen3next", 4096, 4, false, "f16", 416808960), // 397.50 MiB, split
+    row("qwen3next", 4096, 4, false, "q8_0", 369623040), // 352.50 MiB, split
+    row("qwen3next", 32768, 1, true, "f16", 884342784), // 843.38 MiB, one sequence
+    row("qwen3next", 32768, 1, true, "q8_0", 506855424), // 483.38 MiB, one sequence
+    row("qwen3next", 32768, 1, false, "f16", 884342784), // 843.38 MiB, one sequence: one stream either way
+    row("qwen3next", 32768, 1, false, "q8_0", 506855424), // 483.38 MiB, one sequence: one stream either way
+    row("qwen3next", 32768, 4, true, "f16", 1121452032), // 1069.50 MiB, unified
+    row("qwen3next", 32768, 4, true, "q8_0", 743964672), // 709.50 MiB, unified
+    row("qwen3next", 32768, 4, false, "f16", 1121452032), // 1069.50 MiB, split
+    row("qwen3next", 32768, 4, false, "q8_0", 743964672), // 709.50 MiB, split
+    row("mamba2", 512, 1, true, "f16", 62255104), // 59.37 MiB, one sequence
+    row("mamba2", 512, 1, true, "q8_0", 60289024), // 57.50 MiB, one sequence
+    row("mamba2", 512, 1, false, "f16", 62255104), // 59.37 MiB, one sequence: one stream either way
+    row("mamba2", 512, 1, false, "q8_0", 60289024), // 57.50 MiB, one sequence: one stream either way
+    row("mamba2", 512, 4, true, "f16", 236437504), // 225.48 MiB, unified
+    row("mamba2", 512, 4, true, "q8_0", 234471424), // 223.61 MiB, unified
+    row("mamba2", 512, 4, false, "f16", 240631808), // 229.48 MiB, split
+    row("mamba2", 512, 4, false, "q8_0", 236699648), // 225.73 MiB, split
+    row("mamba2", 4096, 1, true, "f16", 91615232), // 87.37 MiB, one sequence
+    row("mamba2", 4096, 1, true, "q8_0", 75886592), // 72.37 MiB, one sequence
+    row("mamba2", 4096, 1, false, "f16", 91615232), // 87.37 MiB, one sequence: one stream either way
+    row("mamba2", 4096, 1, false, "q8_0", 75886592), // 72.37 MiB, one sequence: one stream either way
+    row("mamba2", 4096, 4, true, "f16", 265797632), // 253.48 MiB, unified
+    row("mamba2", 4096, 4, true, "q8_0", 250068992), // 238.48 MiB, unified
+    row("mamba2", 4096, 4, false, "f16", 265797632), // 253.48 MiB, split
+    row("mamba2", 4096, 4, false, "q8_0", 250068992), // 238.48 MiB, split
+    row("mamba2", 32768, 1, true, "f16", 326496256), // 311.37 MiB, one sequence
+    row("mamba2", 32768, 1, true, "q8_0", 200667136), // 191.37 MiB, one sequence
+    row("mamba2", 32768, 1, false, "f16", 326496256), // 311.37 MiB, one sequence: one stream either way
+    row("mamba2", 32768, 1, false, "q8_0", 200667136), // 191.37 MiB, one sequence: one stream either way
+    row("mamba2", 32768, 4, true, "f16", 500678656), // 477.48 MiB, unified
+    row("mamba2", 32768, 4, true, "q8_0", 374849536), // 357.48 MiB, unified
+    row("mamba2", 32768, 4, false, "f16", 500678656), // 477.48 MiB, split
+    row("mamba2", 32768, 4, false, "q8_0", 374849536), // 357.48 MiB, split
 ];
 
 #[test]
@@ -253,7 +387,7 @@ fn llama_cpp_kv_rules_on_every_architecture() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(ROWS.len(), 120);
+    assert_eq!(ROWS.len(), 216);
 }
 
 /// Exact examples (n_seq 1, f16 KV) read off llama.cpp's allocator.
@@ -318,4 +452,38 @@ fn pinned_architectures_match_catalog() {
             "{id}"
         );
     }
+}
+
+/// vLLM and transformers on the new kinds: the latent is one row that tensor parallelism
+/// replicates on every card; vLLM's indexer cache is FP8 plus a 4-byte scale per 128 values;
+/// the recurrent state is kept in the model's dtype (2 bytes) and split like the heads.
+#[test]
+fn latent_and_recurrent_caches_in_vllm_and_transformers() {
+    use fitcard_estimator::terms::kv::{dense, paged, state_bytes};
+    let auto = KvDtype::Auto;
+    let ds = arch("deepseek3");
+    let one = paged(&ds, 4096, 1, auto, 1).get();
+    assert_eq!(one, 4096 * 61 * 576 * 2);
+    assert_eq!(
+        paged(&ds, 4096, 1, auto, 8).get(),
+        one,
+        "replicated, not split"
+    );
+    let ds32 = arch("deepseek32");
+    assert_eq!(
+        paged(&ds32, 4096, 1, auto, 1).get(),
+        4096 * 61 * (576 * 2 + 128 + 4)
+    );
+    let qn = arch("qwen3next");
+    let state = 36 * 2 * (3 * (2 * 16 * 128 + 32 * 128) + 32 * 128 * 128);
+    assert_eq!(state_bytes(&qn, 2), state);
+    assert_eq!(
+        dense(&qn, 1000, 2, auto).get(),
+        2 * (1000 * 12 * 2 * 2 * 256 * 2 + state)
+    );
+    assert_eq!(
+        paged(&qn, 1000, 1, auto, 2).get(),
+        1008 * 12 * 2 * 256 * 2 + state / 2
+    );
+    assert_eq!(state_bytes(&arch("llama"), 4), 0);
 }

@@ -18,6 +18,21 @@
 //!   replicated when tp > kv_heads). Domain: vLLM ≥ 0.6 defaults (block size 16).
 //! * [`dense`] — transformers' dynamic cache: exactly `ctx` tokens per sequence, sliding layers
 //!   capped at the window. Validated against the Qwen3 speed benchmark (measurement table).
+//!
+//! Two architecture kinds change the cell and add a state:
+//! * Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): a cell holds one row of
+//!   `kv_lora_rank + qk_rope_head_dim` values and no V at all (llama.cpp:
+//!   `has_v = !is_mla` in src/llama-kv-cache.cpp; vLLM: one latent "head" per token), and the
+//!   latent is not split by heads, so tensor parallelism replicates it on every card. DeepSeek's
+//!   sparse attention adds the indexer's key row of `index_head_dim` values per token and layer
+//!   (llama.cpp: a second K-only cache of the K type, ggml-org/llama.cpp#23346; vLLM: FP8 values
+//!   plus a 4-byte scale per 128).
+//! * Hybrid recurrent layers (Gated DeltaNet, Mamba-2): only the attention layers own a KV
+//!   cache; each recurrent layer keeps, per sequence, a convolution state of
+//!   `(conv_kernel − 1) × (2·k_heads·k_dim + v_heads·v_dim)` values and a recurrent state of
+//!   `v_heads · k_dim · v_dim` values ([`state_bytes`]). llama.cpp keeps both in F32, one per
+//!   sequence (`n_embd_r()`/`n_embd_s()` in src/llama-hparams.cpp, src/llama-memory-recurrent.cpp);
+//!   vLLM and transformers in the model's dtype.
 
 use crate::catalog::Arch;
 use crate::engine::{Engine, KvDtype};
@@ -26,20 +41,62 @@ use crate::units::Bytes;
 use serde::Serialize;
 
 /// Where the formula comes from.
-pub const PROVENANCE: &str = "Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs).";
+pub const PROVENANCE: &str = "Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs). Latent attention: one K-only latent row per token and layer (llama.cpp src/llama-kv-cache.cpp, has_v = !is_mla), replicated under tensor parallelism. Hybrid recurrent layers: a fixed convolution + recurrent state per sequence (llama.cpp src/llama-hparams.cpp n_embd_r/n_embd_s, F32), KV only on the attention layers.";
 
 /// Where the formula was checked.
-pub const DOMAIN: &str = "llama.cpp and Ollama: every architecture of the catalog (global, sliding-window, shared-KV layers; f16, q8_0, q4_0 and the other ggml cache types), byte-exact. vLLM 0.19: dense and sliding-window models on one card and under tensor parallelism (12 startup logs within 5 %). SGLang: one startup log. transformers: Qwen3 BF16 at 8K–32K tokens (within 40 MiB).";
+pub const DOMAIN: &str = "llama.cpp and Ollama: every architecture of the catalog (global, sliding-window, shared-KV layers; f16, q8_0, q4_0 and the other ggml cache types), byte-exact. vLLM 0.19: dense and sliding-window models on one card and under tensor parallelism (12 startup logs within 5 %). SGLang: one startup log. transformers: Qwen3 BF16 at 8K–32K tokens (within 40 MiB). Latent attention (DeepSeek, Kimi) and hybrid recurrent models (Gated DeltaNet, Mamba-2): llama.cpp's allocation rules reproduced in tests/llama_kv.rs; no startup log compared yet for any engine.";
 
 /// `⌈x / n⌉ × n`.
 pub fn pad(x: u64, n: u64) -> u64 {
     x.div_ceil(n).saturating_mul(n)
 }
 
-/// Bytes of one cell (one token) of one layer: K row + V row.
+/// Bytes of one cell (one token) of one layer: K row + V row; with latent attention the latent
+/// row (no V) plus the indexer's key row (see the module docs).
 pub fn cell_bytes(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64) -> u64 {
+    cell(arch, k, v, kv_heads, false)
+}
+
+/// [`cell_bytes`], with vLLM's FP8 indexer cache when `paged`.
+fn cell(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64, paged: bool) -> u64 {
+    if let Some(m) = arch.mla {
+        let latent = k.row_bytes(m.kv_lora_rank.saturating_add(m.qk_rope_head_dim));
+        let index = m.index_head_dim.map_or(0, |d| {
+            if paged {
+                d.saturating_add(d.div_ceil(128).saturating_mul(4))
+            } else {
+                k.row_bytes(d)
+            }
+        });
+        return latent.saturating_add(index);
+    }
     let n = kv_heads.saturating_mul(arch.head_dim);
     k.row_bytes(n).saturating_add(v.row_bytes(n))
+}
+
+/// KV heads one of `tp` tensor-parallel cards holds: split, replicated when fewer than the
+/// cards; the latent of latent attention is one row that every card holds whole.
+pub fn heads_per_card(arch: &Arch, tp: u64) -> u64 {
+    (u64::from(arch.kv_heads) / tp.max(1)).max(1)
+}
+
+/// Bytes of one sequence's recurrent state over all recurrent layers, `elem` bytes per value
+/// (0 for models without recurrent layers; see the module docs).
+pub fn state_bytes(arch: &Arch, elem: u64) -> u64 {
+    let Some(r) = &arch.recurrent else {
+        return 0;
+    };
+    let layers = u64::from(arch.layers.saturating_sub(arch.kv_owning_layers()));
+    let channels = r
+        .k_heads
+        .saturating_mul(r.k_dim)
+        .saturating_mul(2)
+        .saturating_add(r.v_heads.saturating_mul(r.v_dim));
+    let conv = r.conv_kernel.saturating_sub(1).saturating_mul(channels);
+    let ssm = r.v_heads.saturating_mul(r.k_dim).saturating_mul(r.v_dim);
+    layers
+        .saturating_mul(conv.saturating_add(ssm))
+        .saturating_mul(elem)
 }
 
 /// llama.cpp context parameters that shape the cache.
@@ -94,6 +151,8 @@ pub struct LlamaKv {
     pub global_layers: u32,
     /// Layers with a sliding-window cache.
     pub swa_layers: u32,
+    /// Recurrent state of every sequence (F32, `max(1, n_seq)` sequences), included in `bytes`.
+    pub state: Bytes,
 }
 
 /// llama.cpp's KV cache for `arch` with `p` (see the module docs).
@@ -122,8 +181,10 @@ pub fn llama(arch: &Arch, p: &LlamaParams) -> LlamaKv {
             .saturating_mul(global_layers as u64)
             .saturating_add(swa_cells.saturating_mul(swa_layers as u64)),
     );
+    let state = state_bytes(arch, 4).saturating_mul(n_seq);
     LlamaKv {
-        bytes: Bytes(per_stream.saturating_mul(streams)),
+        bytes: Bytes(per_stream.saturating_mul(streams).saturating_add(state)),
+        state: Bytes(state),
         streams,
         cells,
         swa_cells,
@@ -138,7 +199,7 @@ pub const VLLM_BLOCK: u64 = 16;
 /// vLLM paged cache for `seqs` requests of `ctx` tokens, on one of `tp` tensor-parallel cards.
 /// Returns bytes **per card**.
 pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64) -> Bytes {
-    let heads = (arch.kv_heads as u64 / tp.max(1)).max(1);
+    let heads = heads_per_card(arch, tp);
     let (g, s) = arch.kv_layer_split();
     let blocks_g = ctx.div_ceil(VLLM_BLOCK);
     let blocks_s = match arch.swa {
@@ -148,10 +209,13 @@ pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64) -> Bytes
     let blocks = blocks_g
         .saturating_mul(g as u64)
         .saturating_add(blocks_s.saturating_mul(s as u64));
+    // The recurrent state's heads are split over the cards like the attention heads.
+    let state = state_bytes(arch, 2) / tp.max(1);
     Bytes(
         blocks
             .saturating_mul(VLLM_BLOCK)
-            .saturating_mul(cell_bytes(arch, dtype, dtype, heads))
+            .saturating_mul(cell(arch, dtype, dtype, heads, true))
+            .saturating_add(state)
             .saturating_mul(seqs),
     )
 }
@@ -166,6 +230,7 @@ pub fn dense(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
     Bytes(
         tokens
             .saturating_mul(cell_bytes(arch, dtype, dtype, arch.kv_heads as u64))
+            .saturating_add(state_bytes(arch, 2))
             .saturating_mul(seqs),
     )
 }
@@ -288,7 +353,7 @@ pub fn vllm_pool(
     per_request: Bytes,
 ) -> VllmPool {
     let bytes = budget.saturating_sub(fixed);
-    let page = block.saturating_mul(cell_bytes(arch, dtype, dtype, heads));
+    let page = block.saturating_mul(cell(arch, dtype, dtype, heads, true));
     let per_block_all = page.saturating_mul(slots.max(1));
     let tokens = (bytes.get() / per_block_all.max(1)).saturating_mul(block);
     VllmPool {

@@ -17,7 +17,47 @@ ARCH = {
     "qwen3moe": (48, 4, 128, None, lambda il: True, 48),         # Qwen3-30B-A3B
 }
 
+# Latent attention: (layers, latent row = kv_lora_rank + qk_rope_head_dim, indexer key row or 0).
+# One K-only row per cell (src/llama-kv-cache.cpp: has_v = !is_mla); the indexer of DeepSeek's
+# sparse attention is a second K-only cache of the same cells and K type.
+MLA = {
+    "deepseek3":  (61, 512 + 64, 0),    # DeepSeek-V3 / R1
+    "deepseek32": (61, 512 + 64, 128),  # DeepSeek-V3.2
+}
+
+# Hybrid recurrent: (layers, attention layers, kv_heads, head_dim, conv kernel, k_heads, k_dim,
+# v_heads, v_dim). Attention layers own a KV cache; every other layer keeps, per sequence, an
+# F32 conv state (kernel-1) x (2 k_heads k_dim + v_heads v_dim) and an F32 state
+# v_heads x k_dim x v_dim (src/llama-hparams.cpp n_embd_r / n_embd_s), for max(1, n_seq) sequences.
+HYBRID = {
+    "qwen3next": (48, [il for il in range(48) if il % 4 == 3], 2, 256, 4, 16, 128, 32, 128),
+    "mamba2":    (40, [9, 19, 29, 39], 8, 64, 4, 1, 128, 48, 64),
+}
+
+def cells_of(n_ctx, n_seq, unified):
+    unified = unified or n_seq == 1
+    n_ctx_pad = pad(n_ctx, 256)
+    streams = 1 if unified else n_seq
+    cells = n_ctx_pad if unified else pad(n_ctx_pad // n_seq, 256)
+    return streams, cells
+
+def mla_bytes(arch, n_ctx, n_seq, unified, t):
+    layers, latent, index = MLA[arch]
+    streams, cells = cells_of(n_ctx, n_seq, unified)
+    return streams * cells * layers * (ROW[t](latent) + (ROW[t](index) if index else 0))
+
+def hybrid_bytes(arch, n_ctx, n_seq, unified, t):
+    layers, attn, nkv, hd, kern, kh, kd, vh, vd = HYBRID[arch]
+    streams, cells = cells_of(n_ctx, n_seq, unified)
+    kv = streams * cells * len(attn) * ROW[t](nkv * hd) * 2
+    per_seq = (layers - len(attn)) * 4 * ((kern - 1) * (2 * kh * kd + vh * vd) + vh * kd * vd)
+    return kv + max(1, n_seq) * per_seq
+
 def kv_bytes(arch, n_ctx, n_seq, unified, t, n_ubatch=512, n_batch=2048, swa_full=False):
+    if arch in MLA:
+        return mla_bytes(arch, n_ctx, n_seq, unified, t)
+    if arch in HYBRID:
+        return hybrid_bytes(arch, n_ctx, n_seq, unified, t)
     layers, nkv, hd, win, is_global, owning = ARCH[arch]
     unified = unified or n_seq == 1
     n_ctx_pad = pad(n_ctx, 256)
@@ -33,7 +73,7 @@ def kv_bytes(arch, n_ctx, n_seq, unified, t, n_ubatch=512, n_batch=2048, swa_ful
     return streams * total
 
 if __name__ == "__main__":
-    for arch in ARCH:
+    for arch in list(ARCH) + list(MLA) + list(HYBRID):
         for n_ctx in (512, 4096, 32768):
             for n_seq in (1, 4):
                 for unified in (True, False):
