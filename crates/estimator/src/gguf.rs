@@ -8,7 +8,7 @@
 //! bounds before anything is allocated; a header that needs more bytes than given says how many
 //! ([`Error::NeedMore`]), so a caller reading by HTTP range or from disk can fetch more.
 
-use crate::catalog::{Arch, Format, SizeKind, Swa, Variant};
+use crate::catalog::{Arch, Format, Mla, Recurrent, SizeKind, Swa, Variant};
 use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use std::collections::BTreeMap;
@@ -276,6 +276,54 @@ pub fn file_type(ftype: u64) -> (&'static str, Quant) {
     }
 }
 
+/// The recurrent layers of a hybrid GGUF, from the `{arch}.ssm.*` keys llama.cpp sizes its
+/// recurrent memory with (src/llama-hparams.cpp `n_embd_r`/`n_embd_s`): conv kernel, state size
+/// (`k_dim`), group count (`k_heads`), inner size = `v_heads × v_dim` with `time_step_rank`
+/// heads. The attention layers are those with KV heads in a per-layer `head_count_kv` array
+/// (Mamba-2 hybrids), or every `full_attention_interval`-th layer (Gated DeltaNet).
+fn recurrent_of(h: &Header, arch: &str, layers: u32) -> Result<Option<Recurrent>, String> {
+    let get = |k: &str| h.kv.get(&format!("{arch}.{k}"));
+    let key = |k: &str| get(k).and_then(Value::int);
+    let Some(conv_kernel) = key("ssm.conv_kernel") else {
+        return Ok(None);
+    };
+    let need = |k: &str| key(k).ok_or_else(|| format!("no {arch}.{k}"));
+    let attention_layers: Vec<u32> = match (
+        get("attention.head_count_kv"),
+        key("full_attention_interval"),
+    ) {
+        (Some(Value::Array(n, v)), _) if *n == u64::from(layers) && v.len() as u64 == *n => v
+            .iter()
+            .enumerate()
+            .filter(|(_, &k)| k > 0)
+            .map(|(il, _)| il as u32)
+            .collect(),
+        (_, Some(every)) => (0..layers)
+            .filter(|il| (u64::from(*il) + 1) % every.max(1) == 0)
+            .collect(),
+        _ => {
+            return Err(format!(
+                "{arch}: which layers are recurrent is not modelled yet"
+            ))
+        }
+    };
+    let inner = need("ssm.inner_size")?;
+    let v_heads = need("ssm.time_step_rank")?.max(1);
+    Ok(Some(Recurrent {
+        kind: if key("full_attention_interval").is_some() {
+            "gated_deltanet".into()
+        } else {
+            "mamba2".into()
+        },
+        attention_layers,
+        conv_kernel,
+        k_heads: key("ssm.group_count").unwrap_or(1),
+        k_dim: need("ssm.state_size")?,
+        v_heads,
+        v_dim: inner / v_heads,
+    }))
+}
+
 /// The model a header describes, as a catalog variant with one format of `file_bytes` (the
 /// file's size on disk; the input, never a parameter count). `file` names it in commands.
 pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant, Format), String> {
@@ -314,6 +362,24 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
             chunked: false,
         })
     });
+    // Llama 4: chunked local attention, one global layer in four (llama.cpp's llama4 pattern).
+    let swa = swa.or_else(|| {
+        let chunk = key("attention.chunk_size")?;
+        Some(Swa {
+            window: chunk.min(u64::from(u32::MAX)) as Tokens,
+            period: 4,
+            global_offset: 3,
+            chunked: true,
+        })
+    });
+    // Latent attention (deepseek2 and the architectures built on it): the cache row is
+    // kv_lora_rank + the rotary dimensions (src/llama-kv-cache.cpp, has_v = !is_mla).
+    let mla = key("attention.kv_lora_rank").map(|kv_lora_rank| Mla {
+        kv_lora_rank,
+        qk_rope_head_dim: key("rope.dimension_count").unwrap_or(64),
+        index_head_dim: key("attention.indexer.key_length"),
+    });
+    let recurrent = recurrent_of(h, &arch_name, layers)?;
     let experts = key("expert_count").unwrap_or(1) as u32;
     let arch = Arch {
         model_type: arch_name.clone(),
@@ -336,8 +402,8 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         source: format!("the GGUF header of {file}"),
         yarn: None,
         global_override: None,
-        mla: None,
-        recurrent: None,
+        mla,
+        recurrent,
     };
     let (ftype_name, quant) = file_type(key_general(h, "file_type").unwrap_or(u64::MAX));
     let name = match h.kv.get("general.name") {

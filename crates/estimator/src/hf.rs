@@ -8,7 +8,7 @@
 //! "__metadata__": {…}}`, then the data. `N` is bounded ([`MAX_HEADER`], the library's own
 //! limit) before anything is read.
 
-use crate::catalog::{Arch, Format, SizeKind, Swa, Variant};
+use crate::catalog::{Arch, Format, Mla, Recurrent, SizeKind, Swa, Variant};
 use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use serde_json::Value;
@@ -193,7 +193,27 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
             chunked: false,
         })
     });
-    let experts = num("num_experts").or(num("num_local_experts")).unwrap_or(1) as u32;
+    // Llama 4: chunked local attention, one global (NoPE) layer in four (llama.cpp's llama4
+    // pattern, src/llama-model.cpp).
+    let swa = swa.or_else(|| {
+        let chunk = num("attention_chunk_size")?;
+        Some(Swa {
+            window: chunk.min(u64::from(u32::MAX)) as Tokens,
+            period: 4,
+            global_offset: 3,
+            chunked: true,
+        })
+    });
+    let mla = num("kv_lora_rank").map(|kv_lora_rank| Mla {
+        kv_lora_rank,
+        qk_rope_head_dim: num("qk_rope_head_dim").unwrap_or(64),
+        index_head_dim: num("index_head_dim"),
+    });
+    let recurrent = recurrent_of(c, layers)?;
+    let experts = num("num_experts")
+        .or(num("num_local_experts"))
+        .or(num("n_routed_experts"))
+        .unwrap_or(1) as u32;
     Ok(Arch {
         model_type,
         hidden,
@@ -218,9 +238,81 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         source: source.to_string(),
         yarn: None,
         global_override: None,
-        mla: None,
-        recurrent: None,
+        mla,
+        recurrent,
     })
+}
+
+/// The recurrent layers of a hybrid config: Gated DeltaNet (`layer_types` with
+/// `linear_attention`, or `full_attention_interval`; `linear_*` shapes) or Mamba-2 (`layer_types`
+/// with `mamba`; `mamba_*` shapes). Err for a layer kind the estimator does not model, rather
+/// than a guess.
+fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
+    let num = |k: &str| c[k].as_u64();
+    let types: Vec<&str> = c["layer_types"]
+        .as_array()
+        .map(|t| t.iter().take(100_000).filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if let Some(other) = types.iter().find(|t| {
+        ![
+            "full_attention",
+            "sliding_attention",
+            "linear_attention",
+            "attention",
+            "mamba",
+        ]
+        .contains(t)
+    }) {
+        return Err(format!(
+            "layer kind {} is not modelled yet",
+            crate::inputs::quote(other)
+        ));
+    }
+    if c["hybrid_override_pattern"].is_string() {
+        return Err("hybrid_override_pattern layers are not modelled yet".into());
+    }
+    let attention_where = |kinds: &[&str]| -> Vec<u32> {
+        (0..types.len().min(layers as usize))
+            .filter(|&k| kinds.contains(&types[k]))
+            .map(|k| k as u32)
+            .collect()
+    };
+    let need = |k: &str| num(k).ok_or_else(|| format!("config.json has no {k}"));
+    if types.contains(&"linear_attention") || num("full_attention_interval").is_some() {
+        let attention_layers = if types.is_empty() {
+            let every = need("full_attention_interval")?.max(1);
+            (0..layers)
+                .filter(|il| (u64::from(*il) + 1) % every == 0)
+                .collect()
+        } else {
+            attention_where(&["full_attention"])
+        };
+        return Ok(Some(Recurrent {
+            kind: "gated_deltanet".into(),
+            attention_layers,
+            conv_kernel: need("linear_conv_kernel_dim")?,
+            k_heads: need("linear_num_key_heads")?,
+            k_dim: need("linear_key_head_dim")?,
+            v_heads: need("linear_num_value_heads")?,
+            v_dim: need("linear_value_head_dim")?,
+        }));
+    }
+    if types.contains(&"mamba") {
+        let hidden = need("hidden_size")?;
+        let v_heads = need("mamba_n_heads")?;
+        let v_dim = num("mamba_d_head")
+            .unwrap_or(num("mamba_expand").unwrap_or(2).saturating_mul(hidden) / v_heads.max(1));
+        return Ok(Some(Recurrent {
+            kind: "mamba2".into(),
+            attention_layers: attention_where(&["attention", "full_attention"]),
+            conv_kernel: need("mamba_d_conv")?,
+            k_heads: need("mamba_n_groups")?,
+            k_dim: need("mamba_d_state")?,
+            v_heads,
+            v_dim,
+        }));
+    }
+    Ok(None)
 }
 
 /// A checkpoint as a variant and format: its `config.json` text, the total size of its

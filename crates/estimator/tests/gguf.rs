@@ -10,6 +10,7 @@ enum V<'a> {
     U32(u32),
     Str(&'a str),
     Strings(usize),
+    U32s(Vec<u32>),
 }
 
 /// A GGUF v3 header with `kv` metadata and `tensors` (name, dims, ggml type).
@@ -32,6 +33,14 @@ fn gguf(kv: &[(&str, V)], tensors: &[(&str, &[u64], u32)]) -> Vec<u8> {
             V::Str(x) => {
                 b.extend(8u32.to_le_bytes());
                 s(&mut b, x);
+            }
+            V::U32s(xs) => {
+                b.extend(9u32.to_le_bytes());
+                b.extend(4u32.to_le_bytes());
+                b.extend((xs.len() as u64).to_le_bytes());
+                for x in xs {
+                    b.extend(x.to_le_bytes());
+                }
             }
             V::Strings(n) => {
                 b.extend(9u32.to_le_bytes());
@@ -185,4 +194,69 @@ proptest! {
             let _ = to_variant(&h, "x.gguf", Bytes(1 << 30));
         }
     }
+}
+
+/// Latent attention and Mamba-2 hybrids read from their GGUF keys give the cache llama.cpp
+/// allocates (the independent rows of tests/llama_kv.rs: one sequence, 4096 cells, f16).
+#[test]
+fn latent_and_hybrid_headers() {
+    use fitcard_estimator::terms::kv::{llama, LlamaParams};
+    use fitcard_estimator::KvDtype;
+    let f16 = |a: &fitcard_estimator::catalog::Arch| {
+        llama(a, &LlamaParams::new(4096, 1, true, KvDtype::F16))
+            .bytes
+            .get()
+    };
+    let embd: &[(&str, &[u64], u32)] = &[("token_embd.weight", &[2048, 1000], 1)];
+    let ds = gguf(
+        &[
+            ("general.architecture", V::Str("deepseek2")),
+            ("deepseek2.block_count", V::U32(61)),
+            ("deepseek2.embedding_length", V::U32(7168)),
+            ("deepseek2.attention.head_count", V::U32(128)),
+            ("deepseek2.attention.head_count_kv", V::U32(1)),
+            ("deepseek2.attention.key_length", V::U32(576)),
+            ("deepseek2.attention.kv_lora_rank", V::U32(512)),
+            ("deepseek2.rope.dimension_count", V::U32(64)),
+        ],
+        embd,
+    );
+    let (v, _) = to_variant(&parse(&ds).unwrap(), "ds.gguf", Bytes(1)).unwrap();
+    assert_eq!(f16(&v.arch), 287_834_112);
+    let mut heads = vec![0u32; 40];
+    for il in [9, 19, 29, 39] {
+        heads[il] = 8;
+    }
+    let m2 = gguf(
+        &[
+            ("general.architecture", V::Str("granitehybrid")),
+            ("granitehybrid.block_count", V::U32(40)),
+            ("granitehybrid.embedding_length", V::U32(1536)),
+            ("granitehybrid.attention.head_count", V::U32(12)),
+            ("granitehybrid.attention.head_count_kv", V::U32s(heads)),
+            ("granitehybrid.attention.key_length", V::U32(64)),
+            ("granitehybrid.ssm.conv_kernel", V::U32(4)),
+            ("granitehybrid.ssm.state_size", V::U32(128)),
+            ("granitehybrid.ssm.group_count", V::U32(1)),
+            ("granitehybrid.ssm.inner_size", V::U32(3072)),
+            ("granitehybrid.ssm.time_step_rank", V::U32(48)),
+        ],
+        embd,
+    );
+    let (v, _) = to_variant(&parse(&m2).unwrap(), "m2.gguf", Bytes(1)).unwrap();
+    assert_eq!(v.arch.kv_owning_layers(), 4);
+    assert_eq!(f16(&v.arch), 91_615_232);
+    // ssm keys without a way to tell the recurrent layers: refused, not guessed.
+    let odd = gguf(
+        &[
+            ("general.architecture", V::Str("mamba9")),
+            ("mamba9.block_count", V::U32(4)),
+            ("mamba9.embedding_length", V::U32(64)),
+            ("mamba9.attention.head_count", V::U32(1)),
+            ("mamba9.ssm.conv_kernel", V::U32(4)),
+        ],
+        embd,
+    );
+    let e = to_variant(&parse(&odd).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
+    assert!(e.contains("not modelled yet"), "{e}");
 }

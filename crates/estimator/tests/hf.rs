@@ -174,3 +174,72 @@ fn safetensors_headers_are_bounded() {
     n.extend(neg);
     assert!(matches!(safetensors_header(&n), Err(HeaderError::Bad(_))));
 }
+
+/// The new architecture kinds read from their configs give the cache llama.cpp allocates (the
+/// same bytes as the independent rows in tests/llama_kv.rs: one sequence, 4096 cells, f16).
+#[test]
+fn latent_recurrent_and_chunked_configs() {
+    use fitcard_estimator::terms::kv::{llama, LlamaParams};
+    use fitcard_estimator::KvDtype;
+    let f16 = |a: &fitcard_estimator::catalog::Arch| {
+        llama(a, &LlamaParams::new(4096, 1, true, KvDtype::F16))
+            .bytes
+            .get()
+    };
+    // DeepSeek-V3 (https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json).
+    let ds = json!({"model_type": "deepseek_v3", "hidden_size": 7168, "num_hidden_layers": 61,
+        "num_attention_heads": 128, "num_key_value_heads": 128, "vocab_size": 129280,
+        "kv_lora_rank": 512, "qk_rope_head_dim": 64, "qk_nope_head_dim": 128,
+        "n_routed_experts": 256, "num_experts_per_tok": 8, "moe_intermediate_size": 2048,
+        "max_position_embeddings": 163840});
+    let a = arch_of(&ds, "test").unwrap();
+    assert_eq!((a.mla.unwrap().kv_lora_rank, a.experts), (512, 256));
+    assert_eq!(f16(&a), 287_834_112);
+    // Qwen3-Next-80B-A3B (https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json).
+    let qn = json!({"model_type": "qwen3_next", "hidden_size": 2048, "num_hidden_layers": 48,
+        "num_attention_heads": 16, "num_key_value_heads": 2, "head_dim": 256,
+        "vocab_size": 151936, "full_attention_interval": 4, "linear_conv_kernel_dim": 4,
+        "linear_num_key_heads": 16, "linear_key_head_dim": 128, "linear_num_value_heads": 32,
+        "linear_value_head_dim": 128, "max_position_embeddings": 262144});
+    let a = arch_of(&qn, "test").unwrap();
+    assert_eq!(a.kv_owning_layers(), 12);
+    assert_eq!(f16(&a), 179_699_712);
+    // The same layout spelled as layer_types (Qwen3.5 style).
+    let mut typed = qn.clone();
+    typed["layer_types"] = json!((0..48)
+        .map(|il| if il % 4 == 3 {
+            "full_attention"
+        } else {
+            "linear_attention"
+        })
+        .collect::<Vec<_>>());
+    assert_eq!(arch_of(&typed, "test").unwrap().recurrent, a.recurrent);
+    // A Mamba-2 hybrid spelled as Granite 4.0-H spells it.
+    let mut types = vec!["mamba"; 40];
+    for il in [9, 19, 29, 39] {
+        types[il] = "attention";
+    }
+    let m2 = json!({"model_type": "granitemoehybrid", "hidden_size": 1536,
+        "num_hidden_layers": 40, "num_attention_heads": 12, "num_key_value_heads": 8,
+        "head_dim": 64, "vocab_size": 100352, "layer_types": types, "mamba_d_conv": 4,
+        "mamba_n_groups": 1, "mamba_d_state": 128, "mamba_n_heads": 48, "mamba_d_head": 64});
+    let a = arch_of(&m2, "test").unwrap();
+    assert_eq!(a.recurrent.as_ref().unwrap().kind, "mamba2");
+    assert_eq!(f16(&a), 91_615_232);
+    // Llama 4's chunked attention: three chunked layers, then a global one.
+    let mut l4 = qwen3_06b();
+    l4["attention_chunk_size"] = json!(8192);
+    let s = arch_of(&l4, "test").unwrap().swa.unwrap();
+    assert_eq!(
+        (s.window, s.period, s.global_offset, s.chunked),
+        (8192, 4, 3, true)
+    );
+    // A layer kind nobody modelled is refused by name, not guessed.
+    let mut odd = qwen3_06b();
+    odd["layer_types"] = json!(["full_attention", "rwkv\u{202e}"]);
+    let e = arch_of(&odd, "test").unwrap_err();
+    assert!(
+        e.contains("not modelled yet") && !e.contains('\u{202e}'),
+        "{e}"
+    );
+}
