@@ -1,5 +1,5 @@
 //! The embedded catalog, as compiled in: `data/families/*.json` (one family per file, in file-name
-//! order) and `data/gpus.json`, assembled into one minified document; for the web page (wasm32)
+//! order), `data/gpus.json` and `data/common_eval.json` (the cross-family evaluation), assembled into one minified document; for the web page (wasm32)
 //! without the source texts (URLs and notes) the page never shows — they stay in the repository,
 //! the CLI and the tests. Adding a family is adding one file.
 
@@ -34,8 +34,14 @@ fn main() {
         .collect();
     files.sort();
     let families: Vec<_> = files.iter().map(|p| read(p)).collect();
-    let mut v =
-        serde_json::json!({ "families": families, "gpus": read(Path::new("data/gpus.json")) });
+    let eval = Path::new("data/common_eval.json");
+    println!("cargo:rerun-if-changed={}", eval.display());
+    let common_eval = eval.exists().then(|| read(eval));
+    let mut v = serde_json::json!({
+        "families": families,
+        "gpus": read(Path::new("data/gpus.json")),
+        "common_eval": common_eval,
+    });
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         strip(&mut v);
     }

@@ -21,6 +21,7 @@ use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
+       fitcard best '<query>' [--json]   (the best model for the cards, across families)\n\
        fitcard estimate ['<query>'] --file MODEL.gguf|CHECKPOINT-DIR [--json]\n\
        fitcard report\n\
        fitcard badge '<query>' > fit.svg\n\
@@ -29,6 +30,7 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
               method rank bsz seq gc optim targets free pick embed\n\
+              best family license minctx reasoning (fitcard best)\n\
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
 
 /// Read the header of the GGUF file at `path`: the first MiB, then as much more as the header
@@ -303,6 +305,10 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
             let e = fitcard_estimator::training::estimate(&i);
             Ok(if json { to_json(&e) } else { human::train(&e) })
         }
+        ("best", _) => {
+            let b = fitcard_estimator::best::best(&i);
+            Ok(if json { to_json(&b) } else { human::best(&b) })
+        }
         ("rank", Mode::Serve) => {
             let r = rank(&i);
             Ok(if json { to_json(&r) } else { human::rank(&r) })
@@ -552,6 +558,36 @@ mod human {
                 }
             ));
         }
+        s
+    }
+
+    pub fn best(b: &fitcard_estimator::best::Best) -> String {
+        let mut s = match &b.evaluation {
+            Some((name, date, url)) => format!("ordered by {name} ({date}, {url})\n"),
+            None => "no cross-family evaluation in this build: family order\n".to_string(),
+        };
+        s.push_str(&format!(
+            "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12}\n",
+            "#", "model", "format", "score", "on card", "headroom"
+        ));
+        for (n, r) in b.rows.iter().enumerate() {
+            s.push_str(&format!(
+                "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12}{}\n",
+                n + 1,
+                r.model,
+                r.quant.to_string(),
+                r.score.map_or("-".to_string(), |x| format!("{x:.1}")),
+                r.device_bytes.to_string(),
+                r.headroom.to_string(),
+                r.unscored
+                    .as_ref()
+                    .map_or(String::new(), |u| format!("  ({u})"))
+            ));
+        }
+        s.push_str(&format!(
+            "{} more variant(s) do not fit; {} left out by the filters\n",
+            b.not_fitting, b.filtered_out
+        ));
         s
     }
 

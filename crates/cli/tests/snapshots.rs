@@ -34,3 +34,21 @@ fn estimate_corpus() {
         });
     }
 }
+
+/// The cross-family ranking for three cards (a small, a large consumer card and a data-centre
+/// card), reviewed as a table: which variant in which format comes first, and why.
+#[test]
+fn best_for_three_cards() {
+    for (name, q) in [
+        ("rtx_3060", "best=1&gpu=rtx-3060-12gb&ctx=8192"),
+        ("rtx_4090", "best=1&gpu=rtx-4090&ctx=8192"),
+        (
+            "h100_vllm",
+            "best=1&gpu=h100-sxm&engine=vllm&ctx=32768&par=8",
+        ),
+    ] {
+        insta::with_settings!({ description => q, omit_expression => true }, {
+            insta::assert_snapshot!(format!("best_{name}"), run(&["best", q]));
+        });
+    }
+}

@@ -15,6 +15,62 @@ pub struct Catalog {
     pub families: Vec<Family>,
     /// GPUs with their memory as the driver reports it.
     pub gpus: Vec<Gpu>,
+    /// The one public evaluation that orders variants across families (`best=1`).
+    #[serde(default)]
+    pub common_eval: Option<CommonEval>,
+}
+
+/// One public evaluation covering many families: the cross-family order of `best=1`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommonEval {
+    /// The evaluation and its metric.
+    pub name: String,
+    /// Date of the snapshot read (YYYY-MM-DD).
+    pub date: String,
+    /// Where the snapshot is published.
+    pub url: String,
+    /// One score per model that the evaluation covers.
+    pub scores: Vec<CommonScore>,
+}
+
+/// How an evaluated model was matched to a catalog variant.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Matched {
+    /// This exact checkpoint was evaluated.
+    Exact,
+    /// The same model in another format or another publisher's copy.
+    SameModel,
+}
+
+/// A model's score in the common evaluation.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommonScore {
+    /// Hugging Face repo id of the model evaluated (a catalog variant id).
+    pub model: String,
+    /// The score (higher is better).
+    pub score: f64,
+    /// How it was matched.
+    pub matched: Matched,
+    /// Where the row is printed (URL).
+    #[serde(default)]
+    pub source: String,
+    /// How the match was made, when not obvious.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A family's licence as its model cards state it.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct License {
+    /// The Hugging Face licence id (`apache-2.0`, `mit`, `gemma`, `llama3.1`, …).
+    pub id: String,
+    /// Where it is stated (URL).
+    #[serde(default)]
+    pub source: String,
 }
 
 #[derive(Debug, Deserialize, Serialize)]
@@ -30,6 +86,12 @@ pub struct Family {
     pub capability_basis: String,
     /// Strongest first (`capability_rank` 1, 2, …).
     pub variants: Vec<Variant>,
+    /// The licence of the family's weights (`license=` filter); `None` = not recorded.
+    #[serde(default)]
+    pub license: Option<License>,
+    /// Trained to reason before answering (a thinking mode); `None` = not recorded.
+    #[serde(default)]
+    pub reasoning: Option<bool>,
 }
 
 #[derive(Debug, Deserialize, Serialize)]

@@ -237,6 +237,9 @@ pub struct Inputs {
     pub gl: Option<f64>,
     /// Compact view for iframes.
     pub embed: bool,
+    /// The cross-family view (`best=1`) and its filters (absent from the JSON when unset).
+    #[serde(skip_serializing_if = "BestFilters::is_default")]
+    pub best: BestFilters,
     /// Train-mode inputs.
     pub train: TrainInputs,
 }
@@ -261,8 +264,31 @@ impl Default for Inputs {
             util: 0.9,
             gl: None,
             embed: false,
+            best: BestFilters::default(),
             train: TrainInputs::default(),
         }
+    }
+}
+
+/// "Best model for my card": the cross-family ranking (`best=1`) and what it is limited to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BestFilters {
+    /// Show the cross-family ranking (`best=1`).
+    pub on: bool,
+    /// Only this family (`family=`, a catalog family id).
+    pub family: Option<String>,
+    /// Only this licence (`license=`, a Hugging Face licence id such as `apache-2.0`).
+    pub license: Option<String>,
+    /// Only variants that reach this context (`minctx=`, tokens).
+    pub min_ctx: Option<Tokens>,
+    /// Only reasoning models (`reasoning=1`) or only others (`reasoning=0`).
+    pub reasoning: Option<bool>,
+}
+
+impl BestFilters {
+    /// Anything to write into the permalink?
+    pub fn is_default(&self) -> bool {
+        *self == BestFilters::default()
     }
 }
 

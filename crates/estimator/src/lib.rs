@@ -48,6 +48,7 @@ macro_rules! ids {
 pub mod badge;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod baselines;
+pub mod best;
 pub mod catalog;
 pub mod command;
 mod describe;

@@ -97,6 +97,22 @@ pub fn encode(i: &Inputs) -> String {
     if i.embed {
         s.push_str("&embed=1");
     }
+    let b = &i.best;
+    if b.on {
+        s.push_str("&best=1");
+    }
+    if let Some(f) = &b.family {
+        let _ = write!(s, "&family={}", escape(f));
+    }
+    if let Some(l) = &b.license {
+        let _ = write!(s, "&license={}", escape(l));
+    }
+    if let Some(c) = b.min_ctx {
+        let _ = write!(s, "&minctx={c}");
+    }
+    if let Some(r) = b.reasoning {
+        let _ = write!(s, "&reasoning={}", u8::from(r));
+    }
     s
 }
 
@@ -254,6 +270,31 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "util" => i.util = fnum(val, limits::UTIL)?,
         "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
         "embed" => i.embed = flag(val)?,
+        "best" => i.best.on = flag(val)?,
+        "family" => {
+            let cat = crate::catalog::catalog();
+            if cat.family(val).is_none() {
+                let ids: Vec<&str> = cat.families.iter().map(|f| f.id.as_str()).collect();
+                return Err(bad(val, &ids.join(", ")));
+            }
+            i.best.family = Some(val.to_string());
+        }
+        "license" => {
+            if val.is_empty()
+                || val.len() > 40
+                || !val
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
+            {
+                return Err(bad(
+                    val,
+                    "a licence id such as apache-2.0, mit, gemma, llama3.1",
+                ));
+            }
+            i.best.license = Some(val.to_ascii_lowercase());
+        }
+        "minctx" => i.best.min_ctx = Some(num(val, limits::CTX)?),
+        "reasoning" => i.best.reasoning = Some(flag(val)?),
         "method" => t.method = ident(val)?,
         "rank" => t.rank = num(val, limits::RANK)?,
         "bsz" => t.bsz = num(val, limits::BSZ)?,

@@ -95,6 +95,13 @@ fn catalog_problems() -> Vec<String> {
             &f.capability_basis,
             basis,
         );
+        if let Some(l) = &f.license {
+            report(
+                format!("family {} license", f.id),
+                &l.source,
+                source_problems(&l.source, &[]),
+            );
+        }
         for v in &f.variants {
             let config = config_url(&v.id);
             report(
@@ -132,6 +139,15 @@ fn catalog_problems() -> Vec<String> {
                     report(format!("{row} note"), note, problems);
                 }
             }
+        }
+    }
+    if let Some(e) = &cat.common_eval {
+        for r in &e.scores {
+            report(
+                format!("common evaluation {}", r.model),
+                &r.source,
+                source_problems(&r.source, &[]),
+            );
         }
     }
     for g in &cat.gpus {

@@ -1,0 +1,140 @@
+//! "What is the best model for my card?": the ranking across families (`best=1`).
+//!
+//! For every variant of the catalog that passes the filters, the highest-precision format of the
+//! engine's container that passes every hard check on the chosen card(s), engine, context and
+//! concurrency (the same [`crate::estimate::candidate`] as the calculator). The variants with a
+//! fitting format are then ordered by one public evaluation that covers many families
+//! ([`crate::catalog::CommonEval`]), highest score first; variants the evaluation does not cover
+//! follow, each with that reason, in their family's own capability order (its own source);
+//! variants with no fitting format are counted, not listed.
+
+use crate::catalog::{catalog, Matched};
+use crate::estimate::{candidate, Verdict};
+use crate::inputs::Inputs;
+use crate::permalink::normalize;
+use crate::quant::Quant;
+use crate::units::{Bytes, SignedBytes};
+use serde::Serialize;
+
+/// One variant in its best fitting format.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct BestRow {
+    /// Family id.
+    pub family: String,
+    /// Repo id of the variant (the permalink's `model=`).
+    pub model: String,
+    /// Display name.
+    pub name: String,
+    /// The highest-precision format that fits.
+    pub quant: Quant,
+    /// The common evaluation's score (`None` = not covered).
+    pub score: Option<f64>,
+    /// How the score was matched to this variant.
+    pub matched: Option<Matched>,
+    /// Why it has no score, when it has none.
+    pub unscored: Option<String>,
+    /// Rank within its family (1 = strongest, by the family's own source).
+    pub capability_rank: u32,
+    /// Fits or tight.
+    pub verdict: Verdict,
+    /// Smallest headroom over the cards.
+    pub headroom: SignedBytes,
+    /// Bytes on the cards.
+    pub device_bytes: Bytes,
+}
+
+/// The cross-family ranking.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Best {
+    /// The evaluation that orders the rows: name, snapshot date, URL.
+    pub evaluation: Option<(String, String, String)>,
+    /// Variants with a fitting format: scored first (score descending), then unscored.
+    pub rows: Vec<BestRow>,
+    /// Variants passing the filters with no fitting format.
+    pub not_fitting: usize,
+    /// Variants the filters left out.
+    pub filtered_out: usize,
+}
+
+/// The ranking across all families for the cards, engine, context and concurrency of `inputs`,
+/// limited by `inputs.best`'s filters.
+pub fn best(inputs: &Inputs) -> Best {
+    let mut inputs = inputs.clone();
+    normalize(&mut inputs);
+    let cat = catalog();
+    let f = &inputs.best;
+    let eval = cat.common_eval.as_ref();
+    let container = inputs.engine.container();
+    let (mut rows, mut not_fitting, mut filtered_out) = (Vec::new(), 0, 0);
+    for fam in &cat.families {
+        let family_ok = f.family.as_ref().is_none_or(|id| *id == fam.id)
+            && f.license.as_ref().is_none_or(|l| {
+                fam.license
+                    .as_ref()
+                    .is_some_and(|x| x.id.eq_ignore_ascii_case(l))
+            })
+            && f.reasoning.is_none_or(|r| fam.reasoning == Some(r));
+        for v in &fam.variants {
+            let longest = v
+                .arch
+                .yarn
+                .as_ref()
+                .map_or(v.arch.max_ctx, |y| y.max_ctx().max(v.arch.max_ctx));
+            if !family_ok || f.min_ctx.is_some_and(|c| longest < c) {
+                filtered_out += 1;
+                continue;
+            }
+            // Formats are stored highest precision first: the first that fits is the answer.
+            let fit = v
+                .formats
+                .iter()
+                .filter(|fm| fm.container == container)
+                .find_map(|fm| {
+                    let mut i = inputs.clone();
+                    i.model.clone_from(&v.id);
+                    i.quant = fm.id;
+                    let e = candidate(&i, v, fm);
+                    e.fits.then(|| (fm.id, e))
+                });
+            let Some((quant, e)) = fit else {
+                not_fitting += 1;
+                continue;
+            };
+            let score = eval.and_then(|ev| {
+                ev.scores
+                    .iter()
+                    .find(|s| s.model.eq_ignore_ascii_case(&v.id))
+            });
+            rows.push(BestRow {
+                family: fam.id.clone(),
+                model: v.id.clone(),
+                name: v.name.clone(),
+                quant,
+                score: score.map(|s| s.score),
+                matched: score.map(|s| s.matched),
+                unscored: match (score, eval) {
+                    (Some(_), _) => None,
+                    (None, Some(ev)) => Some(format!("not covered by {}", ev.name)),
+                    (None, None) => Some("no cross-family evaluation in this build".into()),
+                },
+                capability_rank: v.capability_rank,
+                verdict: e.verdict,
+                headroom: e.headroom(),
+                device_bytes: e.total_device_bytes,
+            });
+        }
+    }
+    // Scored rows by score; unscored after them, in family order then the family's own rank.
+    rows.sort_by(|a, b| match (a.score, b.score) {
+        (Some(x), Some(y)) => y.total_cmp(&x),
+        (Some(_), None) => std::cmp::Ordering::Less,
+        (None, Some(_)) => std::cmp::Ordering::Greater,
+        (None, None) => std::cmp::Ordering::Equal,
+    });
+    Best {
+        evaluation: eval.map(|e| (e.name.clone(), e.date.clone(), e.url.clone())),
+        rows,
+        not_fitting,
+        filtered_out,
+    }
+}
