@@ -94,7 +94,7 @@ pub fn best(inputs: &Inputs) -> Best {
                     i.model.clone_from(&v.id);
                     i.quant = fm.id;
                     let e = candidate(&i, v, fm);
-                    e.fits.then(|| (fm.id, e))
+                    e.fits.then_some((fm.id, e))
                 });
             let Some((quant, e)) = fit else {
                 not_fitting += 1;
