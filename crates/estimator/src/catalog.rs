@@ -656,9 +656,9 @@ mod closest_tests {
             ids("meta-llama/Llama-3.3-70B-Instruct", 4),
             [
                 "meta-llama/Llama-3.1-70B-Instruct",
+                "meta-llama/Llama-2-70b-chat-hf",
                 "meta-llama/Llama-3.1-8B-Instruct",
-                "meta-llama/Llama-3.2-3B-Instruct",
-                "meta-llama/Llama-3.2-1B-Instruct",
+                "meta-llama/Llama-2-13b-chat-hf",
             ]
         );
     }

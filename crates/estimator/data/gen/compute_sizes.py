@@ -68,6 +68,7 @@ META_BYTES = {
     "qwen": 7_000_000,       # 151936 tokens + ~151k merges
     "gemma": 10_500_000,     # 262k sentencepiece tokens with scores and types
     "mistral-v3": 1_500_000, # 32768 sentencepiece tokens
+    "llama2": 1_500_000,     # 32000 sentencepiece tokens (same size class as mistral-v3)
     "tekken": 7_000_000,     # 131072 tokens + merges
     "phi4": 5_000_000,       # 100352 tokens + merges
     "o200k": 12_000_000,     # 201088 tokens + merges
@@ -207,6 +208,9 @@ M = {
     "Qwen/Qwen3-14B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=5120, layers=40, heads=40, kv_heads=8, head_dim=128, intermediate=17408, vocab=151936, has_output=True),
     "Qwen/Qwen3-32B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=5120, layers=64, heads=64, kv_heads=8, head_dim=128, intermediate=25600, vocab=151936, has_output=True),
     "Qwen/Qwen3-30B-A3B": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "meta-llama/Llama-2-7b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=4096, layers=32, heads=32, kv_heads=32, head_dim=128, intermediate=11008, vocab=32000, has_output=True),
+    "meta-llama/Llama-2-13b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=5120, layers=40, heads=40, kv_heads=40, head_dim=128, intermediate=13824, vocab=32000, has_output=True),
+    "meta-llama/Llama-2-70b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=32000, has_output=True, is70b=True),
     "mistralai/Mistral-7B-Instruct-v0.3": dict(b=llama_like, kw={}, tok="mistral-v3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=32768, has_output=True),
     "mistralai/Mistral-Small-24B-Instruct-2501": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
     "microsoft/phi-4": dict(b=llama_like, kw=dict(fused=True), tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=10, head_dim=128, intermediate=17920, vocab=100352, has_output=True),
@@ -484,7 +488,8 @@ WANTED = [
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q6_K"),
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q5_K_M"),
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q4_K_M"),
-] + [(m, "st-bf16", None) for m in M] + \
+] + [(m, "gguf", ft) for m in ("meta-llama/Llama-2-7b-chat-hf", "meta-llama/Llama-2-13b-chat-hf",
+                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")]
