@@ -44,6 +44,21 @@ fn main() {
     });
     if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
         strip(&mut v);
+        // The page needs the scores of catalog variants only.
+        let ids: Vec<String> = v["families"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|f| f["variants"].as_array().into_iter().flatten())
+            .filter_map(|x| x["id"].as_str().map(str::to_ascii_lowercase))
+            .collect();
+        if let Some(rows) = v["common_eval"]["scores"].as_array_mut() {
+            rows.retain(|r| {
+                r["model"]
+                    .as_str()
+                    .is_some_and(|m| ids.contains(&m.to_ascii_lowercase()))
+            });
+        }
     }
     let out = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("catalog.json");
     fs::write(out, serde_json::to_string(&v).expect("serializes")).expect("write catalog");

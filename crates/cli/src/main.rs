@@ -576,13 +576,19 @@ mod human {
                 n + 1,
                 r.model,
                 r.quant.to_string(),
-                r.score.map_or("-".to_string(), |x| format!("{x:.1}")),
+                r.score.map_or("-".to_string(), |x| format!(
+                    "{x:.1}{}",
+                    if r.estimated { "*" } else { "" }
+                )),
                 r.device_bytes.to_string(),
                 r.headroom.to_string(),
                 r.unscored
                     .as_ref()
                     .map_or(String::new(), |u| format!("  ({u})"))
             ));
+        }
+        if b.rows.iter().any(|r| r.estimated) {
+            s.push_str("* the evaluation marks this score as estimated\n");
         }
         s.push_str(&format!(
             "{} more variant(s) do not fit; {} left out by the filters\n",

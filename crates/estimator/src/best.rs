@@ -4,7 +4,9 @@
 //! engine's container that passes every hard check on the chosen card(s), engine, context and
 //! concurrency (the same [`crate::estimate::candidate`] as the calculator). The variants with a
 //! fitting format are then ordered by one public evaluation that covers many families
-//! ([`crate::catalog::CommonEval`]), highest score first; variants the evaluation does not cover
+//! ([`crate::catalog::CommonEval`]), highest score first — except that within a family its own
+//! capability order decides (a family's rows keep the places the score gave them, filled in
+//! the family's order); variants the evaluation does not cover
 //! follow, each with that reason, in their family's own capability order (its own source);
 //! variants with no fitting format are counted, not listed.
 
@@ -31,6 +33,8 @@ pub struct BestRow {
     pub score: Option<f64>,
     /// How the score was matched to this variant.
     pub matched: Option<Matched>,
+    /// The evaluation marks the score as estimated.
+    pub estimated: bool,
     /// Why it has no score, when it has none.
     pub unscored: Option<String>,
     /// Rank within its family (1 = strongest, by the family's own source).
@@ -112,6 +116,7 @@ pub fn best(inputs: &Inputs) -> Best {
                 quant,
                 score: score.map(|s| s.score),
                 matched: score.map(|s| s.matched),
+                estimated: score.is_some_and(|s| s.estimated),
                 unscored: match (score, eval) {
                     (Some(_), _) => None,
                     (None, Some(ev)) => Some(format!("not covered by {}", ev.name)),
@@ -131,10 +136,33 @@ pub fn best(inputs: &Inputs) -> Best {
         (None, Some(_)) => std::cmp::Ordering::Greater,
         (None, None) => std::cmp::Ordering::Equal,
     });
+    // Within a family its own source decides: the family's rows keep the places the common
+    // score gave them, filled in the family's capability order.
+    let scored = rows.iter().take_while(|r| r.score.is_some()).count();
+    family_order(&mut rows[..scored]);
     Best {
         evaluation: eval.map(|e| (e.name.clone(), e.date.clone(), e.url.clone())),
         rows,
         not_fitting,
         filtered_out,
+    }
+}
+
+/// Reorder each family's rows among the places they hold, by the family's capability rank.
+fn family_order(rows: &mut [BestRow]) {
+    let mut done = vec![false; rows.len()];
+    for k in 0..rows.len() {
+        if done[k] {
+            continue;
+        }
+        let slots: Vec<usize> = (k..rows.len())
+            .filter(|&j| rows[j].family == rows[k].family)
+            .collect();
+        let mut members: Vec<BestRow> = slots.iter().map(|&j| rows[j].clone()).collect();
+        members.sort_by_key(|r| r.capability_rank);
+        for (&j, r) in slots.iter().zip(members) {
+            rows[j] = r;
+            done[j] = true;
+        }
     }
 }

@@ -54,6 +54,9 @@ pub struct CommonScore {
     pub score: f64,
     /// How it was matched.
     pub matched: Matched,
+    /// The evaluation marks the score as estimated (not every component was run).
+    #[serde(default)]
+    pub estimated: bool,
     /// Where the row is printed (URL).
     #[serde(default)]
     pub source: String,

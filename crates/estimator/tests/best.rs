@@ -31,16 +31,37 @@ fn each_row_is_the_family_rankings_best_fitting_format() {
                 .expect("the family ranking has it fitting too");
             assert_eq!(first.quant, r.quant, "{base}: {}", r.model);
         }
-        // Scored rows first, by score descending; unscored ones after.
+        // Scored rows first, unscored after; the scored places go by score, family by family
+        // (the families at each place are those of a plain score sort), and within a family
+        // its own capability order holds.
         let scores: Vec<Option<f64>> = b.rows.iter().map(|r| r.score).collect();
         let first_none = scores
             .iter()
             .position(Option::is_none)
             .unwrap_or(scores.len());
+        assert!(
+            first_none > 0,
+            "{base}: the evaluation covers nothing that fits"
+        );
         assert!(scores[first_none..].iter().all(Option::is_none));
-        assert!(scores[..first_none]
-            .windows(2)
-            .all(|w| w[0].unwrap() >= w[1].unwrap()));
+        let mut by_score = b.rows[..first_none].to_vec();
+        by_score.sort_by(|x, y| y.score.unwrap().total_cmp(&x.score.unwrap()));
+        let fams = |v: &[fitcard_estimator::best::BestRow]| -> Vec<String> {
+            v.iter().map(|r| r.family.clone()).collect()
+        };
+        assert_eq!(fams(&b.rows[..first_none]), fams(&by_score), "{base}");
+        for f in &catalog().families {
+            let ranks: Vec<u32> = b.rows[..first_none]
+                .iter()
+                .filter(|r| r.family == f.id)
+                .map(|r| r.capability_rank)
+                .collect();
+            assert!(
+                ranks.windows(2).all(|w| w[0] < w[1]),
+                "{base}: {} {ranks:?}",
+                f.id
+            );
+        }
         assert!(b
             .rows
             .iter()
