@@ -1,7 +1,9 @@
 //! The embedded catalog, as compiled in: `data/families/*.json` (one family per file, in file-name
-//! order), `data/gpus.json` and `data/common_eval.json` (the cross-family evaluation), assembled into one minified document; for the web page (wasm32)
-//! without the source texts (URLs and notes) the page never shows — they stay in the repository,
-//! the CLI and the tests. Adding a family is adding one file.
+//! order), `data/gpus.json` and `data/common_eval.json` (the cross-family evaluation), assembled
+//! into one minified document (`catalog.json`, read by the CLI and the tests), and the page's
+//! version of it (`catalog-page.json`: without the source texts the page never shows, and only
+//! the evaluation rows of catalog variants), which the page reads postcard-encoded from
+//! `data/catalog.postcard`. Adding a family is adding one file.
 
 use std::{env, fs, path::Path};
 
@@ -42,7 +44,15 @@ fn main() {
         "gpus": read(Path::new("data/gpus.json")),
         "common_eval": common_eval,
     });
-    if env::var("CARGO_CFG_TARGET_ARCH").as_deref() == Ok("wasm32") {
+    let out = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).to_path_buf();
+    fs::write(
+        out.join("catalog.json"),
+        serde_json::to_string(&v).expect("serializes"),
+    )
+    .expect("write catalog");
+    // The page's catalog: what the page reads, stored postcard-encoded in
+    // data/catalog.postcard (tests/page_catalog.rs keeps it equal to this).
+    {
         strip(&mut v);
         // The page needs the scores of catalog variants only.
         let ids: Vec<String> = v["families"]
@@ -60,6 +70,9 @@ fn main() {
             });
         }
     }
-    let out = Path::new(&env::var("OUT_DIR").expect("OUT_DIR")).join("catalog.json");
-    fs::write(out, serde_json::to_string(&v).expect("serializes")).expect("write catalog");
+    fs::write(
+        out.join("catalog-page.json"),
+        serde_json::to_string(&v).expect("serializes"),
+    )
+    .expect("write the page's catalog");
 }

@@ -398,16 +398,29 @@ impl Format {
 
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
 
-/// The catalog as compiled in: one minified JSON document assembled by `build.rs` from
-/// `data/families/*.json` and `data/gpus.json` (without the source texts on wasm32).
+/// The catalog as compiled in for the CLI and the tests: one minified JSON document assembled
+/// by `build.rs` from `data/families/*.json`, `data/gpus.json` and `data/common_eval.json`.
+#[cfg(not(target_arch = "wasm32"))]
 pub const EMBEDDED_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.json"));
+
+/// The page's catalog as JSON (no source texts; only the evaluation rows of catalog variants):
+/// what [`PAGE_POSTCARD`] must encode.
+#[cfg(not(target_arch = "wasm32"))]
+pub const PAGE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog-page.json"));
+
+/// The page's catalog, postcard-encoded (`data/catalog.postcard`, kept equal to [`PAGE_JSON`] by
+/// `tests/page_catalog.rs`): the wasm then carries no JSON parser (about 30 KB of gzip).
+pub const PAGE_POSTCARD: &[u8] = include_bytes!("../data/catalog.postcard");
 
 /// The embedded catalog (parsed once).
 pub fn catalog() -> &'static Catalog {
     CATALOG.get_or_init(|| {
         // The JSON is compiled in and validated by tests; a parse failure is a build defect.
-        serde_json::from_str(EMBEDDED_JSON)
-            .expect("embedded catalog.json is valid (checked by tests)")
+        #[cfg(target_arch = "wasm32")]
+        let parsed = postcard::from_bytes(PAGE_POSTCARD);
+        #[cfg(not(target_arch = "wasm32"))]
+        let parsed = serde_json::from_str(EMBEDDED_JSON);
+        parsed.expect("embedded catalog is valid (checked by tests)")
     })
 }
 

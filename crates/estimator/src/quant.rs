@@ -10,8 +10,9 @@ use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
-/// A ggml tensor type with a fixed block layout.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+/// A ggml tensor type with a fixed block layout. Serialized as ggml's name (`q6_k`), which is
+/// what it is read from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum GgmlType {
     /// 32-bit float.
     F32,
@@ -127,6 +128,12 @@ impl FromStr for GgmlType {
             "iq4_nl" => GgmlType::IQ4NL,
             _ => return Err(()),
         })
+    }
+}
+
+impl Serialize for GgmlType {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
     }
 }
 
