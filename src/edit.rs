@@ -175,6 +175,28 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             if let Some(f) = catalog().family(&id) {
                 let (cur, _) = family_of(&i.model);
                 if cur.id != f.id {
+                    // An engine that cannot load any file of the new family gives way to one
+                    // that can (a family published as GGUF only runs on llama.cpp).
+                    let loads = |e: Engine| {
+                        f.variants
+                            .iter()
+                            .any(|v| v.formats.iter().any(|x| x.container == e.container()))
+                    };
+                    if !loads(i.engine) {
+                        if let Some(e) = [Engine::LlamaCpp, Engine::Vllm]
+                            .into_iter()
+                            .find(|&e| loads(e))
+                        {
+                            notes.push(Notice {
+                                key: "engine".into(),
+                                message: format!(
+                                    "{} has no file {} loads in the catalog; switched to {e}",
+                                    f.name, i.engine
+                                ),
+                            });
+                            i.engine = e;
+                        }
+                    }
                     i.model.clone_from(&pick_variant(i, f).id);
                     notes.extend(clamp_ctx(i));
                 }
@@ -396,9 +418,21 @@ mod tests {
             apply(&mut i, Edit::Engine(Engine::Vllm));
             apply(&mut i, Edit::Util(0.8));
             let before = i.clone();
-            apply(&mut i, Edit::Family(f.id.clone()));
+            let notes = apply(&mut i, Edit::Family(f.id.clone()));
             let (now, _) = family_of(&i.model);
             assert_eq!(now.id, f.id);
+            // A family without safetensors files moves to an engine that loads its GGUFs,
+            // and says so; every other setting stays.
+            let vllm = f
+                .variants
+                .iter()
+                .any(|v| !formats(v, Engine::Vllm).is_empty());
+            let engine = if vllm {
+                Engine::Vllm
+            } else {
+                assert!(notes.iter().any(|n| n.key == "engine"), "family {}", f.id);
+                Engine::LlamaCpp
+            };
             assert_eq!(
                 (
                     i.ctx.min(4096),
@@ -409,7 +443,7 @@ mod tests {
                     &i.gpu,
                     i.kv
                 ),
-                (4096, 3, 2, Engine::Vllm, 0.8, &before.gpu, before.kv),
+                (4096, 3, 2, engine, 0.8, &before.gpu, before.kv),
                 "family {}",
                 f.id
             );
