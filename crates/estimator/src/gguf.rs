@@ -250,27 +250,42 @@ pub fn ggml_type(t: u32) -> Option<GgmlType> {
     })
 }
 
-/// The name of `general.file_type` (llama.cpp `llama_ftype`) and the nearest format fitcard
-/// knows by that name.
+/// The name of `general.file_type` (llama.cpp `llama_ftype` in include/llama.h) and the format
+/// fitcard knows by that name (Q5_0/Q5_1, Q2_K_S and IQ3_XS: the nearest one).
 pub fn file_type(ftype: u64) -> (&'static str, Quant) {
     match ftype {
         0 => ("F32", Quant::F32),
         1 => ("F16", Quant::F16),
         2 => ("Q4_0", Quant::Q4_0),
-        3 => ("Q4_1", Quant::Q4_0),
+        3 => ("Q4_1", Quant::Q4_1),
         7 => ("Q8_0", Quant::Q8_0),
-        8 => ("Q5_0", Quant::Q5KM),
-        9 => ("Q5_1", Quant::Q5KM),
-        10 => ("Q2_K", Quant::Q4_0),
-        11 => ("Q3_K_S", Quant::Q4_0),
-        12 => ("Q3_K_M", Quant::Q4_0),
-        13 => ("Q3_K_L", Quant::Q4_0),
-        14 => ("Q4_K_S", Quant::Q4KM),
+        8 => ("Q5_0", Quant::Q5KS),
+        9 => ("Q5_1", Quant::Q5KS),
+        10 => ("Q2_K", Quant::Q2K),
+        11 => ("Q3_K_S", Quant::Q3KS),
+        12 => ("Q3_K_M", Quant::Q3KM),
+        13 => ("Q3_K_L", Quant::Q3KL),
+        14 => ("Q4_K_S", Quant::Q4KS),
         15 => ("Q4_K_M", Quant::Q4KM),
-        16 => ("Q5_K_S", Quant::Q5KM),
+        16 => ("Q5_K_S", Quant::Q5KS),
         17 => ("Q5_K_M", Quant::Q5KM),
         18 => ("Q6_K", Quant::Q6K),
+        19 => ("IQ2_XXS", Quant::IQ2XXS),
+        20 => ("IQ2_XS", Quant::IQ2XS),
+        21 => ("Q2_K_S", Quant::Q2K),
+        22 => ("IQ3_XS", Quant::IQ3XXS),
+        23 => ("IQ3_XXS", Quant::IQ3XXS),
+        24 => ("IQ1_S", Quant::IQ1S),
+        25 => ("IQ4_NL", Quant::IQ4NL),
+        26 => ("IQ3_S", Quant::IQ3S),
+        27 => ("IQ3_M", Quant::IQ3M),
+        28 => ("IQ2_S", Quant::IQ2S),
+        29 => ("IQ2_M", Quant::IQ2M),
+        30 => ("IQ4_XS", Quant::IQ4XS),
+        31 => ("IQ1_M", Quant::IQ1M),
         32 => ("BF16", Quant::BF16),
+        36 => ("TQ1_0", Quant::TQ1_0),
+        37 => ("TQ2_0", Quant::TQ2_0),
         38 => ("MXFP4_MOE", Quant::MXFP4),
         _ => ("another quantization", Quant::Q4KM),
     }

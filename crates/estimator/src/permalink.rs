@@ -223,8 +223,13 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
             i.model = v.id.clone();
         }
         "quant" => {
-            i.quant = Quant::from_str(val)
-                .map_err(|_| bad(val, &Quant::ALL.map(|q| q.id()).join(", ")))?
+            i.quant = Quant::from_str(val).map_err(|_| {
+                format!(
+                    "{} is not a format fitcard knows (closest: {}); kept the default",
+                    quote(val),
+                    Quant::closest(val, 3).join(", ")
+                )
+            })?
         }
         "ctx" => i.ctx = num(val, limits::CTX)?,
         "par" => i.par = num(val, limits::PAR)?,
