@@ -353,6 +353,52 @@ pub enum MemoryKind {
 }
 
 impl Arch {
+    /// A dimension outside what any model has (read from a file header or a config, which are
+    /// hostile input), named; `None` when every dimension is plausible. The bounds are sanity
+    /// limits far above any published model (the widest hidden size is 16,384, the largest
+    /// vocabulary about a million, the deepest model under 200 layers), so that every term
+    /// stays meaningful instead of saturating.
+    pub fn absurd(&self) -> Option<String> {
+        let r = self.recurrent.as_ref();
+        let m = self.mla.as_ref();
+        let checks: [(&str, u64, u64); 14] = [
+            ("hidden size", self.hidden, 1 << 20),
+            ("layers", u64::from(self.layers), 4096),
+            ("attention heads", u64::from(self.heads), 1 << 16),
+            ("KV heads", u64::from(self.kv_heads), 1 << 16),
+            ("head size", self.head_dim, 1 << 16),
+            ("intermediate size", self.intermediate, 1 << 24),
+            ("expert width", self.moe_intermediate.unwrap_or(0), 1 << 24),
+            ("experts", u64::from(self.experts), 1 << 16),
+            ("vocabulary", self.vocab, 1 << 24),
+            (
+                "latent rank",
+                m.map_or(0, |m| m.kv_lora_rank + m.qk_rope_head_dim),
+                1 << 20,
+            ),
+            (
+                "indexer head",
+                m.and_then(|m| m.index_head_dim).unwrap_or(0),
+                1 << 16,
+            ),
+            (
+                "recurrent heads",
+                r.map_or(0, |r| r.k_heads.max(r.v_heads)),
+                1 << 16,
+            ),
+            (
+                "recurrent head size",
+                r.map_or(0, |r| r.k_dim.max(r.v_dim)),
+                1 << 16,
+            ),
+            ("convolution kernel", r.map_or(0, |r| r.conv_kernel), 1024),
+        ];
+        checks
+            .iter()
+            .find(|(_, v, max)| v > max)
+            .map(|(name, v, max)| format!("{name} {v} is beyond any model (at most {max})"))
+    }
+
     /// Is layer `il` a sliding-window layer?
     pub fn is_swa(&self, il: u32) -> bool {
         match self.swa {

@@ -206,7 +206,10 @@ pub fn parse(bytes: &[u8]) -> Result<Header, Error> {
         let name = r.string("a tensor name")?;
         let nd = r.u32()?;
         if nd > MAX_DIMS {
-            return Err(Error::Bad(format!("tensor {name:?} has {nd} dimensions")));
+            return Err(Error::Bad(format!(
+                "tensor {} has {nd} dimensions",
+                crate::inputs::quote(&name)
+            )));
         }
         let dims = (0..nd).map(|_| r.u64()).collect::<Result<Vec<_>, _>>()?;
         let ggml_type = r.u32()?;
@@ -343,7 +346,20 @@ fn recurrent_of(h: &Header, arch: &str, layers: u32) -> Result<Option<Recurrent>
 /// file's size on disk; the input, never a parameter count). `file` names it in commands.
 pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant, Format), String> {
     let arch_name = match h.kv.get("general.architecture") {
-        Some(Value::Str(s)) => s.clone(),
+        Some(Value::Str(s))
+            if !s.is_empty()
+                && s.len() <= 64
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b)) =>
+        {
+            s.clone()
+        }
+        Some(Value::Str(s)) => {
+            return Err(format!(
+                "general.architecture {} is not an architecture name",
+                crate::inputs::quote(s)
+            ))
+        }
         _ => return Err("no general.architecture".into()),
     };
     let key = |k: &str| h.kv.get(&format!("{arch_name}.{k}")).and_then(Value::int);
@@ -420,6 +436,9 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         mla,
         recurrent,
     };
+    if let Some(why) = arch.absurd() {
+        return Err(why);
+    }
     let (ftype_name, quant) = file_type(key_general(h, "file_type").unwrap_or(u64::MAX));
     let name = match h.kv.get("general.name") {
         Some(Value::Str(s)) => s.chars().take(120).collect(),

@@ -71,7 +71,8 @@ pub fn safetensors_header(bytes: &[u8]) -> Result<Vec<Tensor>, HeaderError> {
             Some((Some(a), Some(b))) if b >= a => b - a,
             _ => {
                 return Err(HeaderError::Bad(format!(
-                    "tensor {name:?} has no valid data_offsets"
+                    "tensor {} has no valid data_offsets",
+                    crate::inputs::quote(name)
                 )))
             }
         };
@@ -127,7 +128,10 @@ pub fn format_of(config: &Value) -> (Quant, String) {
             Some("float16") => (Quant::F16, "F16".into()),
             _ => (Quant::BF16, "BF16".into()),
         },
-        other => (Quant::BF16, format!("{other} (read as 16-bit)")),
+        other => (
+            Quant::BF16,
+            format!("{} (read as 16-bit)", crate::inputs::quote(other)),
+        ),
     }
 }
 
@@ -214,7 +218,7 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         .or(num("num_local_experts"))
         .or(num("n_routed_experts"))
         .unwrap_or(1) as u32;
-    Ok(Arch {
+    let arch = Arch {
         model_type,
         hidden,
         layers,
@@ -240,7 +244,11 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         global_override: None,
         mla,
         recurrent,
-    })
+    };
+    match arch.absurd() {
+        Some(why) => Err(format!("config.json: {why}")),
+        None => Ok(arch),
+    }
 }
 
 /// The recurrent layers of a hybrid config: Gated DeltaNet (`layer_types` with
