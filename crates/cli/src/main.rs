@@ -17,12 +17,13 @@
 mod docs;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
-use fitcard_estimator::{catalog, decode, estimate, rank, Mode};
+use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
        fitcard best '<query>' [--json]   (the best model for the cards, across families)\n\
        fitcard estimate ['<query>'] --file MODEL.gguf|CHECKPOINT-DIR [--json]\n\
+       fitcard inspect MODEL.gguf|CHECKPOINT-DIR [--json]   (headers only)\n\
        fitcard report\n\
        fitcard badge '<query>' > fit.svg\n\
        fitcard docs OUT-DIR [DOCS-DIR]\n\
@@ -138,6 +139,7 @@ fn read_checkpoint(
     (
         fitcard_estimator::catalog::Variant,
         fitcard_estimator::catalog::Format,
+        Vec<fitcard_estimator::hf::Tensor>,
     ),
     String,
 > {
@@ -199,8 +201,133 @@ fn read_checkpoint(
     let id = dir.file_name().map_or("checkpoint".to_string(), |n| {
         n.to_string_lossy().into_owned()
     });
-    fitcard_estimator::hf::to_variant(&id, &config, fitcard_estimator::Bytes(total), &tensors)
-        .map_err(|e| format!("--file {shown}: {e}"))
+    let (v, f) =
+        fitcard_estimator::hf::to_variant(&id, &config, fitcard_estimator::Bytes(total), &tensors)
+            .map_err(|e| format!("--file {shown}: {e}"))?;
+    Ok((v, f, tensors))
+}
+
+/// One row of `fitcard inspect`: a tensor type, how many tensors have it, their bytes.
+#[derive(serde::Serialize)]
+struct TypeRow {
+    #[serde(rename = "type")]
+    kind: String,
+    tensors: u64,
+    /// `None` when the reader does not size this type.
+    bytes: Option<u64>,
+}
+
+/// What `fitcard inspect` prints: the architecture and format read from the header, and the
+/// bytes per tensor type.
+#[derive(serde::Serialize)]
+struct Inspection {
+    arch: fitcard_estimator::catalog::Arch,
+    format: fitcard_estimator::catalog::Format,
+    tensor_types: Vec<TypeRow>,
+}
+
+/// `fitcard inspect PATH`: a local GGUF file or checkpoint folder, headers only.
+fn inspect(path: &str, json: bool) -> Result<String, String> {
+    use std::collections::BTreeMap;
+    let p = std::path::Path::new(path);
+    let mut by_type: BTreeMap<String, (u64, Option<u64>)> = BTreeMap::new();
+    let mut add = |kind: String, bytes: Option<u64>| {
+        let e = by_type.entry(kind).or_insert((0, Some(0)));
+        e.0 += 1;
+        e.1 = e.1.zip(bytes).map(|(a, b)| a.saturating_add(b));
+    };
+    let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
+        let (v, f, tensors) = read_checkpoint(p)?;
+        for t in &tensors {
+            add(t.dtype.clone(), Some(t.bytes));
+        }
+        (v, f)
+    } else {
+        let (h, size) = read_gguf(path)?;
+        for t in &h.tensors {
+            add(t.type_name(), t.bytes());
+        }
+        let name = p
+            .file_name()
+            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+        fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
+            .map_err(|e| format!("inspect {}: {e}", quote(path)))?
+    };
+    let rows: Vec<TypeRow> = by_type
+        .into_iter()
+        .map(|(kind, (tensors, bytes))| TypeRow {
+            kind,
+            tensors,
+            bytes,
+        })
+        .collect();
+    if json {
+        return Ok(to_json(&Inspection {
+            arch: v.arch,
+            format: f,
+            tensor_types: rows,
+        }));
+    }
+    let a = &v.arch;
+    let mut s = format!(
+        "{} ({}, {})\nformat: {} in {}, {}\n",
+        v.name,
+        a.model_type,
+        a.source,
+        f.id,
+        Bytes(f.bytes.get()),
+        f.note.as_deref().unwrap_or("")
+    );
+    s.push_str(&format!(
+        "layers {} · hidden {} · heads {} / KV {} × {} · vocab {} · context {}\n",
+        a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim, a.vocab, a.max_ctx
+    ));
+    if a.is_moe() {
+        s.push_str(&format!(
+            "experts: {} ({} routed per token)\n",
+            a.experts, a.experts_active
+        ));
+    }
+    if let Some(w) = a.swa {
+        s.push_str(&format!(
+            "{} attention: window {} tokens, one global layer in {}\n",
+            if w.chunked {
+                "chunked"
+            } else {
+                "sliding-window"
+            },
+            w.window,
+            w.period
+        ));
+    }
+    if let Some(m) = a.mla {
+        s.push_str(&format!(
+            "latent attention: kv_lora_rank {} + rope {} per token and layer{}\n",
+            m.kv_lora_rank,
+            m.qk_rope_head_dim,
+            m.index_head_dim
+                .map_or(String::new(), |d| format!(", indexer {d}"))
+        ));
+    }
+    if let Some(r) = &a.recurrent {
+        s.push_str(&format!(
+            "recurrent ({}): {} of {} layers; attention on {} layers\n",
+            r.kind,
+            a.layers - a.kv_owning_layers(),
+            a.layers,
+            a.kv_owning_layers()
+        ));
+    }
+    s.push_str("tensor types:\n");
+    for r in &rows {
+        s.push_str(&format!(
+            "  {:<10} {:>6} tensors  {:>12}\n",
+            r.kind,
+            r.tensors,
+            r.bytes.map_or("unsized".into(), |b| Bytes(b).to_string())
+        ));
+    }
+    Ok(s)
 }
 
 /// `fitcard estimate '<query>' --file PATH`: the model and format from the file's header.
@@ -223,7 +350,8 @@ fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, String
     }
     let p = std::path::Path::new(path);
     let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
-        read_checkpoint(p)?
+        let (v, f, _) = read_checkpoint(p)?;
+        (v, f)
     } else {
         let (h, size) = read_gguf(path)?;
         let name = p
@@ -255,6 +383,9 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
     if let ["docs", out, rest @ ..] = args {
         let src = rest.first().copied().unwrap_or("docs");
         return docs::write_all(std::path::Path::new(out), std::path::Path::new(src));
+    }
+    if let ["inspect", path] = args {
+        return inspect(path, json);
     }
     let (cmd, query) = match args {
         [cmd] => (*cmd, ""),

@@ -330,3 +330,39 @@ fn estimate_a_checkpoint_folder() {
     assert_eq!(kv["bytes"], 28 * 8192 * 2 * 8 * 128 * 2);
     assert_eq!(v["quant"], "BF16");
 }
+
+/// `fitcard inspect` reads headers only: the architecture, the format and the bytes per tensor
+/// type (a GGUF file and a checkpoint folder); a missing file exits 2 with one line.
+#[test]
+fn inspect_prints_the_header() {
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data");
+    let g = json(&fitcard(&[
+        "inspect",
+        &format!("{dir}/llama-3.2-1b-f16-header.gguf"),
+        "--json",
+    ]));
+    assert_eq!(
+        (
+            &g["arch"]["layers"],
+            &g["arch"]["kv_heads"],
+            &g["format"]["id"]
+        ),
+        (&16.into(), &8.into(), &"F16".into())
+    );
+    let rows = g["tensor_types"].as_array().unwrap();
+    let f16 = rows
+        .iter()
+        .find(|r| r["type"] == "f16")
+        .expect("f16 tensors");
+    // The fixture's one tensor: token_embd, 2048 × 128256 at 2 bytes.
+    assert_eq!(f16["bytes"], 2 * 2048 * 128_256);
+    let text = fitcard(&["inspect", &format!("{dir}/Qwen3-0.6B")]);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("layers 28") && text.contains("BF16"),
+        "{text}"
+    );
+    let missing = fitcard(&["inspect", &format!("{dir}/no-such.gguf")]);
+    assert_eq!(missing.status.code(), Some(2));
+    assert_eq!(String::from_utf8_lossy(&missing.stderr).lines().count(), 1);
+}

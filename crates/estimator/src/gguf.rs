@@ -82,6 +82,25 @@ pub struct Tensor {
     pub ggml_type: u32,
 }
 
+impl Tensor {
+    /// Its bytes in the file: rows of its ggml type's block layout (`None` for a type this
+    /// reader does not size).
+    pub fn bytes(&self) -> Option<u64> {
+        let t = ggml_type(self.ggml_type)?;
+        let (first, rest) = self.dims.split_first()?;
+        Some(
+            rest.iter()
+                .fold(t.row_bytes(*first), |acc, d| acc.saturating_mul(*d)),
+        )
+    }
+
+    /// Its type's name (`q4_k`), or `type N` for a type this reader does not know.
+    pub fn type_name(&self) -> String {
+        ggml_type(self.ggml_type)
+            .map_or(format!("type {}", self.ggml_type), |t| t.name().to_string())
+    }
+}
+
 /// What the header holds.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Header {

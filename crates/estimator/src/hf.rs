@@ -370,7 +370,7 @@ pub fn to_variant(
         embd_type,
         duplicate_output,
         unquantized: Vec::new(),
-        note: Some(format!("general.file_type {words}")),
+        note: Some(format!("config.json: {words}")),
     };
     Ok((variant, format))
 }
