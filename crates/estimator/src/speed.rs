@@ -10,10 +10,15 @@
 //! routed / experts))`, the expert share from the config's shapes.
 //!
 //! **Provenance.** `eff` and `fixed` are fitted per memory kind on published llama-bench decode
-//! runs (`tests/data/speed.json`, 27 rows, llama.cpp CUDA builds of 2024: the
+//! runs (`tests/data/speed.json`, 27 CUDA rows, llama.cpp builds of 2024: the
 //! XiongjieDai/GPU-Benchmarks-on-LLM-Inference notebooks and llama.cpp PR #4766): GDDR cards
 //! `eff` 0.81 with 1.23 ms per token fixed, HBM cards 0.533 with 3.06 ms (their kernels do not
-//! saturate HBM at batch 1). Residuals ±18 %, median 6 % (`tests/speed.rs`).
+//! saturate HBM at batch 1). Residuals ±18 %, median 6 % (`tests/speed.rs`). Unified memory
+//! (Apple M-series, Metal): `eff` 0.843 with 5.85 ms, fitted on the M2 Ultra and M3 Max runs of
+//! the same notebooks (Llama 3 8B/70B, Q4_K_M and F16; within 18 %). The M1 Max's K-quant runs
+//! are 43–77 % slower than that fit while its F16 run is within 6 %: on that GPU dequantizing
+//! K-quants is compute-bound, a mechanism this bandwidth model does not have, so M1-generation
+//! quantized speeds are outside the domain.
 //!
 //! **Spill.** llama.cpp and Ollama keep running when the model does not fit: the layers that do
 //! not fit stay in system RAM and are read from there each token, at `ram_bw` (GB/s; default
@@ -51,6 +56,13 @@ pub const GDDR: Fit = Fit {
 pub const HBM: Fit = Fit {
     eff: 0.533,
     fixed_s: 0.003_06,
+};
+
+/// Unified-memory machines (Apple M-series GPUs with Metal): fitted on the 7 llama-bench decode
+/// rows of the M2 Ultra and M3 Max (see the module docs).
+pub const UNIFIED: Fit = Fit {
+    eff: 0.843,
+    fixed_s: 0.005_85,
 };
 
 /// Host memory bandwidth when not given, GB/s (dual-channel DDR5-4800 peak).
@@ -95,8 +107,7 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit)> {
     let fit = match g.memory_kind {
         MemoryKind::Gddr => GDDR,
         MemoryKind::Hbm => HBM,
-        // No published llama-bench rows fitted yet: no speed rather than a borrowed fit.
-        MemoryKind::Unified => return None,
+        MemoryKind::Unified => UNIFIED,
     };
     Some((g.bandwidth_gbs? * 1e9, fit))
 }

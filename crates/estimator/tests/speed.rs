@@ -2,7 +2,7 @@
 //! URL): the fit of `fitcard_estimator::speed` reproduces every decode row within 20 %, and a
 //! spill to host memory costs what it should.
 
-use fitcard_estimator::speed::{Fit, GDDR, HBM};
+use fitcard_estimator::speed::{Fit, GDDR, HBM, UNIFIED};
 use fitcard_estimator::{catalog, decode, estimate};
 
 /// The step time model on one row: `bytes / (eff × bw) + fixed`.
@@ -18,9 +18,12 @@ fn llama_bench_decode_rows_within_twenty_percent() {
     let mut bad = Vec::new();
     for r in data["llama_bench"].as_array().unwrap() {
         let test = r["test"].as_str().unwrap_or_default();
-        if !test.starts_with("tg") || r.get("caution").is_some_and(|c| !c.is_null()) {
+        if !test.starts_with("tg") {
             continue;
         }
+        // A row with a caution is a known miss: its mechanism is named there (the M1 Max's
+        // compute-bound K-quant decode). It must stay a miss, or the caution is stale.
+        let known_miss = r.get("caution").is_some_and(|c| !c.is_null());
         let (Some(gpu), Some(size), Some(tps)) = (
             r["gpu"].as_str().and_then(|id| catalog().gpu(id)),
             r["size_gib"].as_f64(),
@@ -52,18 +55,25 @@ fn llama_bench_decode_rows_within_twenty_percent() {
         let fit = match gpu.memory_kind {
             fitcard_estimator::catalog::MemoryKind::Gddr => GDDR,
             fitcard_estimator::catalog::MemoryKind::Hbm => HBM,
-            fitcard_estimator::catalog::MemoryKind::Unified => continue,
+            fitcard_estimator::catalog::MemoryKind::Unified => UNIFIED,
         };
         let p = predict(bytes, bw, fit);
         checked += 1;
-        if (p - tps).abs() / tps > 0.20 {
+        if known_miss {
+            if (p - tps).abs() / tps <= 0.20 {
+                bad.push(format!(
+                    "{} {model} {quant}: the known miss is gone",
+                    gpu.id
+                ));
+            }
+        } else if (p - tps).abs() / tps > 0.20 {
             bad.push(format!(
                 "{} {model} {quant} {test}: {tps} t/s measured, {p:.1} predicted",
                 gpu.id
             ));
         }
     }
-    assert!(checked >= 25, "only {checked} rows");
+    assert!(checked >= 37, "only {checked} rows");
     assert!(bad.is_empty(), "outside 20 %:\n{}", bad.join("\n"));
 }
 
