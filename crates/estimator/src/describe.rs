@@ -134,17 +134,34 @@ fn term_text(
     }
 }
 
+/// Weights beyond the largest consumer card (32 GiB): there the llama.cpp overhead fit's weight
+/// arm is unverified.
+const LLAMA_FIT_WEIGHTS: Bytes = Bytes(32 * crate::units::GIB);
+
 /// Where a term's formula was checked, compared with this configuration: `Some(what differs)`
 /// when it lies outside (each term module's domain).
 fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
     let a = &v.arch;
     match (name, i.engine) {
-        // The overhead fit was measured on llama.cpp at one slot and one card.
-        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if i.par > 1 || i.cards > 1 => {
-            Some(format!(
-                "the overhead fit was measured with one slot on one card; here {} slot(s) on {} card(s)",
-                i.par, i.cards
-            ))
+        // The overhead fit was measured on llama.cpp at one slot and one card, on models that
+        // fit one consumer card; its weight-proportional arm grows without bound.
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama)
+            if i.par > 1 || i.cards > 1 || s.weights.device > LLAMA_FIT_WEIGHTS =>
+        {
+            let mut why = Vec::new();
+            if i.par > 1 || i.cards > 1 {
+                why.push(format!(
+                    "the overhead fit was measured with one slot on one card; here {} slot(s) on {} card(s)",
+                    i.par, i.cards
+                ));
+            }
+            if s.weights.device > LLAMA_FIT_WEIGHTS {
+                why.push(format!(
+                    "its 10 % weight arm is an empirical fit of four single-card configurations, unverified for {} of weights on the cards (llama.cpp prints its real compute buffers at load)",
+                    s.weights.device
+                ));
+            }
+            Some(why.join("; "))
         }
         // vLLM's profile was fitted on its 0.19 startup logs of dense and MoE models up to 70B;
         // pipeline stages hold less than one card's peak.
