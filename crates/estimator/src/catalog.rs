@@ -652,7 +652,7 @@ mod closest_tests {
                 "meta-llama/Llama-3.3-70B-Instruct",
                 "meta-llama/Llama-3.1-70B-Instruct",
             ),
-            ("Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen3-8B"),
+            ("Qwen/Qwen2-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct"),
             ("google/gemma-2-27b-it", "google/gemma-3-27b-it"),
             ("google/gemma-3-270m-it", "google/gemma-3-1b-it"),
             (
