@@ -213,6 +213,7 @@ M = {
     "meta-llama/Llama-3.3-70B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
     "Qwen/Qwen3-235B-A22B": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=4096, layers=94, heads=64, kv_heads=4, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=128, vocab=151936, has_output=True),
     "Qwen/Qwen3-Coder-30B-A3B-Instruct": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "mistralai/Mistral-Nemo-Instruct-2407": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=131072, has_output=True),
     "meta-llama/Llama-2-7b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=4096, layers=32, heads=32, kv_heads=32, head_dim=128, intermediate=11008, vocab=32000, has_output=True),
     "meta-llama/Llama-2-13b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=5120, layers=40, heads=40, kv_heads=40, head_dim=128, intermediate=13824, vocab=32000, has_output=True),
     "meta-llama/Llama-2-70b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=32000, has_output=True, is70b=True),
@@ -518,7 +519,8 @@ WANTED = [
     [("meta-llama/Llama-3.3-70B-Instruct", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
     [(m, "gguf", ft) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")
      for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
-    [(m, "st-fp8", None) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")]
+    [(m, "st-fp8", None) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")] + \
+    [("mistralai/Mistral-Nemo-Instruct-2407", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
 
 
 def compute_all():
