@@ -13,6 +13,7 @@ GGUF (rule "gguf-mix"):
   * The tensor list of the llama.cpp architecture is built from the HF config
     (token_embd, optional output, per-layer attention / FFN / norms, MoE experts
     as one 3-D tensor per projection).  1-D tensors (norms, biases, sinks) are F32.
+    Qwen2/Qwen2.5 (qkv_bias) add q/k/v projection biases.
   * Each 2-D/3-D weight gets the type llama.cpp's quantizer picks for the ftype
     (src/llama-quant.cpp, llama_tensor_get_type): base type Q4_K (Q4_K_M),
     Q5_K (Q5_K_M), Q6_K (Q6_K), Q8_0 (Q8_0);
