@@ -695,10 +695,10 @@ mod closest_tests {
         // (requested id, expected first suggestion)
         let rows = [
             (
+                "meta-llama/Meta-Llama-3-70B-Instruct",
                 "meta-llama/Llama-3.3-70B-Instruct",
-                "meta-llama/Llama-3.1-70B-Instruct",
             ),
-            ("Qwen/Qwen2.5-7B-Instruct", "Qwen/Qwen3-8B"),
+            ("Qwen/Qwen2-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct"),
             ("google/gemma-2-27b-it", "google/gemma-3-27b-it"),
             ("google/gemma-3-270m-it", "google/gemma-3-1b-it"),
             (
@@ -715,12 +715,12 @@ mod closest_tests {
         }
         // The nearest to a Llama are Llamas, the nearest size first.
         assert_eq!(
-            ids("meta-llama/Llama-3.3-70B-Instruct", 4),
+            ids("meta-llama/Meta-Llama-3-70B-Instruct", 4),
             [
+                "meta-llama/Llama-3.3-70B-Instruct",
                 "meta-llama/Llama-3.1-70B-Instruct",
                 "meta-llama/Llama-2-70b-chat-hf",
                 "meta-llama/Llama-3.1-8B-Instruct",
-                "meta-llama/Llama-2-13b-chat-hf",
             ]
         );
     }

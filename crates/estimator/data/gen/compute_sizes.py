@@ -13,6 +13,7 @@ GGUF (rule "gguf-mix"):
   * The tensor list of the llama.cpp architecture is built from the HF config
     (token_embd, optional output, per-layer attention / FFN / norms, MoE experts
     as one 3-D tensor per projection).  1-D tensors (norms, biases, sinks) are F32.
+    Qwen2/Qwen2.5 (qkv_bias) add q/k/v projection biases.
   * Each 2-D/3-D weight gets the type llama.cpp's quantizer picks for the ftype
     (src/llama-quant.cpp, llama_tensor_get_type): base type Q4_K (Q4_K_M),
     Q5_K (Q5_K_M), Q6_K (Q6_K), Q8_0 (Q8_0);
@@ -92,7 +93,7 @@ def pad32(n):
 # kind: 'w' quantisable matrix, 'n' 1-D (F32), 'keep' 2-D kept at the source 16-bit type,
 #       'f32' 2-D forced F32 by the converter (MoE router).
 
-def llama_like(c, *, qk_norm=False, fused=False, rope_freqs=False):
+def llama_like(c, *, qk_norm=False, fused=False, rope_freqs=False, qkv_bias=False):
     h, L = c["hidden"], c["layers"]
     q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
     f = c["intermediate"]
@@ -113,6 +114,8 @@ def llama_like(c, *, qk_norm=False, fused=False, rope_freqs=False):
         T += [(p + "attn_output.weight", (q, h), "w"), (p + "ffn_down.weight", (f, h), "w")]
         if qk_norm:
             T += [(p + "attn_q_norm.weight", (c["head_dim"],), "n"), (p + "attn_k_norm.weight", (c["head_dim"],), "n")]
+        if qkv_bias:  # Qwen2 / Qwen2.5: biases on the q, k, v projections (1-D, F32)
+            T += [(p + "attn_q.bias", (q,), "n"), (p + "attn_k.bias", (kv,), "n"), (p + "attn_v.bias", (kv,), "n")]
     return T
 
 
@@ -208,6 +211,10 @@ M = {
     "Qwen/Qwen3-14B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=5120, layers=40, heads=40, kv_heads=8, head_dim=128, intermediate=17408, vocab=151936, has_output=True),
     "Qwen/Qwen3-32B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=5120, layers=64, heads=64, kv_heads=8, head_dim=128, intermediate=25600, vocab=151936, has_output=True),
     "Qwen/Qwen3-30B-A3B": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "meta-llama/Llama-3.3-70B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
+    "Qwen/Qwen3-235B-A22B": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=4096, layers=94, heads=64, kv_heads=4, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=128, vocab=151936, has_output=True),
+    "Qwen/Qwen3-Coder-30B-A3B-Instruct": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "mistralai/Mistral-Nemo-Instruct-2407": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=131072, has_output=True),
     "meta-llama/Llama-2-7b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=4096, layers=32, heads=32, kv_heads=32, head_dim=128, intermediate=11008, vocab=32000, has_output=True),
     "meta-llama/Llama-2-13b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=5120, layers=40, heads=40, kv_heads=40, head_dim=128, intermediate=13824, vocab=32000, has_output=True),
     "meta-llama/Llama-2-70b-chat-hf": dict(b=llama_like, kw={}, tok="llama2", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=32000, has_output=True, is70b=True),
@@ -222,6 +229,21 @@ M = {
     "google/gemma-3n-E4B-it": dict(b=gemma3n, kw={}, tok="gemma", hidden=2048, layers=35, heads=8, kv_heads=2, head_dim=256, intermediate=16384, vocab=262400, has_output=False, ple=dict(vocab=262144, dim=256)),
     "openai/gpt-oss-20b": dict(b=gpt_oss, kw={}, tok="o200k", hidden=2880, layers=24, heads=64, kv_heads=8, head_dim=64, moe_intermediate=2880, experts=32, vocab=201088, has_output=True),
     "openai/gpt-oss-120b": dict(b=gpt_oss, kw={}, tok="o200k", hidden=2880, layers=36, heads=64, kv_heads=8, head_dim=64, moe_intermediate=2880, experts=128, vocab=201088, has_output=True),
+    # Qwen2.5 Instruct (model_type qwen2: q/k/v projection biases); 0.5B/1.5B/3B tie the embeddings.
+    "Qwen/Qwen2.5-0.5B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=896, layers=24, heads=14, kv_heads=2, head_dim=64, intermediate=4864, vocab=151936, has_output=False),
+    "Qwen/Qwen2.5-1.5B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=1536, layers=28, heads=12, kv_heads=2, head_dim=128, intermediate=8960, vocab=151936, has_output=False),
+    "Qwen/Qwen2.5-3B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=2048, layers=36, heads=16, kv_heads=2, head_dim=128, intermediate=11008, vocab=151936, has_output=False),
+    "Qwen/Qwen2.5-7B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=3584, layers=28, heads=28, kv_heads=4, head_dim=128, intermediate=18944, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-14B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=13824, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-32B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-72B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=29568, vocab=152064, has_output=True, is70b=True),
+    # DeepSeek-R1 distills: the shapes of their bases (R1-Distill-Qwen-1.5B, from Qwen2.5-Math-1.5B, unties the embeddings).
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-1.5B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=1536, layers=28, heads=12, kv_heads=2, head_dim=128, intermediate=8960, vocab=151936, has_output=True),
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-7B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=3584, layers=28, heads=28, kv_heads=4, head_dim=128, intermediate=18944, vocab=152064, has_output=True),
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-14B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=13824, vocab=152064, has_output=True),
+    "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
+    "deepseek-ai/DeepSeek-R1-Distill-Llama-8B": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=128256, has_output=True),
+    "deepseek-ai/DeepSeek-R1-Distill-Llama-70B": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
 }
 
 
@@ -492,7 +514,14 @@ WANTED = [
                                "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
-    [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")]
+    [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
+    [(m, "gguf", ft) for m in M if m.startswith(("Qwen/Qwen2.5-", "deepseek-ai/DeepSeek-R1-Distill-"))
+     for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    [("meta-llama/Llama-3.3-70B-Instruct", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")
+     for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    [(m, "st-fp8", None) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")] + \
+    [("mistralai/Mistral-Nemo-Instruct-2407", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
 
 
 def compute_all():
