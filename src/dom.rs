@@ -35,6 +35,16 @@ pub fn remove_placeholder() {
     }
 }
 
+/// Say in the start-up placeholder why the calculator could not start (as text).
+pub fn boot_failed(msg: &str) {
+    if let Some(el) = window()
+        .document()
+        .and_then(|d| d.query_selector(".boot-status").ok().flatten())
+    {
+        el.set_text_content(Some(&format!("fitcard could not start: {msg}.")));
+    }
+}
+
 /// Origin and path of this page, without query or fragment (the base of shared links).
 pub fn page_url() -> String {
     let l = window().location();

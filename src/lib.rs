@@ -16,9 +16,13 @@ pub mod summary;
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
+mod boot;
+#[cfg(target_arch = "wasm32")]
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod dom;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{mount, App};
+#[cfg(target_arch = "wasm32")]
+pub use boot::start;

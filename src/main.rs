@@ -1,9 +1,9 @@
-//! fitcard web calculator entry point: mounts the app (wasm32 only).
+//! fitcard web calculator entry point: fetches the catalog, then mounts the app (wasm32 only).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    fitcard::mount();
+    fitcard::start();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -14,6 +14,11 @@ wasm_bindgen_test_configure!(run_in_browser);
 
 /// Point the page at `query`, mount a fresh app, and return its container.
 async fn mount(query: &str) -> Element {
+    // The page fetches its catalog before it mounts; the tests hand it over directly.
+    fitcard_estimator::catalog::install(include_bytes!(
+        "../crates/estimator/data/catalog.postcard"
+    ))
+    .expect("the catalog decodes");
     let w = window();
     let url = format!("{}?{query}", w.location().pathname().unwrap());
     w.history()

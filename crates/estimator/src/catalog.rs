@@ -455,19 +455,56 @@ pub const EMBEDDED_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog.
 pub const PAGE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog-page.json"));
 
 /// The page's catalog, postcard-encoded (`data/catalog.postcard`, kept equal to [`PAGE_JSON`] by
-/// `tests/page_catalog.rs`): the wasm then carries no JSON parser (about 30 KB of gzip).
+/// `tests/page_catalog.rs`). The page does not compile it in: it fetches the file as a separate,
+/// cached asset and hands it to [`install`] before it mounts (the wasm carries neither the data
+/// nor a JSON parser).
+#[cfg(not(target_arch = "wasm32"))]
 pub const PAGE_POSTCARD: &[u8] = include_bytes!("../data/catalog.postcard");
 
-/// The embedded catalog (parsed once).
+/// The catalog (parsed once). On the web page it is the one [`install`] received.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn catalog() -> &'static Catalog {
     CATALOG.get_or_init(|| {
         // The JSON is compiled in and validated by tests; a parse failure is a build defect.
-        #[cfg(target_arch = "wasm32")]
-        let parsed = postcard::from_bytes(PAGE_POSTCARD);
-        #[cfg(not(target_arch = "wasm32"))]
-        let parsed = serde_json::from_str(EMBEDDED_JSON);
-        parsed.expect("embedded catalog is valid (checked by tests)")
+        serde_json::from_str(EMBEDDED_JSON).expect("embedded catalog is valid (checked by tests)")
     })
+}
+
+/// The catalog (parsed once). On the web page it is the one [`install`] received.
+#[cfg(target_arch = "wasm32")]
+pub fn catalog() -> &'static Catalog {
+    CATALOG
+        .get()
+        .expect("the page installs its catalog before it mounts")
+}
+
+/// Make the postcard-encoded `bytes` (the page's `catalog.postcard`) the catalog. Ok when it
+/// decodes to a catalog with families and GPUs (or one is already in place); Err says why not in
+/// one line.
+pub fn install(bytes: &[u8]) -> Result<(), String> {
+    if CATALOG.get().is_some() {
+        return Ok(());
+    }
+    let c: Catalog = postcard::from_bytes(bytes)
+        .map_err(|e| format!("the catalog file cannot be read ({e})"))?;
+    if c.families.is_empty() || c.gpus.is_empty() {
+        return Err("the catalog file holds no models or no GPUs".into());
+    }
+    let _ = CATALOG.set(c);
+    Ok(())
+}
+
+/// FNV-1a (64-bit) of `bytes`: the page compares the catalog file it fetched with the one it
+/// was built with (`tag(include_bytes!(…))` is evaluated at compile time).
+pub const fn tag(bytes: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut k = 0;
+    while k < bytes.len() {
+        h ^= bytes[k] as u64;
+        h = h.wrapping_mul(0x0100_0000_01b3);
+        k += 1;
+    }
+    h
 }
 
 impl Catalog {
