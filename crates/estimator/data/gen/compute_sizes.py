@@ -254,6 +254,11 @@ M = {
     "google/gemma-2-9b-it": dict(b=gemma2, kw={}, tok="gemma", hidden=3584, layers=42, heads=16, kv_heads=8, head_dim=256, intermediate=14336, vocab=256000, has_output=False),
     "google/gemma-2-27b-it": dict(b=gemma2, kw={}, tok="gemma", hidden=4608, layers=46, heads=32, kv_heads=16, head_dim=128, intermediate=36864, vocab=256000, has_output=False),
     "google/gemma-3-270m-it": dict(b=gemma3, kw={}, tok="gemma", hidden=640, layers=18, heads=4, kv_heads=1, head_dim=256, intermediate=2048, vocab=262144, has_output=False, vision=0),
+    # Qwen2.5-Coder Instruct: the Qwen2.5 shapes of the same size (1.5B ties the embeddings).
+    "Qwen/Qwen2.5-Coder-1.5B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=1536, layers=28, heads=12, kv_heads=2, head_dim=128, intermediate=8960, vocab=151936, has_output=False),
+    "Qwen/Qwen2.5-Coder-7B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=3584, layers=28, heads=28, kv_heads=4, head_dim=128, intermediate=18944, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-Coder-14B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=13824, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-Coder-32B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
 }
 
 
@@ -534,7 +539,8 @@ WANTED = [
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")] + \
     [("mistralai/Mistral-Nemo-Instruct-2407", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
     [(m, "gguf", ft) for m in ("google/gemma-2-2b-it", "google/gemma-2-9b-it", "google/gemma-2-27b-it",
-                               "google/gemma-3-270m-it") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
+                               "google/gemma-3-270m-it") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in M if m.startswith("Qwen/Qwen2.5-Coder-") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
 
 
 def compute_all():
