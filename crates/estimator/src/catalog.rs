@@ -736,8 +736,9 @@ mod closest_tests {
                 "meta-llama/Llama-3.3-70B-Instruct",
             ),
             ("Qwen/Qwen2-7B-Instruct", "Qwen/Qwen2.5-7B-Instruct"),
-            ("google/gemma-2-27b-it", "google/gemma-3-27b-it"),
-            ("google/gemma-3-270m-it", "google/gemma-3-1b-it"),
+            ("google/gemma-2-27b", "google/gemma-2-27b-it"),
+            ("google/gemma-3-270m", "google/gemma-3-270m-it"),
+            ("google/gemma-2-2b-jpn-it", "google/gemma-2-2b-it"),
             (
                 "mistralai/Mixtral-8x7B-Instruct-v0.1",
                 "mistralai/Mistral-7B-Instruct-v0.3",

@@ -150,6 +150,11 @@ def gemma3(c):
     return T
 
 
+def gemma2(c):
+    """Gemma 2: as gemma3 without the q/k norms (llama.cpp LLM_ARCH_GEMMA2 tensor list)."""
+    return [t for t in gemma3(c) if not t[0].endswith(("attn_q_norm.weight", "attn_k_norm.weight"))]
+
+
 def gemma3n(c):
     h, L = c["hidden"], c["layers"]
     q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
@@ -244,6 +249,16 @@ M = {
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
     "deepseek-ai/DeepSeek-R1-Distill-Llama-8B": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=128256, has_output=True),
     "deepseek-ai/DeepSeek-R1-Distill-Llama-70B": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
+    # Gemma 2 (tied embeddings, vocabulary 256000, text only) and Gemma 3 270M (text only).
+    "google/gemma-2-2b-it": dict(b=gemma2, kw={}, tok="gemma", hidden=2304, layers=26, heads=8, kv_heads=4, head_dim=256, intermediate=9216, vocab=256000, has_output=False),
+    "google/gemma-2-9b-it": dict(b=gemma2, kw={}, tok="gemma", hidden=3584, layers=42, heads=16, kv_heads=8, head_dim=256, intermediate=14336, vocab=256000, has_output=False),
+    "google/gemma-2-27b-it": dict(b=gemma2, kw={}, tok="gemma", hidden=4608, layers=46, heads=32, kv_heads=16, head_dim=128, intermediate=36864, vocab=256000, has_output=False),
+    "google/gemma-3-270m-it": dict(b=gemma3, kw={}, tok="gemma", hidden=640, layers=18, heads=4, kv_heads=1, head_dim=256, intermediate=2048, vocab=262144, has_output=False, vision=0),
+    # Qwen2.5-Coder Instruct: the Qwen2.5 shapes of the same size (1.5B ties the embeddings).
+    "Qwen/Qwen2.5-Coder-1.5B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=1536, layers=28, heads=12, kv_heads=2, head_dim=128, intermediate=8960, vocab=151936, has_output=False),
+    "Qwen/Qwen2.5-Coder-7B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=3584, layers=28, heads=28, kv_heads=4, head_dim=128, intermediate=18944, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-Coder-14B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=13824, vocab=152064, has_output=True),
+    "Qwen/Qwen2.5-Coder-32B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
 }
 
 
@@ -444,6 +459,7 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("openai/gpt-oss-120b", "MXFP4", 59.02 * 2**30, "ggml-org llama-bench 59.02 GiB (tensor data)"),
     ("openai/gpt-oss-120b", "F16", 60.87 * 2**30, "unsloth llama-bench 60.87 GiB (tensor data)"),
     ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB"),
+    ("google/gemma-2-9b-it", "Q8_0", 9.82e9, "bartowski 9.82GB"),
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
@@ -521,7 +537,10 @@ WANTED = [
     [(m, "gguf", ft) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")
      for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-235B-A22B", "Qwen/Qwen3-Coder-30B-A3B-Instruct")] + \
-    [("mistralai/Mistral-Nemo-Instruct-2407", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
+    [("mistralai/Mistral-Nemo-Instruct-2407", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("google/gemma-2-2b-it", "google/gemma-2-9b-it", "google/gemma-2-27b-it",
+                               "google/gemma-3-270m-it") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in M if m.startswith("Qwen/Qwen2.5-Coder-") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
 
 
 def compute_all():
