@@ -663,6 +663,15 @@ mod human {
     pub fn train(e: &TrainEstimate) -> String {
         let mut s = estimate(&e.estimate);
         s.push_str(&format!(
+            "trainer profile: {}{}\n",
+            e.trainer,
+            if e.trainer == fitcard_estimator::inputs::Trainer::UnslothFormula {
+                " (Unsloth's published formula)"
+            } else {
+                ""
+            }
+        ));
+        s.push_str(&format!(
             "GPUs: {} (device_map {})\n",
             e.selection.message, e.selection.device_map
         ));

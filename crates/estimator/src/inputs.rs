@@ -72,6 +72,22 @@ ids! {
 }
 
 ids! {
+    /// Trainer profile (`trainer=`): which trainer's memory mechanisms the estimate models.
+    Trainer {
+        /// Unsloth as it runs today: NF4 with double quantization, offloaded checkpoints, chunked
+        /// cross-entropy, FlashAttention-2.
+        Unsloth = "unsloth",
+        /// Unsloth's published formula (Unsloth Studio's estimator), exactly.
+        UnslothFormula = "unsloth-formula",
+        /// Hugging Face Trainer/TRL with PEFT: SDPA attention, unchunked fp32 logits,
+        /// non-quantized weights upcast to fp32 for QLoRA.
+        Transformers = "transformers",
+        /// LLaMA-Factory's defaults (Hugging Face Trainer + PEFT, FlashAttention-2).
+        Llamafactory = "llamafactory",
+    }
+}
+
+ids! {
     /// A LoRA target module (the projection's name without `_proj`).
     TargetModule {
         /// Query projection.
@@ -180,6 +196,8 @@ pub struct TrainInputs {
     pub free: Vec<f64>,
     /// Explicit GPU indices into `free`; empty = automatic selection.
     pub pick: Vec<u32>,
+    /// Trainer profile.
+    pub trainer: Trainer,
 }
 
 impl Default for TrainInputs {
@@ -194,6 +212,7 @@ impl Default for TrainInputs {
             targets: TargetSet::ALL,
             free: Vec::new(),
             pick: Vec::new(),
+            trainer: Trainer::Unsloth,
         }
     }
 }

@@ -83,6 +83,9 @@ pub fn encode(i: &Inputs) -> String {
         "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",
         t.method, t.rank, t.bsz, t.seq, t.gc, t.optim, t.targets
     );
+    if t.trainer != Trainer::Unsloth {
+        let _ = write!(s, "&trainer={}", t.trainer);
+    }
     if !t.free.is_empty() {
         let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
         let _ = write!(s, "&free={}", v.join(","));
@@ -306,6 +309,7 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "seq" => t.seq = num(val, limits::SEQ)?,
         "gc" => t.gc = ident(val)?,
         "optim" => t.optim = ident(val)?,
+        "trainer" => t.trainer = ident(val)?,
         "targets" => {
             let mut set = TargetSet::EMPTY;
             for m in val.split(',').map(str::trim).filter(|m| !m.is_empty()) {
@@ -522,7 +526,7 @@ macro_rules! impl_ids {
         }
     )+};
 }
-impl_ids!(Method, GradCkpt, Optim, TargetModule);
+impl_ids!(Method, GradCkpt, Optim, TargetModule, Trainer);
 
 fn bad(val: &str, allowed: &str) -> String {
     format!("{} is not one of {allowed}; kept the default", quote(val))

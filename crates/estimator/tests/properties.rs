@@ -7,7 +7,7 @@
 use fitcard_estimator::catalog::{catalog, Variant};
 use fitcard_estimator::estimate::Severity;
 use fitcard_estimator::inputs::{
-    limits, GradCkpt, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs,
+    limits, GradCkpt, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs, Trainer,
 };
 use fitcard_estimator::{decode, encode, estimate, training, Engine, GpuChoice, Inputs};
 use proptest::prelude::*;
@@ -92,33 +92,37 @@ fn train_inputs() -> impl Strategy<Value = Inputs> {
         select(Optim::ALL.to_vec()),
         1u8..=127,
         prop::collection::vec(0u32..=320, 0..=4),
+        select(Trainer::ALL.to_vec()),
     )
-        .prop_map(|(i, method, rank, bsz, seq, gc, optim, bits, free)| {
-            let targets = TargetModule::ALL
-                .iter()
-                .enumerate()
-                .fold(TargetSet::EMPTY, |s, (k, &m)| {
-                    s.with(m, bits & (1 << k) != 0)
-                });
-            let free: Vec<f64> = free.into_iter().map(|q| f64::from(q) / 4.0).collect();
-            Inputs {
-                mode: Mode::Train,
-                // `free` lists the GPUs when given; `cards` then stays at its default.
-                cards: if free.is_empty() { i.cards } else { 1 },
-                train: TrainInputs {
-                    method,
-                    rank,
-                    bsz,
-                    seq,
-                    gc,
-                    optim,
-                    targets,
-                    free,
-                    pick: Vec::new(),
-                },
-                ..i
-            }
-        })
+        .prop_map(
+            |(i, method, rank, bsz, seq, gc, optim, bits, free, trainer)| {
+                let targets = TargetModule::ALL
+                    .iter()
+                    .enumerate()
+                    .fold(TargetSet::EMPTY, |s, (k, &m)| {
+                        s.with(m, bits & (1 << k) != 0)
+                    });
+                let free: Vec<f64> = free.into_iter().map(|q| f64::from(q) / 4.0).collect();
+                Inputs {
+                    mode: Mode::Train,
+                    // `free` lists the GPUs when given; `cards` then stays at its default.
+                    cards: if free.is_empty() { i.cards } else { 1 },
+                    train: TrainInputs {
+                        method,
+                        rank,
+                        bsz,
+                        seq,
+                        gc,
+                        optim,
+                        targets,
+                        free,
+                        pick: Vec::new(),
+                        trainer,
+                    },
+                    ..i
+                }
+            },
+        )
 }
 
 fn device(i: &Inputs) -> u64 {

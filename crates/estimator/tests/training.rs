@@ -5,7 +5,7 @@
 use fitcard_estimator::catalog::Arch;
 use fitcard_estimator::estimate::CheckName;
 use fitcard_estimator::inputs::{
-    GradCkpt, Inputs, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs,
+    GradCkpt, Inputs, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs, Trainer,
 };
 use fitcard_estimator::training::{self, estimate_arch, estimate_arch_with, Floors};
 use fitcard_estimator::units::{Bytes, GIB};
@@ -151,6 +151,7 @@ fn train(method: Method, rank: u32, bsz: u32, seq: u32, gc: GradCkpt, optim: Opt
         targets: TargetSet::ALL,
         free: vec![],
         pick: vec![],
+        trainer: Trainer::UnslothFormula,
     }
 }
 
@@ -672,6 +673,11 @@ fn estimate_shape() {
         mode: Mode::Train,
         cards: 2,
         gpu: GpuChoice::VramGib(80.0),
+        // The published formula's terms (every provenance names Unsloth's estimator).
+        train: TrainInputs {
+            trainer: Trainer::UnslothFormula,
+            ..TrainInputs::default()
+        },
         ..Inputs::default()
     };
     let e = training::estimate(&i);

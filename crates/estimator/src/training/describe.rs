@@ -22,6 +22,10 @@ const DOMAIN: &str = "Unsloth's estimator: dense and MoE Llama/Qwen-style decode
 
 /// Fill in the formulas, provenance, warnings and command of `te`.
 pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
+    if !te.mechanisms.is_empty() {
+        describe_profile(te, i, v);
+        return;
+    }
     let t = &i.train;
     let b = estimate_arch(&v.arch, t);
     let d = b.dims;
@@ -136,6 +140,48 @@ pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
     }
     if t.seq >= 16384 {
         warnings.push("Long sequences: the formula has no logits or attention-score term and keeps one layer of activations on the GPU; measured peaks grow faster with the sequence length.".into());
+    }
+    te.estimate.warnings = warnings;
+    te.estimate.command =
+        command::command(&v.id, t, &te.selection.picked, te.selection.device_map.id());
+}
+
+/// Words for a trainer profile: each bar's formula is its mechanisms' formulas.
+fn describe_profile(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
+    let t = &i.train;
+    for term in &mut te.estimate.terms {
+        let parts: Vec<&super::Mechanism> = te
+            .mechanisms
+            .iter()
+            .filter(|m| m.term == term.name)
+            .collect();
+        term.formula = parts
+            .iter()
+            .map(|m| format!("{}: {}", m.name, m.formula))
+            .collect::<Vec<_>>()
+            .join("; ");
+        term.provenance = match (term.name, parts.first()) {
+            (TermName::Activations, _) => super::profile::PROV_ACTIVATIONS,
+            (_, Some(m)) => m.provenance,
+            (_, None) => "",
+        };
+        term.domain = super::profile::DOMAIN;
+    }
+    let mut warnings = vec![format!(
+        "Trainer profile {}: the mechanisms of that trainer; trainer=unsloth-formula gives Unsloth's published formula.",
+        t.trainer
+    )];
+    if t.gc == crate::inputs::GradCkpt::Unsloth && t.trainer == crate::inputs::Trainer::Unsloth {
+        let host = Bytes(
+            u64::from(t.bsz.max(1))
+                * u64::from(t.seq)
+                * u64::from(v.arch.layers)
+                * v.arch.hidden
+                * 2,
+        );
+        warnings.push(format!(
+            "Unsloth's checkpointing keeps {host} of layer inputs in host RAM instead of on the card."
+        ));
     }
     te.estimate.warnings = warnings;
     te.estimate.command =

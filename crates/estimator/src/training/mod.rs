@@ -30,16 +30,18 @@
 
 pub mod command;
 mod describe;
+pub mod profile;
 mod rank;
 pub mod select;
 pub mod terms;
 
+pub use profile::{Mechanism, Profile, ProfileBreakdown};
 pub use rank::{rank, TrainCandidate};
 pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
 use crate::estimate::{card_capacity, CardUse, Check, CheckName, Estimate, Layout, Verdict};
-use crate::inputs::{quote, Inputs, Method};
+use crate::inputs::{quote, Inputs, Method, Trainer};
 use crate::permalink::normalize;
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
@@ -53,6 +55,10 @@ pub struct TrainEstimate {
     pub estimate: Estimate,
     /// How the GPUs were chosen.
     pub selection: Selection,
+    /// The trainer profile the numbers model.
+    pub trainer: Trainer,
+    /// What the bars are made of (empty for `unsloth-formula`, whose terms are the bars).
+    pub mechanisms: Vec<Mechanism>,
 }
 
 impl TrainEstimate {
@@ -104,6 +110,36 @@ pub fn estimate_arch_with(
     terms::breakdown(arch, t, floors)
 }
 
+/// Train-mode terms of `t` on `arch` for the trainer profile `t.trainer`: the published formula
+/// ([`estimate_arch`], 15 % floors) for `unsloth-formula`, else the profile's mechanisms. The
+/// six bars in order (weights, LoRA, optimizer, gradients, activations, CUDA overhead) and the
+/// mechanisms behind them.
+pub fn estimate_trainer(
+    arch: &Arch,
+    t: &crate::inputs::TrainInputs,
+) -> ([(TermName, Bytes); 6], Vec<Mechanism>) {
+    match Profile::of(t.trainer) {
+        None => {
+            let b = estimate_arch(arch, t);
+            (
+                [
+                    (TermName::Weights, b.weights),
+                    (TermName::Lora, b.lora),
+                    (TermName::Optimizer, b.optimizer),
+                    (TermName::Gradients, b.gradients),
+                    (TermName::Activations, b.activations),
+                    (TermName::CudaOverhead, b.cuda_overhead),
+                ],
+                Vec::new(),
+            )
+        }
+        Some(p) => {
+            let b = profile::breakdown(arch, t, p);
+            (b.bars, b.mechanisms)
+        }
+    }
+}
+
 /// Free memory per GPU for these inputs: `train.free` (GiB) or `cards` × the card's capacity.
 pub fn free_per_gpu(i: &Inputs) -> Vec<Bytes> {
     if i.train.free.is_empty() {
@@ -136,7 +172,7 @@ fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
         estimate: Estimate::refusal(
             &i.model,
             quant_label(i.train.method),
-            "unsloth",
+            engine_label(i.train.trainer),
             Vec::new(),
             Check::hard(
                 CheckName::ModelKnown,
@@ -152,6 +188,16 @@ fn unknown_model(i: &Inputs, free: Vec<Bytes>) -> TrainEstimate {
             device_map: DeviceMap::Sequential,
             message: "no architecture: nothing to place".into(),
         },
+        trainer: i.train.trainer,
+        mechanisms: Vec::new(),
+    }
+}
+
+/// The `engine` of a train estimate: `unsloth` for both Unsloth profiles, else the trainer.
+pub fn engine_label(t: Trainer) -> &'static str {
+    match t {
+        Trainer::Unsloth | Trainer::UnslothFormula => "unsloth",
+        Trainer::Transformers | Trainer::Llamafactory => t.id(),
     }
 }
 
@@ -166,19 +212,12 @@ pub(crate) fn quant_label(m: Method) -> &'static str {
 /// The numbers: terms, GPU selection, per-GPU shares and checks (no formula texts).
 pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimate {
     let t = &i.train;
-    let b = estimate_arch(&v.arch, t);
-    let total = b.total();
-    let terms: Vec<Term> = [
-        (TermName::Weights, b.weights),
-        (TermName::Lora, b.lora),
-        (TermName::Optimizer, b.optimizer),
-        (TermName::Gradients, b.gradients),
-        (TermName::Activations, b.activations),
-        (TermName::CudaOverhead, b.cuda_overhead),
-    ]
-    .into_iter()
-    .map(|(n, bytes)| Term::new(n, bytes, Place::Device))
-    .collect();
+    let (bars, mechanisms) = estimate_trainer(&v.arch, t);
+    let total: Bytes = bars.iter().map(|b| b.1).sum();
+    let terms: Vec<Term> = bars
+        .into_iter()
+        .map(|(n, bytes)| Term::new(n, bytes, Place::Device))
+        .collect();
 
     // GPU selection (the pool rule of `select`).
     let auto = t.pick.is_empty();
@@ -249,7 +288,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
         estimate: Estimate {
             model: v.id.clone(),
             quant: quant_label(t.method).into(),
-            engine: "unsloth",
+            engine: engine_label(t.trainer),
             command: String::new(),
             terms,
             per_card,
@@ -279,6 +318,8 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             device_map,
             message: choice.message,
         },
+        trainer: t.trainer,
+        mechanisms,
     }
 }
 
