@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Build the static site into dist/ (trunk release build; the post-build hook adds the method
-# page and the accuracy report). With --space DIR, also assemble the folder to push to a
+# page and the accuracy report; scripts/finish-site.mjs then finishes the pages). With --space DIR, also assemble the folder to push to a
 # Hugging Face static Space: dist/ plus a README.md whose front matter says `sdk: static`.
 # --no-build reuses an existing dist/.
 set -euo pipefail
@@ -26,6 +26,10 @@ for f in dist/index.html dist/method.html dist/accuracy.html; do
   [ -s "$f" ] || { echo "site: $f is missing" >&2; exit 1; }
 done
 ls dist/*.wasm >/dev/null
+# What only the finished build can say: the Content-Security-Policy with the hash of trunk's
+# inline loader, the service worker's file list and version, and, with FITCARD_SITE_URL (the
+# site's public address, e.g. https://user.github.io/fitcard/), the link-preview tags.
+node scripts/finish-site.mjs dist
 
 if [ -n "$space" ]; then
   rm -rf "$space"

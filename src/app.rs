@@ -177,11 +177,19 @@ pub fn App() -> impl IntoView {
             pending.set_value(set_timeout_with_handle(settle, SETTLE).ok());
         }
     });
+    // The tab title follows the settled configuration and its verdict (a missing model's page
+    // titles itself).
     Effect::new(move |_| {
         let q = st.query.get();
         let q = match st.missing.with_value(|m| m.as_ref().map(|m| m.raw.clone())) {
             Some(raw) => share::with_raw_param(&q, "model", &raw),
-            None => q,
+            None => {
+                let t = st
+                    .est
+                    .with_untracked(|e| st.inputs.with_untracked(|i| share::title(e, i)));
+                dom::set_title(&t);
+                q
+            }
         };
         dom::replace_query(&q);
     });
@@ -254,6 +262,7 @@ fn Unavailable(
         })
         .collect_view();
     let shown = fitcard_estimator::inputs::clean(&id);
+    dom::set_title(&format!("{shown}: not available · fitcard"));
     view! {
         <div class=if embed { "embed missing" } else { "page missing" }>
             {(!embed).then(|| view! { <Top /> })}

@@ -1,8 +1,7 @@
-//! The few browser calls the page makes: read and replace the query string, copy text, watch an
-//! element's size and report the embed's height to its parent. Nothing is leaked: an observer
-//! belongs to the component that made it. Failures are swallowed on purpose: a browser that
-//! refuses one of them still shows a working calculator. Failures are swallowed on purpose: a browser that
-//! refuses one of them still shows a working calculator.
+//! The few browser calls the page makes: read and replace the query string, set the title, copy
+//! text, watch an element's size and report the embed's height to its parent. Nothing is leaked:
+//! an observer belongs to the component that made it. Failures are swallowed on purpose: a
+//! browser that refuses one of them still shows a working calculator.
 
 use crate::share::HEIGHT_MESSAGE;
 use leptos::prelude::{window, StoredValue};
@@ -42,6 +41,13 @@ pub fn boot_failed(msg: &str) {
         .and_then(|d| d.query_selector(".boot-status").ok().flatten())
     {
         el.set_text_content(Some(&format!("fitcard could not start: {msg}.")));
+    }
+}
+
+/// Set the document's title (plain text: a title is never parsed as markup).
+pub fn set_title(title: &str) {
+    if let Some(d) = window().document() {
+        d.set_title(title);
     }
 }
 

@@ -1,7 +1,7 @@
 //! Links and snippets built from a configuration, and the few display helpers the page needs
 //! beyond [`Bytes`](fitcard_estimator::Bytes)' own `Display`.
 
-use fitcard_estimator::{encode, Inputs};
+use fitcard_estimator::{badge, encode, Estimate, Inputs, Mode};
 
 /// Message type the embed posts to its parent with its height in CSS pixels.
 pub const HEIGHT_MESSAGE: &str = "fitcard:height";
@@ -20,6 +20,15 @@ pub fn embed_query(i: &Inputs) -> String {
     format!("?{}", encode(&e))
 }
 
+/// The `sandbox` of the embed's `<iframe>`: the fewest permissions the calculator needs.
+/// Scripts run it; its own origin lets it load its module and wasm from its site (a frame
+/// without one fetches them as origin `null`, which most static hosts refuse); popups open the
+/// full calculator in a new tab, outside the sandbox (so that it can download a badge). No top
+/// navigation, forms, downloads or modals: the embed never navigates the page around it.
+/// <https://developer.mozilla.org/en-US/docs/Web/HTML/Element/iframe#sandbox>
+pub const EMBED_SANDBOX: &str =
+    "allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox";
+
 /// The `<iframe>` snippet for the page at `page_url` (origin and path, no query), with a
 /// listener that resizes the frame when the embed reports its height.
 pub fn iframe_snippet(page_url: &str, i: &Inputs) -> String {
@@ -27,9 +36,26 @@ pub fn iframe_snippet(page_url: &str, i: &Inputs) -> String {
     let src = html_attr(&src);
     format!(
         "<iframe src=\"{src}\" title=\"fitcard: will this model fit?\" width=\"100%\" height=\"{EMBED_HEIGHT}\" \
-style=\"border:0;max-width:42rem\" loading=\"lazy\"></iframe>\n\
+style=\"border:0;max-width:42rem\" loading=\"lazy\" sandbox=\"{EMBED_SANDBOX}\"></iframe>\n\
 <script>addEventListener(\"message\",function(e){{var d=e.data;if(!d||d.type!==\"{HEIGHT_MESSAGE}\")return;\
 document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===e.source)f.style.height=d.height+\"px\"}})}});</script>"
+    )
+}
+
+/// The document title for a configuration: "Qwen3 8B Q4_K_M on RTX 4090 — fits · fitcard",
+/// "Qwen3 8B QLoRA training on RTX 4090 — fits · fitcard". Plain text: the browser never
+/// parses a title as markup.
+pub fn title(e: &Estimate, i: &Inputs) -> String {
+    let (_, v) = crate::edit::family_of(&i.model);
+    let (what, doing) = match i.mode {
+        Mode::Serve => (e.quant.as_str(), ""),
+        Mode::Train => (badge::method_label(i.train.method), " training"),
+    };
+    format!(
+        "{} {what}{doing} on {} — {} · fitcard",
+        v.name,
+        badge::cards_words(i),
+        e.verdict.label()
     )
 }
 
@@ -164,6 +190,32 @@ mod tests {
         assert!(s.contains("&amp;embed=1\""));
         assert!(s.contains(HEIGHT_MESSAGE));
         assert!(!s.contains("&mode"), "raw & inside the attribute");
+    }
+
+    #[test]
+    fn the_snippet_is_lazy_and_sandboxed_without_top_navigation() {
+        let s = iframe_snippet("https://example.org/", &decode("").inputs);
+        assert!(s.contains(" loading=\"lazy\""), "{s}");
+        assert!(s.contains(&format!(" sandbox=\"{EMBED_SANDBOX}\"")), "{s}");
+        for needed in ["allow-scripts", "allow-same-origin", "allow-popups"] {
+            assert!(EMBED_SANDBOX.split(' ').any(|t| t == needed), "{needed}");
+        }
+        assert!(!EMBED_SANDBOX.contains("top-navigation"));
+    }
+
+    #[test]
+    fn the_title_names_the_configuration_and_the_verdict() {
+        let q = "model=Qwen/Qwen3-8B&quant=Q4_K_M&gpu=rtx-4090&ctx=8192&par=1";
+        let i = decode(q).inputs;
+        let t = title(&fitcard_estimator::estimate(&i), &i);
+        assert_eq!(t, "Qwen3 8B Q4_K_M on RTX 4090 — fits · fitcard");
+        let i = decode("model=Qwen/Qwen3-8B&mode=train&method=lora&cards=2").inputs;
+        let e = fitcard_estimator::training::estimate(&i).estimate;
+        let t = title(&e, &i);
+        assert!(
+            t.starts_with("Qwen3 8B LoRA training on 2 × RTX 4090 — "),
+            "{t}"
+        );
     }
 
     #[test]

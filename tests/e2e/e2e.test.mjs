@@ -1,9 +1,11 @@
 // End-to-end tests of the built site (dist/), as a person would use it.
 //
 // A small static server (below) serves dist/ under a sub-path, to prove the page works from
-// any base path with relative URLs, plus a host page that embeds it in an <iframe>. Debian's
+// any base path with relative URLs, plus a host page that embeds it in an <iframe>; a second
+// server on another address plays a cross-origin page that pastes the embed snippet. Debian's
 // chromium is driven by playwright-core (never a downloaded browser). Every request the page
-// makes is recorded: none may leave the server's origin.
+// makes is recorded: none may leave those origins. Every page listens for
+// `securitypolicyviolation`: the built pages' Content-Security-Policy must never fire.
 //
 // Run: node --test (from tests/e2e), after `trunk build --release`. FITCARD_DIST overrides the
 // folder served.
@@ -12,6 +14,8 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import fs from 'node:fs';
+import os from 'node:os';
+import crypto from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
@@ -29,6 +33,8 @@ const TYPES = {
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
   '.txt': 'text/plain; charset=utf-8',
+  '.png': 'image/png',
+  '.webmanifest': 'application/manifest+json',
 };
 
 const HOST_PAGE = (src) => `<!DOCTYPE html><html><head><meta charset="utf-8"><title>host</title></head>
@@ -45,9 +51,24 @@ addEventListener('message', (e) => {
 </script></body></html>`;
 
 let server, origin, browser, context;
+// The cross-origin page that embeds the calculator with the snippet it offers.
+let parentServer, parentOrigin;
+let parentBody = '';
+// The folder served under BASE: dist/, or a copy of it playing a new build.
+let root = DIST;
 const served = [];
 const offsite = [];
 const pageErrors = [];
+const cspViolations = [];
+
+function serveParent(req, res) {
+  res.writeHead(200, { 'content-type': TYPES['.html'] });
+  res.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>parent</title></head><body>
+<h1>Another site</h1>
+<script>window.received = []; addEventListener('message', (e) => window.received.push({ origin: e.origin, data: e.data }));</script>
+${parentBody}
+</body></html>`);
+}
 
 function serve(req, res) {
   const u = new URL(req.url, 'http://x');
@@ -62,8 +83,8 @@ function serve(req, res) {
     return;
   }
   let rel = decodeURIComponent(u.pathname.slice(BASE.length)) || 'index.html';
-  const file = path.join(DIST, path.normalize(rel));
-  if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+  const file = path.join(root, path.normalize(rel));
+  if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
     res.writeHead(404).end('not found');
     return;
   }
@@ -88,20 +109,38 @@ before(async () => {
       '--no-first-run',
     ],
   });
-  context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  // A different host, so a different origin (and site) from the calculator's.
+  parentServer = http.createServer(serveParent);
+  await new Promise((r) => parentServer.listen(0, '127.0.0.2', r));
+  parentOrigin = `http://127.0.0.2:${parentServer.address().port}`;
+  // The service worker would answer the requests this suite intercepts or counts: it is
+  // blocked here and tested in a context of its own.
+  context = await newContext({ serviceWorkers: 'block' });
   await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin });
-  context.on('request', (r) => {
-    const url = r.url();
-    if (!url.startsWith(origin + '/') && !url.startsWith('data:') && !url.startsWith('blob:')) {
-      offsite.push(url);
-    }
-  });
 });
 
 after(async () => {
   await browser?.close();
   await new Promise((r) => server?.close(r));
+  await new Promise((r) => parentServer?.close(r));
 });
+
+/** A browser context that records requests leaving the two origins and every CSP report. */
+async function newContext(options = {}) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, ...options });
+  ctx.on('request', (r) => {
+    const url = r.url();
+    const ours = [origin, parentOrigin].some((o) => url.startsWith(o + '/'));
+    if (!ours && !url.startsWith('data:') && !url.startsWith('blob:')) offsite.push(url);
+  });
+  await ctx.exposeBinding('__cspViolation', ({ frame }, v) => cspViolations.push({ page: frame.url(), ...v }));
+  await ctx.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (e) =>
+      window.__cspViolation({ directive: e.violatedDirective, blocked: e.blockedURI, sample: e.sample }),
+    );
+  });
+  return ctx;
+}
 
 /** Open the calculator with `query` and wait until it has rendered a verdict. */
 async function open(query = '') {
@@ -781,7 +820,7 @@ test('the focus stays in place: choosing a candidate, dismissing a notice, remov
 });
 
 test('on a phone the verdict and the bar come first, and a one-line verdict stays over the controls', async () => {
-  const phone = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2 });
+  const phone = await newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, serviceWorkers: 'block' });
   const page = await phone.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}`);
@@ -884,7 +923,186 @@ test('screenshots of the bar in both themes (FITCARD_SHOTS=dir)', { skip: !proce
   }
 });
 
-test('no request left the origin and no page error happened', () => {
+test('the tab title follows the configuration, as text only', async () => {
+  const page = await open('?model=Qwen/Qwen3-8B&quant=Q4_K_M&gpu=rtx-4090&ctx=8192&par=1');
+  assert.equal(await page.title(), 'Qwen3 8B Q4_K_M on RTX 4090 — fits · fitcard');
+  // It follows the controls.
+  await page.focus('#cards');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.title.startsWith('Qwen3 8B Q4_K_M on 2 × RTX 4090 — '));
+  await page.close();
+  const train = await open('?model=Qwen/Qwen3-8B&mode=train&method=lora');
+  assert.match(await train.title(), /^Qwen3 8B LoRA training on RTX 4090 — (fits|tight|does not fit) · fitcard$/);
+  await train.close();
+  // A hostile model id from the URL: shown and titled as text, never parsed as markup.
+  const hostile = '<img src=x onerror=alert(1)>';
+  const bad = await context.newPage();
+  bad.on('pageerror', (e) => pageErrors.push(`${bad.url()}: ${e.message}`));
+  let dialogs = 0;
+  bad.on('dialog', (d) => {
+    dialogs++;
+    d.dismiss();
+  });
+  await bad.goto(`${origin}${BASE}?model=${encodeURIComponent(hostile)}`);
+  await bad.waitForSelector('.unavailable');
+  assert.equal(await bad.title(), `${hostile}: not available · fitcard`);
+  assert.equal(await bad.textContent('.unavailable h2'), `${hostile}: not available`);
+  assert.equal(await bad.locator('img').count(), 0);
+  await bad.waitForTimeout(200);
+  assert.equal(dialogs, 0);
+  await bad.close();
+});
+
+test('the embed snippet works from a cross-origin page under its sandbox, posts only its height, never navigates the parent', async () => {
+  const page = await open('?par=2');
+  await page.click('#embed-button');
+  const snippet = await page.inputValue('#embed-snippet');
+  await page.close();
+  assert.match(snippet, / loading="lazy"/);
+  assert.match(snippet, / sandbox="allow-scripts allow-same-origin allow-popups allow-popups-to-escape-sandbox"/);
+  assert.doesNotMatch(snippet, /allow-top-navigation|allow-forms|allow-modals|allow-downloads/);
+  parentBody = snippet;
+  const parentUrl = `${parentOrigin}/parent.html`;
+  const host = await context.newPage();
+  host.on('pageerror', (e) => pageErrors.push(`${host.url()}: ${e.message}`));
+  const wasmBefore = served.filter((p) => p.endsWith('.wasm')).length;
+  await host.goto(parentUrl);
+  const frame = host.frameLocator('iframe');
+  // The frame loads its own module and wasm from its own origin, under the sandbox.
+  await frame.locator('.verdict-label').waitFor();
+  assert.ok(served.filter((p) => p.endsWith('.wasm')).length > wasmBefore, 'the wasm was fetched');
+  const inner = host.frames().find((f) => f !== host.mainFrame());
+  assert.equal(await inner.evaluate(() => location.origin), origin);
+  // It posts its height, and nothing else; the snippet's listener resizes the frame.
+  await host.waitForFunction(() => window.received.length > 0);
+  await host.waitForTimeout(300);
+  const received = await host.evaluate(() => window.received);
+  for (const m of received) {
+    assert.equal(m.origin, origin);
+    assert.deepEqual(Object.keys(m.data), ['type', 'height']);
+    assert.equal(m.data.type, 'fitcard:height');
+    assert.ok(Number.isInteger(m.data.height) && m.data.height > 150, `${m.data.height}`);
+  }
+  const box = await host.$eval('iframe', (f) => f.getBoundingClientRect().height);
+  assert.equal(Math.round(box), received.at(-1).data.height, 'resized by the snippet');
+  // "Open full calculator" opens a new tab: the parent stays where it is.
+  const [popup] = await Promise.all([host.context().waitForEvent('page'), frame.locator('a.open-full').click()]);
+  await popup.waitForSelector('.verdict-label');
+  assert.equal(new URL(popup.url()).searchParams.get('par'), '2');
+  assert.equal(new URL(popup.url()).searchParams.has('embed'), false);
+  await popup.close();
+  // The sandbox forbids the frame to navigate its parent, even when it tries.
+  await inner.evaluate(() => {
+    try {
+      top.location.href = 'about:blank#navigated';
+    } catch {
+      // refused
+    }
+  });
+  await host.waitForTimeout(300);
+  assert.equal(host.url(), parentUrl);
+  await host.close();
+});
+
+test('offline after the first visit; a new build replaces the cache on the next online load', async () => {
+  const ctx = await newContext({ serviceWorkers: 'allow' });
+  const page = await ctx.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  const url = `${origin}${BASE}?ctx=4096`;
+  await page.goto(url);
+  await page.waitForSelector('.verdict-label');
+  // After load the worker registers, caches the build and takes control of the page.
+  await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
+  const cacheKeys = () => page.evaluate(() => caches.keys());
+  const first = await cacheKeys();
+  assert.equal(first.length, 1, `${first}`);
+  const sw = fs.readFileSync(path.join(DIST, 'sw.js'), 'utf8');
+  const version = sw.match(/^const VERSION = '([0-9a-f]{16})';$/m)?.[1];
+  assert.ok(version, 'the build wrote its version into sw.js');
+  assert.ok(first[0].endsWith(` ${version}`), first[0]);
+
+  // No network: the page, its sliders and the method page still work.
+  const seen = served.length;
+  await ctx.setOffline(true);
+  await page.reload();
+  await page.waitForSelector('.verdict-label');
+  const kv = await kvWidth(page);
+  await page.focus('#ctx');
+  for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((w) => Number(document.querySelector('rect.seg[data-term=kv_cache]').getAttribute('width')) > w, kv);
+  await page.waitForTimeout(URL_SETTLE_MS);
+  assert.ok(Number(new URL(page.url()).searchParams.get('ctx')) > 4096);
+  await page.goto(`${origin}${BASE}method.html`);
+  assert.match(await page.textContent('h1'), /\S/);
+  assert.equal(served.length, seen, `nothing reached the server offline: ${served.slice(seen)}`);
+  await ctx.setOffline(false);
+
+  // A new build: a copy of dist/ with another cache version in its worker (and a mark in its
+  // page to tell it apart).
+  const next = fs.mkdtempSync(path.join(os.tmpdir(), 'fitcard-next-'));
+  fs.cpSync(DIST, next, { recursive: true });
+  const nextVersion = `${version.slice(0, 12)}beef`;
+  fs.writeFileSync(path.join(next, 'sw.js'), sw.replace(`'${version}'`, `'${nextVersion}'`));
+  const html = fs.readFileSync(path.join(next, 'index.html'), 'utf8');
+  fs.writeFileSync(path.join(next, 'index.html'), html.replace('<html lang="en">', '<html lang="en" data-build="next">'));
+  root = next;
+  try {
+    // The next online load shows the new build, and its worker replaces the old cache.
+    await page.goto(url);
+    await page.waitForSelector('.verdict-label');
+    assert.equal(await page.getAttribute('html', 'data-build'), 'next');
+    let keys = [];
+    for (let t = 0; t < 100; t++) {
+      keys = await cacheKeys();
+      if (keys.length === 1 && keys[0].endsWith(` ${nextVersion}`)) break;
+      await page.waitForTimeout(100);
+    }
+    assert.deepEqual(keys, [first[0].replace(version, nextVersion)]);
+    // Offline again: the new build, from the new cache.
+    await ctx.setOffline(true);
+    await page.reload();
+    await page.waitForSelector('.verdict-label');
+    assert.equal(await page.getAttribute('html', 'data-build'), 'next');
+  } finally {
+    root = DIST;
+    await ctx.close();
+    fs.rmSync(next, { recursive: true, force: true });
+  }
+});
+
+test('the built pages: a CSP before anything it governs, the manifest, previews only with a site URL', () => {
+  const index = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  for (const name of ['index.html', 'method.html', 'accuracy.html']) {
+    const html = fs.readFileSync(path.join(DIST, name), 'utf8');
+    const csp = html.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)"/);
+    assert.ok(csp, name);
+    assert.ok(csp.index < html.search(/<script|<style|<link/), `${name}: the policy comes first`);
+    const policy = Object.fromEntries(csp[1].split('; ').map((d) => [d.split(' ')[0], d.split(' ').slice(1)]));
+    assert.deepEqual(policy['object-src'], ["'none'"]);
+    assert.deepEqual(policy['base-uri'], ["'self'"]);
+    assert.deepEqual(policy['connect-src'], ["'self'", 'https://huggingface.co', 'https://*.hf.co']);
+    assert.ok(policy['script-src'].includes("'wasm-unsafe-eval'"));
+    assert.ok(!csp[1].includes('unsafe-inline'), name);
+    assert.doesNotMatch(html, /<[^>]+\son[a-z]+\s*=/i, `${name}: no inline event handler`);
+  }
+  // The inline module loader is allowed by its hash, and it is what loads the wasm.
+  const loader = index.match(/<script type="module"[^>]*>([^]*?)<\/script>/)[1];
+  assert.match(loader, /\.wasm/);
+  const hash = crypto.createHash('sha256').update(loader).digest('base64');
+  assert.ok(index.includes(`'sha256-${hash}'`), 'the loader hash is in the policy');
+  assert.match(index, /<link rel="manifest" href="manifest.webmanifest"/);
+  const manifest = JSON.parse(fs.readFileSync(path.join(DIST, 'manifest.webmanifest'), 'utf8'));
+  assert.ok(fs.existsSync(path.join(DIST, manifest.icons[0].src)), manifest.icons[0].src);
+  const site = process.env.FITCARD_SITE_URL;
+  if (site) {
+    assert.ok(index.includes(`<meta property="og:image" content="${new URL('og.png', site.replace(/\/?$/, '/'))}"`));
+  } else {
+    assert.doesNotMatch(index, /og:|twitter:/);
+  }
+});
+
+test('no request left the origin, no page error happened, the CSP never fired', () => {
   assert.deepEqual(offsite, []);
   assert.deepEqual(pageErrors, []);
+  assert.deepEqual(cspViolations, []);
 });

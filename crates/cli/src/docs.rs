@@ -34,6 +34,14 @@ pub fn page(markdown: &str, title: &str) -> String {
     });
     let mut body = String::new();
     html::push_html(&mut body, events);
+    // Table cells align by class, not by a style attribute: the site's Content-Security-Policy
+    // allows no inline style attribute.
+    for (side, class) in ALIGN {
+        body = body.replace(
+            &format!(" style=\"text-align: {side}\""),
+            &format!(" class=\"{class}\""),
+        );
+    }
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\" />\n\
          <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\" />\n\
@@ -44,10 +52,14 @@ pub fn page(markdown: &str, title: &str) -> String {
     )
 }
 
+/// The column alignments of a Markdown table and the class each becomes.
+const ALIGN: [(&str, &str); 3] = [("left", "al"), ("center", "ac"), ("right", "ar")];
+
 const STYLE: &str = "body{font:16px/1.55 system-ui,sans-serif;margin:0 auto;max-width:60rem;padding:1rem 1.25rem;color:#1b1f24;background:#fff}\
 @media (prefers-color-scheme:dark){body{color:#e6e8eb;background:#14171a}a{color:#8ab4ff}th,td{border-color:#3a4048}}\
 nav{margin-bottom:1rem}code{font-size:.9em}table{border-collapse:collapse;display:block;overflow-x:auto;font-size:.85rem}\
-th,td{border:1px solid #cdd3da;padding:.2rem .45rem;vertical-align:top}h2{margin-top:2rem}";
+th,td{border:1px solid #cdd3da;padding:.2rem .45rem;vertical-align:top}h2{margin-top:2rem}\
+.al{text-align:left}.ac{text-align:center}.ar{text-align:right}";
 
 /// Write every page from `docs` into `out`.
 pub fn write_all(out: &Path, docs: &Path) -> Result<String, String> {
@@ -78,6 +90,19 @@ mod tests {
         assert!(p.contains("<h2 id=\"kv_cache\">KV cache</h2>"), "{p}");
         assert!(p.contains("href=\"accuracy.html#summary\""), "{p}");
         assert!(p.contains("<table>"), "{p}");
+    }
+
+    #[test]
+    fn aligned_columns_use_classes_not_style_attributes() {
+        let p = page("| a | b | c |\n|:--|:-:|--:|\n| 1 | 2 | 3 |\n", "t");
+        assert!(!p.contains("style=\""), "{p}");
+        for class in ["al", "ac", "ar"] {
+            assert!(
+                p.contains(&format!("<td class=\"{class}\">")),
+                "{class}: {p}"
+            );
+            assert!(STYLE.contains(&format!(".{class}{{text-align:")), "{class}");
+        }
     }
 
     /// Every term the estimator names has its section on the method page (the page's "Source"

@@ -8,7 +8,7 @@
 
 use crate::catalog::catalog;
 use crate::estimate::{Estimate, Verdict};
-use crate::inputs::{GpuChoice, Inputs, Mode};
+use crate::inputs::{GpuChoice, Inputs, Method, Mode};
 use crate::units::tokens_label;
 
 /// Label background (white text 10.4:1).
@@ -71,6 +71,15 @@ pub fn cards_words(i: &Inputs) -> String {
     }
 }
 
+/// A fine-tuning method in a word or two: "QLoRA", "LoRA", "full FT".
+pub fn method_label(m: Method) -> &'static str {
+    match m {
+        Method::Full => "full FT",
+        Method::Lora => "LoRA",
+        Method::Qlora => "QLoRA",
+    }
+}
+
 /// The badge's message: verdict · cards · format · context × slots (train: method and
 /// sequence).
 pub fn message(e: &Estimate, i: &Inputs) -> String {
@@ -78,11 +87,7 @@ pub fn message(e: &Estimate, i: &Inputs) -> String {
         Mode::Serve => format!("{} · {} × {}", e.quant, tokens_label(i.ctx), i.par),
         Mode::Train => format!(
             "{} · seq {}",
-            match i.train.method {
-                crate::inputs::Method::Full => "full FT",
-                crate::inputs::Method::Lora => "LoRA",
-                crate::inputs::Method::Qlora => "QLoRA",
-            },
+            method_label(i.train.method),
             tokens_label(i.train.seq)
         ),
     };

@@ -1,0 +1,141 @@
+// After the release build (scripts/site.sh): what only the finished dist/ can say.
+//   1. index.html registers the service worker (sw.js) once the page has loaded;
+//   2. with FITCARD_SITE_URL (the site's public address), index.html gains Open Graph and
+//      Twitter tags whose absolute URLs start with it (https://ogp.me/); without it, none;
+//   3. every page gets a Content-Security-Policy <meta> (static hosts cannot set headers):
+//      scripts and styles from the site itself plus the sha256 of each inline one, found in the
+//      built page (trunk's module loader); https://www.w3.org/TR/CSP3/;
+//   4. sw.js gets the list of files to precache and a version hashed from their contents, so
+//      each build has its own cache; the manifest names the built (hashed) icon.
+// Run: node scripts/finish-site.mjs dist. A second run on the same folder changes nothing.
+import fs from 'node:fs';
+import path from 'node:path';
+import crypto from 'node:crypto';
+
+const dist = path.resolve(process.argv[2] || 'dist');
+const file = (name) => path.join(dist, name);
+const read = (name) => fs.readFileSync(file(name), 'utf8');
+const fail = (msg) => {
+  console.error(`finish-site: ${msg}`);
+  process.exit(1);
+};
+const CSP_META = 'http-equiv="Content-Security-Policy"';
+const PAGES = ['index.html', 'method.html', 'accuracy.html'];
+
+if (read('index.html').includes(CSP_META)) {
+  console.log(`finish-site: ${dist} is already finished`);
+  process.exit(0);
+}
+
+const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
+const sha256 = (s) => `'sha256-${crypto.createHash('sha256').update(s, 'utf8').digest('base64')}'`;
+const inline = (html, tag) =>
+  [...html.matchAll(new RegExp(`<${tag}(?![^>]*\\ssrc=)[^>]*>([^]*?)</${tag}>`, 'g'))].map((m) => m[1]);
+
+// 1. The service worker, registered after load: nothing waits for it. A browser or a frame
+// that refuses it (sandbox without an origin, blocked storage) just stays online-only.
+// https://web.dev/articles/service-workers-registration
+const REGISTER =
+  '<script>addEventListener("load",()=>{try{navigator.serviceWorker.register("sw.js").catch(()=>{})}catch{}})</script>';
+let index = read('index.html');
+if (!index.includes('</head>')) fail('index.html has no </head>');
+// trunk 0.21 copies `data-integrity="none"` onto the stylesheet links it writes: no use there.
+index = index.replace(/ data-integrity="none"/g, '');
+index = index.replace('</head>', `${REGISTER}\n</head>`);
+
+// 2. Link previews, only with an absolute http(s) site URL.
+const site = (process.env.FITCARD_SITE_URL || '').trim();
+if (site) {
+  let base;
+  try {
+    base = new URL(site.endsWith('/') ? site : `${site}/`);
+  } catch {
+    fail(`FITCARD_SITE_URL is not a URL: ${site}`);
+  }
+  if (!/^https?:$/.test(base.protocol)) fail(`FITCARD_SITE_URL is not http(s): ${site}`);
+  // The page's own title and description, as written in index.html (already escaped).
+  const title = index.match(/<title>([^<]*)<\/title>/)?.[1];
+  const description = index.match(/<meta name="description" content="([^"]*)"/)?.[1];
+  if (!title || !description) fail('index.html lacks its <title> or description');
+  const tags = [
+    ['property', 'og:type', 'website'],
+    ['property', 'og:site_name', 'fitcard'],
+    ['property', 'og:url', attr(base.href)],
+    ['property', 'og:title', title],
+    ['property', 'og:description', description],
+    ['property', 'og:image', attr(new URL('og.png', base).href)],
+    ['property', 'og:image:width', '1200'],
+    ['property', 'og:image:height', '630'],
+    ['property', 'og:image:alt', 'A stacked bar of the memory an LLM takes on a GPU'],
+    ['name', 'twitter:card', 'summary_large_image'],
+  ]
+    .map(([k, n, v]) => `<meta ${k}="${n}" content="${v}" />`)
+    .join('\n');
+  index = index.replace('</head>', `${tags}\n</head>`);
+}
+fs.writeFileSync(file('index.html'), index);
+
+// 3. The policy of each page, from its own inline scripts and styles. No inline event
+// handler or style attribute may exist: the policy blocks them.
+for (const name of PAGES) {
+  let html = read(name);
+  if (/<[^>]+\son[a-z]+\s*=/i.test(html)) fail(`${name} has an inline event handler`);
+  if (/<[^>]+\sstyle\s*=/i.test(html)) fail(`${name} has an inline style attribute`);
+  const scripts = inline(html, 'script').map(sha256);
+  const styles = inline(html, 'style').map(sha256);
+  // Everything else (styles without inline ones, images, the manifest, the worker) falls back
+  // to default-src. Each byte here is in the page's first transfer: nothing is spelled twice.
+  const policy = [
+    "default-src 'self'",
+    ["script-src 'self'", ...scripts, "'wasm-unsafe-eval'"].join(' '),
+    styles.length && ["style-src 'self'", ...styles].join(' '),
+    // The Hugging Face Hub and the hosts it redirects file downloads to.
+    "connect-src 'self' https://huggingface.co https://*.hf.co",
+    "object-src 'none'",
+    "base-uri 'self'",
+  ]
+    .filter(Boolean)
+    .join('; ');
+  const charset = html.match(/<meta charset="utf-8"\s*\/?>/i);
+  if (!charset) fail(`${name} has no <meta charset>`);
+  // Right after the charset, before anything the policy governs.
+  const at = charset.index + charset[0].length;
+  html = `${html.slice(0, at)}\n<meta ${CSP_META} content="${policy}" />${html.slice(at)}`;
+  fs.writeFileSync(file(name), html);
+}
+
+// 4. The manifest names the built icon; the worker precaches every file it needs offline.
+const icon = index.match(/<link rel="icon" href="([^"]+)"/)?.[1]?.replace(/^\.\//, '');
+if (!icon || !fs.existsSync(file(icon))) fail('index.html links no built icon');
+const manifest = JSON.parse(read('manifest.webmanifest'));
+manifest.icons = manifest.icons.map((i) => ({ ...i, src: icon }));
+fs.writeFileSync(file('manifest.webmanifest'), `${JSON.stringify(manifest, null, 2)}\n`);
+
+const SKIP = new Set(['sw.js', 'robots.txt', 'og.png']);
+const assets = fs
+  .readdirSync(dist, { withFileTypes: true })
+  .filter((d) => d.isFile() && !SKIP.has(d.name))
+  .map((d) => d.name)
+  .sort();
+for (const need of [...PAGES, 'manifest.webmanifest', icon]) {
+  if (!assets.includes(need)) fail(`${need} is missing from ${dist}`);
+}
+for (const ext of ['.js', '.wasm', '.css']) {
+  if (!assets.some((a) => a.endsWith(ext))) fail(`no ${ext} file in ${dist}`);
+}
+const hash = crypto.createHash('sha256');
+for (const a of assets) hash.update(`${a}\0`).update(fs.readFileSync(file(a)));
+const version = hash.digest('hex').slice(0, 16);
+let sw = read('sw.js');
+const before = sw;
+sw = sw
+  .replace(/^const VERSION = '[^']*';$/m, `const VERSION = '${version}';`)
+  .replace(/^const ASSETS = \[\];$/m, `const ASSETS = ${JSON.stringify(['./', ...assets])};`);
+if (sw === before || !sw.includes(version) || sw.includes('const ASSETS = [];')) {
+  fail('sw.js lacks its VERSION and ASSETS lines');
+}
+fs.writeFileSync(file('sw.js'), sw);
+console.log(
+  `finish-site: CSP on ${PAGES.length} pages, service worker ${version} precaching ${assets.length + 1} URLs` +
+    (site ? `, link previews for ${site}` : ', no link previews (FITCARD_SITE_URL unset)'),
+);

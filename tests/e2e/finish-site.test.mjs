@@ -1,0 +1,140 @@
+// scripts/finish-site.mjs on a small stand-in for a trunk build: the policy with the hashes of
+// the inline scripts and styles, the worker's version and list, the manifest's icon, and the
+// link previews only for a valid site URL. (The real build is checked in e2e.test.mjs.)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const SCRIPT = path.join(here, '..', '..', 'scripts', 'finish-site.mjs');
+const SW = fs.readFileSync(path.join(here, '..', '..', 'public', 'sw.js'), 'utf8');
+const MANIFEST = fs.readFileSync(path.join(here, '..', '..', 'public', 'manifest.webmanifest'), 'utf8');
+
+const LOADER = "\nimport init from './app-1a2b.js';\nawait init({ module_or_path: './app-1a2b_bg.wasm' });\n";
+const INDEX = `<!DOCTYPE html><html lang="en"><head>
+<meta charset="utf-8" />
+<meta name="description" content="Estimate &amp; compare" />
+<title>fitcard: will this LLM fit?</title>
+<link rel="stylesheet" href="./style-3c4d.css" />
+<link rel="icon" href="./favicon-5e6f.svg" />
+<link rel="manifest" href="manifest.webmanifest" />
+<script type="module">${LOADER}</script>
+</head><body><p>hi</p></body></html>`;
+const DOC = (t) =>
+  `<!DOCTYPE html><html><head>\n<meta charset="utf-8" />\n<title>${t}</title>\n<style>body{margin:0}</style>\n</head><body></body></html>`;
+
+function fakeDist() {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'fitcard-finish-'));
+  const files = {
+    'index.html': INDEX,
+    'method.html': DOC('method'),
+    'accuracy.html': DOC('accuracy'),
+    'app-1a2b.js': 'export default async function init() {}',
+    'app-1a2b_bg.wasm': '\0asm',
+    'style-3c4d.css': 'body{}',
+    'favicon-5e6f.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    'robots.txt': '',
+    'og.png': 'png',
+    'sw.js': SW,
+    'manifest.webmanifest': MANIFEST,
+  };
+  for (const [n, c] of Object.entries(files)) fs.writeFileSync(path.join(d, n), c);
+  return d;
+}
+
+function finish(dist, site) {
+  const env = { ...process.env };
+  delete env.FITCARD_SITE_URL;
+  if (site !== undefined) env.FITCARD_SITE_URL = site;
+  return spawnSync(process.execPath, [SCRIPT, dist], { env, encoding: 'utf8' });
+}
+
+const read = (d, n) => fs.readFileSync(path.join(d, n), 'utf8');
+const sha = (s) => `'sha256-${crypto.createHash('sha256').update(s).digest('base64')}'`;
+
+test('the policy, the worker and the manifest; a second run changes nothing', () => {
+  const d = fakeDist();
+  const r = finish(d);
+  assert.equal(r.status, 0, r.stderr);
+  const index = read(d, 'index.html');
+  const policy = index.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)" \/>/)[1];
+  const register = index.match(/<script>([^<]*serviceWorker[^<]*)<\/script>/)[1];
+  assert.equal(
+    policy,
+    `default-src 'self'; script-src 'self' ${sha(LOADER)} ${sha(register)} 'wasm-unsafe-eval'; ` +
+      "connect-src 'self' https://huggingface.co https://*.hf.co; object-src 'none'; base-uri 'self'",
+  );
+  assert.ok(index.indexOf('Content-Security-Policy') < index.indexOf('<link'), 'before what it governs');
+  assert.doesNotMatch(index, /og:|twitter:/, 'no previews without a site URL');
+  assert.match(read(d, 'method.html'), new RegExp(`style-src 'self' ${sha('body{margin:0}').replace(/[+/]/g, '\\$&')};`));
+  const sw = read(d, 'sw.js');
+  const version = sw.match(/^const VERSION = '([0-9a-f]{16})';$/m)[1];
+  const assets = JSON.parse(sw.match(/^const ASSETS = (.*);$/m)[1]);
+  assert.deepEqual(assets, [
+    './',
+    'accuracy.html',
+    'app-1a2b.js',
+    'app-1a2b_bg.wasm',
+    'favicon-5e6f.svg',
+    'index.html',
+    'manifest.webmanifest',
+    'method.html',
+    'style-3c4d.css',
+  ]);
+  assert.equal(JSON.parse(read(d, 'manifest.webmanifest')).icons[0].src, 'favicon-5e6f.svg');
+  const again = finish(d, 'https://example.org/');
+  assert.equal(again.status, 0, again.stderr);
+  assert.equal(read(d, 'index.html'), index, 'a finished folder is left as it is');
+  assert.ok(read(d, 'sw.js').includes(version));
+  // Another build (one changed file) gets another version.
+  const d2 = fakeDist();
+  fs.writeFileSync(path.join(d2, 'app-1a2b_bg.wasm'), '\0asm2');
+  finish(d2);
+  assert.notEqual(read(d2, 'sw.js').match(/^const VERSION = '(.*)';$/m)[1], version);
+  fs.rmSync(d, { recursive: true });
+  fs.rmSync(d2, { recursive: true });
+});
+
+test('link previews: absolute URLs from the site URL, escaped; a bad site URL stops the build', () => {
+  const d = fakeDist();
+  assert.equal(finish(d, 'https://user.github.io/fitcard').status, 0);
+  const index = read(d, 'index.html');
+  assert.match(index, /<meta property="og:url" content="https:\/\/user\.github\.io\/fitcard\/" \/>/);
+  assert.match(index, /<meta property="og:image" content="https:\/\/user\.github\.io\/fitcard\/og\.png" \/>/);
+  assert.match(index, /<meta property="og:title" content="fitcard: will this LLM fit\?" \/>/);
+  assert.match(index, /<meta property="og:description" content="Estimate &amp; compare" \/>/);
+  assert.match(index, /<meta name="twitter:card" content="summary_large_image" \/>/);
+  fs.rmSync(d, { recursive: true });
+  const e = fakeDist();
+  assert.equal(finish(e, 'https://example.org/a"><script>x</script>/').status, 0);
+  const html = read(e, 'index.html');
+  assert.doesNotMatch(html, /"><script>x/);
+  assert.match(html, /og:url" content="https:\/\/example\.org\/a%22%3E%3Cscript%3Ex%3C\/script%3E\/"/);
+  fs.rmSync(e, { recursive: true });
+  for (const bad of ['javascript:alert(1)', 'not a url']) {
+    const f = fakeDist();
+    const r = finish(f, bad);
+    assert.notEqual(r.status, 0, bad);
+    assert.match(r.stderr, /FITCARD_SITE_URL/);
+    fs.rmSync(f, { recursive: true });
+  }
+});
+
+test('an inline event handler or style attribute stops the build', () => {
+  for (const [tag, why] of [
+    ['<p onclick="x()">hi</p>', /inline event handler/],
+    ['<p style="color:red">hi</p>', /inline style attribute/],
+  ]) {
+    const d = fakeDist();
+    fs.writeFileSync(path.join(d, 'index.html'), INDEX.replace('<p>hi</p>', tag));
+    const r = finish(d);
+    assert.notEqual(r.status, 0, tag);
+    assert.match(r.stderr, why);
+    fs.rmSync(d, { recursive: true });
+  }
+});
