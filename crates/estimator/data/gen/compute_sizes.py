@@ -73,6 +73,7 @@ META_BYTES = {
     "tekken": 7_000_000,     # 131072 tokens + merges
     "phi4": 5_000_000,       # 100352 tokens + merges
     "o200k": 12_000_000,     # 201088 tokens + merges
+    "glm4": 7_000_000,       # 151552 tokens + merges (same size class as qwen)
 }
 
 
@@ -133,6 +134,41 @@ def qwen3_moe(c):
               (p + "ffn_gate_inp.weight", (h, E), "f32"),
               (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
               (p + "ffn_down_exps.weight", (m, h, E), "w")]
+    return T
+
+
+def glm4_moe(c):
+    """GLM-4.5/4.6 (glm4moe): q/k/v biases, optional q/k norms, the first `dense` layers with a
+    dense FFN, the rest MoE (router F32, expert-score bias F32, one shared expert), plus the
+    `nextn` multi-token-prediction layers the checkpoint and the converter keep as extra blocks
+    (a full MoE block plus eh_proj, enorm/hnorm, its own embedding and output head)."""
+    h, E, m = c["hidden"], c["experts"], c["moe_intermediate"]
+    main, L = c["main_layers"], c["layers"]
+    q, kv, f, d = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "attn_q.bias", (q,), "n"), (p + "attn_k.bias", (kv,), "n"), (p + "attn_v.bias", (kv,), "n")]
+        if c.get("qk_norm"):
+            T += [(p + "attn_q_norm.weight", (d,), "n"), (p + "attn_k_norm.weight", (d,), "n")]
+        if i < c["dense"]:
+            T += [(p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+                  (p + "ffn_down.weight", (f, h), "w")]
+        else:
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "exp_probs_b.bias", (E,), "n"),
+                  (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+                  (p + "ffn_down_exps.weight", (m, h, E), "w"),
+                  (p + "ffn_gate_shexp.weight", (h, m), "w"), (p + "ffn_up_shexp.weight", (h, m), "w"),
+                  (p + "ffn_down_shexp.weight", (m, h), "w")]
+        if i >= main:
+            T += [(p + "nextn.eh_proj.weight", (2 * h, h), "w"), (p + "nextn.enorm.weight", (h,), "n"),
+                  (p + "nextn.hnorm.weight", (h,), "n"), (p + "nextn.shared_head_norm.weight", (h,), "n"),
+                  (p + "nextn.embed_tokens.weight", (h, c["vocab"]), "w"),
+                  (p + "nextn.shared_head_head.weight", (h, c["vocab"]), "w")]
     return T
 
 
@@ -244,6 +280,10 @@ M = {
     "deepseek-ai/DeepSeek-R1-Distill-Qwen-32B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
     "deepseek-ai/DeepSeek-R1-Distill-Llama-8B": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=128256, has_output=True),
     "deepseek-ai/DeepSeek-R1-Distill-Llama-70B": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
+    # GLM-4.5 / GLM-4.6 / GLM-4.5-Air (glm4_moe): `layers` counts the MTP (nextn) block too.
+    "zai-org/GLM-4.5": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    "zai-org/GLM-4.6": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
 }
 
 
@@ -444,6 +484,8 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("openai/gpt-oss-120b", "MXFP4", 59.02 * 2**30, "ggml-org llama-bench 59.02 GiB (tensor data)"),
     ("openai/gpt-oss-120b", "F16", 60.87 * 2**30, "unsloth llama-bench 60.87 GiB (tensor data)"),
     ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB"),
+    ("zai-org/GLM-4.5-Air", "BF16", 205.811 * 2**30, "ubergarm BF16 205.811 GiB (tensor data)"),
+    ("zai-org/GLM-4.5-Air", "Q8_0", 109.381 * 2**30, "ubergarm Q8_0 109.381 GiB (tensor data)"),
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
@@ -514,6 +556,7 @@ WANTED = [
                                "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
+    [(m, "gguf", ft) for m in ("zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
     [(m, "gguf", ft) for m in M if m.startswith(("Qwen/Qwen2.5-", "deepseek-ai/DeepSeek-R1-Distill-"))
      for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
