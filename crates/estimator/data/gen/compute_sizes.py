@@ -172,6 +172,25 @@ def glm4_moe(c):
     return T
 
 
+def minimax_m2(c):
+    """MiniMax-M2 (minimax-m2): every layer MoE without a shared expert (router F32, expert-score
+    bias F32); q/k RMS norms over the whole projection (heads*head_dim and kv_heads*head_dim)."""
+    h, L, E, m = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "attn_q_norm.weight", (q,), "n"), (p + "attn_k_norm.weight", (kv,), "n"),
+              (p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "exp_probs_b.bias", (E,), "n"),
+              (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+              (p + "ffn_down_exps.weight", (m, h, E), "w")]
+    return T
+
+
 def gemma3(c):
     h, L = c["hidden"], c["layers"]
     q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
@@ -283,6 +302,8 @@ M = {
     # GLM-4.5 / GLM-4.6 / GLM-4.5-Air (glm4_moe): `layers` counts the MTP (nextn) block too.
     "zai-org/GLM-4.5": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
     "zai-org/GLM-4.6": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    # MiniMax-M2 (minimax_m2): MTP modules are declared in the config but not counted (228.7 B here, 230B on the card).
+    "MiniMaxAI/MiniMax-M2": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
     "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
 }
 
@@ -556,6 +577,7 @@ WANTED = [
                                "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
+    [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
     [(m, "gguf", ft) for m in ("zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
     [(m, "gguf", ft) for m in M if m.startswith(("Qwen/Qwen2.5-", "deepseek-ai/DeepSeek-R1-Distill-"))
