@@ -191,6 +191,32 @@ def minimax_m2(c):
     return T
 
 
+def llama4(c):
+    """Llama 4 text model (llama4): MoE layers every `moe_step` layers (il % step == step - 1) with
+    routed experts (router F32) and one shared expert of the expert width; the other layers a
+    dense FFN of `intermediate` (intermediate_size_mlp). The q/k norm is a weightless L2 norm.
+    The vision tower is not part of the text GGUF (it ships as a separate mmproj file)."""
+    h, L, E, m, step = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"], c["moe_step"]
+    q, kv, f = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w")]
+        if i % step == step - 1:
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"),
+                  (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+                  (p + "ffn_down_exps.weight", (m, h, E), "w"),
+                  (p + "ffn_gate_shexp.weight", (h, m), "w"), (p + "ffn_up_shexp.weight", (h, m), "w"),
+                  (p + "ffn_down_shexp.weight", (m, h), "w")]
+        else:
+            T += [(p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+                  (p + "ffn_down.weight", (f, h), "w")]
+    return T
+
+
 def gemma3(c):
     h, L = c["hidden"], c["layers"]
     q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
@@ -302,6 +328,9 @@ M = {
     # GLM-4.5 / GLM-4.6 / GLM-4.5-Air (glm4_moe): `layers` counts the MTP (nextn) block too.
     "zai-org/GLM-4.5": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
     "zai-org/GLM-4.6": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    # Llama 4 (text_config): Scout all-MoE (step 1), Maverick MoE on odd layers (step 2); 202048-token vocabulary.
+    "meta-llama/Llama-4-Scout-17B-16E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=16, moe_step=1, vocab=202048, has_output=True),
+    "meta-llama/Llama-4-Maverick-17B-128E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=128, moe_step=2, vocab=202048, has_output=True),
     # MiniMax-M2 (minimax_m2): MTP modules are declared in the config but not counted (228.7 B here, 230B on the card).
     "MiniMaxAI/MiniMax-M2": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
     "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
@@ -574,9 +603,11 @@ WANTED = [
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q5_K_M"),
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q4_K_M"),
 ] + [(m, "gguf", ft) for m in ("meta-llama/Llama-2-7b-chat-hf", "meta-llama/Llama-2-13b-chat-hf",
-                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M] + \
+                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M if M[m]["b"] is not llama4] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
+    [(m, "gguf", ft) for m in ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", "meta-llama/Llama-4-Scout-17B-16E-Instruct")
+     for ft in ("Q8_0", "Q4_K_M")] + \
     [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
     [(m, "gguf", ft) for m in ("zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
