@@ -217,6 +217,38 @@ def llama4(c):
     return T
 
 
+def qwen3next(c):
+    """Qwen3-Next (qwen3next): every `interval`-th layer (il % interval == interval - 1) is gated full
+    attention (q projection twice the heads for the output gate, q/k norms), the others Gated
+    DeltaNet (in_proj_qkvz, in_proj_ba, a 4-wide causal conv kept F32, A/dt/norm F32, out_proj);
+    every layer MoE with a gated shared expert. The checkpoint's MTP block is not converted."""
+    h, L, E, m, sh = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"], c["shared"]
+    q, kv, d = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["head_dim"]
+    kh, kd, vh, vd, ck = c["lin_k_heads"], c["lin_k_dim"], c["lin_v_heads"], c["lin_v_dim"], c["conv"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "post_attention_norm.weight", (h,), "n")]
+        if i % c["interval"] == c["interval"] - 1:
+            T += [(p + "attn_q.weight", (h, 2 * q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+                  (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+                  (p + "attn_q_norm.weight", (d,), "n"), (p + "attn_k_norm.weight", (d,), "n")]
+        else:
+            T += [(p + "ssm_in.weight", (h, 2 * kh * kd + 2 * vh * vd), "w"),
+                  (p + "ssm_ba.weight", (h, 2 * vh), "w"),
+                  (p + "ssm_conv1d.weight", (ck, 2 * kh * kd + vh * vd), "f32"),
+                  (p + "ssm_a", (vh,), "n"), (p + "ssm_dt.bias", (vh,), "n"), (p + "ssm_norm.weight", (vd,), "n"),
+                  (p + "ssm_out.weight", (vh * vd, h), "w")]
+        T += [(p + "ffn_gate_inp.weight", (h, E), "f32"),
+              (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+              (p + "ffn_down_exps.weight", (m, h, E), "w"),
+              (p + "ffn_gate_inp_shexp.weight", (h, 1), "f32"),
+              (p + "ffn_gate_shexp.weight", (h, sh), "w"), (p + "ffn_up_shexp.weight", (h, sh), "w"),
+              (p + "ffn_down_shexp.weight", (sh, h), "w")]
+    return T
+
+
 def gemma3(c):
     h, L = c["hidden"], c["layers"]
     q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
@@ -331,6 +363,9 @@ M = {
     # Llama 4 (text_config): Scout all-MoE (step 1), Maverick MoE on odd layers (step 2); 202048-token vocabulary.
     "meta-llama/Llama-4-Scout-17B-16E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=16, moe_step=1, vocab=202048, has_output=True),
     "meta-llama/Llama-4-Maverick-17B-128E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=128, moe_step=2, vocab=202048, has_output=True),
+    # Qwen3-Next-80B-A3B (qwen3_next): Gated DeltaNet hybrid, full attention every 4th layer; MTP block not counted.
+    "Qwen/Qwen3-Next-80B-A3B-Instruct": dict(b=qwen3next, kw={}, tok="qwen", hidden=2048, layers=48, heads=16, kv_heads=2, head_dim=256, moe_intermediate=512, shared=512, experts=512, interval=4, lin_k_heads=16, lin_k_dim=128, lin_v_heads=32, lin_v_dim=128, conv=4, vocab=151936, has_output=True),
+    "Qwen/Qwen3-Next-80B-A3B-Thinking": dict(b=qwen3next, kw={}, tok="qwen", hidden=2048, layers=48, heads=16, kv_heads=2, head_dim=256, moe_intermediate=512, shared=512, experts=512, interval=4, lin_k_heads=16, lin_k_dim=128, lin_v_heads=32, lin_v_dim=128, conv=4, vocab=151936, has_output=True),
     # MiniMax-M2 (minimax_m2): MTP modules are declared in the config but not counted (228.7 B here, 230B on the card).
     "MiniMaxAI/MiniMax-M2": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
     "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
@@ -536,6 +571,7 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB"),
     ("zai-org/GLM-4.5-Air", "BF16", 205.811 * 2**30, "ubergarm BF16 205.811 GiB (tensor data)"),
     ("zai-org/GLM-4.5-Air", "Q8_0", 109.381 * 2**30, "ubergarm Q8_0 109.381 GiB (tensor data)"),
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Q4_K_M", 48.5e9, "steampunque Qwen3-Coder-Next Q4_K_M 48.5e9 (same shapes)"),
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
@@ -603,10 +639,12 @@ WANTED = [
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q5_K_M"),
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q4_K_M"),
 ] + [(m, "gguf", ft) for m in ("meta-llama/Llama-2-7b-chat-hf", "meta-llama/Llama-2-13b-chat-hf",
-                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M if M[m]["b"] is not llama4] + \
+                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M if M[m]["b"] not in (llama4, qwen3next)] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
     [(m, "gguf", ft) for m in ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", "meta-llama/Llama-4-Scout-17B-16E-Instruct")
+     for ft in ("Q8_0", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("Qwen/Qwen3-Next-80B-A3B-Thinking", "Qwen/Qwen3-Next-80B-A3B-Instruct")
      for ft in ("Q8_0", "Q4_K_M")] + \
     [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
     [(m, "gguf", ft) for m in ("zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
