@@ -523,7 +523,7 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
 }
 
 /// One `CTX:GIB` reading, refused by name when it is not a context and an amount of memory a
-/// card can hold (the page's bounds: context 1…4M tokens, 0…4096 GiB).
+/// card can hold (the page's bounds: context 1…16M tokens, 0…4096 GiB).
 fn point(p: &str) -> Result<fitcard_estimator::measure::Point, String> {
     let shown = quote(p);
     let (c, g) = p

@@ -758,7 +758,8 @@ mod closest_tests {
                 "meta-llama/Llama-3.3-70B-Instruct",
                 "meta-llama/Llama-3.1-70B-Instruct",
                 "meta-llama/Llama-2-70b-chat-hf",
-                "meta-llama/Llama-3.1-8B-Instruct",
+                // "17B" in the name (the active parameters) is nearer to 70B than 8B is.
+                "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
             ]
         );
     }

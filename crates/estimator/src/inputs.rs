@@ -319,12 +319,12 @@ impl Inputs {
 }
 
 /// Accepted ranges (inclusive). Outside them a value is refused with a notice. These are input
-/// sanity bounds, not facts about models: 4M tokens is 32× the longest context in the catalog (128K) and covers
-/// 1M-token models; 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
+/// sanity bounds, not facts about models: 16M tokens covers the longest context in the catalog (Llama 4
+/// Scout's 10M); 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
 /// them every term stays finite (saturating `Bytes` arithmetic; property-tested).
 pub mod limits {
     /// Context per request (tokens).
-    pub const CTX: (u32, u32) = (1, 4_194_304);
+    pub const CTX: (u32, u32) = (1, 16_777_216);
     /// Concurrent slots.
     pub const PAR: (u32, u32) = (1, 1024);
     /// Cards.

@@ -73,6 +73,8 @@ META_BYTES = {
     "tekken": 7_000_000,     # 131072 tokens + merges
     "phi4": 5_000_000,       # 100352 tokens + merges
     "o200k": 12_000_000,     # 201088 tokens + merges
+    "glm4": 7_000_000,       # 151552 tokens + merges (same size class as qwen)
+    "kimi": 7_000_000,       # DeepSeek-V3 129280 / Kimi K2 163840 tokens + merges (same size class as qwen)
 }
 
 
@@ -133,6 +135,148 @@ def qwen3_moe(c):
               (p + "ffn_gate_inp.weight", (h, E), "f32"),
               (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
               (p + "ffn_down_exps.weight", (m, h, E), "w")]
+    return T
+
+
+def glm4_moe(c):
+    """GLM-4.5/4.6 (glm4moe): q/k/v biases, optional q/k norms, the first `dense` layers with a
+    dense FFN, the rest MoE (router F32, expert-score bias F32, one shared expert), plus the
+    `nextn` multi-token-prediction layers the checkpoint and the converter keep as extra blocks
+    (a full MoE block plus eh_proj, enorm/hnorm, its own embedding and output head)."""
+    h, E, m = c["hidden"], c["experts"], c["moe_intermediate"]
+    main, L = c["main_layers"], c["layers"]
+    q, kv, f, d = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "attn_q.bias", (q,), "n"), (p + "attn_k.bias", (kv,), "n"), (p + "attn_v.bias", (kv,), "n")]
+        if c.get("qk_norm"):
+            T += [(p + "attn_q_norm.weight", (d,), "n"), (p + "attn_k_norm.weight", (d,), "n")]
+        if i < c["dense"]:
+            T += [(p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+                  (p + "ffn_down.weight", (f, h), "w")]
+        else:
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "exp_probs_b.bias", (E,), "n"),
+                  (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+                  (p + "ffn_down_exps.weight", (m, h, E), "w"),
+                  (p + "ffn_gate_shexp.weight", (h, m), "w"), (p + "ffn_up_shexp.weight", (h, m), "w"),
+                  (p + "ffn_down_shexp.weight", (m, h), "w")]
+        if i >= main:
+            T += [(p + "nextn.eh_proj.weight", (2 * h, h), "w"), (p + "nextn.enorm.weight", (h,), "n"),
+                  (p + "nextn.hnorm.weight", (h,), "n"), (p + "nextn.shared_head_norm.weight", (h,), "n"),
+                  (p + "nextn.embed_tokens.weight", (h, c["vocab"]), "w"),
+                  (p + "nextn.shared_head_head.weight", (h, c["vocab"]), "w")]
+    return T
+
+
+def minimax_m2(c):
+    """MiniMax-M2 (minimax-m2): every layer MoE without a shared expert (router F32, expert-score
+    bias F32); q/k RMS norms over the whole projection (heads*head_dim and kv_heads*head_dim)."""
+    h, L, E, m = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "attn_q_norm.weight", (q,), "n"), (p + "attn_k_norm.weight", (kv,), "n"),
+              (p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "exp_probs_b.bias", (E,), "n"),
+              (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+              (p + "ffn_down_exps.weight", (m, h, E), "w")]
+    return T
+
+
+def llama4(c):
+    """Llama 4 text model (llama4): MoE layers every `moe_step` layers (il % step == step - 1) with
+    routed experts (router F32) and one shared expert of the expert width; the other layers a
+    dense FFN of `intermediate` (intermediate_size_mlp). The q/k norm is a weightless L2 norm.
+    The vision tower is not part of the text GGUF (it ships as a separate mmproj file)."""
+    h, L, E, m, step = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"], c["moe_step"]
+    q, kv, f = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w")]
+        if i % step == step - 1:
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"),
+                  (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+                  (p + "ffn_down_exps.weight", (m, h, E), "w"),
+                  (p + "ffn_gate_shexp.weight", (h, m), "w"), (p + "ffn_up_shexp.weight", (h, m), "w"),
+                  (p + "ffn_down_shexp.weight", (m, h), "w")]
+        else:
+            T += [(p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+                  (p + "ffn_down.weight", (f, h), "w")]
+    return T
+
+
+def qwen3next(c):
+    """Qwen3-Next (qwen3next): every `interval`-th layer (il % interval == interval - 1) is gated full
+    attention (q projection twice the heads for the output gate, q/k norms), the others Gated
+    DeltaNet (in_proj_qkvz, in_proj_ba, a 4-wide causal conv kept F32, A/dt/norm F32, out_proj);
+    every layer MoE with a gated shared expert. The checkpoint's MTP block is not converted."""
+    h, L, E, m, sh = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"], c["shared"]
+    q, kv, d = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["head_dim"]
+    kh, kd, vh, vd, ck = c["lin_k_heads"], c["lin_k_dim"], c["lin_v_heads"], c["lin_v_dim"], c["conv"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "post_attention_norm.weight", (h,), "n")]
+        if i % c["interval"] == c["interval"] - 1:
+            T += [(p + "attn_q.weight", (h, 2 * q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+                  (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+                  (p + "attn_q_norm.weight", (d,), "n"), (p + "attn_k_norm.weight", (d,), "n")]
+        else:
+            T += [(p + "ssm_in.weight", (h, 2 * kh * kd + 2 * vh * vd), "w"),
+                  (p + "ssm_ba.weight", (h, 2 * vh), "w"),
+                  (p + "ssm_conv1d.weight", (ck, 2 * kh * kd + vh * vd), "f32"),
+                  (p + "ssm_a", (vh,), "n"), (p + "ssm_dt.bias", (vh,), "n"), (p + "ssm_norm.weight", (vd,), "n"),
+                  (p + "ssm_out.weight", (vh * vd, h), "w")]
+        T += [(p + "ffn_gate_inp.weight", (h, E), "f32"),
+              (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+              (p + "ffn_down_exps.weight", (m, h, E), "w"),
+              (p + "ffn_gate_inp_shexp.weight", (h, 1), "f32"),
+              (p + "ffn_gate_shexp.weight", (h, sh), "w"), (p + "ffn_up_shexp.weight", (h, sh), "w"),
+              (p + "ffn_down_shexp.weight", (sh, h), "w")]
+    return T
+
+
+def deepseek2(c):
+    """DeepSeek-V3 / Kimi K2 (deepseek2): multi-head latent attention (q_a/q_b with a q_lora norm,
+    kv_a_mqa = kv_lora + rope, kv_b fused over heads as in the converters of early 2025), the first
+    `dense` layers a dense FFN, the rest MoE (router F32, expert-score bias F32, one shared expert).
+    The checkpoint's MTP layers are not converted."""
+    h, L, E, m = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
+    H, nope, rope, vd = c["heads"], c["nope"], c["rope"], c["v_dim"]
+    ql, kl, f = c["q_lora"], c["kv_lora"], c["intermediate"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q_a.weight", (h, ql), "w"), (p + "attn_q_a_norm.weight", (ql,), "n"),
+              (p + "attn_q_b.weight", (ql, H * (nope + rope)), "w"),
+              (p + "attn_kv_a_mqa.weight", (h, kl + rope), "w"), (p + "attn_kv_a_norm.weight", (kl,), "n"),
+              (p + "attn_kv_b.weight", (kl, H * (nope + vd)), "w"),
+              (p + "attn_output.weight", (H * vd, h), "w")]
+        if i < c["dense"]:
+            T += [(p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+                  (p + "ffn_down.weight", (f, h), "w")]
+        else:
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "exp_probs_b.bias", (E,), "n"),
+                  (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+                  (p + "ffn_down_exps.weight", (m, h, E), "w"),
+                  (p + "ffn_gate_shexp.weight", (h, m), "w"), (p + "ffn_up_shexp.weight", (h, m), "w"),
+                  (p + "ffn_down_shexp.weight", (m, h), "w")]
     return T
 
 
@@ -259,6 +403,23 @@ M = {
     "Qwen/Qwen2.5-Coder-7B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=3584, layers=28, heads=28, kv_heads=4, head_dim=128, intermediate=18944, vocab=152064, has_output=True),
     "Qwen/Qwen2.5-Coder-14B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=13824, vocab=152064, has_output=True),
     "Qwen/Qwen2.5-Coder-32B-Instruct": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
+    # GLM-4.5 / GLM-4.6 / GLM-4.5-Air (glm4_moe): `layers` counts the MTP (nextn) block too.
+    "zai-org/GLM-4.5": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    "zai-org/GLM-4.6": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    # Llama 4 (text_config): Scout all-MoE (step 1), Maverick MoE on odd layers (step 2); 202048-token vocabulary.
+    "meta-llama/Llama-4-Scout-17B-16E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=16, moe_step=1, vocab=202048, has_output=True),
+    "meta-llama/Llama-4-Maverick-17B-128E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=128, moe_step=2, vocab=202048, has_output=True),
+    # Qwen3-Next-80B-A3B (qwen3_next): Gated DeltaNet hybrid, full attention every 4th layer; MTP block not counted.
+    "Qwen/Qwen3-Next-80B-A3B-Instruct": dict(b=qwen3next, kw={}, tok="qwen", hidden=2048, layers=48, heads=16, kv_heads=2, head_dim=256, moe_intermediate=512, shared=512, experts=512, interval=4, lin_k_heads=16, lin_k_dim=128, lin_v_heads=32, lin_v_dim=128, conv=4, vocab=151936, has_output=True),
+    "Qwen/Qwen3-Next-80B-A3B-Thinking": dict(b=qwen3next, kw={}, tok="qwen", hidden=2048, layers=48, heads=16, kv_heads=2, head_dim=256, moe_intermediate=512, shared=512, experts=512, interval=4, lin_k_heads=16, lin_k_dim=128, lin_v_heads=32, lin_v_dim=128, conv=4, vocab=151936, has_output=True),
+    # DeepSeek-V3 (validation of the deepseek2 rule against bartowski's V3-0324 prints) and Kimi K2 (same layout:
+    # 64 heads, 384 experts, one dense layer, 163840-token vocabulary).
+    "deepseek-ai/DeepSeek-V3-0324": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
+    "moonshotai/Kimi-K2-Thinking": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=64, kv_heads=64, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=384, dense=1, vocab=163840, has_output=True),
+    "moonshotai/Kimi-K2-Instruct-0905": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=64, kv_heads=64, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=384, dense=1, vocab=163840, has_output=True),
+    # MiniMax-M2 (minimax_m2): MTP modules are declared in the config but not counted (228.7 B here, 230B on the card).
+    "MiniMaxAI/MiniMax-M2": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
+    "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
 }
 
 
@@ -460,6 +621,11 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("openai/gpt-oss-120b", "F16", 60.87 * 2**30, "unsloth llama-bench 60.87 GiB (tensor data)"),
     ("openai/gpt-oss-20b", "F16", 13.8e9, "unsloth F16 13.8 GB"),
     ("google/gemma-2-9b-it", "Q8_0", 9.82e9, "bartowski 9.82GB"),
+    ("zai-org/GLM-4.5-Air", "BF16", 205.811 * 2**30, "ubergarm BF16 205.811 GiB (tensor data)"),
+    ("zai-org/GLM-4.5-Air", "Q8_0", 109.381 * 2**30, "ubergarm Q8_0 109.381 GiB (tensor data)"),
+    ("deepseek-ai/DeepSeek-V3-0324", "Q8_0", 713.29e9, "bartowski 713.29GB"),
+    ("deepseek-ai/DeepSeek-V3-0324", "Q4_K_M", 404.43e9, "bartowski 404.43GB"),
+    ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Q4_K_M", 48.5e9, "steampunque Qwen3-Coder-Next Q4_K_M 48.5e9 (same shapes)"),
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
@@ -527,9 +693,16 @@ WANTED = [
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q5_K_M"),
     ("mistralai/Mistral-Small-24B-Instruct-2501", "gguf", "Q4_K_M"),
 ] + [(m, "gguf", ft) for m in ("meta-llama/Llama-2-7b-chat-hf", "meta-llama/Llama-2-13b-chat-hf",
-                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M] + \
+                               "meta-llama/Llama-2-70b-chat-hf") for ft in ("Q8_0", "Q4_K_M")] + [(m, "st-bf16", None) for m in M if M[m]["b"] not in (llama4, qwen3next, deepseek2)] + \
     [(m, "st-fp8", None) for m in ("Qwen/Qwen3-0.6B", "Qwen/Qwen3-1.7B", "Qwen/Qwen3-4B", "Qwen/Qwen3-8B",
                                     "Qwen/Qwen3-14B", "Qwen/Qwen3-32B", "Qwen/Qwen3-30B-A3B")] + \
+    [(m, "gguf", ft) for m in ("meta-llama/Llama-4-Maverick-17B-128E-Instruct", "meta-llama/Llama-4-Scout-17B-16E-Instruct")
+     for ft in ("Q8_0", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("Qwen/Qwen3-Next-80B-A3B-Thinking", "Qwen/Qwen3-Next-80B-A3B-Instruct")
+     for ft in ("Q8_0", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("moonshotai/Kimi-K2-Thinking", "moonshotai/Kimi-K2-Instruct-0905") for ft in ("Q8_0", "Q4_K_M")] + \
+    [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
+    [(m, "gguf", ft) for m in ("zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
     [(m, "gguf", ft) for m in M if m.startswith(("Qwen/Qwen2.5-", "deepseek-ai/DeepSeek-R1-Distill-"))
      for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
