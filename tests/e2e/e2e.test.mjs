@@ -744,7 +744,7 @@ test('a model the catalog lacks: said plainly, the closest entries offered, the 
   const frame = host.frameLocator('#fc');
   await frame.locator('.embed-model').waitFor();
   const title = await frame.locator('.embed-model').textContent();
-  assert.match(title, /Llama-3\.3-70B-Instruct: not available/);
+  assert.match(title, /Llama-3\.1-405B-Instruct: not available/);
   assert.doesNotMatch(await frame.locator('body').textContent(), /Gemma/);
   assert.equal(await frame.locator('rect.seg').count(), 0);
   const href = await frame.locator('.closest a').first().getAttribute('href');
