@@ -7,7 +7,7 @@
 //! Every bound comes from [`limits`], the permalink's own.
 
 use fitcard_estimator::catalog::{catalog, Family, Format, Variant};
-use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule};
+use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::permalink::normalize;
 use fitcard_estimator::{
     estimate, training, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant,
@@ -47,6 +47,8 @@ pub enum Edit {
     Seq(u32),
     Rank(u32),
     Optim(Optim),
+    /// Trainer profile.
+    Trainer(Trainer),
     Gc(GradCkpt),
     /// Adapt a target module or not (at least one stays selected).
     Target(TargetModule, bool),
@@ -78,6 +80,15 @@ pub const OPTIMS: [(Optim, &str); 4] = [
     (Optim::AdamwTorch, "adamw_torch"),
     (Optim::PagedAdamw32bit, "paged_adamw_32bit"),
     (Optim::Sgd, "sgd"),
+];
+pub const TRAINERS: [(Trainer, &str); 4] = [
+    (
+        Trainer::Unsloth,
+        "Unsloth (its mechanisms, checked on measurements)",
+    ),
+    (Trainer::UnslothFormula, "Unsloth's published formula"),
+    (Trainer::Transformers, "Hugging Face Trainer / TRL + PEFT"),
+    (Trainer::Llamafactory, "LLaMA-Factory"),
 ];
 pub const GCS: [(GradCkpt, &str); 3] = [
     (GradCkpt::Unsloth, "Unsloth (offloaded)"),
@@ -267,6 +278,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Seq(q) => i.train.seq = q.clamp(limits::SEQ.0, limits::SEQ.1),
         Edit::Rank(r) => i.train.rank = r.clamp(limits::RANK.0, limits::RANK.1),
         Edit::Optim(o) => i.train.optim = o,
+        Edit::Trainer(t) => i.train.trainer = t,
         Edit::Gc(g) => i.train.gc = g,
         Edit::Target(m, on) => {
             let set = i.train.targets.with(m, on);
@@ -559,6 +571,9 @@ mod tests {
         apply(&mut i, Edit::Seq(4096));
         apply(&mut i, Edit::Rank(64));
         apply(&mut i, Edit::Optim(Optim::Sgd));
+        apply(&mut i, Edit::Trainer(Trainer::Llamafactory));
+        assert_eq!(i.train.trainer, Trainer::Llamafactory);
+        assert!(fitcard_estimator::encode(&i).contains("trainer=llamafactory"));
         apply(&mut i, Edit::Gc(GradCkpt::None));
         let t = &i.train;
         assert_eq!(i.mode, Mode::Train);

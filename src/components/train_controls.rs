@@ -5,14 +5,22 @@ use super::controls::TokensSlider;
 use super::fields::{plural, put_back, table_select, ValueSlider};
 use crate::app::use_app;
 use crate::edit::{self, Edit};
-use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule};
+use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use leptos::prelude::*;
 
-/// Method, optimizer and gradient-checkpointing selectors.
+/// Trainer, method, optimizer and gradient-checkpointing selectors.
 #[component]
 pub fn TrainChoices() -> impl IntoView {
     let st = use_app();
     view! {
+        {table_select(
+            "trainer",
+            "Trainer",
+            &edit::TRAINERS,
+            Trainer::id,
+            move || st.inputs.with(|i| i.train.trainer),
+            move |t| st.edit(Edit::Trainer(t)),
+        )}
         {table_select(
             "method",
             "Method",

@@ -61,6 +61,10 @@ pub fn Verdict() -> impl IntoView {
             let note = tight
                 .clone()
                 .map(|t| view! { <p class="tight-note">{t}</p> });
+            let formula = st
+                .inputs
+                .with(crate::share::formula_note)
+                .map(|f| view! { <p class="formula-note">{f}</p> });
             view! {
                 <div
                     class=format!("verdict v-{}", slug(e.verdict))
@@ -70,6 +74,7 @@ pub fn Verdict() -> impl IntoView {
                     <strong class="verdict-label">{title}</strong>
                     <span class="verdict-line">{line}</span>
                     {note}
+                    {formula}
                 </div>
             }
         })
