@@ -2,7 +2,7 @@
 //!
 //! For every variant of the catalog that passes the filters, the highest-precision format of the
 //! engine's container that passes every hard check on the chosen card(s), engine, context and
-//! concurrency (the same [`crate::estimate::candidate`] as the calculator). The variants with a
+//! concurrency (the same estimate as the calculator). The variants with a
 //! fitting format are then ordered by one public evaluation that covers many families
 //! ([`crate::catalog::CommonEval`]), highest score first — except that within a family its own
 //! capability order decides (a family's rows keep the places the score gave them, filled in

@@ -387,14 +387,14 @@ impl Quant {
 
     /// The container a published file of this format comes in. Which engines load it follows
     /// from [`crate::engine::Engine::container`]: llama.cpp and Ollama load GGUF only
-    /// (https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md,
-    /// https://github.com/ollama/ollama/blob/main/docs/import.md); vLLM and SGLang load
+    /// (<https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md>,
+    /// <https://github.com/ollama/ollama/blob/main/docs/import.md>); vLLM and SGLang load
     /// safetensors checkpoints including AWQ, GPTQ (4/8-bit), FP8, NVFP4 (ModelOpt /
     /// compressed-tensors), W8A8 INT8 and bitsandbytes
-    /// (https://docs.vllm.ai/en/latest/features/quantization/index.html,
-    /// https://docs.sglang.ai/advanced_features/quantization.html); transformers loads
+    /// (<https://docs.vllm.ai/en/latest/features/quantization/index.html>,
+    /// <https://docs.sglang.ai/advanced_features/quantization.html>); transformers loads
     /// BF16/F16/F32, FP8, AWQ, GPTQ and bitsandbytes
-    /// (https://huggingface.co/docs/transformers/main/en/quantization/overview). F32/BF16/F16 and
+    /// (<https://huggingface.co/docs/transformers/main/en/quantization/overview>). F32/BF16/F16 and
     /// MXFP4 exist in both containers (`None`).
     pub const fn container(self) -> Option<Container> {
         match self {

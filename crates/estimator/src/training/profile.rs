@@ -92,7 +92,7 @@ pub const NF4_DQ_BYTES: f64 = 0.5 + 1.0 / 64.0 + 4.0 / (64.0 * 256.0);
 /// CUDA context, cuBLAS workspace and allocator reserve as nvidia-smi sees them (Unsloth's
 /// calibration, `CUDA_OVERHEAD_BYTES`).
 pub const CONTEXT: Bytes = Bytes((1.4 * GIB as f64) as u64);
-/// Logits bytes per token per vocabulary entry, plain transformers (see [`PROV_LOGITS_FP32`]).
+/// Logits bytes per token per vocabulary entry, plain transformers (see `PROV_LOGITS_FP32`).
 pub const LOGITS_FP32_BYTES: u64 = 18;
 
 const PROV_WEIGHTS: &str = "QLoRA (https://arxiv.org/abs/2305.14314): NF4 = 4 bits per weight, double quantization leaves 0.127 bits of constants (8-bit absmax per 64, fp32 per 256 blocks) for q/k/v/o/gate/up/down; norms, embeddings and LM head stay 16-bit, or fp32 after PEFT's prepare_model_for_kbit_training (https://huggingface.co/docs/peft/developer_guides/quantization). LoRA/full: 2 B per parameter (bf16).";
