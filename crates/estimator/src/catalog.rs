@@ -203,6 +203,20 @@ pub struct Swa {
     pub chunked: bool,
 }
 
+impl Swa {
+    /// Llama 4's chunked local attention: chunks of `chunk` tokens, one global (NoPE) layer in
+    /// four, the last of each group (llama.cpp's llama4 pattern, `set_swa_pattern(4)` in
+    /// src/llama-model.cpp).
+    pub fn llama4_chunked(chunk: u64) -> Swa {
+        Swa {
+            window: chunk.min(u64::from(u32::MAX)) as Tokens,
+            period: 4,
+            global_offset: 3,
+            chunked: true,
+        }
+    }
+}
+
 /// Multi-head latent attention, from the config's `kv_lora_rank` and `qk_rope_head_dim`.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]

@@ -412,23 +412,17 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
             chunked: false,
         })
     });
-    // Llama 4: chunked local attention, one global layer in four (llama.cpp's llama4 pattern).
-    let swa = swa.or_else(|| {
-        let chunk = key("attention.chunk_size")?;
-        Some(Swa {
-            window: chunk.min(u64::from(u32::MAX)) as Tokens,
-            period: 4,
-            global_offset: 3,
-            chunked: true,
-        })
-    });
+    let swa = swa.or_else(|| key("attention.chunk_size").map(Swa::llama4_chunked));
     // Latent attention (deepseek2 and the architectures built on it): the cache row is
     // kv_lora_rank + the rotary dimensions (src/llama-kv-cache.cpp, has_v = !is_mla).
-    let mla = key("attention.kv_lora_rank").map(|kv_lora_rank| Mla {
-        kv_lora_rank,
-        qk_rope_head_dim: key("rope.dimension_count").unwrap_or(64),
-        index_head_dim: key("attention.indexer.key_length"),
-    });
+    let mla = match key("attention.kv_lora_rank") {
+        Some(kv_lora_rank) => Some(Mla {
+            kv_lora_rank,
+            qk_rope_head_dim: need("rope.dimension_count")?,
+            index_head_dim: key("attention.indexer.key_length"),
+        }),
+        None => None,
+    };
     let recurrent = recurrent_of(h, &arch_name, layers)?;
     let experts = key("expert_count").unwrap_or(1) as u32;
     let arch = Arch {

@@ -197,22 +197,15 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
             chunked: false,
         })
     });
-    // Llama 4: chunked local attention, one global (NoPE) layer in four (llama.cpp's llama4
-    // pattern, src/llama-model.cpp).
-    let swa = swa.or_else(|| {
-        let chunk = num("attention_chunk_size")?;
-        Some(Swa {
-            window: chunk.min(u64::from(u32::MAX)) as Tokens,
-            period: 4,
-            global_offset: 3,
-            chunked: true,
-        })
-    });
-    let mla = num("kv_lora_rank").map(|kv_lora_rank| Mla {
-        kv_lora_rank,
-        qk_rope_head_dim: num("qk_rope_head_dim").unwrap_or(64),
-        index_head_dim: num("index_head_dim"),
-    });
+    let swa = swa.or_else(|| num("attention_chunk_size").map(Swa::llama4_chunked));
+    let mla = match num("kv_lora_rank") {
+        Some(kv_lora_rank) => Some(Mla {
+            kv_lora_rank,
+            qk_rope_head_dim: need("qk_rope_head_dim")?,
+            index_head_dim: num("index_head_dim"),
+        }),
+        None => None,
+    };
     let recurrent = recurrent_of(c, layers)?;
     let experts = num("num_experts")
         .or(num("num_local_experts"))
