@@ -26,13 +26,15 @@
 //!   latent is not split by heads, so tensor parallelism replicates it on every card. DeepSeek's
 //!   sparse attention adds the indexer's key row of `index_head_dim` values per token and layer
 //!   (llama.cpp: a second K-only cache of the K type, ggml-org/llama.cpp#23346; vLLM: FP8 values
-//!   plus a 4-byte scale per 128).
+//!   plus a 4-byte scale per 128, `index_head_dim + index_head_dim / 128 × 4` bytes in its
+//!   DeepSeek-V3.2 indexer cache, vllm/model_executor/models/deepseek_v2.py).
 //! * Hybrid recurrent layers (Gated DeltaNet, Mamba-2): only the attention layers own a KV
 //!   cache; each recurrent layer keeps, per sequence, a convolution state of
 //!   `(conv_kernel − 1) × (2·k_heads·k_dim + v_heads·v_dim)` values and a recurrent state of
 //!   `v_heads · k_dim · v_dim` values ([`state_bytes`]). llama.cpp keeps both in F32, one per
 //!   sequence (`n_embd_r()`/`n_embd_s()` in src/llama-hparams.cpp, src/llama-memory-recurrent.cpp);
-//!   vLLM and transformers in the model's dtype.
+//!   vLLM (`--mamba-ssm-cache-dtype auto` = the model's dtype) and transformers in the model's
+//!   dtype, taken as 2 bytes (BF16 checkpoints). Not compared with a startup log yet.
 
 use crate::catalog::Arch;
 use crate::engine::{Engine, KvDtype};
