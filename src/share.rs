@@ -282,25 +282,27 @@ mod tests {
     }
 }
 
-/// Train mode: when the trainer profile's total and Unsloth's published formula differ by more
-/// than 10 %, the formula's figure to show beside the estimate; `None` otherwise (or when the
-/// formula is the profile).
-pub fn formula_note(i: &fitcard_estimator::Inputs) -> Option<String> {
+/// Train mode: when the trainer profile's total (`profile`, the estimate already on screen)
+/// and Unsloth's published formula differ by more than 10 %, the formula's figure to show beside
+/// the estimate; `None` otherwise (or when the formula is the profile). One extra estimate, only
+/// in train mode.
+pub fn formula_note(
+    i: &fitcard_estimator::Inputs,
+    profile: fitcard_estimator::Bytes,
+) -> Option<String> {
     use fitcard_estimator::inputs::Trainer;
-    use fitcard_estimator::training::estimate;
     if i.mode != fitcard_estimator::Mode::Train || i.train.trainer == Trainer::UnslothFormula {
         return None;
     }
     let mut f = i.clone();
     f.train.trainer = Trainer::UnslothFormula;
-    let (a, b) = (
-        estimate(i).estimate.total_device_bytes,
-        estimate(&f).estimate.total_device_bytes,
-    );
-    let (x, y) = (a.get() as f64, b.get() as f64);
+    let formula = fitcard_estimator::training::estimate(&f)
+        .estimate
+        .total_device_bytes;
+    let (x, y) = (profile.get() as f64, formula.get() as f64);
     ((x - y).abs() > 0.10 * y.max(1.0)).then(|| {
         format!(
-            "Unsloth's published formula says {b} ({:+.0} % from this profile's {a})",
+            "Unsloth's published formula says {formula} ({:+.0} % from this profile's {profile})",
             (y - x) / x.max(1.0) * 100.0
         )
     })
@@ -315,14 +317,24 @@ mod formula_tests {
     fn the_published_formula_is_shown_when_it_differs() {
         // Plain transformers at a long sequence keeps full fp32 logits: far from the formula.
         let far = decode("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&method=qlora&seq=16384&bsz=1&trainer=transformers");
-        let note = formula_note(&far.inputs).expect("differs by more than 10 %");
+        let total = |i| {
+            fitcard_estimator::training::estimate(i)
+                .estimate
+                .total_device_bytes
+        };
+        let note =
+            formula_note(&far.inputs, total(&far.inputs)).expect("differs by more than 10 %");
         assert!(
             note.starts_with("Unsloth's published formula says"),
             "{note}"
         );
         let same =
             decode("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&trainer=unsloth-formula");
-        assert_eq!(formula_note(&same.inputs), None);
-        assert_eq!(formula_note(&decode("ctx=4096").inputs), None);
+        assert_eq!(formula_note(&same.inputs, total(&same.inputs)), None);
+        let serve = decode("ctx=4096");
+        assert_eq!(
+            formula_note(&serve.inputs, fitcard_estimator::Bytes(1)),
+            None
+        );
     }
 }

@@ -63,7 +63,7 @@ pub fn Verdict() -> impl IntoView {
                 .map(|t| view! { <p class="tight-note">{t}</p> });
             let formula = st
                 .inputs
-                .with(crate::share::formula_note)
+                .with(|i| crate::share::formula_note(i, e.total_device_bytes))
                 .map(|f| view! { <p class="formula-note">{f}</p> });
             view! {
                 <div
