@@ -259,6 +259,44 @@ fn solve_prints_limits() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--for"));
 }
 
+/// `fitcard solve` in train mode: the longest sequence and the largest batch under the trainer
+/// profile, each with the estimate at the answer and one step past it.
+#[test]
+fn solve_train_limits_carry_their_proof() {
+    for trainer in ["unsloth", "unsloth-formula", "transformers", "llamafactory"] {
+        let q =
+            format!("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&free=24&trainer={trainer}");
+        let v = json(&fitcard(&["solve", &q, "--json"]));
+        let a = v.as_array().unwrap();
+        assert_eq!(a.len(), 2);
+        for (s, target) in a.iter().zip(["seq", "bsz"]) {
+            assert_eq!(s["target"], target);
+            let value: u64 = s["value"].as_str().unwrap().parse().unwrap();
+            let p = &s["proof"];
+            assert_eq!(p["value"].as_u64(), Some(value));
+            assert_eq!(p["next"].as_u64(), Some(value + 1));
+            assert_eq!(
+                (p["fits"].as_bool(), p["next_fits"].as_bool()),
+                (Some(true), Some(false))
+            );
+            assert!(p["total_bytes"].as_u64() <= p["usable_bytes"].as_u64());
+            assert_eq!(p["trainer"], trainer);
+        }
+        let text = fitcard(&["solve", &q, "--for", "seq"]);
+        let out = String::from_utf8_lossy(&text.stdout);
+        assert!(out.starts_with("seq    sequences up to "), "{out}");
+        assert!(
+            out.contains("does not fit") && out.contains(trainer),
+            "{out}"
+        );
+    }
+    // Serve targets keep their shape; the proof is an addition, absent for cards and gpu.
+    let v = json(&fitcard(&["solve", "model=Qwen/Qwen3-8B", "--json"]));
+    assert!(v[1]["proof"]["next_fits"] == false);
+    assert!(v[1]["proof"].get("trainer").is_none());
+    assert!(v[2].get("proof").is_none() && v[3].get("proof").is_none());
+}
+
 /// `fitcard measure` refuses readings taken with more than one slot (each slot multiplies the
 /// slope).
 #[test]

@@ -11,14 +11,21 @@
 //! * [`Target::Gpu`]: the catalog GPU with the least memory that fits, at the chosen card count
 //!   (a scan of the catalog);
 //! * [`Target::Seq`], [`Target::Bsz`]: train mode, the longest sequence and the largest batch
-//!   that fit the GPUs (binary search: memory never shrinks as either grows,
-//!   property-tested).
+//!   that fit the GPUs under the chosen trainer profile (`trainer=`; binary search: memory never
+//!   shrinks as either grows, property-tested for every profile).
+//!
+//! [`proof`] re-estimates a numeric solution at its value and one step past it, so a reader (or
+//! the CLI's JSON) can check that the answer is the exact edge: it fits, the next value does not.
+//! Tested per trainer profile and on the published "longest sequence per VRAM budget" rows in
+//! `tests/solve.rs`.
 
 use crate::catalog::catalog;
 use crate::estimate::estimate;
+use crate::inputs::Trainer;
 use crate::inputs::{limits, GpuChoice, Inputs, Mode};
 use crate::permalink::normalize;
 use crate::training;
+use crate::units::Bytes;
 use serde::Serialize;
 
 ids! {
@@ -61,6 +68,112 @@ fn fits(i: &Inputs) -> bool {
     }
 }
 
+/// The estimate behind a numeric solution, at its value and one step past it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Proof {
+    /// The solved value.
+    pub value: u32,
+    /// Memory on the cards at the value (all cards together).
+    pub total_bytes: Bytes,
+    /// Does the estimate at the value fit? (Always true for a solver answer.)
+    pub fits: bool,
+    /// One step past the value; `None` when the value is the top of the searched range.
+    pub next: Option<u32>,
+    /// Memory on the cards one step past the value.
+    pub next_total_bytes: Option<Bytes>,
+    /// Does the estimate one step past fit? (Always false for a solver answer.)
+    pub next_fits: Option<bool>,
+    /// Train mode: the usable memory of the GPU pool (first GPU fully, the others at 85 %).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usable_bytes: Option<Bytes>,
+    /// Train mode: the trainer profile the search ran over.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub trainer: Option<Trainer>,
+}
+
+/// `inputs` with `target` set to `x` (numeric targets only).
+fn with(base: &Inputs, target: Target, x: u32) -> Option<Inputs> {
+    let mut j = base.clone();
+    match target {
+        Target::Ctx => j.ctx = x,
+        Target::Par => j.par = x,
+        Target::Seq => {
+            j.mode = Mode::Train;
+            j.train.seq = x;
+        }
+        Target::Bsz => {
+            j.mode = Mode::Train;
+            j.train.bsz = x;
+        }
+        Target::Cards | Target::Gpu => return None,
+    }
+    Some(j)
+}
+
+/// The top of the range searched for a numeric target.
+fn top(base: &Inputs, target: Target) -> u32 {
+    match target {
+        Target::Ctx => ctx_max(base),
+        Target::Par => limits::PAR.1,
+        Target::Seq => limits::SEQ.1,
+        Target::Bsz => limits::BSZ.1,
+        Target::Cards => limits::CARDS.1,
+        Target::Gpu => 0,
+    }
+}
+
+/// The longest context searched: the model's (with YaRN where the publisher validated it, not
+/// on Ollama, which cannot enable it), within the accepted range.
+fn ctx_max(base: &Inputs) -> u32 {
+    catalog()
+        .variant(&base.model)
+        .map_or(limits::CTX.1, |(_, v)| match &v.arch.yarn {
+            Some(y) if base.engine != crate::engine::Engine::Ollama => y.max_ctx(),
+            _ => v.arch.max_ctx,
+        })
+        .min(limits::CTX.1)
+}
+
+/// Re-estimate a numeric solution (`ctx`, `par`, `seq`, `bsz`) at its value and one step past
+/// it. `None` for `cards` and `gpu` (scans, checked value by value) and when nothing fits.
+pub fn proof(inputs: &Inputs, s: &Solution) -> Option<Proof> {
+    let mut base = inputs.clone();
+    normalize(&mut base);
+    let value: u32 = s.value.as_deref()?.parse().ok()?;
+    let at = with(&base, s.target, value)?;
+    let measure = |i: &Inputs| -> (Bytes, bool, Option<Bytes>) {
+        match i.mode {
+            Mode::Serve => {
+                let e = estimate(i);
+                (e.total_device_bytes, e.fits, None)
+            }
+            Mode::Train => {
+                let t = training::estimate(i);
+                (
+                    t.estimate.total_device_bytes,
+                    t.estimate.fits,
+                    Some(t.selection.usable),
+                )
+            }
+        }
+    };
+    let (total_bytes, fits, usable) = measure(&at);
+    let next = (value < top(&base, s.target)).then_some(value + 1);
+    let past = next
+        .and_then(|n| with(&base, s.target, n))
+        .map(|j| measure(&j));
+    Some(Proof {
+        value,
+        total_bytes,
+        fits,
+        next,
+        next_total_bytes: past.map(|p| p.0),
+        next_fits: past.map(|p| p.1),
+        usable_bytes: usable,
+        trainer: (at.mode == Mode::Train).then_some(at.train.trainer),
+    })
+}
+
 /// Largest `x` in `lo..=hi` with `ok(x)`, given that `ok` holds up to some point and not past
 /// it. `None` when even `lo` fails. Counts the evaluations.
 fn largest(lo: u32, hi: u32, n: &mut u32, mut ok: impl FnMut(u32) -> bool) -> Option<u32> {
@@ -95,14 +208,7 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
     let at = |i: &Inputs| format!("{} slot(s) of {} tokens", i.par, i.ctx);
     let (value, message) = match target {
         Target::Ctx => {
-            // With YaRN where the publisher validated it (not on Ollama, which cannot enable it).
-            let max = catalog()
-                .variant(&base.model)
-                .map_or(limits::CTX.1, |(_, v)| match &v.arch.yarn {
-                    Some(y) if base.engine != crate::engine::Engine::Ollama => y.max_ctx(),
-                    _ => v.arch.max_ctx,
-                });
-            let r = largest(limits::CTX.0, max.min(limits::CTX.1), &mut n, |c| {
+            let r = largest(limits::CTX.0, ctx_max(&base), &mut n, |c| {
                 fits(&Inputs {
                     ctx: c,
                     ..base.clone()
