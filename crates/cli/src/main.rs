@@ -9,6 +9,7 @@
 //! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
 //! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
+//! fitcard measure '<query>' --how  (the measuring loop for the engine and model)
 //! ```
 //! `measure` backs out the global-attention layer count from steady-state VRAM readings (GiB, as
 //! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
@@ -29,6 +30,7 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
        fitcard docs OUT-DIR [DOCS-DIR]\n\
        fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
+       fitcard measure '<query>' --how   (how to take the readings)\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
               method rank bsz seq gc optim targets free pick embed\n\
               best family license minctx reasoning (fitcard best)\n\
@@ -534,6 +536,9 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
     if let Some(n) = d.notices.first() {
         return Err(format!("bad parameter {n}"));
     }
+    if points == ["--how"] {
+        return fitcard_estimator::measure::how_to_measure(&d.inputs);
+    }
     if d.inputs.par != 1 {
         return Err(format!(
             "par={}: measure with concurrency pinned to 1 (each slot has its own KV cache, so the slope would be {} × the per-token KV)",
@@ -551,17 +556,32 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
     Ok(if json {
         to_json(&g)
     } else {
-        format!(
-            "{}: {:.0} bytes/token over {} points (adjacent slopes {:?})\n≈ {:.2} global layers = {:.1} % of {} KV layers (the catalog's layout says {})",
+        let gib = |b: f64| b / (1u64 << 30) as f64;
+        let mut s = format!(
+            "{}: {:.0} bytes/token over {} points (adjacent slopes {:?}), R² {:.4}, {:.2} GiB at context 0\n≈ {:.2} global layers = {:.1} % of {} KV layers (the catalog's layout says {})\n{}\n",
             v.id,
             g.bytes_per_token,
             pts.len(),
             g.slopes.iter().map(|s| s.round()).collect::<Vec<_>>(),
+            g.r2,
+            gib(g.intercept_bytes),
             g.global_layers,
             100.0 * g.share,
             v.arch.kv_owning_layers(),
-            g.expected_global_layers
-        )
+            g.expected_global_layers,
+            g.comparison
+        );
+        for r in &g.points {
+            s.push_str(&format!(
+                "  {:>8} tokens: {:8.3} GiB read, {:8.3} GiB on the line, residual {:+.3} GiB\n",
+                r.ctx,
+                gib(r.bytes),
+                gib(r.fitted),
+                gib(r.residual)
+            ));
+        }
+        s.push_str(&format!("apply it: add &{} to the link", g.gl));
+        s
     })
 }
 

@@ -297,6 +297,55 @@ fn solve_train_limits_carry_their_proof() {
     assert!(v[2].get("proof").is_none() && v[3].get("proof").is_none());
 }
 
+/// `fitcard measure`: the fit in full (slope, R², residual per point, the catalog's assumption,
+/// the `gl=` key to apply), a point off the line refused by name, and `--how` for the loop.
+#[test]
+fn measure_shows_its_work() {
+    let args = [
+        "measure",
+        "model=google/gemma-3-27b-it&kv=f16",
+        "8192:20",
+        "16384:20.625",
+        "32768:21.875",
+        "65536:24.375",
+    ];
+    let v = json(&fitcard(&[&args[..], &["--json"]].concat()));
+    assert!((v["r2"].as_f64().unwrap() - 1.0).abs() < 1e-9);
+    assert_eq!(v["gl"], "gl=10");
+    assert_eq!(v["points"].as_array().unwrap().len(), 4);
+    assert!(v["comparison"].as_str().unwrap().contains("they agree"));
+    assert!(v["off_line"].is_null());
+    let out = fitcard(&args);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("R² 1.0000") && text.contains("&gl=10"),
+        "{text}"
+    );
+    assert_eq!(text.matches(" tokens: ").count(), 4, "{text}");
+    let out = fitcard(&[
+        "measure",
+        "model=google/gemma-3-27b-it&kv=f16",
+        "8192:20",
+        "16384:20.625",
+        "32768:22.875",
+        "65536:24.375",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("point at 32768 tokens") && err.contains("something else is active here"),
+        "{err}"
+    );
+    assert_eq!(err.lines().count(), 1);
+    let how = fitcard(&[
+        "measure",
+        "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm",
+        "--how",
+    ]);
+    assert_eq!(how.status.code(), Some(0));
+    assert!(String::from_utf8_lossy(&how.stdout).contains("--max-num-seqs 1"));
+}
+
 /// `fitcard measure` refuses readings taken with more than one slot (each slot multiplies the
 /// slope).
 #[test]

@@ -6,20 +6,60 @@
 //!   `global_layers = bytes_per_token / (2 × kv_heads × head_dim × bytes_per_element)`,
 //!   `share = global_layers / KV-owning layers`.
 //! Conditions, enforced here: concurrency pinned to 1 (the caller's
-//! measurement), at least three points (two always form a line), and the adjacent slopes must
-//! agree (collinearity) — otherwise something else is allocating (a step in an allocation
-//! strategy) and the slope is not trusted.
+//! measurement), at least three points (two always form a line), and every point on the line
+//! through the others (collinearity) — otherwise something else is allocating (a step in an
+//! allocation strategy) and the slope is not trusted.
+//!
+//! [`calibrate`] fits the line by least squares and reports everything a reader needs to judge
+//! it: the slope (= the KV bytes per token at concurrency 1), the intercept (weights and fixed
+//! overhead), R², each point's residual, the equivalent global-layer count and share, the
+//! catalog's assumption beside them, the permalink key that applies the result (`gl=`), and the
+//! point that is off the line, named. [`global_share`] is the same fit, refused when a point is
+//! off the line. [`how_to_measure`] writes the measuring loop for the chosen engine and model.
 //!
 //! Domain: one engine, one architecture, steady state after load and one inference; the KV type
-//! of the run. A different engine or family needs its own measurement.
+//! of the run. A different engine or family needs its own measurement. Latent-attention caches
+//! (DeepSeek's MLA) are not K/V heads and are refused.
 
-use crate::catalog::Arch;
-use crate::engine::KvDtype;
+use crate::catalog::{catalog, Arch};
+use crate::engine::{Engine, KvDtype};
+use crate::inputs::{quote, Inputs};
 use serde::Serialize;
+use std::fmt::Write;
 
-/// Largest relative disagreement between adjacent slopes still called collinear (5 %: llama.cpp
-/// pads cells to 256 and nvidia-smi reports MiB, which moves a slope by well under that).
+/// How far a point may sit from the line through the others, as a share of the memory the
+/// line climbs over the measured range (5 %: llama.cpp pads cells to 256 and nvidia-smi reports
+/// MiB, which move a point by well under that).
 pub const COLLINEAR_TOLERANCE: f64 = 0.05;
+
+/// … but never less than this many bytes (32 MiB: two readings of an idle card on nvidia-smi
+/// differ by a few MiB; the CUDA caching allocator rounds large blocks to 2 MiB).
+pub const READING_TOLERANCE: f64 = 32.0 * 1048576.0;
+
+/// One point of the fit: the reading, the line's value at its context and the difference.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct Residual {
+    /// Context length (tokens).
+    pub ctx: u64,
+    /// The reading (bytes).
+    pub bytes: f64,
+    /// The fitted line at this context (bytes).
+    pub fitted: f64,
+    /// Reading minus line (bytes).
+    pub residual: f64,
+    /// Off the line through the other points (by more than the tolerance).
+    pub off_line: bool,
+}
+
+/// What is off the line, in words: a named point, or a change of slope between two contexts.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct OffLine {
+    /// The context of the point off the line; `None` when no single point explains it (the
+    /// slope changes, or three points cannot tell which one moved).
+    pub ctx: Option<u64>,
+    /// One line: what is off and what to do.
+    pub message: String,
+}
 
 /// One steady-state reading: context (tokens) → device memory used (bytes).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize)]
@@ -45,14 +85,159 @@ pub struct GlobalShare {
     pub share: f64,
     /// What the catalog's layer layout says, for comparison.
     pub expected_global_layers: u32,
+    /// Bytes at context 0 on the fitted line: weights and everything that does not grow.
+    pub intercept_bytes: f64,
+    /// Coefficient of determination of the least-squares line (1 = every point on it).
+    pub r2: f64,
+    /// Each point against the line, in context order.
+    pub points: Vec<Residual>,
+    /// The KV bytes per token the catalog's layout gives (its global layers × the per-layer
+    /// rate), for comparison with `bytes_per_token`.
+    pub expected_bytes_per_token: f64,
+    /// The catalog's global share (of the KV-owning layers).
+    pub expected_share: f64,
+    /// The comparison in words.
+    pub comparison: String,
+    /// The permalink key that applies the result (`gl=<equivalent global layers>`, two
+    /// decimals, at most the model's KV-owning layers; the KV term rounds it to whole layers).
+    pub gl: String,
+    /// The point off the line, when one is (only from [`calibrate`]; [`global_share`] refuses).
+    pub off_line: Option<OffLine>,
 }
 
-/// Back out the global-layer count from readings at several contexts.
+/// Least-squares line through `p`: (slope, intercept, R²).
+fn line(p: &[Point]) -> (f64, f64, f64) {
+    let n = p.len() as f64;
+    let mx = p.iter().map(|x| x.ctx as f64).sum::<f64>() / n;
+    let my = p.iter().map(|x| x.bytes).sum::<f64>() / n;
+    let sxx: f64 = p.iter().map(|x| (x.ctx as f64 - mx).powi(2)).sum();
+    let sxy: f64 = p.iter().map(|x| (x.ctx as f64 - mx) * (x.bytes - my)).sum();
+    let syy: f64 = p.iter().map(|x| (x.bytes - my).powi(2)).sum();
+    let slope = sxy / sxx;
+    let intercept = my - slope * mx;
+    let ss_res: f64 = p
+        .iter()
+        .map(|x| (x.bytes - (intercept + slope * x.ctx as f64)).powi(2))
+        .sum();
+    let r2 = if syy > 0.0 { 1.0 - ss_res / syy } else { 1.0 };
+    (slope, intercept, r2)
+}
+
+/// `p` without the point at `k`.
+fn without(p: &[Point], k: usize) -> Vec<Point> {
+    p.iter()
+        .enumerate()
+        .filter(|&(j, _)| j != k)
+        .map(|(_, x)| *x)
+        .collect()
+}
+
+/// Each point's distance from the line through the others (bytes, signed).
+fn leave_one_out(p: &[Point]) -> Vec<f64> {
+    (0..p.len())
+        .map(|k| {
+            let (s, b, _) = line(&without(p, k));
+            p[k].bytes - (b + s * p[k].ctx as f64)
+        })
+        .collect()
+}
+
+fn gib(b: f64) -> String {
+    format!("{:.2} GiB", b / (1u64 << 30) as f64)
+}
+
+const ELSE: &str = "something else is active here (a step in the engine's allocation strategy, another process on the card, a reading taken before the first inference or while the context was not what was asked)";
+
+/// Which point is off the line, if any. `tol` is the largest distance still on the line.
+fn find_off_line(p: &[Point], slopes: &[f64], tol: f64) -> Option<OffLine> {
+    let loo = leave_one_out(p);
+    let d = loo.iter().map(|d| d.abs()).fold(0.0, f64::max);
+    if d <= tol {
+        return None;
+    }
+    let side = |d: f64| if d > 0.0 { "above" } else { "below" };
+    if p.len() == 3 {
+        // The line through two points always fits them: the three cannot tell which moved.
+        let mid = p[1].bytes
+            - (p[0].bytes
+                + (p[2].bytes - p[0].bytes) * (p[1].ctx - p[0].ctx) as f64
+                    / (p[2].ctx - p[0].ctx) as f64);
+        return Some(OffLine {
+            ctx: None,
+            message: format!(
+                "the points are not collinear: the one at {} tokens is {} {} the line through the other two: {ELSE}; add a fourth point to tell which one moved",
+                p[1].ctx,
+                gib(mid.abs()),
+                side(mid)
+            ),
+        });
+    }
+    // The point whose removal leaves the others on one line (the far-off one if several do:
+    // an end point has leverage, so the worst leave-one-out distance alone can name the wrong
+    // one).
+    let alone = (0..p.len())
+        .filter(|&k| leave_one_out(&without(p, k)).iter().all(|r| r.abs() <= tol))
+        .max_by(|&a, &b| loo[a].abs().total_cmp(&loo[b].abs()));
+    if let Some(k) = alone {
+        let (worst, d) = (k, loo[k]);
+        return Some(OffLine {
+            ctx: Some(p[worst].ctx),
+            message: format!(
+                "the points are not collinear: the point at {} tokens ({}) is {} {} the line through the others: {ELSE}; measure it again or leave it out",
+                p[worst].ctx,
+                gib(p[worst].bytes),
+                gib(d.abs()),
+                side(d)
+            ),
+        });
+    }
+    // No single point: the slope itself changes. Name the stretch that departs most from the
+    // median slope.
+    let mut sorted = slopes.to_vec();
+    sorted.sort_by(f64::total_cmp);
+    let median = sorted[sorted.len() / 2];
+    let k = (0..slopes.len())
+        .max_by(|&a, &b| {
+            (slopes[a] - median)
+                .abs()
+                .total_cmp(&(slopes[b] - median).abs())
+        })
+        .unwrap_or(0);
+    Some(OffLine {
+        ctx: None,
+        message: format!(
+            "the points are not collinear: between {} and {} tokens memory grows by {:.0} bytes/token, elsewhere by about {:.0}: {ELSE}; the slope cannot be trusted until that is understood",
+            p[k].ctx,
+            p[k + 1].ctx,
+            slopes[k],
+            median
+        ),
+    })
+}
+
+/// Back out the global-layer count from readings at several contexts; refused when a point is
+/// off the line (the message names it). [`calibrate`] gives the same fit with the point flagged
+/// instead.
 pub fn global_share(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalShare, String> {
+    let g = calibrate(points, arch, kv)?;
+    match &g.off_line {
+        Some(o) => Err(o.message.clone()),
+        None => Ok(g),
+    }
+}
+
+/// Fit a line through readings at several contexts (concurrency 1) and back out the global
+/// layers. Refused: fewer than three points (two always form a line), readings that are not
+/// memory, repeated contexts, memory that does not grow, latent-attention caches. A point off
+/// the line is flagged in `off_line` and `points`, not refused.
+pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalShare, String> {
     let mut p: Vec<Point> = points.to_vec();
     p.sort_by_key(|x| x.ctx);
     if p.len() < 3 {
         return Err("take at least three points: two always form a line and reveal nothing".into());
+    }
+    if p.len() > 64 {
+        return Err("at most 64 points".into());
     }
     if p.iter().any(|x| !x.bytes.is_finite() || x.bytes < 0.0) {
         return Err("every reading must be a finite, non-negative amount of memory".into());
@@ -60,42 +245,284 @@ pub fn global_share(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<Global
     if p.windows(2).any(|w| w[0].ctx == w[1].ctx) {
         return Err("each point needs a different context length".into());
     }
+    if arch.mla.is_some() {
+        return Err("latent attention (MLA) caches one compressed vector per token and layer, not K/V heads: the global-layer count does not apply".into());
+    }
     let slopes: Vec<f64> = p
         .windows(2)
         .map(|w| (w[1].bytes - w[0].bytes) / (w[1].ctx - w[0].ctx) as f64)
         .collect();
-    let (lo, hi) = slopes
-        .iter()
-        .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), &s| {
-            (a.min(s), b.max(s))
-        });
-    if hi <= 0.0 {
-        return Err("memory does not grow with context: check that the engine was restarted with each context size and that the reading was taken after one inference".into());
-    }
-    if (hi - lo) / hi > COLLINEAR_TOLERANCE {
-        return Err(format!(
-            "the points are not collinear (slopes {:.0}…{:.0} bytes/token): something else is active, e.g. a step in the allocation strategy; the slope cannot be trusted until that is understood",
-            lo, hi
-        ));
-    }
-    // Least squares over all points.
-    let n = p.len() as f64;
-    let mx = p.iter().map(|x| x.ctx as f64).sum::<f64>() / n;
-    let my = p.iter().map(|x| x.bytes).sum::<f64>() / n;
-    let sxx: f64 = p.iter().map(|x| (x.ctx as f64 - mx).powi(2)).sum();
-    let sxy: f64 = p.iter().map(|x| (x.ctx as f64 - mx) * (x.bytes - my)).sum();
-    let bytes_per_token = sxy / sxx;
-    let per_layer_token = kv.row_bytes(arch.kv_heads as u64 * arch.head_dim) as f64 * 2.0;
-    let global_layers = bytes_per_token / per_layer_token;
-    if !global_layers.is_finite() || slopes.iter().any(|s| !s.is_finite()) {
+    let (bytes_per_token, intercept, r2) = line(&p);
+    if slopes.iter().any(|s| !s.is_finite()) || !bytes_per_token.is_finite() || !r2.is_finite() {
         return Err("the readings are too large to fit a line through (over the range of a floating-point number): give them in GiB as nvidia-smi shows them".into());
     }
+    if bytes_per_token <= 0.0 || slopes.iter().all(|&s| s <= 0.0) {
+        return Err("memory does not grow with context: check that the engine was restarted with each context size and that the reading was taken after one inference".into());
+    }
+    let span = (p[p.len() - 1].ctx - p[0].ctx) as f64;
+    let tol = (COLLINEAR_TOLERANCE * bytes_per_token * span).max(READING_TOLERANCE);
+    let off_line = find_off_line(&p, &slopes, tol);
+    let loo = leave_one_out(&p);
+    let points: Vec<Residual> = p
+        .iter()
+        .zip(&loo)
+        .map(|(x, d)| {
+            let fitted = intercept + bytes_per_token * x.ctx as f64;
+            Residual {
+                ctx: x.ctx,
+                bytes: x.bytes,
+                fitted,
+                residual: x.bytes - fitted,
+                off_line: match &off_line {
+                    Some(OffLine { ctx: Some(c), .. }) => *c == x.ctx,
+                    Some(OffLine { ctx: None, .. }) => d.abs() > tol,
+                    None => false,
+                },
+            }
+        })
+        .collect();
+    let per_layer_token = kv_rate(arch, kv);
+    let global_layers = bytes_per_token / per_layer_token;
+    let layers = arch.kv_owning_layers().max(1);
+    let expected = arch.kv_layer_split().0;
+    let expected_bytes_per_token = f64::from(expected) * per_layer_token;
+    let diff = global_layers - f64::from(expected);
+    let comparison = format!(
+        "measured {:.0} bytes/token ≈ {:.2} global layers ({:.1} % of {layers}); the catalog's layout assumes {expected} ({:.1} %, {:.0} bytes/token): {}",
+        bytes_per_token,
+        global_layers,
+        100.0 * global_layers / f64::from(layers),
+        100.0 * f64::from(expected) / f64::from(layers),
+        expected_bytes_per_token,
+        if diff.abs() < 0.5 {
+            "they agree (within half a layer)".to_string()
+        } else {
+            format!(
+                "{:.2} layers {} than assumed",
+                diff.abs(),
+                if diff > 0.0 { "more" } else { "fewer" }
+            )
+        }
+    );
+    let gl = format!(
+        "gl={}",
+        (global_layers.min(f64::from(layers)) * 100.0).round() / 100.0
+    );
     Ok(GlobalShare {
         slopes,
         bytes_per_token,
         per_layer_token,
         global_layers,
-        share: global_layers / arch.kv_owning_layers().max(1) as f64,
-        expected_global_layers: arch.kv_layer_split().0,
+        share: global_layers / f64::from(layers),
+        expected_global_layers: expected,
+        intercept_bytes: intercept,
+        r2,
+        points,
+        expected_bytes_per_token,
+        expected_share: f64::from(expected) / f64::from(layers),
+        comparison,
+        gl,
+        off_line,
     })
+}
+
+/// Contexts to measure at: four, evenly spaced, every one past the sliding window (where the
+/// sliding layers have stopped growing, so the slope is the global layers' alone), the longest
+/// at most 32,768 tokens and one that fits the chosen cards at concurrency 1.
+pub fn measuring_contexts(i: &Inputs) -> Result<Vec<u32>, String> {
+    use crate::solve::{solve, Target};
+    let (_, v) = catalog()
+        .variant(&i.model)
+        .ok_or_else(|| format!("model {} is not in the catalog", quote(&i.model)))?;
+    let mut j = i.clone();
+    j.par = 1;
+    j.mode = crate::inputs::Mode::Serve;
+    let fits: u32 = solve(&j, Target::Ctx)
+        .value
+        .and_then(|c| c.parse().ok())
+        .ok_or("the model does not fit these cards at concurrency 1: nothing to measure")?;
+    let top = fits.min(32768) / 1024 * 1024;
+    // Past the window and one micro-batch (llama.cpp's sliding cache holds window + ubatch).
+    let floor = v
+        .arch
+        .swa
+        .map_or(0, |w| (w.window + i.ubatch.max(512)).div_ceil(1024) * 1024)
+        .max(256);
+    // Doubling up to the top (a wide spread keeps reading noise out of the slope) when the
+    // window allows, else evenly spaced above it.
+    if top / 8 >= floor {
+        return Ok(vec![top / 8, top / 4, top / 2, top]);
+    }
+    if top < floor + 3 * 256 {
+        return Err(format!(
+            "the longest context that fits ({fits} tokens) leaves no room above {floor} tokens for three points"
+        ));
+    }
+    let step = (top - floor) / 3;
+    Ok((0..4).map(|k| (floor + k * step) / 256 * 256).collect())
+}
+
+/// The measuring loop for the chosen engine and model, as shell text: one fresh engine per
+/// context with concurrency pinned to 1 (`-np 1`, `OLLAMA_NUM_PARALLEL=1`, `--max-num-seqs 1`,
+/// `--max-running-requests 1`), wait for the model to load, run one inference, then read the
+/// card. llama.cpp, Ollama and transformers print `CTX:GIB` lines for `fitcard measure`; vLLM and
+/// SGLang allocate their KV pool up front (sized by the memory fraction, not the context), so
+/// nvidia-smi reads the same at every context: their loop reads the pool's bytes and tokens
+/// from the startup log instead, which give the KV bytes per token directly.
+pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
+    let (_, v) = catalog()
+        .variant(&i.model)
+        .ok_or_else(|| format!("model {} is not in the catalog", quote(&i.model)))?;
+    let ctxs = measuring_contexts(i)?;
+    let top = *ctxs.last().unwrap_or(&8192);
+    let mut j = i.clone();
+    j.par = 1;
+    j.ctx = top;
+    j.mode = crate::inputs::Mode::Serve;
+    let e = crate::estimate::estimate(&j);
+    if e.command.is_empty() {
+        return Err(format!("no {} command for {} {}", i.engine, v.id, i.quant));
+    }
+    let list: Vec<String> = ctxs.iter().map(u32::to_string).collect();
+    let list = list.join(" ");
+    let cmd = e
+        .command
+        .replace(&format!(" -c {top} "), " -c $C ")
+        .replace(
+            &format!("OLLAMA_CONTEXT_LENGTH={top}"),
+            "OLLAMA_CONTEXT_LENGTH=$C",
+        )
+        .replace(&format!("--max-model-len {top} "), "--max-model-len $C ")
+        .replace(&format!("--context-length {top} "), "--context-length $C ");
+    let per_layer = kv_rate(&v.arch, i.kv);
+    let smi = "nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | awk '{s+=$1} END {printf \"%.3f\", s/1024}'";
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Measuring {} ({}, {}) on {}: concurrency pinned to 1, one fresh engine per context,",
+        v.id, i.quant, i.kv, i.engine
+    );
+    let _ = writeln!(
+        s,
+        "# read after the model has loaded and answered one request. Nothing else on the card."
+    );
+    match i.engine {
+        Engine::LlamaCpp => {
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  {cmd} --port 8080 &  # -np 1: one slot");
+            let _ = writeln!(s, "  PID=$!");
+            let _ = writeln!(
+                s,
+                "  until curl -sf localhost:8080/health >/dev/null; do sleep 1; done  # loaded"
+            );
+            let _ = writeln!(s, "  curl -s localhost:8080/completion -d '{{\"prompt\": \"Hello\", \"n_predict\": 16}}' >/dev/null  # one inference");
+            let _ = writeln!(s, "  sleep 2; echo \"$C:$({smi})\"");
+            let _ = writeln!(s, "  kill $PID; wait $PID");
+            let _ = writeln!(s, "done");
+        }
+        Engine::Ollama => {
+            // The command is `ENV… ollama serve` then `ollama run MODEL`.
+            let (serve, run) = cmd.split_once('\n').unwrap_or((cmd.as_str(), ""));
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  {serve} &  # OLLAMA_NUM_PARALLEL=1: one slot");
+            let _ = writeln!(
+                s,
+                "  PID=$!; until curl -sf localhost:11434/api/version >/dev/null; do sleep 1; done"
+            );
+            let _ = writeln!(
+                s,
+                "  {run} 'Hello' >/dev/null  # loads the model, one inference"
+            );
+            let _ = writeln!(s, "  sleep 2; echo \"$C:$({smi})\"");
+            let _ = writeln!(s, "  kill $PID; wait $PID");
+            let _ = writeln!(s, "done");
+        }
+        Engine::Vllm | Engine::Sglang => {
+            let (port, health, line, rate) = if i.engine == Engine::Vllm {
+                (
+                    8000,
+                    "/health",
+                    "grep -E 'Available KV cache memory|GPU KV cache size' log.txt",
+                    "KV bytes per token = Available KV cache memory (GiB × 2^30) ÷ GPU KV cache size (tokens)",
+                )
+            } else {
+                (
+                    30000,
+                    "/health",
+                    "grep 'KV Cache is allocated' log.txt",
+                    "KV bytes per token = (K size + V size) ÷ #tokens",
+                )
+            };
+            let _ = writeln!(
+                s,
+                "# {} sizes its KV pool from the memory fraction, not the context: nvidia-smi reads the same",
+                i.engine
+            );
+            let _ = writeln!(s, "# at every context. Read the pool from the startup log instead (one run is enough;");
+            let _ = writeln!(
+                s,
+                "# the loop checks that it does not depend on the context)."
+            );
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(
+                s,
+                "  {cmd} --port {port} > log.txt 2>&1 &  # one sequence at a time"
+            );
+            let _ = writeln!(
+                s,
+                "  PID=$!; until curl -sf localhost:{port}{health} >/dev/null; do sleep 2; done"
+            );
+            let _ = writeln!(s, "  echo \"context $C\"; {line}");
+            let _ = writeln!(s, "  kill $PID; wait $PID");
+            let _ = writeln!(s, "done");
+            let _ = writeln!(s, "# {rate};");
+            let _ = writeln!(
+                s,
+                "# one global layer costs {per_layer:.0} bytes per token at this KV type, so gl = that ÷ {per_layer:.0}."
+            );
+        }
+        Engine::Transformers => {
+            let _ = writeln!(s, "# transformers allocates the KV cache for the tokens it holds: a prompt of C tokens,");
+            let _ = writeln!(
+                s,
+                "# its cache kept, the rest freed (needs transformers ≥ 4.50 for logits_to_keep)."
+            );
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  python - \"$C\" <<'PY'");
+            let _ = writeln!(s, "import subprocess, sys, torch");
+            let _ = writeln!(s, "from transformers import AutoModelForCausalLM");
+            let _ = writeln!(s, "c = int(sys.argv[1])");
+            let _ = writeln!(s, "m = AutoModelForCausalLM.from_pretrained('{}', torch_dtype='auto', device_map='auto')", v.id);
+            let _ = writeln!(s, "with torch.no_grad():  # one inference, one sequence");
+            let _ = writeln!(s, "    out = m(torch.ones((1, c), dtype=torch.long, device=m.device), use_cache=True, logits_to_keep=1)");
+            let _ = writeln!(
+                s,
+                "cache = out.past_key_values; del out; torch.cuda.empty_cache()"
+            );
+            let _ = writeln!(s, "used = sum(int(x) for x in subprocess.check_output(['nvidia-smi', '--query-gpu=memory.used', '--format=csv,noheader,nounits']).split())");
+            let _ = writeln!(s, "print(f'{{c}}:{{used / 1024:.3f}}')");
+            let _ = writeln!(s, "PY");
+            let _ = writeln!(s, "done");
+        }
+    }
+    if matches!(
+        i.engine,
+        Engine::LlamaCpp | Engine::Ollama | Engine::Transformers
+    ) {
+        let _ = writeln!(
+            s,
+            "# Then: fitcard measure 'model={}&quant={}&engine={}&kv={}&par=1' followed by the printed CTX:GIB points.",
+            v.id, i.quant, i.engine, i.kv
+        );
+        let _ = writeln!(
+            s,
+            "# A constant on the card (a desktop, another process) only moves the intercept, not the slope."
+        );
+    }
+    Ok(s.trim_end().to_string())
+}
+
+/// KV bytes per token of one global layer at `kv` (K and V).
+fn kv_rate(a: &Arch, kv: KvDtype) -> f64 {
+    kv.row_bytes(a.kv_heads as u64 * a.head_dim) as f64 * 2.0
 }

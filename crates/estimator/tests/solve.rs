@@ -217,6 +217,18 @@ fn train_gib(i: &Inputs, seq: u32) -> f64 {
     training::estimate(&j).estimate.total_device_bytes.gib()
 }
 
+/// (model, trainer, gc, tier GiB, published max context, solved/published bounds, bounds of the
+/// estimate at the published context over the tier).
+type TierRow = (
+    &'static str,
+    &'static str,
+    &'static str,
+    u32,
+    u32,
+    (f64, f64),
+    (f64, f64),
+);
+
 /// Unsloth's published "max context that fits" per VRAM tier (QLoRA r32 on every linear layer,
 /// batch 1, 8-bit AdamW; the Unsloth column with offloaded checkpoints, the Hugging Face + FA2
 /// column with checkpoints on the card), solved as the longest sequence for a card of the tier
@@ -237,10 +249,8 @@ fn unsloth_max_context_per_vram_tier() {
     };
     const L8: &str = "meta-llama/Llama-3.1-8B-Instruct";
     const L70: &str = "meta-llama/Llama-3.3-70B-Instruct";
-    // (model, trainer, gc, tier GiB, published max context, solved/published bounds, memory
-    // bounds of the estimate at the published context over the tier)
     #[rustfmt::skip]
-    let rows: [(&str, &str, &str, u32, u32, (f64, f64), (f64, f64)); 15] = [
+    let rows: [TierRow; 15] = [
         (L8,  "unsloth", "unsloth", 8,  2972,   (0.85, 1.10), (0.90, 1.02)),
         (L8,  "unsloth", "unsloth", 12, 21848,  (1.00, 1.10), (0.90, 1.02)),
         (L8,  "unsloth", "unsloth", 16, 40724,  (1.00, 1.10), (0.90, 1.02)),
