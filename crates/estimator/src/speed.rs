@@ -32,7 +32,7 @@
 //!
 //! **Tensor parallelism.** Each card reads its share of the weights and KV in parallel, and each
 //! layer adds two all-reduces of one hidden vector per token (attention output and FFN output,
-//! the Megatron-LM split, <https://arxiv.org/abs/1909.08053> §3): `2 × layers × (latency +
+//! the Megatron-LM split, <https://arxiv.org/abs/1909.08053>, section 3): `2 × layers × (latency +
 //! 2 (tp − 1)/tp × hidden × 2 B / link)`. Latency: 6 µs over NVLink (2 × H100, nccl-tests,
 //! <https://github.com/NVIDIA/nccl/issues/1259>) for HBM cards, 42.6 µs over PCIe (8 × RTX
 //! 4090, 8-byte all_reduce_perf, <https://github.com/NVIDIA/nccl/issues/1530>; fewer cards are
