@@ -3,7 +3,7 @@
 //!
 //! **Formula.** One decode step reads every active weight byte on each card once, plus each
 //! request's KV cache at the current context, so it is bound by memory bandwidth:
-//!   `step = Σ_cards (active weights_c + slots × KV per request_c) / (eff × bandwidth_c) + fixed`
+//!   `step = Σ_cards (active weights_c + slots × KV per request_c / KV_EFF_RATIO) / (eff × bandwidth_c) + fixed`
 //! (layer split: the cards work in sequence, so their times add; tensor parallelism: in parallel,
 //! so the slowest card counts). `decode_tps = 1 / step` per request; `aggregate_tps = slots /
 //! step`. MoE models read only the routed experts: `active = weights × (1 − expert share × (1 −
