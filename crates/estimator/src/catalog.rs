@@ -180,6 +180,11 @@ pub struct Arch {
     /// a fixed state per sequence on those layers, KV only on `attention_layers`.
     #[serde(default)]
     pub recurrent: Option<Recurrent>,
+    /// Where a MoE model's layers are not all alike: leading dense layers, interleaved MoE layers
+    /// and shared experts (decode reads them on every token). `None` = every layer routes through
+    /// `experts` only (or the model is dense).
+    #[serde(default)]
+    pub moe: Option<MoeLayout>,
     /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
     /// calibration panel), replacing the layout above for the KV cache when set. Never read
     /// from or written to the catalog file.
@@ -229,6 +234,34 @@ pub struct Mla {
     /// when the model has one.
     #[serde(default)]
     pub index_head_dim: Option<u64>,
+    /// Rank of the compressed query (`q_lora_rank`); `None` = full-rank query projection.
+    #[serde(default)]
+    pub q_lora_rank: Option<u64>,
+    /// Size of one value head (`v_head_dim`); `None` = the key head without its rotary part.
+    #[serde(default)]
+    pub v_head_dim: Option<u64>,
+}
+
+/// The layer layout of a MoE model beyond "every layer routes through `experts`", from its
+/// `config.json` (or the GGUF header): what a decode step reads besides the routed experts.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MoeLayout {
+    /// Leading layers with a dense FFN of `intermediate` (`first_k_dense_replace` in DeepSeek-V3,
+    /// Kimi K2 and GLM-4.5; GGUF `leading_dense_block_count`).
+    #[serde(default)]
+    pub dense_layers: u32,
+    /// One MoE layer every `step` layers after the dense ones, the others dense (Llama 4
+    /// `interleave_moe_layer_step`; GGUF `interleave_moe_layer_step`); 0 or 1 = every layer.
+    #[serde(default)]
+    pub step: u32,
+    /// Total FFN width of the shared expert(s) on each MoE layer, run for every token:
+    /// `n_shared_experts × moe_intermediate_size` (DeepSeek-V3, Kimi K2, GLM-4.5; GGUF
+    /// `expert_shared_count × expert_feed_forward_length`), `shared_expert_intermediate_size`
+    /// (Qwen-MoE, Qwen3-Next, Qwen3.5; GGUF `expert_shared_feed_forward_length`), the
+    /// `intermediate_size` of Llama 4's shared expert.
+    #[serde(default)]
+    pub shared_ffn: u64,
 }
 
 /// Recurrent (linear-attention or state-space) layers of a hybrid model. One shape covers both

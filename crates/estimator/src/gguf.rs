@@ -8,7 +8,7 @@
 //! bounds before anything is allocated; a header that needs more bytes than given says how many
 //! ([`Error::NeedMore`]), so a caller reading by HTTP range or from disk can fetch more.
 
-use crate::catalog::{Arch, Format, Mla, Recurrent, SizeKind, Swa, Variant};
+use crate::catalog::{Arch, Format, Mla, MoeLayout, Recurrent, SizeKind, Swa, Variant};
 use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use std::collections::BTreeMap;
@@ -420,11 +420,37 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
             kv_lora_rank,
             qk_rope_head_dim: need("rope.dimension_count")?,
             index_head_dim: key("attention.indexer.key_length"),
+            q_lora_rank: key("attention.q_lora_rank"),
+            v_head_dim: key("attention.value_length_mla"),
         }),
         None => None,
     };
     let recurrent = recurrent_of(h, &arch_name, layers)?;
     let experts = key("expert_count").unwrap_or(1) as u32;
+    // What a decode step reads besides the routed experts (llama.cpp's hparams of the same
+    // names): leading dense blocks, Llama 4's interleave step and the shared experts.
+    let moe = if experts > 1 {
+        let shared = key("expert_shared_feed_forward_length").or_else(|| {
+            key("expert_shared_count")
+                .zip(key("expert_feed_forward_length"))
+                .map(|(n, w)| n.saturating_mul(w))
+        });
+        let layout = MoeLayout {
+            dense_layers: key("leading_dense_block_count")
+                .unwrap_or(0)
+                .min(u64::from(layers)) as u32,
+            step: key("interleave_moe_layer_step").unwrap_or(1).min(1024) as u32,
+            shared_ffn: shared.unwrap_or(0),
+        };
+        (layout
+            != MoeLayout {
+                step: 1,
+                ..MoeLayout::default()
+            })
+        .then_some(layout)
+    } else {
+        None
+    };
     let arch = Arch {
         model_type: arch_name.clone(),
         hidden,
@@ -448,6 +474,7 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         global_override: None,
         mla,
         recurrent,
+        moe,
     };
     if let Some(why) = arch.absurd() {
         return Err(why);

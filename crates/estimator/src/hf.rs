@@ -8,7 +8,7 @@
 //! "__metadata__": {…}}`, then the data. `N` is bounded ([`MAX_HEADER`], the library's own
 //! limit) before anything is read.
 
-use crate::catalog::{Arch, Format, Mla, Recurrent, SizeKind, Swa, Variant};
+use crate::catalog::{Arch, Format, Mla, MoeLayout, Recurrent, SizeKind, Swa, Variant};
 use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use serde_json::Value;
@@ -203,6 +203,8 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
             kv_lora_rank,
             qk_rope_head_dim: need("qk_rope_head_dim")?,
             index_head_dim: num("index_head_dim"),
+            q_lora_rank: num("q_lora_rank"),
+            v_head_dim: num("v_head_dim"),
         }),
         None => None,
     };
@@ -211,6 +213,37 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         .or(num("num_local_experts"))
         .or(num("n_routed_experts"))
         .unwrap_or(1) as u32;
+    // What a decode step reads besides the routed experts: leading dense layers
+    // (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
+    // (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
+    let moe = if experts > 1 {
+        let shared = num("shared_expert_intermediate_size").or_else(|| {
+            num("n_shared_experts")
+                .zip(num("moe_intermediate_size"))
+                .map(|(n, w)| n.saturating_mul(w))
+        });
+        let shared = shared.or_else(|| {
+            // Llama 4: one shared expert of `intermediate_size` on every MoE layer.
+            (model_type.starts_with("llama4"))
+                .then(|| num("intermediate_size"))
+                .flatten()
+        });
+        let layout = MoeLayout {
+            dense_layers: num("first_k_dense_replace")
+                .unwrap_or(0)
+                .min(u64::from(layers)) as u32,
+            step: num("interleave_moe_layer_step").unwrap_or(1).min(1024) as u32,
+            shared_ffn: shared.unwrap_or(0),
+        };
+        (layout
+            != MoeLayout {
+                step: 1,
+                ..MoeLayout::default()
+            })
+        .then_some(layout)
+    } else {
+        None
+    };
     let arch = Arch {
         model_type,
         hidden,
@@ -237,6 +270,7 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         global_override: None,
         mla,
         recurrent,
+        moe,
     };
     match arch.absurd() {
         Some(why) => Err(format!("config.json: {why}")),

@@ -3,11 +3,43 @@
 //!
 //! **Formula.** One decode step reads every active weight byte on each card once, plus each
 //! request's KV cache at the current context, so it is bound by memory bandwidth:
-//!   `step = Σ_cards (active weights_c + slots × KV per request_c) / (eff × bandwidth_c) + fixed`
+//!   `step = Σ_cards (active weights_c + slots × KV per request_c / KV_EFF_RATIO) / (eff × bandwidth_c) + fixed`
 //! (layer split: the cards work in sequence, so their times add; tensor parallelism: in parallel,
 //! so the slowest card counts). `decode_tps = 1 / step` per request; `aggregate_tps = slots /
 //! step`. MoE models read only the routed experts: `active = weights × (1 − expert share × (1 −
-//! routed / experts))`, the expert share from the config's shapes.
+//! routed / experts))` was the old rule; see **Active bytes** below for the one used now.
+//!
+//! **Active bytes (MoE).** A decode step reads, per token, the attention weights of every
+//! layer, the dense FFN of the dense layers (DeepSeek-V3's and GLM-4.5's first three, Kimi K2's
+//! first, Llama 4 Maverick's every other), the `top-k` routed experts and the shared expert(s)
+//! of every MoE layer, the router, and the output head. The token embedding is a lookup of one
+//! row, not a read of the table, so it is not counted (on llama.cpp it sits in host memory
+//! anyway). [`param_counts`] counts each group from the architecture (multi-latent attention
+//! from `q_lora_rank`/`kv_lora_rank`/`v_head_dim`; Gated DeltaNet and Mamba-2 layers from their
+//! projection shapes); the card's weight bytes are scaled by `read / held` parameters. Checked
+//! against the active-parameter counts the vendors publish (DeepSeek-V3 37B, Kimi K2 32B,
+//! Qwen3-30B-A3B 3.3B, gpt-oss-120b 5.1B, … within 10 %, `tests/speed.rs`). The scaling
+//! assumes one bytes-per-parameter for the whole file: a file that stores experts at fewer bits
+//! than attention (gpt-oss MXFP4, dynamic quants) reads somewhat more than this says.
+//!
+//! **Context.** The KV cache of the current context is read once per token by the attention
+//! kernel, but at a lower share of the bandwidth than the weight matrices: on llama.cpp's
+//! published depth sweeps (`tg32 @ d4096 … d32768`, DGX Spark, build 6918) the added time per
+//! token grows linearly with the depth at `KV bytes / (KV_EFF_RATIO × eff × bandwidth)`,
+//! `KV_EFF_RATIO` fitted there (see [`KV_EFF_RATIO`]); the attention arithmetic itself (4 ×
+//! heads × head size flops per cached token and layer) is two orders of magnitude below the
+//! card's throughput at batch 1 and is not modelled.
+//!
+//! **Tensor parallelism.** Each card reads its share of the weights and KV in parallel, and each
+//! layer adds two all-reduces of one hidden vector per token (attention output and FFN output,
+//! the Megatron-LM split, <https://arxiv.org/abs/1909.08053>, section 3): `2 × layers × (latency +
+//! 2 (tp − 1)/tp × hidden × 2 B / link)`. Latency: 6 µs over NVLink (2 × H100, nccl-tests,
+//! <https://github.com/NVIDIA/nccl/issues/1259>) for HBM cards, 42.6 µs over PCIe (8 × RTX
+//! 4090, 8-byte all_reduce_perf, <https://github.com/NVIDIA/nccl/issues/1530>; fewer cards are
+//! faster, so an upper bound) for the others; link: PCIe 4.0 × 16 (31.5 GB/s, 16 GT/s × 16
+//! lanes × 128/130 / 8, computed from the PCI-SIG rate) or NVLink 4 (450 GB/s per direction,
+//! NVIDIA's H100 specification). Domain: **unvalidated** — no published batch-1 TP decode
+//! measurement with its configuration is in the regression rows yet.
 //!
 //! **Provenance.** `eff` and `fixed` are fitted per memory kind on published llama-bench decode
 //! runs (`tests/data/speed.json`, 27 CUDA rows, llama.cpp builds of 2024: the
@@ -30,12 +62,13 @@
 //! Llama-3.1-8B BF16 on an A100 40GB where this fit says about 45), and MoE kernels less of it,
 //! so both are outside the fitted domain. No prefill model yet (compute-bound: it needs tensor-core throughput per
 //! format, which the published specifications do not give consistently).
+//! Unified memory other than Apple's: the DGX Spark (GB10, CUDA) rows of llama.cpp's
+//! `benches/dgx-spark.md` run through the estimator end to end (`tests/speed.rs`).
 
-use crate::catalog::{catalog, MemoryKind, Variant};
+use crate::catalog::{catalog, Arch, MemoryKind, Variant};
 use crate::estimate::{Estimate, Layout};
 use crate::inputs::{GpuChoice, Inputs};
 use crate::terms::TermName;
-use crate::training::terms::Dims;
 use serde::Serialize;
 
 /// Bandwidth efficiency and fixed time per token of one memory kind (see the module docs).
@@ -83,21 +116,180 @@ pub struct Speed {
     pub on_card_tps: f64,
 }
 
-/// Share of the weights read per token (1 for dense models).
-pub fn active_share(v: &Variant) -> f64 {
-    let a = &v.arch;
+/// The KV cache is read at this share of the weights' effective bandwidth. Fitted on the depth
+/// rows (`tg32 @ d0 … d32768`) of llama.cpp's DGX Spark benchmarks
+/// (<https://github.com/ggml-org/llama.cpp/blob/4c7e9893c4ca8eec35d032726d14b74fae76cff8/benches/dgx-spark.md>,
+/// build 6918, CUDA flash attention, F16 cache): the added step time from d0 to d32768 over the
+/// KV bytes the estimator holds at that context gives 0.78 (gpt-oss-120b) and 0.92
+/// (Qwen3-Coder-30B-A3B) of the weights' 0.81 × 273 GB/s; their mean, 0.85, is used. Held out:
+/// gpt-oss-20b (0.78) and Qwen2.5-Coder-7B (0.86). Domain: llama.cpp's CUDA flash-attention
+/// decode kernel on GB10 with an F16 cache; applied to the other memory kinds unvalidated.
+pub const KV_EFF_RATIO: f64 = 0.85;
+
+/// Parameters of a model by what one decode step does with them (see the module docs).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ParamCounts {
+    /// Token embedding (and gemma-3n's per-layer embeddings): a lookup, not read.
+    pub embedding: u64,
+    /// Output head (`vocab × hidden`), read every token (also when tied to the embedding).
+    pub output: u64,
+    /// Attention (or recurrent-mixer) projections of every layer.
+    pub attention: u64,
+    /// Dense FFN layers.
+    pub dense_ffn: u64,
+    /// Routed experts, all of them.
+    pub routed: u64,
+    /// Routed experts a token goes through (`top-k` per MoE layer).
+    pub routed_active: u64,
+    /// Shared experts (every token).
+    pub shared: u64,
+    /// Routers.
+    pub router: u64,
+}
+
+impl ParamCounts {
+    /// Every parameter (embedding and output counted apart even when tied).
+    pub fn total(&self) -> u64 {
+        self.embedding
+            + self.output
+            + self.attention
+            + self.dense_ffn
+            + self.routed
+            + self.shared
+            + self.router
+    }
+
+    /// Parameters a token goes through, embedding included (the vendors' "active" count).
+    pub fn active(&self) -> u64 {
+        self.total() - self.routed + self.routed_active
+    }
+}
+
+/// Attention projections of one layer.
+fn attention_params(a: &Arch) -> u64 {
+    let h = a.hidden;
+    let heads = u64::from(a.heads);
+    match a.mla {
+        Some(m) => {
+            // Multi-head latent attention (DeepSeek-V2/V3): q (through its low-rank factor if
+            // any), the shared kv_a down-projection with the rotary key, kv_b up to per-head
+            // keys (nope part) and values, and the output.
+            let qk = a.head_dim;
+            let nope = qk.saturating_sub(m.qk_rope_head_dim);
+            let v = m.v_head_dim.unwrap_or(nope);
+            let q = match m.q_lora_rank {
+                Some(r) => h * r + r * heads * qk,
+                None => h * heads * qk,
+            };
+            let kv_a = h * (m.kv_lora_rank + m.qk_rope_head_dim);
+            let kv_b = m.kv_lora_rank * heads * (nope + v);
+            q + kv_a + kv_b + heads * v * h
+        }
+        None => {
+            let q = heads * a.head_dim;
+            let kv = u64::from(a.kv_heads) * a.head_dim;
+            2 * h * q + 2 * h * kv
+        }
+    }
+}
+
+/// Count the parameters of `a` by group (see the module docs). Saturating: a hostile header
+/// gives a large number, never a panic.
+pub fn param_counts(a: &Arch) -> ParamCounts {
+    let h = a.hidden;
+    let layers = u64::from(a.layers);
+    let embedding = a.vocab.saturating_mul(h).saturating_add(
+        a.ple
+            .map_or(0, |p| p.vocab.saturating_mul(layers).saturating_mul(p.dim)),
+    );
+    let mixer = match &a.recurrent {
+        Some(r) => {
+            // Recurrent layers: in-projections to q, k (k_heads × k_dim each), v and the gate
+            // (v_heads × v_dim each) plus two per-head scalars, the out-projection, and the
+            // short convolution over q, k, v.
+            let kdim = r.k_heads.saturating_mul(r.k_dim);
+            let vdim = r.v_heads.saturating_mul(r.v_dim);
+            let rec = h.saturating_mul(2 * kdim + 2 * vdim + 2 * r.v_heads)
+                + vdim.saturating_mul(h)
+                + (2 * kdim + vdim).saturating_mul(r.conv_kernel);
+            let att = r.attention_layers.len() as u64;
+            att.saturating_mul(attention_params(a))
+                .saturating_add(layers.saturating_sub(att).saturating_mul(rec))
+        }
+        None => layers.saturating_mul(attention_params(a)),
+    };
+    let ffn = |width: u64| 3u64.saturating_mul(h).saturating_mul(width);
+    let mut p = ParamCounts {
+        embedding,
+        output: a.vocab.saturating_mul(h),
+        attention: mixer,
+        ..ParamCounts::default()
+    };
     if a.experts <= 1 {
+        p.dense_ffn = layers.saturating_mul(ffn(a.intermediate));
+        return p;
+    }
+    let layout = a.moe.unwrap_or_default();
+    let dense_first = u64::from(layout.dense_layers).min(layers);
+    let moe_layers = (layers - dense_first) / u64::from(layout.step.max(1));
+    let e = u64::from(a.experts);
+    let k = u64::from(a.experts_active).min(e);
+    let expert = ffn(a.moe_intermediate.unwrap_or(a.intermediate));
+    p.dense_ffn = (layers - moe_layers).saturating_mul(ffn(a.intermediate));
+    p.routed = moe_layers.saturating_mul(e).saturating_mul(expert);
+    p.routed_active = moe_layers.saturating_mul(k).saturating_mul(expert);
+    p.shared = moe_layers.saturating_mul(ffn(layout.shared_ffn));
+    p.router = moe_layers.saturating_mul(h).saturating_mul(e);
+    p
+}
+
+/// Share of the weights on the cards that one decode step reads. `held_bytes`: the weight bytes
+/// on the cards; `expert_bits`: bits per weight of the format's expert tensors (the format's
+/// nominal precision, capped at the file's average: gpt-oss stores its experts in MXFP4 and the
+/// rest at 8–16 bits, so skipping an expert saves less than the file's average).
+/// `embedding_on_card`: the engine keeps the token embedding with the weights (vLLM,
+/// transformers) rather than in host memory (llama.cpp and Ollama with GGUF); a lookup reads one
+/// row of it, so it is held but not read. A tied output reuses the embedding matrix, which is
+/// then read in full.
+pub fn active_share(
+    v: &Variant,
+    held_bytes: f64,
+    expert_bits: f64,
+    embedding_on_card: bool,
+) -> f64 {
+    let p = param_counts(&v.arch);
+    let lookup_only = embedding_on_card && !v.arch.tied_embeddings;
+    let held = p.total() - if lookup_only { 0 } else { p.embedding };
+    if held == 0 || held_bytes <= 0.0 {
         return 1.0;
     }
-    let d = Dims::of(a);
-    let expert = (3 * d.h * d.m * d.e * d.l) as f64;
-    let total = d.total_params() as f64;
-    let share = (expert / total).clamp(0.0, 1.0);
-    1.0 - share * (1.0 - f64::from(a.experts_active) / f64::from(a.experts))
+    let avg = held_bytes / held as f64;
+    let per_expert_param = (expert_bits / 8.0).min(avg);
+    let skipped = (p.routed - p.routed_active) as f64 * per_expert_param
+        + if lookup_only {
+            p.embedding as f64 * avg
+        } else {
+            0.0
+        };
+    (1.0 - skipped / held_bytes).clamp(0.0, 1.0)
+}
+
+/// Per-token tensor-parallel communication on `tp` cards (see the module docs), seconds.
+pub fn tp_comm_s(a: &Arch, tp: u32, kind: MemoryKind) -> f64 {
+    if tp <= 1 {
+        return 0.0;
+    }
+    let (latency, link) = match kind {
+        MemoryKind::Hbm => (6e-6, 450e9),
+        _ => (42.56e-6, 31.5e9),
+    };
+    let n = f64::from(tp);
+    let bytes = 2.0 * (n - 1.0) / n * a.hidden as f64 * 2.0;
+    2.0 * f64::from(a.layers) * (latency + bytes / link)
 }
 
 /// Bandwidth (bytes/s) and fit of card `k`.
-fn card(i: &Inputs, k: usize) -> Option<(f64, Fit)> {
+fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
     let id = match (i.gpus.get(k), &i.gpu) {
         (Some(id), _) => id.clone(),
         (None, GpuChoice::Catalog(id)) => id.clone(),
@@ -107,21 +299,36 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit)> {
     let fit = match g.memory_kind {
         MemoryKind::Gddr => GDDR,
         MemoryKind::Hbm => HBM,
+        // NVIDIA's unified-memory machine (DGX Spark, GB10) runs llama.cpp's CUDA kernels: the
+        // CUDA fit, not the Metal one (its DGX Spark rows, `tests/speed.rs`).
+        MemoryKind::Unified if g.name.starts_with("NVIDIA") => GDDR,
         MemoryKind::Unified => UNIFIED,
     };
-    Some((g.bandwidth_gbs? * 1e9, fit))
+    Some((g.bandwidth_gbs? * 1e9, fit, g.memory_kind))
 }
 
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
-    let active = active_share(v);
+    let on_card = !crate::terms::weights::host_resident_applies(i.engine, i.engine.container());
+    let held: u64 = e
+        .per_card
+        .iter()
+        .flat_map(|c| c.terms.iter())
+        .filter(|t| t.0 == TermName::Weights)
+        .map(|t| t.1.get())
+        .sum();
+    let active = active_share(v, held as f64, i.quant.precision_bits(), on_card);
     let par = f64::from(i.par.max(1));
     let ram_bw = DEFAULT_RAM_BW_GBS * 1e9;
     let mut times = Vec::with_capacity(e.per_card.len());
     let mut spilled = 0u64;
     let mut fixed: f64 = 0.0;
+    let mut slowest_link = MemoryKind::Hbm;
     for (k, c) in e.per_card.iter().enumerate() {
-        let (bw, fit) = card(i, k)?;
+        let (bw, fit, kind) = card(i, k)?;
+        if kind != MemoryKind::Hbm {
+            slowest_link = kind;
+        }
         let part = |n: TermName| c.terms.iter().find(|t| t.0 == n).map_or(0, |t| t.1.get());
         let weights = part(TermName::Weights) as f64 * active;
         let kv = part(TermName::KvCache) as f64;
@@ -132,13 +339,25 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
             0
         };
         spilled += over;
-        let on_card = (weights + kv - over as f64).max(0.0);
-        times.push((on_card / (fit.eff * bw), over as f64 * active / ram_bw));
+        // The spill takes whole layers: weights and their KV in proportion.
+        let spill_share = if weights + kv > 0.0 {
+            (over as f64 / (weights / active + kv)).min(1.0)
+        } else {
+            0.0
+        };
+        let w_card = weights * (1.0 - spill_share);
+        let kv_card = kv * (1.0 - spill_share);
+        let host = (weights + kv) * spill_share;
+        times.push((
+            w_card / (fit.eff * bw) + kv_card / (KV_EFF_RATIO * fit.eff * bw),
+            host / ram_bw,
+        ));
         fixed = fixed.max(fit.fixed_s);
     }
     let (card_t, host_t): (f64, f64) = if e.layout == Layout::Tensor {
         let t = times.iter().map(|t| t.0).fold(0.0, f64::max);
-        (t, times.iter().map(|t| t.1).sum())
+        let comm = tp_comm_s(&v.arch, e.per_card.len() as u32, slowest_link);
+        (t + comm, times.iter().map(|t| t.1).sum())
     } else {
         (
             times.iter().map(|t| t.0).sum(),

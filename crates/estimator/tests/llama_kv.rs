@@ -32,6 +32,7 @@ fn arch(name: &str) -> Arch {
                 global_override: None,
                 mla: None,
                 recurrent: None,
+                moe: None,
                 source: "test".into(),
             }
         };
@@ -80,6 +81,8 @@ fn arch(name: &str) -> Arch {
                 kv_lora_rank: 512,
                 qk_rope_head_dim: 64,
                 index_head_dim: (name == "deepseek32").then_some(128),
+                q_lora_rank: None,
+                v_head_dim: None,
             }),
             ..base(61, 128, 192, None, None, None)
         },

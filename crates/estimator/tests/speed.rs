@@ -2,7 +2,8 @@
 //! URL): the fit of `fitcard_estimator::speed` reproduces every decode row within 20 %, and a
 //! spill to host memory costs what it should.
 
-use fitcard_estimator::speed::{Fit, GDDR, HBM, UNIFIED};
+use fitcard_estimator::catalog::MemoryKind;
+use fitcard_estimator::speed::{param_counts, tp_comm_s, Fit, GDDR, HBM, UNIFIED};
 use fitcard_estimator::{catalog, decode, estimate};
 
 /// The step time model on one row: `bytes / (eff × bw) + fixed`.
@@ -99,4 +100,186 @@ fn estimator_speed() {
     assert!(spill.decode_tps * 5.0 < spill.on_card_tps, "{spill:?}");
     // A free-form card has no bandwidth: no speed rather than a guess.
     assert!(estimate(&decode("vram=24").inputs).speed.is_none());
+}
+
+/// MoE active parameters from the architecture against the counts the vendors publish. Vendors
+/// differ on whether the token embedding counts as active (OpenAI and Zhipu leave it out,
+/// DeepSeek and Qwen keep it in), so a count matches if either reading is within 7 %.
+#[test]
+fn moe_active_parameters_match_the_published_counts() {
+    let rows = [
+        (
+            "deepseek-ai/DeepSeek-V3-0324",
+            37.0,
+            "https://huggingface.co/deepseek-ai/DeepSeek-V3",
+        ),
+        (
+            "moonshotai/Kimi-K2-Instruct-0905",
+            32.0,
+            "https://huggingface.co/moonshotai/Kimi-K2-Instruct-0905",
+        ),
+        (
+            "zai-org/GLM-4.5",
+            32.0,
+            "https://huggingface.co/zai-org/GLM-4.5",
+        ),
+        (
+            "zai-org/GLM-4.5-Air",
+            12.0,
+            "https://huggingface.co/zai-org/GLM-4.5-Air",
+        ),
+        (
+            "openai/gpt-oss-120b",
+            5.1,
+            "https://huggingface.co/openai/gpt-oss-120b",
+        ),
+        (
+            "openai/gpt-oss-20b",
+            3.6,
+            "https://huggingface.co/openai/gpt-oss-20b",
+        ),
+        (
+            "Qwen/Qwen3-30B-A3B",
+            3.3,
+            "https://huggingface.co/Qwen/Qwen3-30B-A3B",
+        ),
+        (
+            "Qwen/Qwen3-235B-A22B",
+            22.0,
+            "https://huggingface.co/Qwen/Qwen3-235B-A22B",
+        ),
+        (
+            "meta-llama/Llama-4-Scout-17B-16E-Instruct",
+            17.0,
+            "https://huggingface.co/meta-llama/Llama-4-Scout-17B-16E-Instruct",
+        ),
+        (
+            "meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+            17.0,
+            "https://huggingface.co/meta-llama/Llama-4-Maverick-17B-128E-Instruct",
+        ),
+        (
+            "MiniMaxAI/MiniMax-M2",
+            10.0,
+            "https://huggingface.co/MiniMaxAI/MiniMax-M2",
+        ),
+    ];
+    let mut bad = Vec::new();
+    let mut errs = Vec::new();
+    for (id, published, url) in rows {
+        assert!(url.starts_with("https://"));
+        let (_, v) = catalog().variant(id).expect(id);
+        let p = param_counts(&v.arch);
+        let with = p.active() as f64 / 1e9;
+        let without = (p.active() - p.embedding) as f64 / 1e9;
+        let err = ((with - published) / published)
+            .abs()
+            .min(((without - published) / published).abs());
+        errs.push(err);
+        if err > 0.07 {
+            bad.push(format!(
+                "{id}: {with:.2}B / {without:.2}B computed, {published}B published"
+            ));
+        }
+    }
+    errs.sort_by(f64::total_cmp);
+    println!(
+        "active params: median {:.1} %, worst {:.1} %",
+        errs[errs.len() / 2] * 100.0,
+        errs[errs.len() - 1] * 100.0
+    );
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+    // DeepSeek-V3 before the layout fields: every layer MoE, no shared expert, attention and
+    // head ignored, about 3 % of the weights; now about 5.6 %.
+    let (_, v) = catalog().variant("deepseek-ai/DeepSeek-V3-0324").unwrap();
+    let p = param_counts(&v.arch);
+    let share = p.active() as f64 / p.total() as f64;
+    assert!((0.05..0.06).contains(&share), "{share}");
+}
+
+/// Decode at depth: llama.cpp's DGX Spark llama-bench rows (`tg32 @ d0 … d32768`, each with its
+/// URL in `tests/data/speed.json`) through the estimator end to end: active bytes from the
+/// catalog file, the KV term at that context read at `KV_EFF_RATIO` of the weights' bandwidth.
+/// `KV_EFF_RATIO` was fitted on the gpt-oss-120b and Qwen3-Coder rows; gpt-oss-20b and
+/// Qwen2.5-Coder-7B are held out.
+#[test]
+fn dgx_spark_depth_rows_within_fifteen_percent() {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let rows = data["depth"].as_array().expect("depth rows");
+    assert!(rows.len() >= 20);
+    let mut bad = Vec::new();
+    let (mut fit, mut held) = (Vec::new(), Vec::new());
+    // Step time at d0 and d32768 per model, measured and estimated: the context slope.
+    let mut ends: std::collections::BTreeMap<String, [f64; 4]> = Default::default();
+    for r in rows {
+        assert!(r["url"].as_str().unwrap().starts_with("https://"));
+        let depth = r["depth"].as_u64().unwrap();
+        let q = format!(
+            "model={}&quant={}&gpu={}&engine=llama.cpp&ctx={}",
+            r["model"].as_str().unwrap(),
+            r["quant"].as_str().unwrap(),
+            r["gpu"].as_str().unwrap(),
+            depth + 32
+        );
+        let s = estimate(&decode(&q).inputs).speed.expect(&q);
+        let tps = r["tokens_per_s"].as_f64().unwrap();
+        let err = (s.decode_tps - tps) / tps;
+        if r["split"] == "held_out" {
+            held.push(err.abs());
+        } else {
+            fit.push(err.abs());
+        }
+        if err.abs() > 0.15 {
+            bad.push(format!(
+                "{q}: {tps} measured, {:.1} estimated",
+                s.decode_tps
+            ));
+        }
+        let e = ends
+            .entry(r["model"].as_str().unwrap().to_string())
+            .or_default();
+        match depth {
+            0 => (e[0], e[1]) = (1.0 / tps, 1.0 / s.decode_tps),
+            32768 => (e[2], e[3]) = (1.0 / tps, 1.0 / s.decode_tps),
+            _ => {}
+        }
+    }
+    // The mechanism on its own: the time 32768 cached tokens add per generated token.
+    for (m, [m0, e0, m1, e1]) in &ends {
+        let (measured, estimated) = (m1 - m0, e1 - e0);
+        println!(
+            "{m}: +{:.2} ms measured, +{:.2} ms estimated at d32768",
+            measured * 1e3,
+            estimated * 1e3
+        );
+        if ((estimated - measured) / measured).abs() > 0.15 {
+            bad.push(format!("{m}: context slope off"));
+        }
+    }
+    for (name, v) in [("fit", &mut fit), ("held out", &mut held)] {
+        v.sort_by(f64::total_cmp);
+        println!(
+            "depth rows, {name}: {} rows, median {:.1} %, worst {:.1} %",
+            v.len(),
+            v[v.len() / 2] * 100.0,
+            v[v.len() - 1] * 100.0
+        );
+    }
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}
+
+/// Tensor parallelism: two all-reduces per layer, latency-bound at batch 1; more on PCIe than
+/// over NVLink; nothing on one card. Unvalidated against a decode measurement (module docs).
+#[test]
+fn tensor_parallel_communication_term() {
+    let (_, v) = catalog()
+        .variant("meta-llama/Llama-3.1-70B-Instruct")
+        .unwrap();
+    assert_eq!(tp_comm_s(&v.arch, 1, MemoryKind::Gddr), 0.0);
+    let pcie = tp_comm_s(&v.arch, 2, MemoryKind::Gddr);
+    let nvlink = tp_comm_s(&v.arch, 2, MemoryKind::Hbm);
+    // 160 all-reduces of 16 KiB: ~7 ms over PCIe, ~1 ms over NVLink.
+    assert!((0.006..0.009).contains(&pcie), "{pcie}");
+    assert!((0.0009..0.0012).contains(&nvlink), "{nvlink}");
 }

@@ -41,6 +41,7 @@ fn arch(h: u64, layers: u32, heads: u32, kv: u32, m: u64, vocab: u64, source: &s
         global_override: None,
         mla: None,
         recurrent: None,
+        moe: None,
         source: source.into(),
     }
 }

@@ -48,6 +48,7 @@ fn arch(
         global_override: None,
         mla: None,
         recurrent: None,
+        moe: None,
         source: source.into(),
     }
 }
