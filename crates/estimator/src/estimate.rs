@@ -118,6 +118,8 @@ ids! {
         VllmStartup = "vllm_startup",
         /// Serve, SGLang: the engine starts (room for the weights and one request).
         SglangStartup = "sglang_startup",
+        /// Serve: the engine runs the model's architecture and format ([`crate::support`]).
+        EngineSupports = "engine_supports",
         /// Train: the model's architecture is known.
         ModelKnown = "model_known",
         /// Train: the GPU pool holds the total.
@@ -691,6 +693,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p));
     }
+    checks.extend(crate::support::check(i.engine, a, f));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);
     let headroom = SignedBytes::diff(binding.budget, binding.bytes);

@@ -63,6 +63,7 @@ pub mod quant;
 pub mod rank;
 pub mod solve;
 pub mod speed;
+pub mod support;
 pub mod terms;
 pub mod training;
 pub mod units;
