@@ -58,6 +58,7 @@ pub mod gguf;
 pub mod hf;
 pub mod inputs;
 pub mod measure;
+pub mod mmproj;
 pub mod permalink;
 pub mod quant;
 pub mod rank;

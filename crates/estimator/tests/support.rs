@@ -64,3 +64,37 @@ fn the_ranking_skips_a_model_the_engine_cannot_run() {
     let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=llama.cpp&vram=200&ctx=8192").inputs);
     assert!(ranked.iter().any(|c| c.fits));
 }
+
+/// `llama-server -hf` puts the repo's vision projector on the GPU: budgeted on card 0 as part
+/// of the weights; `mmproj=0` removes it and writes `--no-mmproj`; Ollama and repos without
+/// one carry none; every projector row has its source.
+#[test]
+fn the_multimodal_projector_is_budgeted_and_switchable() {
+    use fitcard_estimator::mmproj::PROJECTORS;
+    for p in PROJECTORS {
+        assert!(p.source.starts_with("https://"), "{}", p.repo);
+        assert!(p.size == "published" || p.size == "computed");
+    }
+    let on = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192").inputs);
+    let off = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&mmproj=0").inputs);
+    let p = on.mmproj_bytes.expect("projector").get();
+    assert!((853_000_000..855_000_000).contains(&p), "{p}");
+    assert_eq!(off.mmproj_bytes, None);
+    assert_eq!(on.total_device_bytes.get() - off.total_device_bytes.get(), p);
+    assert!(!on.command.contains("--no-mmproj"));
+    assert!(off.command.contains("--no-mmproj"), "{}", off.command);
+    // The round trip keeps the switch; the default writes nothing.
+    let d = decode("model=google/gemma-3-12b-it&mmproj=0");
+    assert!(fitcard_estimator::encode(&d.inputs).contains("mmproj=0"));
+    assert!(!fitcard_estimator::encode(&decode("model=google/gemma-3-12b-it").inputs).contains("mmproj"));
+    // On two cards by layer, the projector sits on the first.
+    let two = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb").inputs);
+    let two_off = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb&mmproj=0").inputs);
+    assert_eq!(two.per_card[0].bytes.get() - two_off.per_card[0].bytes.get(), p);
+    assert_eq!(two.per_card[1].bytes, two_off.per_card[1].bytes);
+    // Ollama's hf.co pull is text-only; a text model has no projector.
+    let o = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=ollama").inputs);
+    assert_eq!(o.mmproj_bytes, None);
+    let t = estimate(&decode("model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp").inputs);
+    assert_eq!(t.mmproj_bytes, None);
+}
