@@ -106,7 +106,7 @@ fn term_text(
             overhead::formula(
                 i.engine,
                 i.cards.max(1),
-                w.device,
+                w.device.saturating_sub(s.mmproj),
                 s.kv.cells,
                 v.arch.vocab,
                 s.layout == crate::estimate::Layout::Tensor,

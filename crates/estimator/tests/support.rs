@@ -34,7 +34,8 @@ fn every_row_has_a_public_source_and_names_its_kind() {
 
 #[test]
 fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
-    let e = estimate(&decode("model=Qwen/Qwen3.5-35B-A3B&engine=ollama&quant=Q4_K_M&vram=80").inputs);
+    let e =
+        estimate(&decode("model=Qwen/Qwen3.5-35B-A3B&engine=ollama&quant=Q4_K_M&vram=80").inputs);
     assert!(!e.fits);
     let c = e
         .checks
@@ -43,12 +44,23 @@ fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
         .expect("support check");
     assert!(!c.ok);
     assert!(c.message.contains("Ollama"), "{}", c.message);
-    assert!(c.message.contains("https://github.com/ollama/ollama/issues/15625"), "{}", c.message);
+    assert!(
+        c.message
+            .contains("https://github.com/ollama/ollama/issues/15625"),
+        "{}",
+        c.message
+    );
     assert!(e.reasons().iter().any(|r| r.contains("Ollama")));
     // The same file on llama.cpp runs, and says since when.
-    let e = estimate(&decode("model=Qwen/Qwen3.5-35B-A3B&engine=llama.cpp&quant=Q4_K_M&vram=80").inputs);
+    let e = estimate(
+        &decode("model=Qwen/Qwen3.5-35B-A3B&engine=llama.cpp&quant=Q4_K_M&vram=80").inputs,
+    );
     assert!(e.fits, "{:?}", e.reasons());
-    let c = e.checks.iter().find(|c| c.name.id() == "engine_supports").unwrap();
+    let c = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "engine_supports")
+        .unwrap();
     assert!(c.ok && c.message.contains("19468"), "{}", c.message);
     // A plain architecture carries no support check.
     let e = estimate(&decode("model=Qwen/Qwen3-8B&engine=ollama&quant=Q4_K_M").inputs);
@@ -59,8 +71,14 @@ fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
 fn the_ranking_skips_a_model_the_engine_cannot_run() {
     let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=ollama&vram=200&ctx=8192").inputs);
     assert!(!ranked.is_empty());
-    assert!(ranked.iter().all(|c| !c.fits), "a Qwen3.5 GGUF ranked as fitting on Ollama");
-    assert!(ranked[0].reasons.iter().any(|r| r.contains("Ollama cannot run")));
+    assert!(
+        ranked.iter().all(|c| !c.fits),
+        "a Qwen3.5 GGUF ranked as fitting on Ollama"
+    );
+    assert!(ranked[0]
+        .reasons
+        .iter()
+        .any(|r| r.contains("Ollama cannot run")));
     let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=llama.cpp&vram=200&ctx=8192").inputs);
     assert!(ranked.iter().any(|c| c.fits));
 }
@@ -75,22 +93,36 @@ fn the_multimodal_projector_is_budgeted_and_switchable() {
         assert!(p.source.starts_with("https://"), "{}", p.repo);
         assert!(p.size == "published" || p.size == "computed");
     }
-    let on = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192").inputs);
-    let off = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&mmproj=0").inputs);
+    let on = estimate(
+        &decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192").inputs,
+    );
+    let off = estimate(
+        &decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&mmproj=0")
+            .inputs,
+    );
     let p = on.mmproj_bytes.expect("projector").get();
     assert!((853_000_000..855_000_000).contains(&p), "{p}");
     assert_eq!(off.mmproj_bytes, None);
-    assert_eq!(on.total_device_bytes.get() - off.total_device_bytes.get(), p);
+    assert_eq!(
+        on.total_device_bytes.get() - off.total_device_bytes.get(),
+        p
+    );
     assert!(!on.command.contains("--no-mmproj"));
     assert!(off.command.contains("--no-mmproj"), "{}", off.command);
     // The round trip keeps the switch; the default writes nothing.
     let d = decode("model=google/gemma-3-12b-it&mmproj=0");
     assert!(fitcard_estimator::encode(&d.inputs).contains("mmproj=0"));
-    assert!(!fitcard_estimator::encode(&decode("model=google/gemma-3-12b-it").inputs).contains("mmproj"));
+    assert!(
+        !fitcard_estimator::encode(&decode("model=google/gemma-3-12b-it").inputs)
+            .contains("mmproj")
+    );
     // On two cards by layer, the projector sits on the first.
     let two = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb").inputs);
     let two_off = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb&mmproj=0").inputs);
-    assert_eq!(two.per_card[0].bytes.get() - two_off.per_card[0].bytes.get(), p);
+    assert_eq!(
+        two.per_card[0].bytes.get() - two_off.per_card[0].bytes.get(),
+        p
+    );
     assert_eq!(two.per_card[1].bytes, two_off.per_card[1].bytes);
     // Ollama's hf.co pull is text-only; a text model has no projector.
     let o = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=ollama").inputs);

@@ -54,7 +54,11 @@ fn sglang_startup_numbers_within_five_percent() {
             l.query, l.url, l.kv_gib, l.tokens, l.inferred
         );
         if let Some(gap) = l.gap {
-            assert!(worst > 0.05, "{}: within 5 % now, drop the gap note ({gap})", l.query);
+            assert!(
+                worst > 0.05,
+                "{}: within 5 % now, drop the gap note ({gap})",
+                l.query
+            );
         } else if worst > 0.05 {
             bad.push(format!(
                 "{} ({}): pool {pool:.2} vs {:.2} GiB, tokens {tokens} vs {}",
