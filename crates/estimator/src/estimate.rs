@@ -538,7 +538,7 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
     };
     let mut w = weights::weights(a, f, i.engine);
     let mmproj = crate::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
-    w.device = w.device + mmproj;
+    w.device += mmproj;
     let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
     let o = overhead::overhead(
         i.engine,
@@ -573,7 +573,7 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
     let n = s.shares.len();
     // The projector sits on the first card; the model's weights are split by the shares.
     let mut w = s.weights.device.saturating_sub(s.mmproj).split(&s.shares);
-    w[0] = w[0] + s.mmproj;
+    w[0] += s.mmproj;
     let o = s.overhead.bytes.split(&vec![1; n]);
     (0..n)
         .map(|k| CardUse {
