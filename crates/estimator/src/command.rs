@@ -53,6 +53,10 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             if i.swa_full {
                 s.push_str(" --swa-full");
             }
+            // Text only: -hf would also fetch the repo's projector and put it on the GPU.
+            if !i.mmproj && crate::mmproj::for_repo(&format.repo).is_some() {
+                s.push_str(" --no-mmproj");
+            }
             if let Some(y) = yarn {
                 s.push_str(&format!(
                     " --rope-scaling yarn --rope-scale {} --yarn-orig-ctx {}",

@@ -48,6 +48,12 @@ fn term_text(
                 )
             } else {
                 format!("file size {}", w.file)
+            } + &match crate::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
+                Some(p) => format!(
+                    " + vision projector {} ({}, {} size: {}) on card 0; mmproj=0 for text only",
+                    s.mmproj, p.file, p.size, p.source
+                ),
+                None => String::new(),
             },
             weights::provenance(i.engine),
         ),
@@ -100,7 +106,7 @@ fn term_text(
             overhead::formula(
                 i.engine,
                 i.cards.max(1),
-                w.device,
+                w.device.saturating_sub(s.mmproj),
                 s.kv.cells,
                 v.arch.vocab,
                 s.layout == crate::estimate::Layout::Tensor,

@@ -118,6 +118,8 @@ ids! {
         VllmStartup = "vllm_startup",
         /// Serve, SGLang: the engine starts (room for the weights and one request).
         SglangStartup = "sglang_startup",
+        /// Serve: the engine runs the model's architecture and format ([`crate::support`]).
+        EngineSupports = "engine_supports",
         /// Train: the model's architecture is known.
         ModelKnown = "model_known",
         /// Train: the GPU pool holds the total.
@@ -207,6 +209,10 @@ pub struct Estimate {
     pub verdict: Verdict,
     /// How the cards share the model.
     pub layout: Layout,
+    /// llama.cpp: the repo's multimodal projector, part of the weights on the first card
+    /// (absent when the repo has none, on other engines, and with `mmproj=0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mmproj_bytes: Option<Bytes>,
     /// vLLM: the KV pool on the binding card, in bytes (absent on other engines).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub kv_pool_bytes: Option<Bytes>,
@@ -253,6 +259,7 @@ impl Estimate {
             fits: false,
             verdict: Verdict::DoesNotFit,
             layout: Layout::Single,
+            mmproj_bytes: None,
             kv_pool_bytes: None,
             kv_pool_tokens: None,
             max_concurrency: None,
@@ -476,6 +483,8 @@ pub(crate) struct Sizing {
     pub shares: Vec<u64>,
     /// Each card's capacity.
     pub capacities: Vec<Bytes>,
+    /// The multimodal projector on the first card (part of the weights), else zero.
+    pub mmproj: Bytes,
     /// What the engine may use of each card (vLLM, SGLang: util × capacity).
     pub budgets: Vec<Bytes>,
 }
@@ -527,12 +536,14 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         Layout::Layer => layers_per_card(a.layers, cards),
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
-    let w = weights::weights(a, f, i.engine);
+    let mut w = weights::weights(a, f, i.engine);
+    let mmproj = crate::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
+    w.device += mmproj;
     let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
     let o = overhead::overhead(
         i.engine,
         cards,
-        w.device,
+        w.device.saturating_sub(mmproj),
         kv.cells,
         a.vocab,
         layout == Layout::Tensor,
@@ -552,6 +563,7 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         shares,
         capacities,
         budgets,
+        mmproj,
     }
 }
 
@@ -559,7 +571,9 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
 /// `shares`, the KV cache as its allocator places it, the overhead evenly.
 pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
     let n = s.shares.len();
-    let w = s.weights.device.split(&s.shares);
+    // The projector sits on the first card; the model's weights are split by the shares.
+    let mut w = s.weights.device.saturating_sub(s.mmproj).split(&s.shares);
+    w[0] += s.mmproj;
     let o = s.overhead.bytes.split(&vec![1; n]);
     (0..n)
         .map(|k| CardUse {
@@ -691,6 +705,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p));
     }
+    checks.extend(crate::support::check(i.engine, a, f));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);
     let headroom = SignedBytes::diff(binding.budget, binding.bytes);
@@ -705,6 +720,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         fits,
         verdict: Verdict::from_headroom(fits, headroom),
         layout: s.layout,
+        mmproj_bytes: (s.mmproj > Bytes::ZERO).then_some(s.mmproj),
         kv_pool_bytes: pool.map(|p| p.bytes),
         kv_pool_tokens: pool.map(|p| p.tokens),
         max_concurrency: pool.map(|p| p.max_concurrency),

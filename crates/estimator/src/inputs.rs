@@ -251,6 +251,9 @@ pub struct Inputs {
     pub swa_full: bool,
     /// vLLM `--gpu-memory-utilization`.
     pub util: f64,
+    /// Load the repo's multimodal projector (llama-server's default for `-hf`); `false` =
+    /// text only (`mmproj=0`, `--no-mmproj`).
+    pub mmproj: bool,
     /// Measured equivalent global-attention layers of this model (`gl=`), replacing the
     /// catalog's layer layout for the KV cache; `None` = the catalog's.
     pub gl: Option<f64>,
@@ -281,6 +284,7 @@ impl Default for Inputs {
             ubatch: 512,
             swa_full: false,
             util: 0.9,
+            mmproj: true,
             gl: None,
             embed: false,
             best: BestFilters::default(),

@@ -90,6 +90,9 @@ pub fn encode(i: &Inputs) -> String {
         let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
         let _ = write!(s, "&free={}", v.join(","));
     }
+    if !i.mmproj {
+        s.push_str("&mmproj=0");
+    }
     if let Some(g) = i.gl {
         let _ = write!(s, "&gl={}", fmt_num(g));
     }
@@ -275,6 +278,7 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "kvu" => i.kvu = flag(val)?,
         "ubatch" => i.ubatch = num(val, limits::UBATCH)?,
         "swafull" => i.swa_full = flag(val)?,
+        "mmproj" => i.mmproj = flag(val)?,
         "util" => i.util = fnum(val, limits::UTIL)?,
         "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
         "embed" => i.embed = flag(val)?,

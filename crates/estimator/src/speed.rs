@@ -330,7 +330,13 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
             slowest_link = kind;
         }
         let part = |n: TermName| c.terms.iter().find(|t| t.0 == n).map_or(0, |t| t.1.get());
-        let weights = part(TermName::Weights) as f64 * active;
+        // The vision projector (card 0) is not read to decode text.
+        let projector = if k == 0 {
+            e.mmproj_bytes.map_or(0, |b| b.get())
+        } else {
+            0
+        };
+        let weights = part(TermName::Weights).saturating_sub(projector) as f64 * active;
         let kv = part(TermName::KvCache) as f64;
         // What does not fit this card stays in host memory (llama.cpp, Ollama).
         let over = if i.engine.llama_family() {

@@ -301,6 +301,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             } else {
                 Layout::Single
             },
+            mmproj_bytes: None,
             kv_pool_bytes: None,
             kv_pool_tokens: None,
             max_concurrency: None,

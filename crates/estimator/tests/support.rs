@@ -1,0 +1,132 @@
+//! Which engine runs which architecture: every row has a public URL, a refused pair is a failed
+//! hard check naming the engine and the source, and the ranking skips it for that engine.
+
+use fitcard_estimator::support::{Support, TABLE};
+use fitcard_estimator::{catalog, decode, estimate, rank};
+
+#[test]
+fn every_row_has_a_public_source_and_names_its_kind() {
+    for r in TABLE {
+        assert!(r.source.starts_with("https://"), "{}: {}", r.kind, r.source);
+        assert!(!r.kind.is_empty());
+        assert!(
+            !r.model_types.is_empty() || r.format.is_some(),
+            "{}: neither an architecture nor a format",
+            r.kind
+        );
+        match r.support {
+            Support::Since(v) => assert!(!v.is_empty(), "{}", r.kind),
+            Support::No(why) => assert!(!why.is_empty(), "{}", r.kind),
+        }
+    }
+    // Every architecture row names a model type the catalog has (no dead rows).
+    for r in TABLE.iter().filter(|r| !r.model_types.is_empty()) {
+        assert!(
+            catalog().families.iter().any(|f| f
+                .variants
+                .iter()
+                .any(|v| r.model_types.contains(&v.arch.model_type.as_str()))),
+            "{}: no catalog model",
+            r.kind
+        );
+    }
+}
+
+#[test]
+fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
+    let e =
+        estimate(&decode("model=Qwen/Qwen3.5-35B-A3B&engine=ollama&quant=Q4_K_M&vram=80").inputs);
+    assert!(!e.fits);
+    let c = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "engine_supports")
+        .expect("support check");
+    assert!(!c.ok);
+    assert!(c.message.contains("Ollama"), "{}", c.message);
+    assert!(
+        c.message
+            .contains("https://github.com/ollama/ollama/issues/15625"),
+        "{}",
+        c.message
+    );
+    assert!(e.reasons().iter().any(|r| r.contains("Ollama")));
+    // The same file on llama.cpp runs, and says since when.
+    let e = estimate(
+        &decode("model=Qwen/Qwen3.5-35B-A3B&engine=llama.cpp&quant=Q4_K_M&vram=80").inputs,
+    );
+    assert!(e.fits, "{:?}", e.reasons());
+    let c = e
+        .checks
+        .iter()
+        .find(|c| c.name.id() == "engine_supports")
+        .unwrap();
+    assert!(c.ok && c.message.contains("19468"), "{}", c.message);
+    // A plain architecture carries no support check.
+    let e = estimate(&decode("model=Qwen/Qwen3-8B&engine=ollama&quant=Q4_K_M").inputs);
+    assert!(e.checks.iter().all(|c| c.name.id() != "engine_supports"));
+}
+
+#[test]
+fn the_ranking_skips_a_model_the_engine_cannot_run() {
+    let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=ollama&vram=200&ctx=8192").inputs);
+    assert!(!ranked.is_empty());
+    assert!(
+        ranked.iter().all(|c| !c.fits),
+        "a Qwen3.5 GGUF ranked as fitting on Ollama"
+    );
+    assert!(ranked[0]
+        .reasons
+        .iter()
+        .any(|r| r.contains("Ollama cannot run")));
+    let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=llama.cpp&vram=200&ctx=8192").inputs);
+    assert!(ranked.iter().any(|c| c.fits));
+}
+
+/// `llama-server -hf` puts the repo's vision projector on the GPU: budgeted on card 0 as part
+/// of the weights; `mmproj=0` removes it and writes `--no-mmproj`; Ollama and repos without
+/// one carry none; every projector row has its source.
+#[test]
+fn the_multimodal_projector_is_budgeted_and_switchable() {
+    use fitcard_estimator::mmproj::PROJECTORS;
+    for p in PROJECTORS {
+        assert!(p.source.starts_with("https://"), "{}", p.repo);
+        assert!(p.size == "published" || p.size == "computed");
+    }
+    let on = estimate(
+        &decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192").inputs,
+    );
+    let off = estimate(
+        &decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&mmproj=0")
+            .inputs,
+    );
+    let p = on.mmproj_bytes.expect("projector").get();
+    assert!((853_000_000..855_000_000).contains(&p), "{p}");
+    assert_eq!(off.mmproj_bytes, None);
+    assert_eq!(
+        on.total_device_bytes.get() - off.total_device_bytes.get(),
+        p
+    );
+    assert!(!on.command.contains("--no-mmproj"));
+    assert!(off.command.contains("--no-mmproj"), "{}", off.command);
+    // The round trip keeps the switch; the default writes nothing.
+    let d = decode("model=google/gemma-3-12b-it&mmproj=0");
+    assert!(fitcard_estimator::encode(&d.inputs).contains("mmproj=0"));
+    assert!(
+        !fitcard_estimator::encode(&decode("model=google/gemma-3-12b-it").inputs)
+            .contains("mmproj")
+    );
+    // On two cards by layer, the projector sits on the first.
+    let two = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb").inputs);
+    let two_off = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb&mmproj=0").inputs);
+    assert_eq!(
+        two.per_card[0].bytes.get() - two_off.per_card[0].bytes.get(),
+        p
+    );
+    assert_eq!(two.per_card[1].bytes, two_off.per_card[1].bytes);
+    // Ollama's hf.co pull is text-only; a text model has no projector.
+    let o = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=ollama").inputs);
+    assert_eq!(o.mmproj_bytes, None);
+    let t = estimate(&decode("model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp").inputs);
+    assert_eq!(t.mmproj_bytes, None);
+}
