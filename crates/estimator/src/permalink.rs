@@ -287,7 +287,7 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
             let cat = crate::catalog::catalog();
             if cat.family(val).is_none() {
                 let ids: Vec<&str> = cat.families.iter().map(|f| f.id.as_str()).collect();
-                return Err(bad(val, &ids.join(", ")));
+                return Err(bad(val, &closest_ids(val, &ids, 6)));
             }
             i.best.family = Some(val.to_string());
         }
@@ -531,6 +531,35 @@ macro_rules! impl_ids {
     )+};
 }
 impl_ids!(Method, GradCkpt, Optim, TargetModule, Trainer);
+
+/// The `n` ids of `ids` nearest to `val` (longest shared prefix, ignoring case, then nearest
+/// length; ties keep the list's order), with how many there are: the catalog's family list
+/// grows past what one bounded message can hold.
+fn closest_ids(val: &str, ids: &[&str], n: usize) -> String {
+    let want: Vec<u8> = val
+        .bytes()
+        .take(64)
+        .map(|b| b.to_ascii_lowercase())
+        .collect();
+    let mut scored: Vec<(usize, usize, &str)> = ids
+        .iter()
+        .map(|id| {
+            let prefix = id
+                .bytes()
+                .zip(want.iter())
+                .take_while(|(a, b)| a.to_ascii_lowercase() == **b)
+                .count();
+            (prefix, id.len().abs_diff(want.len()), *id)
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let near: Vec<&str> = scored.iter().take(n).map(|s| s.2).collect();
+    if ids.len() > near.len() {
+        format!("{}, … ({} families)", near.join(", "), ids.len())
+    } else {
+        near.join(", ")
+    }
+}
 
 fn bad(val: &str, allowed: &str) -> String {
     format!("{} is not one of {allowed}; kept the default", quote(val))

@@ -75,6 +75,7 @@ META_BYTES = {
     "o200k": 12_000_000,     # 201088 tokens + merges
     "glm4": 7_000_000,       # 151552 tokens + merges (same size class as qwen)
     "kimi": 7_000_000,       # DeepSeek-V3 129280 / Kimi K2 163840 tokens + merges (same size class as qwen)
+    "granite3": 2_500_000,   # 49159 GPT-2-style BPE tokens + merges (the qwen allowance scaled by vocabulary)
 }
 
 
@@ -280,6 +281,44 @@ def deepseek2(c):
     return T
 
 
+def mixtral(c):
+    """Mixtral 8x7B / 8x22B (llama arch with experts): every layer MoE with 8 experts (router F32),
+    no shared expert, no q/k norms; experts as one 3-D tensor per projection (llama.cpp since the
+    expert merge of April 2024). The n_expert == 8 rules of llama_tensor_get_type apply: attn_k and
+    attn_v at Q8_0 in every K-quant mix, attn_output at Q5_K for Q4_K_M."""
+    h, L, E, m = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "ffn_gate_inp.weight", (h, E), "f32"),
+              (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+              (p + "ffn_down_exps.weight", (m, h, E), "w")]
+    return T
+
+
+def olmo2(c):
+    """OLMo 2 (olmo2): post-norm blocks (post_attention_norm and post_ffw_norm, no pre-norms) and
+    q/k RMS norms over the whole projection (heads*head_dim and kv_heads*head_dim); untied."""
+    h, L, f = c["hidden"], c["layers"], c["intermediate"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("output.weight", (h, c["vocab"]), "w")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "post_attention_norm.weight", (h,), "n"), (p + "post_ffw_norm.weight", (h,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+              (p + "attn_q_norm.weight", (q,), "n"), (p + "attn_k_norm.weight", (kv,), "n"),
+              (p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+              (p + "ffn_down.weight", (f, h), "w")]
+    return T
+
+
 def gemma3(c):
     h, L = c["hidden"], c["layers"]
     q, kv, f, hd = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"], c["intermediate"], c["head_dim"]
@@ -420,6 +459,54 @@ M = {
     # MiniMax-M2 (minimax_m2): MTP modules are declared in the config but not counted (228.7 B here, 230B on the card).
     "MiniMaxAI/MiniMax-M2": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
     "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
+    # --- added with the catalog extension (each from its config.json on the Hub, see the family files) ---
+    # Qwen3 2507 updates: the shapes of the Qwen3 model of the same size (4B ties the embeddings), 262,144 context.
+    "Qwen/Qwen3-4B-Instruct-2507": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=2560, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=9728, vocab=151936, has_output=False),
+    "Qwen/Qwen3-4B-Thinking-2507": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=2560, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=9728, vocab=151936, has_output=False),
+    "Qwen/Qwen3-30B-A3B-Instruct-2507": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "Qwen/Qwen3-30B-A3B-Thinking-2507": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=2048, layers=48, heads=32, kv_heads=4, head_dim=128, intermediate=6144, moe_intermediate=768, experts=128, vocab=151936, has_output=True),
+    "Qwen/Qwen3-235B-A22B-Instruct-2507": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=4096, layers=94, heads=64, kv_heads=4, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=128, vocab=151936, has_output=True),
+    "Qwen/Qwen3-235B-A22B-Thinking-2507": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=4096, layers=94, heads=64, kv_heads=4, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=128, vocab=151936, has_output=True),
+    "Qwen/Qwen3-Coder-480B-A35B-Instruct": dict(b=qwen3_moe, kw={}, tok="qwen", hidden=6144, layers=62, heads=96, kv_heads=8, head_dim=128, intermediate=8192, moe_intermediate=2560, experts=160, vocab=151936, has_output=True),
+    # QwQ-32B: the Qwen2.5-32B shapes (qwen2, q/k/v biases).
+    "Qwen/QwQ-32B": dict(b=llama_like, kw=dict(qkv_bias=True), tok="qwen", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=152064, has_output=True),
+    # Mixtral (8 experts, top-2); the 8x22B base repo is the validation model of the rule.
+    "mistralai/Mixtral-8x7B-Instruct-v0.1": dict(b=mixtral, kw={}, tok="llama2", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, moe_intermediate=14336, experts=8, vocab=32000, has_output=True),
+    "mistralai/Mixtral-8x22B-Instruct-v0.1": dict(b=mixtral, kw={}, tok="mistral-v3", hidden=6144, layers=56, heads=48, kv_heads=8, head_dim=128, moe_intermediate=16384, experts=8, vocab=32768, has_output=True),
+    "mistral-community/Mixtral-8x22B-v0.1": dict(b=mixtral, kw={}, tok="llama2", hidden=6144, layers=56, heads=48, kv_heads=8, head_dim=128, moe_intermediate=16384, experts=8, vocab=32000, has_output=True),
+    # Mistral Small 3.1 / 3.2, Devstral Small, Magistral Small 1.2: the Mistral-Small-24B text decoder.
+    "mistralai/Mistral-Small-3.2-24B-Instruct-2506": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    "mistralai/Mistral-Small-3.1-24B-Instruct-2503": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    "mistralai/Devstral-Small-2505": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    "mistralai/Devstral-Small-2507": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    "mistralai/Magistral-Small-2509": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    # Granite 3.3 (granite: the llama tensor list; tied embeddings).
+    "ibm-granite/granite-3.3-8b-instruct": dict(b=llama_like, kw={}, tok="granite3", hidden=4096, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=12800, vocab=49159, has_output=False),
+    "ibm-granite/granite-3.3-2b-instruct": dict(b=llama_like, kw={}, tok="granite3", hidden=2048, layers=40, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=49159, has_output=False),
+    # OLMo 2 Instruct (untied; 100,352-token cl100k-style vocabulary as phi-4).
+    "allenai/OLMo-2-0325-32B-Instruct": dict(b=olmo2, kw={}, tok="phi4", hidden=5120, layers=64, heads=40, kv_heads=8, head_dim=128, intermediate=27648, vocab=100352, has_output=True),
+    "allenai/OLMo-2-1124-13B-Instruct": dict(b=olmo2, kw={}, tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=40, head_dim=128, intermediate=13824, vocab=100352, has_output=True),
+    "allenai/OLMo-2-1124-7B-Instruct": dict(b=olmo2, kw={}, tok="phi4", hidden=4096, layers=32, heads=32, kv_heads=32, head_dim=128, intermediate=11008, vocab=100352, has_output=True),
+    # SmolLM3-3B (smollm3: the llama tensor list, tied; NoPE on every fourth layer changes no tensor).
+    "HuggingFaceTB/SmolLM3-3B": dict(b=llama_like, kw={}, tok="llama3", hidden=2048, layers=36, heads=16, kv_heads=4, head_dim=128, intermediate=11008, vocab=128256, has_output=False),
+    # Llama 3 (8,192 context) and Llama 3.1 405B.
+    "meta-llama/Meta-Llama-3-8B-Instruct": dict(b=llama_like, kw={}, tok="llama3", hidden=4096, layers=32, heads=32, kv_heads=8, head_dim=128, intermediate=14336, vocab=128256, has_output=True),
+    "meta-llama/Meta-Llama-3-70B-Instruct": dict(b=llama_like, kw={}, tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
+    "nvidia/Llama-3.1-Nemotron-70B-Instruct-HF": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
+    "meta-llama/Llama-3.1-405B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=16384, layers=126, heads=128, kv_heads=8, head_dim=128, intermediate=53248, vocab=128256, has_output=True),
+    # DeepSeek V3 / V3.1 / R1: the V3-0324 layout (deepseek2 rule, validated on V3-0324).
+    "deepseek-ai/DeepSeek-V3.1-Terminus": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
+    "deepseek-ai/DeepSeek-V3.1": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
+    "deepseek-ai/DeepSeek-V3": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
+    "deepseek-ai/DeepSeek-R1-0528": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
+    "deepseek-ai/DeepSeek-R1": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
+    # DeepSeek-R1-0528-Qwen3-8B: the Qwen3-8B shapes.
+    "deepseek-ai/DeepSeek-R1-0528-Qwen3-8B": dict(b=llama_like, kw=dict(qk_norm=True), tok="qwen", hidden=4096, layers=36, heads=32, kv_heads=8, head_dim=128, intermediate=12288, vocab=151936, has_output=True),
+    # Phi-4-mini (phi3, fused qkv and gate_up, tied, 200,064-token o200k vocabulary) and Phi-4-reasoning (the phi-4 shapes).
+    "microsoft/Phi-4-mini-instruct": dict(b=llama_like, kw=dict(fused=True), tok="o200k", hidden=3072, layers=32, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=200064, has_output=False),
+    "microsoft/Phi-4-mini-reasoning": dict(b=llama_like, kw=dict(fused=True), tok="o200k", hidden=3072, layers=32, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=200064, has_output=False),
+    "microsoft/Phi-4-reasoning-plus": dict(b=llama_like, kw=dict(fused=True), tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=10, head_dim=128, intermediate=17920, vocab=100352, has_output=True),
+    "microsoft/Phi-4-reasoning": dict(b=llama_like, kw=dict(fused=True), tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=10, head_dim=128, intermediate=17920, vocab=100352, has_output=True),
 }
 
 
@@ -474,6 +561,13 @@ def tensor_type(model, name, shape, kind, ftype, src="BF16", ple_legacy=False, p
     elif "ffn_down" in name and ftype in ("Q4_K_M", "Q5_K_M"):
         if use_more_bits(layer_of(name), c["layers"]):
             t = "Q6_K"
+    if c.get("experts") == 8 and ftype not in ("Q8_0",):
+        # llama_tensor_get_type, n_expert == 8 (Mixtral): attn_k/attn_v to Q8_0 in every
+        # K-quant mix; attn_output to Q5_K for Q4_K_M (and the lower mixes).
+        if "attn_v.weight" in name or "attn_k.weight" in name:
+            t = "Q8_0"
+        elif "attn_output.weight" in name and ftype == "Q4_K_M":
+            t = "Q5_K"
     if ne0 % BLOCK[t][0] != 0:
         t = FALLBACK[t]
         if ne0 % BLOCK[t][0] != 0:
@@ -626,6 +720,8 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("deepseek-ai/DeepSeek-V3-0324", "Q8_0", 713.29e9, "bartowski 713.29GB"),
     ("deepseek-ai/DeepSeek-V3-0324", "Q4_K_M", 404.43e9, "bartowski 404.43GB"),
     ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Q4_K_M", 48.5e9, "steampunque Qwen3-Coder-Next Q4_K_M 48.5e9 (same shapes)"),
+    ("mistral-community/Mixtral-8x22B-v0.1", "Q4_K_M", 85.58e9, "bartowski 85.58GB (mixtral rule)"),
+    ("mistral-community/Mixtral-8x22B-v0.1", "Q5_K_M", 99.96e9, "bartowski 99.96GB (mixtral rule)"),
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
@@ -665,6 +761,40 @@ def validate():
     for legacy in (False, True):
         print(f"  ple_legacy={legacy}: {gguf_bytes('google/gemma-3n-E2B-it', 'Q4_K_M', ple_legacy=legacy)}"
               f"  (ple type {ple_type('google/gemma-3n-E2B-it', 'Q4_K_M', legacy)})")
+
+
+def _ext():
+    """What the catalog extension (Qwen3 2507 … Phi-4-reasoning) needs computed."""
+    dense = ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")
+    big = ("Q8_0", "Q4_K_M")
+    w = []
+    for m, fts in [
+        ("Qwen/Qwen3-4B-Instruct-2507", dense), ("Qwen/Qwen3-4B-Thinking-2507", dense),
+        ("Qwen/Qwen3-30B-A3B-Instruct-2507", dense), ("Qwen/Qwen3-30B-A3B-Thinking-2507", dense),
+        ("Qwen/Qwen3-235B-A22B-Instruct-2507", big), ("Qwen/Qwen3-235B-A22B-Thinking-2507", big),
+        ("Qwen/Qwen3-Coder-480B-A35B-Instruct", big), ("Qwen/QwQ-32B", dense),
+        ("mistralai/Mixtral-8x7B-Instruct-v0.1", dense), ("mistralai/Mixtral-8x22B-Instruct-v0.1", ("Q8_0", "Q5_K_M", "Q4_K_M")),
+        ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", dense), ("mistralai/Mistral-Small-3.1-24B-Instruct-2503", dense),
+        ("mistralai/Devstral-Small-2505", dense), ("mistralai/Devstral-Small-2507", dense), ("mistralai/Magistral-Small-2509", dense),
+        ("ibm-granite/granite-3.3-8b-instruct", dense), ("ibm-granite/granite-3.3-2b-instruct", dense),
+        ("allenai/OLMo-2-0325-32B-Instruct", dense), ("allenai/OLMo-2-1124-13B-Instruct", dense), ("allenai/OLMo-2-1124-7B-Instruct", dense),
+        ("HuggingFaceTB/SmolLM3-3B", dense), ("meta-llama/Meta-Llama-3-8B-Instruct", dense), ("meta-llama/Meta-Llama-3-70B-Instruct", dense),
+        ("meta-llama/Llama-3.1-405B-Instruct", big), ("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", dense),
+        ("deepseek-ai/DeepSeek-V3.1-Terminus", big), ("deepseek-ai/DeepSeek-V3.1", big), ("deepseek-ai/DeepSeek-V3", big),
+        ("deepseek-ai/DeepSeek-R1-0528", big), ("deepseek-ai/DeepSeek-R1", big),
+        ("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", dense),
+        ("microsoft/Phi-4-mini-instruct", dense), ("microsoft/Phi-4-mini-reasoning", dense),
+        ("microsoft/Phi-4-reasoning-plus", dense), ("microsoft/Phi-4-reasoning", dense),
+    ]:
+        w += [(m, "gguf", ft) for ft in fts]
+    for m in ("Qwen/Qwen3-4B-Instruct-2507", "Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-30B-A3B-Instruct-2507",
+              "Qwen/Qwen3-30B-A3B-Thinking-2507", "Qwen/Qwen3-235B-A22B-Instruct-2507", "Qwen/Qwen3-235B-A22B-Thinking-2507",
+              "Qwen/Qwen3-Coder-480B-A35B-Instruct"):
+        w.append((m, "st-fp8", None))
+    w.append(("Qwen/QwQ-32B", "st-awq", None))
+    return w
+
+EXTENSION = _ext()
 
 
 # what the catalog needs computed: (model, kind, ftype or None)
@@ -713,7 +843,10 @@ WANTED = [
     [("mistralai/Mistral-Nemo-Instruct-2407", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
     [(m, "gguf", ft) for m in ("google/gemma-2-2b-it", "google/gemma-2-9b-it", "google/gemma-2-27b-it",
                                "google/gemma-3-270m-it") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
-    [(m, "gguf", ft) for m in M if m.startswith("Qwen/Qwen2.5-Coder-") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")]
+    [(m, "gguf", ft) for m in M if m.startswith("Qwen/Qwen2.5-Coder-") for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
+    EXTENSION
+
+
 
 
 def compute_all():
