@@ -163,6 +163,51 @@ fn moe_active_parameters_match_the_published_counts() {
             10.0,
             "https://huggingface.co/MiniMaxAI/MiniMax-M2",
         ),
+        (
+            "deepseek-ai/DeepSeek-V3.1",
+            37.0,
+            "https://huggingface.co/deepseek-ai/DeepSeek-V3.1",
+        ),
+        (
+            "deepseek-ai/DeepSeek-V3",
+            37.0,
+            "https://huggingface.co/deepseek-ai/DeepSeek-V3",
+        ),
+        (
+            "deepseek-ai/DeepSeek-R1",
+            37.0,
+            "https://huggingface.co/deepseek-ai/DeepSeek-R1",
+        ),
+        (
+            "Qwen/Qwen3-Coder-480B-A35B-Instruct",
+            35.0,
+            "https://huggingface.co/Qwen/Qwen3-Coder-480B-A35B-Instruct",
+        ),
+        (
+            "Qwen/Qwen3-Coder-30B-A3B-Instruct",
+            3.3,
+            "https://huggingface.co/Qwen/Qwen3-Coder-30B-A3B-Instruct",
+        ),
+        (
+            "Qwen/Qwen3-235B-A22B-Instruct-2507",
+            22.0,
+            "https://huggingface.co/Qwen/Qwen3-235B-A22B-Instruct-2507",
+        ),
+        (
+            "Qwen/Qwen3-30B-A3B-Instruct-2507",
+            3.3,
+            "https://huggingface.co/Qwen/Qwen3-30B-A3B-Instruct-2507",
+        ),
+        (
+            "mistralai/Mixtral-8x7B-Instruct-v0.1",
+            12.9,
+            "https://mistral.ai/news/mixtral-of-experts",
+        ),
+        (
+            "mistralai/Mixtral-8x22B-Instruct-v0.1",
+            39.0,
+            "https://mistral.ai/news/mixtral-8x22b",
+        ),
     ];
     let mut bad = Vec::new();
     let mut errs = Vec::new();
@@ -282,4 +327,54 @@ fn tensor_parallel_communication_term() {
     // 160 all-reduces of 16 KiB: ~7 ms over PCIe, ~1 ms over NVLink.
     assert!((0.006..0.009).contains(&pcie), "{pcie}");
     assert!((0.0009..0.0012).contains(&nvlink), "{nvlink}");
+}
+
+/// Every catalog variant with experts records its layer layout (`moe`), so that decode reads
+/// the dense first layers and the shared experts its config has. A plain layout (every layer
+/// routed, nothing shared: Mixtral, Qwen3-MoE, gpt-oss, MiniMax-M2) is written out explicitly.
+/// The layout agrees with what the variant's cited config says: `first_k_dense_replace N` in
+/// the source means N dense layers, a shared expert named there means a shared FFN width, and a
+/// plain layout's source says that nothing is shared.
+#[test]
+fn every_moe_variant_records_its_layer_layout() {
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for f in &catalog().families {
+        for v in f.variants.iter().filter(|v| v.arch.is_moe()) {
+            n += 1;
+            let a = &v.arch;
+            let Some(m) = a.moe else {
+                bad.push(format!("{}: {} experts but no moe layout", v.id, a.experts));
+                continue;
+            };
+            let src = a.source.to_ascii_lowercase();
+            let dense = src
+                .split("first_k_dense_replace ")
+                .nth(1)
+                .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
+                .and_then(|d| d.parse::<u32>().ok())
+                .unwrap_or(0);
+            if m.dense_layers != dense {
+                bad.push(format!(
+                    "{}: moe.dense_layers {} but the source says first_k_dense_replace {dense}",
+                    v.id, m.dense_layers
+                ));
+            }
+            let none_shared = src.contains("no shared expert") || src.contains("none shared");
+            let shared = !none_shared && src.contains("shared expert");
+            if shared != (m.shared_ffn > 0) {
+                bad.push(format!(
+                    "{}: moe.shared_ffn {} but the source {} a shared expert",
+                    v.id,
+                    m.shared_ffn,
+                    if shared { "names" } else { "names no" }
+                ));
+            }
+            if m.dense_layers >= a.layers || m.step == 0 || m.step > 4 {
+                bad.push(format!("{}: implausible layout {m:?}", v.id));
+            }
+        }
+    }
+    assert!(n >= 20, "{n} MoE variants");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
