@@ -219,3 +219,42 @@ fn the_source_check_rejects_non_public_sources() {
     assert!(forbidden_in("a serving guide at https://example.org").is_empty());
     assert!(!forbidden_in(&["Shared", "/Data"].concat()).is_empty());
 }
+
+/// Where a published size also names what the computed rule gives (`… compute_sizes.py gives N
+/// B …`), the two agree within 1 %: the rule that fills the rows nobody published is checked on
+/// every row somebody did.
+#[test]
+fn published_sizes_agree_with_the_computed_rule_within_one_percent() {
+    let mut bad = Vec::new();
+    let mut n = 0;
+    for f in &catalog().families {
+        for v in &f.variants {
+            for fm in v.formats.iter().filter(|fm| fm.size == SizeKind::Published) {
+                let Some(rest) = fm.source.split("compute_sizes.py gives ").nth(1) else {
+                    continue;
+                };
+                let Some(computed) = rest
+                    .split(" B")
+                    .next()
+                    .and_then(|d| d.trim().parse::<f64>().ok())
+                else {
+                    bad.push(format!("{} {}: unreadable computed value", v.id, fm.id));
+                    continue;
+                };
+                n += 1;
+                let published = fm.bytes.0 as f64;
+                let r = (computed - published) / published;
+                if r.abs() > 0.01 {
+                    bad.push(format!(
+                        "{} {}: computed {computed} vs published {published} ({:+.2} %)",
+                        v.id,
+                        fm.id,
+                        r * 100.0
+                    ));
+                }
+            }
+        }
+    }
+    assert!(n >= 30, "{n} published rows with a computed counterpart");
+    assert!(bad.is_empty(), "{}", bad.join("\n"));
+}

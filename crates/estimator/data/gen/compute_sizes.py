@@ -722,6 +722,19 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Q4_K_M", 48.5e9, "steampunque Qwen3-Coder-Next Q4_K_M 48.5e9 (same shapes)"),
     ("mistral-community/Mixtral-8x22B-v0.1", "Q4_K_M", 85.58e9, "bartowski 85.58GB (mixtral rule)"),
     ("mistral-community/Mixtral-8x22B-v0.1", "Q5_K_M", 99.96e9, "bartowski 99.96GB (mixtral rule)"),
+] + [  # bartowski model-card file tables (Qwen2.5, Qwen2.5-Coder, Gemma 2, Llama 3 / 3.1 / 3.2)
+    (m, ft, gb * 1e9, f"bartowski {gb:.2f}GB") for m, rows in [
+        ("Qwen/Qwen2.5-72B-Instruct", [("Q8_0", 77.26), ("Q6_K", 64.35), ("Q5_K_M", 54.45), ("Q4_K_M", 47.42)]),
+        ("Qwen/Qwen2.5-32B-Instruct", [("Q8_0", 34.82), ("Q6_K", 26.89), ("Q5_K_M", 23.26), ("Q4_K_M", 19.85)]),
+        ("Qwen/Qwen2.5-14B-Instruct", [("Q8_0", 15.70), ("Q6_K", 12.12), ("Q5_K_M", 10.51), ("Q4_K_M", 8.99)]),
+        ("Qwen/Qwen2.5-Coder-7B-Instruct", [("Q8_0", 8.10), ("Q6_K", 6.25), ("Q5_K_M", 5.44), ("Q4_K_M", 4.68)]),
+        ("google/gemma-2-27b-it", [("Q8_0", 28.94), ("Q6_K", 22.34), ("Q5_K_M", 19.41), ("Q4_K_M", 16.65)]),
+        ("google/gemma-2-9b-it", [("Q6_K", 7.59), ("Q5_K_M", 6.65), ("Q4_K_M", 5.76)]),
+        ("google/gemma-2-2b-it", [("Q8_0", 2.78), ("Q6_K", 2.15), ("Q5_K_M", 1.92), ("Q4_K_M", 1.71)]),
+        ("meta-llama/Meta-Llama-3-8B-Instruct", [("Q8_0", 8.54), ("Q6_K", 6.59), ("Q5_K_M", 5.73), ("Q4_K_M", 4.92)]),
+        ("meta-llama/Llama-3.1-8B-Instruct", [("Q5_K_M", 5.73)]),
+        ("meta-llama/Llama-3.2-3B-Instruct", [("Q6_K", 2.64), ("Q5_K_M", 2.32)]),
+    ] for ft, gb in rows
 ]
 
 PARAM_CHECKS = [  # (model, expected parameter count, label)
