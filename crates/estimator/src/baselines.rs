@@ -662,6 +662,49 @@ pub fn report() -> String {
         Vec::new(),
         Vec::new(),
     ));
+    let _ = writeln!(s, "\n## SGLang startup logs\n");
+    let _ = writeln!(
+        s,
+        "What SGLang prints at startup (\"KV Cache is allocated. #tokens: N, K size: …, V size: …\", \
+         per card) against the estimate's `kv_pool_bytes` and `kv_pool_tokens`; what a log leaves \
+         out and how it was filled in, and a mechanism the profile lacks, are named per row.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| configuration | KV GiB logged | estimated | error % | tokens logged | estimated | filled in | gap | source |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---|---|---|");
+    let mut sglang_errs = Vec::new();
+    for l in sglang_logs() {
+        let e = estimate(&decode(&l.query).inputs);
+        let pool = e.kv_pool_bytes.unwrap_or_default().gib();
+        let err = 100.0 * (pool - l.kv_gib) / l.kv_gib;
+        sglang_errs.push(pool - l.kv_gib);
+        let dash = |x: &str| {
+            if x.is_empty() {
+                "—".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        let _ = writeln!(
+            s,
+            "| `{}` | {:.2} | {pool:.2} | {err:+.1} % | {} | {} | {} | {} | [log]({}) |",
+            l.query,
+            l.kv_gib,
+            l.tokens,
+            e.kv_pool_tokens.unwrap_or_default(),
+            dash(&l.inferred),
+            dash(l.gap.unwrap_or_default()),
+            l.url
+        );
+    }
+    groups.push((
+        "engine sglang (KV pool)".to_string(),
+        sglang_errs,
+        Vec::new(),
+        Vec::new(),
+    ));
     let _ = writeln!(s, "\n## Summary\n");
     let _ = writeln!(
         s,
