@@ -413,13 +413,6 @@ pub struct SglangLog {
     pub gap: Option<&'static str>,
 }
 
-/// The missing mechanism under SGLang tensor parallelism: SGLang sizes its pool from the free
-/// memory measured after each card has set up its NCCL communicators and custom all-reduce
-/// buffers (python/sglang/srt/model_executor/model_runner.py, `init_torch_distributed` runs
-/// before `profile_max_num_token`); the SGLang profile reserves only the CUDA context. vLLM's
-/// tensor-parallel logs show about 2 GiB per card of such memory.
-pub const SGLANG_TP_GAP: &str = "NCCL and custom all-reduce buffers per card under tensor parallelism (set up before SGLang measures its free memory) are not in the SGLang profile";
-
 /// SGLang's default `--mem-fraction-static` on one card in the releases these logs come from
 /// (python/sglang/srt/server_args.py, `__post_init__`: 0.88 below tp 2).
 pub const SGLANG_DEFAULT_FRACTION_TP1: f64 = 0.88;
@@ -486,7 +479,7 @@ pub fn sglang_logs() -> Vec<SglangLog> {
                 tokens,
                 kv_gib: r["k_size_gb"].as_f64()? + r["v_size_gb"].as_f64()?,
                 inferred: inferred.join("; "),
-                gap: (cards > 1).then_some(SGLANG_TP_GAP),
+                gap: None,
             })
         })
         .collect()

@@ -110,6 +110,7 @@ fn term_text(
                 s.kv.cells,
                 v.arch.vocab,
                 s.layout == crate::estimate::Layout::Tensor,
+                i.util,
             ),
             overhead::provenance(i.engine),
         ),
@@ -174,8 +175,11 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
         (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Layout::Layer => Some(
             "vLLM's overhead was fitted on one card and on tensor parallelism; pipeline stages other than the last hold less".into(),
         ),
-        (TermName::Overhead, Engine::Sglang) => Some(
-            "SGLang's profile rests on one published startup log (Llama-3.1-8B on an 80 GB card)".into(),
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Layer => Some(
+            "SGLang's profile was compared with startup logs on one card and under tensor parallelism, not with pipeline stages".into(),
+        ),
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Tensor => Some(
+            "SGLang's tensor-parallel buffers are sized from vLLM's H100 logs and checked on one SGLang log (4 × H100); other cards and interconnects differ".into(),
         ),
         (TermName::Overhead, Engine::Transformers) if a.experts > 1 => Some(
             "the transformers residual was measured on dense Qwen3 and Qwen3-30B-A3B only".into(),

@@ -547,6 +547,7 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         kv.cells,
         a.vocab,
         layout == Layout::Tensor,
+        i.util,
     );
     let logits = if i.engine.llama_family() {
         logits::bytes(a, i.par)
