@@ -10,10 +10,12 @@
 //!
 //! With more than one card the layout is a second question, not a constraint: tensor
 //! parallelism when it can start (llama.cpp `-sm row` needs `kv_heads % cards == 0`; vLLM needs
-//! `heads % tp == 0` and either `kv_heads % tp == 0` or `tp % kv_heads == 0`, replicating the KV
-//! heads), else layer split (llama.cpp `-sm layer`, vLLM pipeline parallelism), which has no
-//! head constraint and adds capacity but no speed. The `tensor_parallel` check reports which,
-//! with [`Severity::Info`]: `fits` is the AND of the [`Severity::Hard`] checks only.
+//! `heads % tp == 0`, the vocabulary padded to a multiple of 64 divisible by `tp`, and either
+//! `kv_heads % tp == 0` or `tp % kv_heads == 0`, replicating the KV heads), else layer split
+//! (llama.cpp `-sm layer`, vLLM pipeline parallelism), which has no head constraint and adds
+//! capacity but no speed. The `tensor_parallel` check reports which, with [`Severity::Info`]:
+//! `fits` is the AND of the [`Severity::Hard`] checks only. vLLM and SGLang also list every
+//! `tp × pp` layout of the cards ([`crate::layouts`]).
 //!
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
