@@ -678,6 +678,31 @@ mod human {
                 c.index, c.bytes, c.budget
             ));
         }
+        if !e.layouts.is_empty() {
+            s.push_str("  layouts (tensor × pipeline parallel, memory on the fullest GPU):\n");
+            for l in &e.layouts {
+                let stages: Vec<String> = l.stage_layers.iter().map(u64::to_string).collect();
+                s.push_str(&format!(
+                    "    tp {} × pp {} (layers {}): {} of {}, {}{}{}\n",
+                    l.tp,
+                    l.pp,
+                    stages.join("+"),
+                    l.per_gpu_bytes,
+                    l.budget,
+                    if l.fits {
+                        "fits"
+                    } else if l.valid {
+                        "does not fit"
+                    } else {
+                        "cannot start"
+                    },
+                    l.reason
+                        .as_deref()
+                        .map_or(String::new(), |r| format!(": {r}")),
+                    if l.chosen { " [used]" } else { "" }
+                ));
+            }
+        }
         s.push_str(&format!("verdict: {}\n", e.verdict.label()));
         if let Some(sp) = &e.speed {
             s.push_str(&format!(

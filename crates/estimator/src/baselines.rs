@@ -413,13 +413,6 @@ pub struct SglangLog {
     pub gap: Option<&'static str>,
 }
 
-/// The missing mechanism under SGLang tensor parallelism: SGLang sizes its pool from the free
-/// memory measured after each card has set up its NCCL communicators and custom all-reduce
-/// buffers (python/sglang/srt/model_executor/model_runner.py, `init_torch_distributed` runs
-/// before `profile_max_num_token`); the SGLang profile reserves only the CUDA context. vLLM's
-/// tensor-parallel logs show about 2 GiB per card of such memory.
-pub const SGLANG_TP_GAP: &str = "NCCL and custom all-reduce buffers per card under tensor parallelism (set up before SGLang measures its free memory) are not in the SGLang profile";
-
 /// SGLang's default `--mem-fraction-static` on one card in the releases these logs come from
 /// (python/sglang/srt/server_args.py, `__post_init__`: 0.88 below tp 2).
 pub const SGLANG_DEFAULT_FRACTION_TP1: f64 = 0.88;
@@ -486,7 +479,7 @@ pub fn sglang_logs() -> Vec<SglangLog> {
                 tokens,
                 kv_gib: r["k_size_gb"].as_f64()? + r["v_size_gb"].as_f64()?,
                 inferred: inferred.join("; "),
-                gap: (cards > 1).then_some(SGLANG_TP_GAP),
+                gap: None,
             })
         })
         .collect()
@@ -659,6 +652,49 @@ pub fn report() -> String {
     groups.push((
         "engine vllm (KV pool)".to_string(),
         vllm_errs,
+        Vec::new(),
+        Vec::new(),
+    ));
+    let _ = writeln!(s, "\n## SGLang startup logs\n");
+    let _ = writeln!(
+        s,
+        "What SGLang prints at startup (\"KV Cache is allocated. #tokens: N, K size: …, V size: …\", \
+         per card) against the estimate's `kv_pool_bytes` and `kv_pool_tokens`; what a log leaves \
+         out and how it was filled in, and a mechanism the profile lacks, are named per row.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| configuration | KV GiB logged | estimated | error % | tokens logged | estimated | filled in | gap | source |"
+    );
+    let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---|---|---|");
+    let mut sglang_errs = Vec::new();
+    for l in sglang_logs() {
+        let e = estimate(&decode(&l.query).inputs);
+        let pool = e.kv_pool_bytes.unwrap_or_default().gib();
+        let err = 100.0 * (pool - l.kv_gib) / l.kv_gib;
+        sglang_errs.push(pool - l.kv_gib);
+        let dash = |x: &str| {
+            if x.is_empty() {
+                "—".to_string()
+            } else {
+                x.to_string()
+            }
+        };
+        let _ = writeln!(
+            s,
+            "| `{}` | {:.2} | {pool:.2} | {err:+.1} % | {} | {} | {} | {} | [log]({}) |",
+            l.query,
+            l.kv_gib,
+            l.tokens,
+            e.kv_pool_tokens.unwrap_or_default(),
+            dash(&l.inferred),
+            dash(l.gap.unwrap_or_default()),
+            l.url
+        );
+    }
+    groups.push((
+        "engine sglang (KV pool)".to_string(),
+        sglang_errs,
         Vec::new(),
         Vec::new(),
     ));

@@ -110,6 +110,7 @@ fn term_text(
                 s.kv.cells,
                 v.arch.vocab,
                 s.layout == crate::estimate::Layout::Tensor,
+                i.util,
             ),
             overhead::provenance(i.engine),
         ),
@@ -174,8 +175,11 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
         (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Layout::Layer => Some(
             "vLLM's overhead was fitted on one card and on tensor parallelism; pipeline stages other than the last hold less".into(),
         ),
-        (TermName::Overhead, Engine::Sglang) => Some(
-            "SGLang's profile rests on one published startup log (Llama-3.1-8B on an 80 GB card)".into(),
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Layer => Some(
+            "SGLang's profile was compared with startup logs on one card and under tensor parallelism, not with pipeline stages".into(),
+        ),
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Tensor => Some(
+            "SGLang's tensor-parallel buffers are sized from vLLM's H100 logs and checked on one SGLang log (4 × H100); other cards and interconnects differ".into(),
         ),
         (TermName::Overhead, Engine::Transformers) if a.experts > 1 => Some(
             "the transformers residual was measured on dense Qwen3 and Qwen3-30B-A3B only".into(),
@@ -240,6 +244,9 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
         };
         out.push(format!("{why}{extra}."));
     }
+    if let Some(w) = vllm_encoder_warning(i.engine, &a.model_type) {
+        out.push(w);
+    }
     if i.engine == Engine::Ollama && !fits {
         out.push("Ollama does not refuse a model that does not fit: it moves layers to system RAM and runs 10–100× slower without an error.".into());
     }
@@ -262,4 +269,33 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
         ));
     }
     out
+}
+
+/// Multimodal architectures of the catalog (a vision or audio encoder in the checkpoint).
+const MULTIMODAL_TYPES: &[&str] = &[
+    "gemma3",
+    "gemma3n",
+    "llama4",
+    "mistral3",
+    "qwen3_5",
+    "qwen3_5_moe",
+];
+
+/// vLLM profiles a multimodal model's encoder at startup (`profile_run` in
+/// vllm/v1/worker/gpu_model_runner.py: dummy items of the maximum feature size filling the
+/// encoder-cache budget, before it sizes the KV cache). The source gives no closed form for the
+/// encoder's activation peak, so it is not a term: the gemma-3 0.19 logs bound it by the
+/// sampler's warm-up at vLLM's defaults, and every other multimodal family is unchecked.
+pub(crate) fn vllm_encoder_warning(engine: Engine, model_type: &str) -> Option<String> {
+    if engine != Engine::Vllm || !MULTIMODAL_TYPES.contains(&model_type) {
+        return None;
+    }
+    let checked = if model_type == "gemma3" {
+        "In the vLLM 0.19 startup logs of gemma-3 4B, 12B and 27B (H100, default budget) the profiled peak is the sampler warm-up the overhead term models, so the encoder stays under it there; a larger --max-num-batched-tokens or --limit-mm-per-prompt budget is not checked"
+    } else {
+        "No startup log of this family was compared, so the encoder's peak may exceed the overhead term"
+    };
+    Some(format!(
+        "vLLM profiles this model's multimodal encoder at startup with dummy inputs of the maximum size filling its encoder-cache budget (vllm/v1/worker/gpu_model_runner.py, profile_run; --limit-mm-per-prompt and --max-num-batched-tokens set it), before it sizes the KV cache; fitcard has no separate term for that peak. {checked}. --skip-mm-profiling skips the profiling, and then the first large image is not budgeted."
+    ))
 }

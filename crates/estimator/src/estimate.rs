@@ -10,10 +10,12 @@
 //!
 //! With more than one card the layout is a second question, not a constraint: tensor
 //! parallelism when it can start (llama.cpp `-sm row` needs `kv_heads % cards == 0`; vLLM needs
-//! `heads % tp == 0` and either `kv_heads % tp == 0` or `tp % kv_heads == 0`, replicating the KV
-//! heads), else layer split (llama.cpp `-sm layer`, vLLM pipeline parallelism), which has no
-//! head constraint and adds capacity but no speed. The `tensor_parallel` check reports which,
-//! with [`Severity::Info`]: `fits` is the AND of the [`Severity::Hard`] checks only.
+//! `heads % tp == 0`, the vocabulary padded to a multiple of 64 divisible by `tp`, and either
+//! `kv_heads % tp == 0` or `tp % kv_heads == 0`, replicating the KV heads), else layer split
+//! (llama.cpp `-sm layer`, vLLM pipeline parallelism), which has no head constraint and adds
+//! capacity but no speed. The `tensor_parallel` check reports which, with [`Severity::Info`]:
+//! `fits` is the AND of the [`Severity::Hard`] checks only. vLLM and SGLang also list every
+//! `tp × pp` layout of the cards ([`crate::layouts`]).
 //!
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
@@ -222,6 +224,10 @@ pub struct Estimate {
     /// vLLM: requests of `ctx` tokens the pool holds at once ("Maximum concurrency").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_concurrency: Option<f64>,
+    /// vLLM and SGLang: every `tensor_parallel × pipeline_parallel = cards` layout with its
+    /// memory per GPU and whether it starts and fits (absent on other engines and mixed cards).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layouts: Vec<crate::layouts::ParallelLayout>,
     /// Every constraint and fact checked.
     pub checks: Vec<Check>,
     /// Engine defaults and limits that change the answer.
@@ -263,6 +269,7 @@ impl Estimate {
             kv_pool_bytes: None,
             kv_pool_tokens: None,
             max_concurrency: None,
+            layouts: Vec::new(),
             checks: vec![check],
             warnings: Vec::new(),
             command: String::new(),
@@ -328,9 +335,14 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
         .find(|f| f.id == i.quant && f.container == container);
     let mut e = match format {
         Some(f) => {
-            let s = size(&i, &arch_for(&i, v), f);
+            let a = arch_for(&i, v);
+            let s = size(&i, &a, f);
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
+            e.layouts = crate::layouts::layouts(&i, &a, f, e.layout);
+            if let Some(w) = crate::layouts::other_fits(&i, &e) {
+                e.warnings.push(w);
+            }
             e.commands = side_by_side(&i, v, f, &e);
             e.speed = crate::speed::decode(&i, v, &e);
             e
@@ -354,6 +366,7 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
         let s = size(&i, &v.arch, f);
         let mut e = assemble(&i, v, f, &s);
         describe::describe(&mut e, &i, v, f, &s);
+        e.layouts = crate::layouts::layouts(&i, &v.arch, f, e.layout);
         e.speed = crate::speed::decode(&i, v, &e);
         e
     } else {
@@ -410,6 +423,11 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
             let name = engine.label();
             if !h.is_multiple_of(tp) {
                 Err(format!("attention heads ({h}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
+            } else if !kv::pad(arch.vocab, 64).is_multiple_of(u64::from(tp)) {
+                Err(format!(
+                    "the vocabulary padded to a multiple of 64 ({} rows) is not divisible by {tp} cards: {name} cannot shard the embedding",
+                    kv::pad(arch.vocab, 64)
+                ))
             } else if kvh >= tp && !kvh.is_multiple_of(tp) {
                 Err(format!("KV heads ({kvh}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
             } else if kvh < tp && !tp.is_multiple_of(kvh) {
@@ -487,6 +505,8 @@ pub(crate) struct Sizing {
     pub mmproj: Bytes,
     /// What the engine may use of each card (vLLM, SGLang: util × capacity).
     pub budgets: Vec<Bytes>,
+    /// vLLM and SGLang pipeline stages: the weights on each card (embedding first, head last).
+    pub stage_weights: Option<Vec<Bytes>>,
 }
 
 /// Size every term for `i` on `arch` in format `f`: each term module applies its engine's rule.
@@ -521,8 +541,8 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         Some(Err(_)) => Layout::Layer,
     };
     // Share of each card: equal under tensor parallelism (every layer split by heads), by whole
-    // layers under layer split (llama.cpp `-ts 1,1,…` and vLLM's pipeline stages give the first
-    // cards one layer more when the count does not divide).
+    // layers under layer split (llama.cpp `-ts 1,1,…`: the first cards one layer more when the
+    // count does not divide; vLLM and SGLang: their `get_pp_indices`).
     let shares: Vec<u64> = match layout {
         // Mixed cards: whole layers in proportion to each card's memory (llama.cpp `-ts`).
         Layout::Layer if mixed => {
@@ -533,10 +553,18 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
                 .map(Bytes::get)
                 .collect()
         }
-        Layout::Layer => layers_per_card(a.layers, cards),
+        // vLLM and SGLang: their own pipeline partition.
+        Layout::Layer => crate::layouts::pipeline_stages(i.engine, a.layers, cards),
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
     let mut w = weights::weights(a, f, i.engine);
+    // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
+    // copy of the embedding) on the last.
+    let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {
+        let sw = crate::layouts::stage_weights(a, f, w.device, &shares);
+        w.device = sw.iter().fold(Bytes::ZERO, |t, &b| t + b);
+        sw
+    });
     let mmproj = crate::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
     w.device += mmproj;
     let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
@@ -547,6 +575,7 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         kv.cells,
         a.vocab,
         layout == Layout::Tensor,
+        i.util,
     );
     let logits = if i.engine.llama_family() {
         logits::bytes(a, i.par)
@@ -564,6 +593,7 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         capacities,
         budgets,
         mmproj,
+        stage_weights,
     }
 }
 
@@ -572,8 +602,14 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
 pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
     let n = s.shares.len();
     // The projector sits on the first card; the model's weights are split by the shares.
-    let mut w = s.weights.device.saturating_sub(s.mmproj).split(&s.shares);
-    w[0] += s.mmproj;
+    let w = match &s.stage_weights {
+        Some(sw) => sw.clone(),
+        None => {
+            let mut w = s.weights.device.saturating_sub(s.mmproj).split(&s.shares);
+            w[0] += s.mmproj;
+            w
+        }
+    };
     let o = s.overhead.bytes.split(&vec![1; n]);
     (0..n)
         .map(|k| CardUse {
@@ -671,7 +707,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
 
 /// The card with the least headroom (`budget − bytes`; the first of equals): on alike cards,
 /// the one holding the most bytes.
-pub(crate) fn fullest(per_card: &[CardUse]) -> &CardUse {
+pub fn fullest(per_card: &[CardUse]) -> &CardUse {
     per_card
         .iter()
         .min_by_key(|c| SignedBytes::diff(c.budget, c.bytes))
@@ -724,6 +760,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         kv_pool_bytes: pool.map(|p| p.bytes),
         kv_pool_tokens: pool.map(|p| p.tokens),
         max_concurrency: pool.map(|p| p.max_concurrency),
+        layouts: Vec::new(),
         checks,
         warnings: Vec::new(),
         command: String::new(),
@@ -837,7 +874,8 @@ fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
 }
 
 /// Whole layers per card under layer split: `layers / cards` each, the first `layers % cards`
-/// cards one more (the order llama.cpp's even `-ts` and vLLM's pipeline partition use).
+/// cards one more: fitcard's split for llama.cpp's even `-ts`, Ollama and transformers. vLLM and
+/// SGLang place the remainder on later stages ([`crate::layouts::pipeline_stages`]).
 pub fn layers_per_card(layers: u32, cards: u32) -> Vec<u64> {
     let cards = cards.max(1);
     (0..cards)

@@ -57,6 +57,7 @@ pub mod estimate;
 pub mod gguf;
 pub mod hf;
 pub mod inputs;
+pub mod layouts;
 pub mod measure;
 pub mod mmproj;
 pub mod permalink;

@@ -26,6 +26,11 @@
 //! Domain: vLLM V1 with those defaults; a smaller `--max-num-seqs` lowers the warm-up, so the
 //! term is conservative for the commands fitcard writes.
 //!
+//! SGLang, per card: `0.4 GiB` (the CUDA context inside its static fraction), plus under tensor
+//! parallelism `util × 1.85 GiB`: SGLang takes `--mem-fraction-static` of the free memory it
+//! measures after its NCCL communicators and custom all-reduce buffers exist, so that fraction
+//! of them comes off the pool ([`SGLANG_TP_COMM`]).
+//!
 //! transformers: `overhead = 0.7 GiB × cards + 48 MiB`. The 48 MiB is the largest residual
 //! (peak − weights − KV, rounded up) of the Qwen3 speed benchmark (transformers 4.51 +
 //! FlashAttention-2, 0.6B…32B at 2K…32K tokens; residuals 33–48 MiB). That benchmark reads
@@ -46,6 +51,16 @@ pub const TRANSFORMERS_RESIDUAL: Bytes = Bytes(48 * MIB);
 /// SGLang, per card: what its static fraction holds besides weights and KV (the CUDA context:
 /// 78.81 of 79.19 GiB free before loading on an H100, the SGLang docs' startup log).
 pub const SGLANG_CONTEXT: Bytes = Bytes(GIB * 2 / 5);
+/// SGLang under tensor parallelism, per card: the communication buffers (NCCL communicators,
+/// custom all-reduce) set up before SGLang measures the free memory its static fraction is
+/// taken of, so the fraction of them comes off the pool. SGLang's source gives the mechanism
+/// (python/sglang/srt/model_executor/model_runner.py: `init_torch_distributed` builds the
+/// process groups and measures `min_per_gpu_memory` before `profile_max_num_token` computes
+/// `rest_memory = available − total × (1 − mem_fraction_static)`) but no size: the size is
+/// vLLM's measured non-torch memory under tensor parallelism less its single-card value
+/// (2.1 − 0.25 GiB, the same NCCL library and custom all-reduce on H100; see the vLLM
+/// constants below), computed, not fitted to an SGLang log.
+pub const SGLANG_TP_COMM: Bytes = Bytes(VLLM_NON_TORCH_TP.0 - VLLM_NON_TORCH_SINGLE.0);
 
 /// vLLM's profiled peak in rows of fp32 logits (see module docs: 3830…4070 in the logs).
 pub const VLLM_SAMPLER_ROWS: u64 = 3950;
@@ -66,7 +81,7 @@ pub fn domain(engine: Engine) -> &'static str {
     match engine {
         Engine::LlamaCpp | Engine::Ollama => "llama.cpp at one slot on one card (four measured configurations); driver and engine version specific.",
         Engine::Vllm => "vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism.",
-        Engine::Sglang => "SGLang, one published startup log (Llama-3.1-8B on an 80 GB card).",
+        Engine::Sglang => "SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared.",
         Engine::Transformers => "transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens.",
     }
 }
@@ -74,7 +89,7 @@ pub fn domain(engine: Engine) -> &'static str {
 /// Where the formula comes from, per engine.
 pub fn provenance(engine: Engine) -> &'static str {
     if engine == Engine::Sglang {
-        return "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json).";
+        return "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json). Under tensor parallelism SGLang measures its free memory after the NCCL communicators and custom all-reduce buffers exist (model_runner.py, init_torch_distributed before profile_max_num_token), so the fraction of those buffers comes off the pool: 1.85 GiB per card, vLLM's measured tensor-parallel non-torch memory less its single-card value on H100 (same NCCL library; computed, not fitted to an SGLang log).";
     }
     if engine == Engine::Vllm {
         return "What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).";
@@ -87,8 +102,8 @@ pub fn provenance(engine: Engine) -> &'static str {
 }
 
 /// Runtime overhead of `engine` on `cards` cards with `device_weights` on them and `n_ctx`
-/// cells allocated, for a model with `vocab` tokens, `tensor` = tensor parallelism (see the
-/// module docs).
+/// cells allocated, for a model with `vocab` tokens, `tensor` = tensor parallelism, `util` the
+/// engine's memory fraction (see the module docs).
 pub fn overhead(
     engine: Engine,
     cards: u32,
@@ -96,10 +111,16 @@ pub fn overhead(
     n_ctx: u64,
     vocab: u64,
     tensor: bool,
+    util: f64,
 ) -> Overhead {
     if engine == Engine::Sglang {
+        let comm = if tensor {
+            SGLANG_TP_COMM.scale(util)
+        } else {
+            Bytes::ZERO
+        };
         return Overhead {
-            bytes: SGLANG_CONTEXT.times(u64::from(cards)),
+            bytes: (SGLANG_CONTEXT + comm).times(u64::from(cards)),
         };
     }
     if engine == Engine::Vllm {
@@ -134,8 +155,14 @@ pub fn formula(
     n_ctx: u64,
     vocab: u64,
     tensor: bool,
+    util: f64,
 ) -> String {
     if engine == Engine::Sglang {
+        if tensor {
+            return format!(
+                "{cards} card(s) × (0.4 GiB CUDA context + util {util} × {SGLANG_TP_COMM} NCCL and all-reduce buffers)"
+            );
+        }
         return format!("0.4 GiB CUDA context × {cards}");
     }
     if engine == Engine::Vllm {

@@ -305,6 +305,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             kv_pool_bytes: None,
             kv_pool_tokens: None,
             max_concurrency: None,
+            layouts: Vec::new(),
             checks,
             warnings: Vec::new(),
             speed: None,

@@ -1,0 +1,205 @@
+//! Tensor × pipeline parallel layouts of vLLM and SGLang: every way to write the card count as
+//! `tensor_parallel × pipeline_parallel`, each with its memory on one GPU and whether it starts.
+//!
+//! Rules, per layout:
+//! * Tensor parallelism over `tp` GPUs needs the attention heads divisible by `tp`, the KV heads
+//!   divisible by `tp` or `tp` a multiple of them (the KV heads are then replicated), and the
+//!   vocabulary padded to a multiple of 64 divisible by `tp` (`VocabParallelEmbedding` pads to
+//!   `DEFAULT_VOCAB_PADDING_SIZE = 64` and `divide()`s the padded rows by `tp`, which asserts
+//!   divisibility: vllm/model_executor/layers/vocab_parallel_embedding.py; SGLang's
+//!   python/sglang/srt/layers/vocab_parallel_embedding.py is adapted from it):
+//!   [`crate::estimate::tensor_parallel`].
+//! * Pipeline parallelism over `pp` stages splits the layers as each engine's `get_pp_indices`
+//!   does ([`pipeline_stages`]), at least one layer per stage. The first stage also holds the
+//!   embedding and the last the LM head; a model that ties them keeps a copy of the embedding on
+//!   the last stage as its head (vLLM's models build `embed_tokens` when
+//!   `get_pp_group().is_first_rank or (config.tie_word_embeddings and
+//!   get_pp_group().is_last_rank)`, e.g. vllm/model_executor/models/llama.py).
+//! * Per GPU of a stage: that stage's weights over `tp`, the KV cache of its layers with the KV
+//!   heads one of `tp` GPUs holds, and the engine's per-card overhead (with its
+//!   tensor-parallel communication buffers when `tp > 1`); it fits when the fullest GPU stays
+//!   within `util × capacity`.
+//!
+//! The estimate itself runs the layout the engine starts by default for `cards` (all tensor
+//! parallel when that can start, else all pipeline); the list shows the others beside it.
+
+use crate::catalog::{Arch, Format};
+use crate::engine::Engine;
+use crate::estimate::{tensor_parallel, Layout};
+use crate::inputs::Inputs;
+use crate::terms::{kv, overhead, weights};
+use crate::units::Bytes;
+use serde::Serialize;
+
+/// One `tp × pp` layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParallelLayout {
+    /// Tensor-parallel size (`--tensor-parallel-size`, SGLang `--tp-size`).
+    pub tp: u32,
+    /// Pipeline-parallel size (`--pipeline-parallel-size`, SGLang `--pp-size`).
+    pub pp: u32,
+    /// Layers per pipeline stage, first to last.
+    pub stage_layers: Vec<u64>,
+    /// Bytes on one GPU of each stage, first to last.
+    pub stage_bytes: Vec<Bytes>,
+    /// Bytes on the fullest GPU.
+    pub per_gpu_bytes: Bytes,
+    /// What the engine may use of each GPU (`util × capacity`).
+    pub budget: Bytes,
+    /// The engine can start this layout on this model (divisibility).
+    pub valid: bool,
+    /// Valid, and the fullest GPU stays within the budget.
+    pub fits: bool,
+    /// Why not, when it is invalid or does not fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The layout the estimate, its per-card bars and its command use.
+    pub chosen: bool,
+}
+
+/// Layers per pipeline stage, first to last, as `engine` splits `layers` over `stages` when no
+/// partition is given. vLLM gives the remainder one layer each to the stages before the last,
+/// from the second-to-last backwards (the last holds the final norm and the LM head;
+/// `get_pp_indices` in vllm/distributed/utils.py, overridden by `VLLM_PP_LAYER_PARTITION`).
+/// SGLang gives it to the last `remainder` stages (`get_pp_indices` in
+/// python/sglang/srt/distributed/utils.py, overridden by `SGLANG_PP_LAYER_PARTITION`). Other
+/// engines: [`crate::estimate::layers_per_card`].
+pub fn pipeline_stages(engine: Engine, layers: u32, stages: u32) -> Vec<u64> {
+    let n = stages.max(1) as usize;
+    let base = u64::from(layers) / n as u64;
+    let rem = (u64::from(layers) % n as u64) as usize;
+    let mut parts = vec![base; n];
+    match engine {
+        Engine::Vllm => {
+            for k in 2..rem + 2 {
+                parts[n - k] += 1;
+            }
+        }
+        Engine::Sglang => {
+            for p in parts.iter_mut().skip(n - rem) {
+                *p += 1;
+            }
+        }
+        _ => return crate::estimate::layers_per_card(layers, stages),
+    }
+    parts
+}
+
+/// Bytes of the embedding table (and of the LM head, its size) in `f`.
+pub(crate) fn embedding_bytes(a: &Arch, f: &Format) -> Bytes {
+    Bytes(f.embd_type.row_bytes(a.vocab.saturating_mul(a.hidden)))
+}
+
+/// Weights over all GPUs of each stage: the layers by `stage_layers`, the embedding on the
+/// first stage, the LM head (or the tied copy) on the last. `device` = the weights on the
+/// cards with one stage (a tied head not yet copied).
+pub(crate) fn stage_weights(
+    a: &Arch,
+    f: &Format,
+    device: Bytes,
+    stage_layers: &[u64],
+) -> Vec<Bytes> {
+    let embed = embedding_bytes(a, f);
+    let n = stage_layers.len();
+    if n <= 1 {
+        return vec![device; n.max(1)];
+    }
+    // Untied: the file holds the head, the size of the embedding; tied: the last stage adds
+    // its own copy.
+    let head_in_file = if a.tied_embeddings {
+        Bytes::ZERO
+    } else {
+        embed
+    };
+    let body = device.saturating_sub(embed).saturating_sub(head_in_file);
+    let mut w = body.split(stage_layers);
+    w[0] += embed;
+    w[n - 1] += embed;
+    w
+}
+
+/// Every `tp × pp = cards` layout of `i` on `a` in `f` (vLLM and SGLang with alike cards; empty
+/// otherwise), largest `tp` first; `chosen` is the estimate's own.
+pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: Layout) -> Vec<ParallelLayout> {
+    if !i.engine.preallocates() || !i.gpus.is_empty() {
+        return Vec::new();
+    }
+    let cards = i.cards.max(1);
+    let capacity = crate::estimate::card_capacity(i);
+    let budget = capacity.scale(i.util);
+    let device = weights::weights(a, f, i.engine).device;
+    let ctx = u64::from(i.ctx);
+    let par = u64::from(i.par.max(1));
+    let mut out = Vec::new();
+    for tp in (1..=cards).rev().filter(|t| cards.is_multiple_of(*t)) {
+        let pp = cards / tp;
+        let mut why = Vec::new();
+        if tp > 1 {
+            if let Err(e) = tensor_parallel(i.engine, a, tp) {
+                why.push(e);
+            }
+        }
+        if pp > a.layers {
+            why.push(format!(
+                "{pp} pipeline stages for {} layers: a stage would hold none",
+                a.layers
+            ));
+        }
+        let stage_layers = pipeline_stages(i.engine, a.layers, pp);
+        let w = stage_weights(a, f, device, &stage_layers);
+        let kv_one = kv::paged(a, ctx, par, i.kv, u64::from(tp));
+        let kv = kv_one.split(&stage_layers);
+        let o = overhead::overhead(i.engine, 1, Bytes::ZERO, 0, a.vocab, tp > 1, i.util).bytes;
+        let stage_bytes: Vec<Bytes> = (0..pp as usize)
+            .map(|s| w[s].split(&vec![1; tp as usize])[0] + kv[s] + o)
+            .collect();
+        let per_gpu = stage_bytes.iter().copied().max().unwrap_or_default();
+        let valid = why.is_empty();
+        let fits = valid && per_gpu <= budget;
+        if valid && !fits {
+            why.push(format!(
+                "{per_gpu} on the fullest GPU > {budget} (util {} × {capacity}): short by {}",
+                i.util,
+                per_gpu.saturating_sub(budget)
+            ));
+        }
+        let is_chosen = match chosen {
+            Layout::Single => cards == 1,
+            Layout::Tensor => tp == cards,
+            Layout::Layer => pp == cards,
+        };
+        out.push(ParallelLayout {
+            tp,
+            pp,
+            stage_layers,
+            stage_bytes,
+            per_gpu_bytes: per_gpu,
+            budget,
+            valid,
+            fits,
+            reason: (!why.is_empty()).then(|| why.join("; ")),
+            chosen: is_chosen,
+        });
+    }
+    out
+}
+
+/// When the estimate's layout does not fit and another does: which, in words.
+pub(crate) fn other_fits(i: &Inputs, e: &crate::estimate::Estimate) -> Option<String> {
+    if e.fits {
+        return None;
+    }
+    let l = e.layouts.iter().find(|l| l.fits && !l.chosen)?;
+    let (tp_flag, pp_flag) = match i.engine {
+        Engine::Sglang => ("--tp-size", "--pp-size"),
+        _ => ("--tensor-parallel-size", "--pipeline-parallel-size"),
+    };
+    Some(format!(
+        "{} fits as {tp_flag} {} {pp_flag} {}: {} on the fullest GPU of {} (see the layouts).",
+        i.engine.label(),
+        l.tp,
+        l.pp,
+        l.per_gpu_bytes,
+        l.budget
+    ))
+}

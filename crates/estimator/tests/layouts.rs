@@ -1,0 +1,170 @@
+//! vLLM and SGLang tensor × pipeline parallel layouts: the divisibility rules (with KV-head
+//! replication and vocabulary padding), where each engine puts the remainder layers, and a
+//! plan that fits only with pipeline parallelism.
+
+use fitcard_estimator::estimate::{fullest, tensor_parallel, Layout};
+use fitcard_estimator::layouts::pipeline_stages;
+use fitcard_estimator::{catalog, decode, estimate, Engine};
+
+fn est(q: &str) -> fitcard_estimator::Estimate {
+    let d = decode(q);
+    assert!(d.clean(), "{q}: {:?}", d.notices);
+    estimate(&d.inputs)
+}
+
+/// (heads, kv heads, vocab, tp) → starts? (vLLM and SGLang shard attention alike.)
+#[test]
+fn tensor_parallel_divisibility_with_replication_and_vocab_padding() {
+    let (_, v) = catalog().variant("Qwen/Qwen3-32B").expect("catalog model");
+    let rows: &[(u32, u32, u64, u32, bool, &str)] = &[
+        (32, 8, 151_936, 4, true, "2 KV heads per card"),
+        (32, 8, 151_936, 8, true, "1 KV heads per card"),
+        // kv_heads < tp and tp a multiple of them: replicated.
+        (32, 8, 151_936, 16, true, "replicated"),
+        (32, 4, 151_936, 8, true, "replicated"),
+        (40, 8, 151_936, 16, false, "attention heads (40)"),
+        (48, 12, 151_936, 8, false, "KV heads (12)"),
+        (48, 3, 151_936, 16, false, "cannot replicate"),
+        // Heads and KV heads divide, the padded vocabulary (151936 = 64 × 2374) does not.
+        (48, 12, 151_936, 3, false, "vocabulary padded"),
+        // 32001 pads to 32064 = 64 × 501 = 3 × 10688.
+        (48, 12, 32_001, 3, true, "4 KV heads per card"),
+    ];
+    for engine in [Engine::Vllm, Engine::Sglang] {
+        for &(heads, kv, vocab, tp, ok, words) in rows {
+            let mut a = v.arch.clone();
+            a.heads = heads;
+            a.kv_heads = kv;
+            a.vocab = vocab;
+            let r = tensor_parallel(engine, &a, tp);
+            let msg = match &r {
+                Ok(m) | Err(m) => m.clone(),
+            };
+            assert_eq!(
+                r.is_ok(),
+                ok,
+                "{engine} heads {heads} kv {kv} tp {tp}: {msg}"
+            );
+            assert!(msg.contains(words), "{engine} tp {tp}: {msg}");
+        }
+    }
+}
+
+/// vLLM: the remainder goes one layer each to the stages before the last, from the
+/// second-to-last backwards (vllm/distributed/utils.py `get_pp_indices`); SGLang: to the last
+/// stages (python/sglang/srt/distributed/utils.py).
+#[test]
+fn remainder_layers_placed_as_each_engine_does() {
+    let rows: &[(Engine, u32, u32, &[u64])] = &[
+        (Engine::Vllm, 32, 4, &[8, 8, 8, 8]),
+        (Engine::Vllm, 30, 4, &[7, 8, 8, 7]),
+        (Engine::Vllm, 31, 4, &[8, 8, 8, 7]),
+        (Engine::Vllm, 29, 4, &[7, 7, 8, 7]),
+        (Engine::Vllm, 5, 2, &[3, 2]),
+        (Engine::Sglang, 30, 4, &[7, 7, 8, 8]),
+        (Engine::Sglang, 31, 4, &[7, 8, 8, 8]),
+        (Engine::Sglang, 5, 2, &[2, 3]),
+        // llama.cpp's even -ts as fitcard splits it: the first cards one more.
+        (Engine::LlamaCpp, 30, 4, &[8, 8, 7, 7]),
+    ];
+    for &(engine, layers, pp, want) in rows {
+        assert_eq!(
+            pipeline_stages(engine, layers, pp),
+            want,
+            "{engine} {layers}/{pp}"
+        );
+    }
+    // The estimate's own pipeline stages follow vLLM's partition: Qwen3-32B's 64 layers over 6
+    // cards (64 heads: no 6-way tensor parallelism) → 10, 11, 11, 11, 11, 10.
+    let e = est("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192");
+    assert_eq!(e.layout, Layout::Layer);
+    let used = e.layouts.iter().find(|l| l.chosen).expect("chosen layout");
+    assert_eq!((used.tp, used.pp), (1, 6));
+    assert_eq!(used.stage_layers, vec![10, 11, 11, 11, 11, 10]);
+    // First and last stage hold the embedding and the LM head besides their 10 layers.
+    let w = |k: usize| e.per_card[k].terms[0].1;
+    assert!(w(0) > w(1) && w(5) > w(1), "{:?}", e.per_card);
+    assert!(
+        e.command.contains("--pipeline-parallel-size 6"),
+        "{}",
+        e.command
+    );
+    assert!(
+        !e.command.contains("--tensor-parallel-size"),
+        "{}",
+        e.command
+    );
+    // No partition variable: vLLM's default partition is the one budgeted.
+    assert!(
+        !e.command.contains("VLLM_PP_LAYER_PARTITION"),
+        "{}",
+        e.command
+    );
+}
+
+/// Every factorisation of the card count is listed; a tied model's last stage holds its own
+/// copy of the embedding as the LM head.
+#[test]
+fn every_factorisation_listed_and_the_tied_head_copied() {
+    let e = est("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192");
+    let pairs: Vec<(u32, u32)> = e.layouts.iter().map(|l| (l.tp, l.pp)).collect();
+    assert_eq!(pairs, vec![(6, 1), (3, 2), (2, 3), (1, 6)]);
+    assert!(!e.layouts[0].valid && e.layouts[0].reason.is_some());
+    assert!(e.layouts[2].valid && e.layouts[2].fits);
+    // Qwen3-4B ties its embeddings: under pipeline parallelism the weights term grows by one
+    // embedding table (vocab × hidden × 2 B), on the last card.
+    let (_, v) = catalog().variant("Qwen/Qwen3-4B").expect("catalog model");
+    assert!(v.arch.tied_embeddings);
+    let embed = v.arch.vocab * v.arch.hidden * 2;
+    let one = est("model=Qwen/Qwen3-4B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192");
+    let three = est("model=Qwen/Qwen3-4B&engine=vllm&quant=BF16&cards=3&gpu=rtx-4090&ctx=8192");
+    assert_eq!(three.layout, Layout::Layer);
+    assert_eq!(
+        three.terms[0].bytes.get(),
+        one.terms[0].bytes.get() + embed,
+        "weights on three stages"
+    );
+}
+
+/// The layout the estimate uses reports the same bytes as its fullest card.
+#[test]
+fn chosen_layout_matches_the_estimate() {
+    for q in [
+        "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192",
+        "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192",
+        "model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192",
+        "model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192",
+        "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192",
+        "model=google/gemma-3-27b-it&engine=vllm&quant=BF16&cards=3&gpu=h100-sxm&ctx=32768",
+    ] {
+        let e = est(q);
+        let used: Vec<_> = e.layouts.iter().filter(|l| l.chosen).collect();
+        assert_eq!(used.len(), 1, "{q}");
+        assert_eq!(used[0].per_gpu_bytes, fullest(&e.per_card).bytes, "{q}");
+        assert_eq!(used[0].fits, e.fits, "{q}");
+    }
+    // Other engines and mixed cards list none.
+    let e = est("model=Qwen/Qwen3-8B&engine=llama.cpp&quant=Q4_K_M&cards=2&gpu=rtx-4090&ctx=8192");
+    assert!(e.layouts.is_empty());
+}
+
+/// Five requests of 8K on 4 × RTX 4090: four-way tensor parallelism needs 2.1 GiB of NCCL and
+/// all-reduce memory per card and does not fit; four pipeline stages, with 0.25 GiB each, do.
+#[test]
+fn a_plan_that_fits_only_with_pipeline_parallelism() {
+    let q = "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5";
+    let e = est(q);
+    assert_eq!(e.layout, Layout::Tensor);
+    assert!(!e.fits);
+    let by = |tp: u32| e.layouts.iter().find(|l| l.tp == tp).expect("layout");
+    assert!(by(4).valid && !by(4).fits && by(4).chosen);
+    assert!(by(2).valid && !by(2).fits);
+    assert!(by(1).valid && by(1).fits, "{:?}", by(1));
+    assert!(
+        e.warnings
+            .iter()
+            .any(|w| w.contains("--tensor-parallel-size 1 --pipeline-parallel-size 4")),
+        "{:?}",
+        e.warnings
+    );
+}
