@@ -60,10 +60,43 @@
 //! **Domain.** Single-node decode with llama.cpp's kernels (2024 builds); the bandwidth of each
 //! catalog GPU from its specification. vLLM reaches more of HBM at batch 1 (75 tokens/s for
 //! Llama-3.1-8B BF16 on an A100 40GB where this fit says about 45), and MoE kernels less of it,
-//! so both are outside the fitted domain. No prefill model yet (compute-bound: it needs tensor-core throughput per
-//! format, which the published specifications do not give consistently).
+//! so both are outside the fitted domain.
 //! Unified memory other than Apple's: the DGX Spark (GB10, CUDA) rows of llama.cpp's
 //! `benches/dgx-spark.md` run through the estimator end to end (`tests/speed.rs`).
+
+//!
+//! **Prefill.** Prompt processing is compute-bound: per prompt token, `2 ×` the parameters a
+//! token goes through (the embedding is a lookup; llama.cpp computes the output head for the
+//! last prompt token only), plus attention: a causal prompt of `n` tokens after `d` cached ones
+//! scores `n·d + n²/2` query–key pairs per head and full-attention layer (FlashAttention-2 counts
+//! `4 · n² · head_dim · heads` forward FLOPs, halved for a causal mask,
+//! <https://arxiv.org/abs/2307.08691>, section 4.1; sliding-window layers score at most `n ×
+//! window`). The weights run at `eff ×` the card's dense FP16 tensor throughput (`fp16_tflops`
+//! in the GPU catalog, each with its source); a score costs [`SCORE_FLOPS`]. Fits
+//! ([`PREFILL_GDDR`], [`PREFILL_HBM`], [`PREFILL_GB10`]): GDDR 0.441 and HBM 0.333 on the
+//! Llama-3-8B `pp512` rows of the XiongjieDai notebooks (fit: 14 rows, median 9 %; held out, the
+//! 70B rows and llama.cpp PR #4766's 7B rows: 10 rows, median 14 %, worst 26 %, the 70B runs
+//! faster than estimated, the bigger matrices fill the tensor cores better). The H100 PCIe's
+//! 8B rows run 38–66 % below the HBM fit (its 70B row within 13 %): a named miss. In those
+//! builds (May 2024) llama.cpp's CUDA backend dequantized K-quants and legacy quants to FP16
+//! and multiplied with cuBLAS for batches above 32; the bytes of that (read the quantized
+//! weights, write FP16 ones) are charged per micro-batch of 512 at the decode bandwidth.
+//! Current builds multiply quantized weights directly with int8 tensor cores (MMQ,
+//! `ggml/src/ggml-cuda/mmq.cu`, chosen by `ggml_cuda_should_use_mmq`), so for quantized formats
+//! on discrete cards the estimate is on the slow side. GB10 (DGX Spark, build 6918, MMQ):
+//! 0.242 on the dense Qwen2.5-Coder-7B `pp2048 @ d0 … d32768` rows (within 16 %); its MoE rows
+//! run 18–70 % slower than estimated (routed experts see few tokens each). Apple GPUs and AMD
+//! cards have no `fp16_tflops` yet: no prefill estimate. `ttft_s = ctx / prefill_tps` for a
+//! prompt that fills the chosen context, batch 1 (the first decode step not included).
+//!
+//! **Prefill with a spill.** Layers kept in host memory are not computed on the CPU in prompt
+//! processing: `ggml_backend_sched` (`ggml/src/ggml-backend.cpp`) hands an op whose weights sit
+//! in a host buffer to a GPU backend that asks for it, and the CUDA backend asks for every op
+//! with a batch of at least 32 tokens (`ggml_backend_cuda_device_offload_op`,
+//! `op_offload_min_batch_size`, `GGML_OP_OFFLOAD_MIN_BATCH`, in
+//! <https://github.com/ggml-org/llama.cpp/blob/4c7e9893c4ca8eec35d032726d14b74fae76cff8/ggml/src/ggml-cuda/ggml-cuda.cu>).
+//! The weights are then copied over PCIe each micro-batch: `host bytes / (512 × 31.5 GB/s)`
+//! per token is added. Unvalidated against a published partial-offload prefill row.
 
 use crate::catalog::{catalog, Arch, MemoryKind, Variant};
 use crate::estimate::{Estimate, Layout};
