@@ -8,7 +8,13 @@
 use std::{env, fs, path::Path};
 
 /// Fields that hold words for people, not numbers the estimator reads.
-const TEXT: [&str; 4] = ["source", "note", "bandwidth_source", "capability_basis"];
+const TEXT: [&str; 5] = [
+    "source",
+    "note",
+    "bandwidth_source",
+    "capability_basis",
+    "fp16_tflops_source",
+];
 
 fn strip(v: &mut serde_json::Value) {
     match v {

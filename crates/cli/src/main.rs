@@ -709,6 +709,12 @@ mod human {
                 "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; ±20 % on the published llama.cpp runs)\n",
                 sp.decode_tps, sp.aggregate_tps
             ));
+            if let Some(pf) = &e.prefill {
+                s.push_str(&format!(
+                    "  prefill ≈{:.0} tokens/s, first token after ≈{:.2} s for a prompt that fills the context (batch 1)\n",
+                    pf.prefill_tps, pf.ttft_s
+                ));
+            }
             if sp.offloaded_layers > 0 {
                 s.push_str(&format!(
                     "  {} layer(s) ({}) stay in system RAM: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",

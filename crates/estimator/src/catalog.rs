@@ -363,6 +363,14 @@ pub struct Gpu {
     /// `gddr`, `hbm` or `unified`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
     #[serde(default)]
     pub memory_kind: MemoryKind,
+    /// Dense FP16 tensor throughput, TFLOPS (10^12 per second), without 2:4 sparsity: the
+    /// prefill roofline (see [`crate::speed`]). GeForce cards: the FP16-accumulate rate, the one
+    /// llama.cpp's cuBLAS path runs at. `None` where no specification was found.
+    #[serde(default)]
+    pub fp16_tflops: Option<f64>,
+    /// Where the throughput comes from (URL; "computed:" when a sparse figure was halved).
+    #[serde(default)]
+    pub fp16_tflops_source: Option<String>,
 }
 
 /// YaRN rope scaling: the model's context stretched `factor` times beyond `original_ctx`.

@@ -234,9 +234,16 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// The command that runs this configuration.
     pub command: String,
-    /// Decode speed (absent when a card's memory bandwidth is unknown).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    /// Decode speed (absent when a card's memory bandwidth is unknown). Serialized, with the
+    /// prefill below, as `speed_report`.
+    #[serde(skip)]
     pub speed: Option<crate::speed::Speed>,
+    /// Prefill speed and time to first token (absent when a card's FP16 throughput is unknown).
+    #[serde(skip)]
+    pub prefill: Option<crate::speed::Prefill>,
+    /// The JSON `speed` object: the decode fields with `prefill_tps` and `ttft_s` added.
+    #[serde(rename = "speed", skip_serializing_if = "Option::is_none")]
+    pub speed_report: Option<crate::speed::SpeedReport>,
     /// The same plan on every engine that loads this file, side by side (the chosen engine
     /// first), each with what it was planned for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -274,6 +281,8 @@ impl Estimate {
             warnings: Vec::new(),
             command: String::new(),
             speed: None,
+            prefill: None,
+            speed_report: None,
             commands: Vec::new(),
             notices: Vec::new(),
         }
@@ -344,7 +353,7 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
                 e.warnings.push(w);
             }
             e.commands = side_by_side(&i, v, f, &e);
-            e.speed = crate::speed::decode(&i, v, &e);
+            crate::speed::attach(&i, v, &mut e);
             e
         }
         None => unavailable(&i, v),
@@ -367,7 +376,7 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
         let mut e = assemble(&i, v, f, &s);
         describe::describe(&mut e, &i, v, f, &s);
         e.layouts = crate::layouts::layouts(&i, &v.arch, f, e.layout);
-        e.speed = crate::speed::decode(&i, v, &e);
+        crate::speed::attach(&i, v, &mut e);
         e
     } else {
         unavailable(&i, v)
@@ -765,6 +774,8 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         warnings: Vec::new(),
         command: String::new(),
         speed: None,
+        prefill: None,
+        speed_report: None,
         commands: Vec::new(),
         notices: Vec::new(),
     }

@@ -60,10 +60,43 @@
 //! **Domain.** Single-node decode with llama.cpp's kernels (2024 builds); the bandwidth of each
 //! catalog GPU from its specification. vLLM reaches more of HBM at batch 1 (75 tokens/s for
 //! Llama-3.1-8B BF16 on an A100 40GB where this fit says about 45), and MoE kernels less of it,
-//! so both are outside the fitted domain. No prefill model yet (compute-bound: it needs tensor-core throughput per
-//! format, which the published specifications do not give consistently).
+//! so both are outside the fitted domain.
 //! Unified memory other than Apple's: the DGX Spark (GB10, CUDA) rows of llama.cpp's
 //! `benches/dgx-spark.md` run through the estimator end to end (`tests/speed.rs`).
+
+//!
+//! **Prefill.** Prompt processing is compute-bound: per prompt token, `2 ×` the parameters a
+//! token goes through (the embedding is a lookup; llama.cpp computes the output head for the
+//! last prompt token only), plus attention: a causal prompt of `n` tokens after `d` cached ones
+//! scores `n·d + n²/2` query–key pairs per head and full-attention layer (FlashAttention-2 counts
+//! `4 · n² · head_dim · heads` forward FLOPs, halved for a causal mask,
+//! <https://arxiv.org/abs/2307.08691>, section 4.1; sliding-window layers score at most `n ×
+//! window`). The weights run at `eff ×` the card's dense FP16 tensor throughput (`fp16_tflops`
+//! in the GPU catalog, each with its source); a score costs [`SCORE_FLOPS`]. Fits
+//! ([`PREFILL_GDDR`], [`PREFILL_HBM`], [`PREFILL_GB10`]): GDDR 0.441 and HBM 0.333 on the
+//! Llama-3-8B `pp512` rows of the XiongjieDai notebooks (fit: 14 rows, median 9 %; held out, the
+//! 70B rows and llama.cpp PR #4766's 7B rows: 10 rows, median 14 %, worst 26 %, the 70B runs
+//! faster than estimated, the bigger matrices fill the tensor cores better). The H100 PCIe's
+//! 8B rows run 38–66 % below the HBM fit (its 70B row within 13 %): a named miss. In those
+//! builds (May 2024) llama.cpp's CUDA backend dequantized K-quants and legacy quants to FP16
+//! and multiplied with cuBLAS for batches above 32; the bytes of that (read the quantized
+//! weights, write FP16 ones) are charged per micro-batch of 512 at the decode bandwidth.
+//! Current builds multiply quantized weights directly with int8 tensor cores (MMQ,
+//! `ggml/src/ggml-cuda/mmq.cu`, chosen by `ggml_cuda_should_use_mmq`), so for quantized formats
+//! on discrete cards the estimate is on the slow side. GB10 (DGX Spark, build 6918, MMQ):
+//! 0.242 on the dense Qwen2.5-Coder-7B `pp2048 @ d0 … d32768` rows (within 16 %); its MoE rows
+//! run 18–70 % slower than estimated (routed experts see few tokens each). Apple GPUs and AMD
+//! cards have no `fp16_tflops` yet: no prefill estimate. `ttft_s = ctx / prefill_tps` for a
+//! prompt that fills the chosen context, batch 1 (the first decode step not included).
+//!
+//! **Prefill with a spill.** Layers kept in host memory are not computed on the CPU in prompt
+//! processing: `ggml_backend_sched` (`ggml/src/ggml-backend.cpp`) hands an op whose weights sit
+//! in a host buffer to a GPU backend that asks for it, and the CUDA backend asks for every op
+//! with a batch of at least 32 tokens (`ggml_backend_cuda_device_offload_op`,
+//! `op_offload_min_batch_size`, `GGML_OP_OFFLOAD_MIN_BATCH`, in
+//! <https://github.com/ggml-org/llama.cpp/blob/4c7e9893c4ca8eec35d032726d14b74fae76cff8/ggml/src/ggml-cuda/ggml-cuda.cu>).
+//! The weights are then copied over PCIe each micro-batch: `host bytes / (512 × 31.5 GB/s)`
+//! per token is added. Unvalidated against a published partial-offload prefill row.
 
 use crate::catalog::{catalog, Arch, MemoryKind, Variant};
 use crate::estimate::{Estimate, Layout};
@@ -379,4 +412,218 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         offloaded_layers: spilled.div_ceil(per_layer.max(1)) as u32,
         on_card_tps: 1.0 / (card_t + fixed),
     })
+}
+
+/// Prefill efficiency of one hardware class: the share of the card's dense FP16 tensor
+/// throughput the weight matrices reach in prompt processing (see [`prefill`]).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PrefillFit {
+    /// Share of `fp16_tflops` reached by the weight matmuls.
+    pub eff: f64,
+    /// Quantized weights are dequantized to FP16 for each micro-batch before cuBLAS multiplies
+    /// them (llama.cpp's CUDA path for batches above 32 in the builds the fit comes from): the
+    /// extra memory traffic is charged.
+    pub dequant: bool,
+}
+
+/// GDDR cards: fitted on the Llama-3-8B `pp512` rows of the XiongjieDai notebooks (RTX 3090,
+/// 4080, 4090, A6000, L40S; llama.cpp builds 2824–2843 of May 2024).
+pub const PREFILL_GDDR: PrefillFit = PrefillFit {
+    eff: 0.441,
+    dequant: true,
+};
+/// HBM cards: fitted on the Llama-3-8B `pp512` rows of the A100 (PCIe, SXM) and H100 PCIe.
+pub const PREFILL_HBM: PrefillFit = PrefillFit {
+    eff: 0.333,
+    dequant: true,
+};
+/// NVIDIA's unified-memory machine (DGX Spark, GB10): fitted on the dense Qwen2.5-Coder-7B
+/// `pp2048` row of llama.cpp's `benches/dgx-spark.md` (build 6918, MMQ kernels: quantized
+/// weights are multiplied as they are, no dequantization). The MoE rows of the same benchmark
+/// (gpt-oss, Qwen3-Coder-30B-A3B) run slower than this says: each routed expert sees only
+/// `ubatch × top-k / experts` tokens (64–256 there), too few rows to fill the tensor cores, a
+/// mechanism not modelled yet.
+pub const PREFILL_GB10: PrefillFit = PrefillFit {
+    eff: 0.242,
+    dequant: false,
+};
+
+/// Cost of one attention score (one query, one cached key, one head) in prefill, in FP16
+/// FLOP-equivalents at the card's dense throughput. Fitted on the depth slope (the time added
+/// from d0 to d32768) of the Qwen3-Coder-30B-A3B `pp2048 @ dN` rows (DGX Spark); the gpt-oss
+/// slopes (head size 64 against Qwen3's 128) give the same cost per score within 15 %: the
+/// flash-attention kernel is bound by the per-score softmax work, not by the `4 × head_dim`
+/// matmul FLOPs (FlashAttention-3, <https://arxiv.org/abs/2407.08608>, section 3.1: the
+/// exponential runs at a small fraction of the matmul throughput).
+pub const SCORE_FLOPS: f64 = 1140.0;
+
+/// llama.cpp's default micro-batch (`-ub 512`): the unit in which weights are dequantized or
+/// streamed from host memory.
+pub const UBATCH: f64 = 512.0;
+
+/// Host-to-card link for weights streamed during prefill: PCIe 4.0 × 16, 31.5 GB/s (see the
+/// tensor-parallel link above).
+pub const PCIE_GBS: f64 = 31.5;
+
+/// Prompt processing of one configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prefill {
+    /// Prompt tokens per second over a prompt that fills the context.
+    pub prefill_tps: f64,
+    /// Time to first token for that prompt at batch 1, seconds.
+    pub ttft_s: f64,
+}
+
+/// Weight FLOPs per prompt token: `2 ×` the parameters a token goes through, without the
+/// embedding (a lookup) and the output head (llama.cpp computes logits for the last prompt
+/// token only).
+pub fn prefill_weight_flops(a: &Arch) -> f64 {
+    let p = param_counts(a);
+    2.0 * (p.active() - p.embedding - p.output) as f64
+}
+
+/// Attention scores (query × cached key × head, summed over layers) of a causal prompt of `n`
+/// tokens after `depth` cached ones: a full-attention layer scores `n × depth + n² / 2` per
+/// head; a sliding-window layer at most `n × window`; recurrent layers none.
+pub fn prefill_scores(a: &Arch, n: u64, depth: u64) -> f64 {
+    let (n, d) = (n as f64, depth as f64);
+    let full = n * d + n * n / 2.0;
+    let heads = f64::from(a.heads);
+    let layers = a.layers;
+    let attention_layers: Vec<u32> = match &a.recurrent {
+        Some(r) => r.attention_layers.clone(),
+        None => (0..layers).collect(),
+    };
+    attention_layers
+        .iter()
+        .map(|&il| match a.swa {
+            Some(s) if il % s.period.max(1) != s.global_offset => {
+                let w = f64::from(s.window);
+                heads * full.min(n * w)
+            }
+            _ => heads * full,
+        })
+        .sum()
+}
+
+/// Seconds per prompt token on one card that holds `share` of the model: the weight matmuls at
+/// `eff × tflops`, the attention scores at [`SCORE_FLOPS`] each, and (where the class
+/// dequantizes) `dequant_bytes` of memory traffic per micro-batch at the decode bandwidth.
+pub fn prefill_token_s(
+    weight_flops: f64,
+    scores_per_token: f64,
+    tflops: f64,
+    fit: PrefillFit,
+    dequant_bytes: f64,
+    bw_bytes_s: f64,
+) -> f64 {
+    let peak = tflops * 1e12;
+    weight_flops / (fit.eff * peak)
+        + scores_per_token * SCORE_FLOPS / peak
+        + if fit.dequant {
+            dequant_bytes / (UBATCH * bw_bytes_s)
+        } else {
+            0.0
+        }
+}
+
+/// Prefill speed and time to first token of `e` for a prompt of `ctx` tokens at batch 1, or
+/// `None` when a card's FP16 throughput is unknown (free-form cards, AMD, Apple).
+pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
+    let a = &v.arch;
+    let n = u64::from(i.ctx.max(1));
+    let flops = prefill_weight_flops(a);
+    let scores = prefill_scores(a, n, 0) / n as f64;
+    let quantized = i.quant.precision_bits() < 16.0;
+    let p = param_counts(a);
+    let params_on_cards = (p.total() - p.embedding) as f64;
+    let held: f64 = e
+        .per_card
+        .iter()
+        .flat_map(|c| c.terms.iter())
+        .filter(|t| t.0 == TermName::Weights)
+        .map(|t| t.1.get() as f64)
+        .sum();
+    if held <= 0.0 {
+        return None;
+    }
+    let mut times = Vec::with_capacity(e.per_card.len());
+    for (k, c) in e.per_card.iter().enumerate() {
+        let id = match (i.gpus.get(k), &i.gpu) {
+            (Some(id), _) => id.clone(),
+            (None, GpuChoice::Catalog(id)) => id.clone(),
+            (None, GpuChoice::VramGib(_)) => return None,
+        };
+        let g = catalog().gpu(&id)?;
+        let tflops = g.fp16_tflops?;
+        let (bw, dfit, _) = card(i, k)?;
+        let fit = match g.memory_kind {
+            MemoryKind::Gddr => PREFILL_GDDR,
+            MemoryKind::Hbm => PREFILL_HBM,
+            MemoryKind::Unified if g.name.starts_with("NVIDIA") => PREFILL_GB10,
+            MemoryKind::Unified => return None,
+        };
+        let w = c
+            .terms
+            .iter()
+            .find(|t| t.0 == TermName::Weights)
+            .map_or(0.0, |t| t.1.get() as f64);
+        let share = w / held;
+        // Dequantizing reads the quantized bytes and writes FP16 ones, per micro-batch.
+        let dequant = if quantized && i.engine.llama_family() {
+            w + 2.0 * params_on_cards * share
+        } else {
+            0.0
+        };
+        let mut t = prefill_token_s(
+            flops * share,
+            scores * share,
+            tflops,
+            fit,
+            dequant,
+            dfit.eff * bw,
+        );
+        // Layers left in host memory: llama.cpp's CUDA backend runs their matmuls on the card
+        // for batches of 32 tokens or more, copying the weights over PCIe each micro-batch.
+        if i.engine.llama_family() {
+            let over = c.bytes.get().saturating_sub(c.budget.get()) as f64;
+            t += over.min(w) / (UBATCH * PCIE_GBS * 1e9);
+        }
+        times.push(t);
+    }
+    let per_token = if e.layout == Layout::Tensor {
+        times.iter().copied().fold(0.0, f64::max)
+    } else {
+        times.iter().sum()
+    };
+    if !(per_token.is_finite() && per_token > 0.0) {
+        return None;
+    }
+    Some(Prefill {
+        prefill_tps: 1.0 / per_token,
+        ttft_s: per_token * n as f64,
+    })
+}
+
+/// The JSON `speed` object: [`Speed`]'s fields, then the prefill (`null` when unknown).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpeedReport {
+    /// Decode.
+    #[serde(flatten)]
+    pub decode: Speed,
+    /// Prompt tokens per second over a prompt that fills the chosen context, batch 1.
+    pub prefill_tps: Option<f64>,
+    /// Time to first token for that prompt, seconds.
+    pub ttft_s: Option<f64>,
+}
+
+/// Fill the decode speed, the prefill and the JSON report of `e`.
+pub fn attach(i: &Inputs, v: &Variant, e: &mut Estimate) {
+    e.speed = decode(i, v, e);
+    e.prefill = e.speed.as_ref().and_then(|_| prefill(i, v, e));
+    e.speed_report = e.speed.clone().map(|d| SpeedReport {
+        decode: d,
+        prefill_tps: e.prefill.map(|p| p.prefill_tps),
+        ttft_s: e.prefill.map(|p| p.ttft_s),
+    });
 }
