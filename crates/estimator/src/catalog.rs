@@ -540,8 +540,9 @@ pub fn install(bytes: &[u8]) -> Result<(), String> {
     if CATALOG.get().is_some() {
         return Ok(());
     }
-    let c: Catalog = postcard::from_bytes(bytes)
-        .map_err(|e| format!("the catalog file cannot be read ({e})"))?;
+    let c: Catalog = postcard::from_bytes(bytes).map_err(|_| {
+        "the catalog file cannot be read (damaged, or from another version)".to_string()
+    })?;
     if c.families.is_empty() || c.gpus.is_empty() {
         return Err("the catalog file holds no models or no GPUs".into());
     }

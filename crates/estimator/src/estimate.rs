@@ -329,8 +329,21 @@ pub fn card_capacity(i: &Inputs) -> Bytes {
     }
 }
 
-/// Estimate serve-mode memory for `inputs`.
+/// Estimate serve-mode memory for `inputs` (what the page shows; [`estimate_full`] adds the
+/// parallel layouts).
 pub fn estimate(inputs: &Inputs) -> Estimate {
+    estimate_with::<false>(inputs)
+}
+
+/// [`estimate`] plus every tensor × pipeline parallel layout of the cards
+/// ([`Estimate::layouts`]) and the warning when another layout than the chosen one fits: the
+/// CLI's report. Computed apart so that the page, which does not show the list, neither links
+/// nor runs it on each input change.
+pub fn estimate_full(inputs: &Inputs) -> Estimate {
+    estimate_with::<true>(inputs)
+}
+
+fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
     let mut i = inputs.clone();
     let notices = normalize(&mut i);
     let cat = catalog();
@@ -348,9 +361,11 @@ pub fn estimate(inputs: &Inputs) -> Estimate {
             let s = size(&i, &a, f);
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
-            e.layouts = crate::layouts::layouts(&i, &a, f, e.layout);
-            if let Some(w) = crate::layouts::other_fits(&i, &e) {
-                e.warnings.push(w);
+            if LAYOUTS {
+                e.layouts = crate::layouts::layouts(&i, &a, f, e.layout);
+                if let Some(w) = crate::layouts::other_fits(&i, &e) {
+                    e.warnings.push(w);
+                }
             }
             e.commands = side_by_side(&i, v, f, &e);
             crate::speed::attach(&i, v, &mut e);

@@ -5,6 +5,24 @@
 //! [`Estimate`] → [`rank()`]. Pure Rust, no web dependency: the CLI and the web page call the
 //! same functions with the same query string.
 
+/// A domain text (where a formula was checked): itself with the `prose` feature, empty without
+/// it (the page's build, which never shows it).
+#[cfg(feature = "prose")]
+macro_rules! prose {
+    ($s:expr) => {
+        $s
+    };
+}
+
+/// A domain text (where a formula was checked): itself with the `prose` feature, empty without
+/// it (the page's build, which never shows it).
+#[cfg(not(feature = "prose"))]
+macro_rules! prose {
+    ($s:expr) => {
+        ""
+    };
+}
+
 /// A closed set of identifiers with a stable spelling (query string, JSON): `id()` is the
 /// spelling, `ALL` every value in order, `FromStr` reads the spelling (and the aliases a link
 /// may carry), `Display` and `Serialize` write it.

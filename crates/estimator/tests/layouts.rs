@@ -4,12 +4,12 @@
 
 use fitcard_estimator::estimate::{fullest, tensor_parallel, Layout};
 use fitcard_estimator::layouts::pipeline_stages;
-use fitcard_estimator::{catalog, decode, estimate, Engine};
+use fitcard_estimator::{catalog, decode, Engine};
 
 fn est(q: &str) -> fitcard_estimator::Estimate {
     let d = decode(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
-    estimate(&d.inputs)
+    fitcard_estimator::estimate::estimate_full(&d.inputs)
 }
 
 /// (heads, kv heads, vocab, tp) → starts? (vLLM and SGLang shard attention alike.)

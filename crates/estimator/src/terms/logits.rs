@@ -16,7 +16,7 @@ use crate::units::Bytes;
 pub const PROVENANCE: &str = "llama.cpp output buffer: 4 × n_vocab × max(1, n_seq) bytes of fp32 logits in host memory (llama.cpp src/llama-context.cpp, output_reserve).";
 
 /// Where the formula was checked.
-pub const DOMAIN: &str = "llama.cpp and Ollama, full offload; the buffer is host memory.";
+pub const DOMAIN: &str = prose!("llama.cpp and Ollama, full offload; the buffer is host memory.");
 
 /// Host bytes of the logits buffer for `slots` sequences.
 pub fn bytes(arch: &Arch, slots: u32) -> Bytes {

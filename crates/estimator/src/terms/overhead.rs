@@ -79,10 +79,10 @@ pub struct Overhead {
 /// Where the formula was checked, per engine.
 pub fn domain(engine: Engine) -> &'static str {
     match engine {
-        Engine::LlamaCpp | Engine::Ollama => "llama.cpp at one slot on one card (four measured configurations); driver and engine version specific.",
-        Engine::Vllm => "vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism.",
-        Engine::Sglang => "SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared.",
-        Engine::Transformers => "transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens.",
+        Engine::LlamaCpp | Engine::Ollama => prose!("llama.cpp at one slot on one card (four measured configurations); driver and engine version specific."),
+        Engine::Vllm => prose!("vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism."),
+        Engine::Sglang => prose!("SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared."),
+        Engine::Transformers => prose!("transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens."),
     }
 }
 

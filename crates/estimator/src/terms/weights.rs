@@ -58,7 +58,7 @@ pub fn provenance(engine: Engine) -> &'static str {
 }
 
 /// Where the formulas were checked.
-pub const DOMAIN: &str = "llama.cpp and Ollama with GGUF files (host-resident embeddings deducted); vLLM, SGLang and transformers with safetensors (everything on the card, a stored duplicate of a tied lm_head dropped). Vision towers and other tensors count as weights on the card.";
+pub const DOMAIN: &str = prose!("llama.cpp and Ollama with GGUF files (host-resident embeddings deducted); vLLM, SGLang and transformers with safetensors (everything on the card, a stored duplicate of a tied lm_head dropped). Vision towers and other tensors count as weights on the card.");
 
 /// Where the host-resident formula comes from.
 pub const HOST_PROVENANCE: &str = "llama.cpp and Ollama keep token_embd (and gemma-3n's per_layer_token_embd) in host memory with full offload: the input layer is assigned to the CPU (llama.cpp src/llama-model.cpp, load_tensors); Llama-3.2-1B F16 keeps 501.00 MiB there (tests/serve.rs).";

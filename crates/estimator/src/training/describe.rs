@@ -18,7 +18,7 @@ const PROV_ACTS: &str = "Unsloth Studio's VRAM estimator (from unsloth_zoo): per
 const PROV_CUDA: &str = "Unsloth Studio's VRAM estimator: 1.4 GiB fixed for the CUDA driver and PyTorch runtime (CUDA_OVERHEAD_BYTES), calibrated by Unsloth on an RTX 5070 Ti.";
 
 /// Where Unsloth's formula was checked.
-const DOMAIN: &str = "Unsloth's estimator: dense and MoE Llama/Qwen-style decoders; its own end-to-end validation on Llama-3.2-1B (within 4 % but for one row; the accuracy report); linear in the sequence length (flash attention), no logits or attention-score term.";
+const DOMAIN: &str = prose!("Unsloth's estimator: dense and MoE Llama/Qwen-style decoders; its own end-to-end validation on Llama-3.2-1B (within 4 % but for one row; the accuracy report); linear in the sequence length (flash attention), no logits or attention-score term.");
 
 /// Fill in the formulas, provenance, warnings and command of `te`.
 pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {

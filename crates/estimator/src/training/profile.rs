@@ -108,7 +108,7 @@ const PROV_CONTEXT: &str = "CUDA context, cuBLAS workspace and allocator reserve
 /// Provenance of the activation bar (four mechanisms).
 pub const PROV_ACTIVATIONS: &str = "Sum of four mechanisms, each in the estimate's mechanism list: gradient checkpoints (Hugging Face on the card, Unsloth offloaded to host RAM), the recomputed layer's working set, attention working memory (eager S² vs SDPA/FlashAttention-2, https://arxiv.org/abs/2307.08691) and logits + loss (Unsloth's chunked cut cross-entropy, https://unsloth.ai/blog/llama3-3, vs transformers' fp32 logits).";
 /// Domain of every mechanism.
-pub const DOMAIN: &str = "Dense Llama/Qwen-style decoders, QLoRA/LoRA/full, bf16 compute; scored on Unsloth's published context tables (Llama-3.1-8B, Llama-3.3-70B) and LLaMA-Factory's wiki (Llama-2-7B), see the accuracy report.";
+pub const DOMAIN: &str = prose!("Dense Llama/Qwen-style decoders, QLoRA/LoRA/full, bf16 compute; scored on Unsloth's published context tables (Llama-3.1-8B, Llama-3.3-70B) and LLaMA-Factory's wiki (Llama-2-7B), see the accuracy report.");
 
 /// The six bars plus the mechanisms behind them.
 #[derive(Clone, Debug, PartialEq)]
