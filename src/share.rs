@@ -150,11 +150,13 @@ pub fn tokens(t: u32) -> String {
     }
 }
 
-/// Text with its first letter upper-cased, to start a sentence: `fits` → `Fits`.
+/// Text with its first letter upper-cased, to start a sentence: `fits` → `Fits` (ASCII: every
+/// sentence the page starts begins with an ASCII word, and Unicode case tables would cost the
+/// wasm 12 KB).
 pub fn capitalize(s: &str) -> String {
     let mut c = s.chars();
     c.next()
-        .map(|f| f.to_uppercase().chain(c).collect())
+        .map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
         .unwrap_or_default()
 }
 

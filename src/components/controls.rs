@@ -255,7 +255,7 @@ fn GpuField() -> impl IntoView {
                     GpuChoice::Catalog(_) => String::new(),
                 })
                 on_change=Callback::new(move |v: String| {
-                    if let Ok(g) = v.parse::<f64>() {
+                    if let Some(g) = fitcard_estimator::units::parse_decimal(&v) {
                         st.edit(Edit::Vram(g));
                     }
                 })

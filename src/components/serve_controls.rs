@@ -223,7 +223,7 @@ pub fn EngineKnobs() -> impl IntoView {
                     step=0.01
                     value=Signal::derive(move || i.with(|i| i.util.to_string()))
                     on_change=Callback::new(move |v: String| {
-                        if let Ok(u) = v.parse::<f64>() {
+                        if let Some(u) = fitcard_estimator::units::parse_decimal(&v) {
                             st.edit(Edit::Util(u));
                         }
                     })

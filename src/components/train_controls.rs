@@ -247,7 +247,7 @@ fn PoolRow(
             return;
         }
         let el = event_target::<web_sys::HtmlInputElement>(&ev);
-        if let Ok(g) = el.value().parse::<f64>() {
+        if let Some(g) = fitcard_estimator::units::parse_decimal(&el.value()) {
             st.edit(Edit::Free(k, g));
         }
         put_back(&el, &gib().to_string());

@@ -763,10 +763,7 @@ fn name_tokens(s: &str) -> Vec<String> {
 /// The first number followed by `b` (billions) or `m` (millions), in billions.
 fn params_of(tokens: &[String]) -> Option<f64> {
     tokens.windows(2).find_map(|w| {
-        let x: f64 = w[0]
-            .parse()
-            .ok()
-            .filter(|x: &f64| x.is_finite() && *x > 0.0)?;
+        let x = crate::units::parse_decimal(&w[0]).filter(|x| x.is_finite() && *x > 0.0)?;
         match w[1].as_str() {
             "b" => Some(x),
             "m" => Some(x / 1000.0),

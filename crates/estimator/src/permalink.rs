@@ -579,9 +579,8 @@ where
 }
 
 fn fnum(val: &str, (lo, hi): (f64, f64)) -> Result<f64, String> {
-    let x: f64 = val
-        .parse()
-        .map_err(|_| format!("{} is not a number; kept the default", quote(val)))?;
+    let x = crate::units::parse_decimal(val)
+        .ok_or_else(|| format!("{} is not a number; kept the default", quote(val)))?;
     if !x.is_finite() || x < lo || x > hi {
         return Err(format!(
             "{} is outside {lo}…{hi}; kept the default",

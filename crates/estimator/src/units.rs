@@ -241,3 +241,85 @@ mod tests {
         assert_eq!(tokens_label(1000), "1000");
     }
 }
+
+/// A decimal number as people type it (`24`, `0.9`, `-1.5`, `.5`, `2e3`), or None. Exact (the
+/// nearest double, as `str::parse::<f64>` gives) whenever the digits form an integer below 2^53
+/// scaled by a power of ten up to 10^22 — every value a link or a number box holds — by the
+/// correctly rounded fast path of Clinger (1990, "How to read floating point numbers
+/// accurately"); longer inputs are rounded in a few steps. `inf` and `NaN` are not numbers
+/// here. Written out so that the page's wasm carries no 10 KB table of powers of five
+/// (`core::num::dec2flt`).
+pub fn parse_decimal(s: &str) -> Option<f64> {
+    let b = s.as_bytes();
+    let mut k = 0;
+    let neg = match b.first() {
+        Some(b'-') => {
+            k = 1;
+            true
+        }
+        Some(b'+') => {
+            k = 1;
+            false
+        }
+        _ => false,
+    };
+    let (mut mant, mut exp, mut digits, mut dropped) = (0u64, 0i32, 0usize, 0i32);
+    let mut seen_dot = false;
+    while k < b.len() {
+        match b[k] {
+            c @ b'0'..=b'9' => {
+                digits += 1;
+                if mant < (u64::MAX - 9) / 10 {
+                    mant = mant * 10 + u64::from(c - b'0');
+                    if seen_dot {
+                        exp -= 1;
+                    }
+                } else if !seen_dot {
+                    dropped += 1;
+                }
+            }
+            b'.' if !seen_dot => seen_dot = true,
+            b'e' | b'E' => break,
+            _ => return None,
+        }
+        k += 1;
+    }
+    if digits == 0 {
+        return None;
+    }
+    if k < b.len() {
+        let e: i32 = s[k + 1..].parse().ok().filter(|e: &i32| e.abs() <= 400)?;
+        exp += e;
+    }
+    exp += dropped;
+    let m = mant as f64;
+    const POW10: [f64; 23] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+        1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+    ];
+    let x = if mant < (1 << 53) && exp.unsigned_abs() <= 22 {
+        // Both operands exact: one correctly rounded operation.
+        if exp >= 0 {
+            m * POW10[exp as usize]
+        } else {
+            m / POW10[(-exp) as usize]
+        }
+    } else {
+        let mut x = m;
+        let mut e = exp;
+        while e > 22 {
+            x *= 1e22;
+            e -= 22;
+        }
+        while e < -22 {
+            x /= 1e22;
+            e += 22;
+        }
+        if e >= 0 {
+            x * POW10[e as usize]
+        } else {
+            x / POW10[(-e) as usize]
+        }
+    };
+    Some(if neg { -x } else { x })
+}

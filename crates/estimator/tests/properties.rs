@@ -304,3 +304,47 @@ proptest! {
         prop_assert_eq!(&back.inputs, i);
     }
 }
+
+proptest! {
+    /// The page's decimal reader gives the same double as the standard library on everything a
+    /// link or a number box holds: up to 15 significant digits, a decimal point anywhere, an
+    /// optional sign and exponent.
+    #[test]
+    fn decimal_reader_matches_std_on_typed_numbers(
+        neg in any::<bool>(),
+        int in 0u64..1_000_000_000,
+        frac in proptest::option::of("[0-9]{1,6}"),
+        exp in proptest::option::of(-30i32..30),
+    ) {
+        let mut s = format!("{}{int}", if neg { "-" } else { "" });
+        if let Some(f) = &frac {
+            s.push('.');
+            s.push_str(f);
+        }
+        if let Some(e) = exp {
+            s.push_str(&format!("e{e}"));
+        }
+        let want: f64 = s.parse().unwrap();
+        let got = fitcard_estimator::units::parse_decimal(&s).unwrap();
+        // Within the fast path the two are bit-identical; beyond 10^22 a few steps of rounding.
+        if exp.map_or(true, |e| e.abs() <= 15) {
+            prop_assert_eq!(got.to_bits(), want.to_bits(), "{}", s);
+        } else {
+            prop_assert!((got - want).abs() <= want.abs() * 1e-14, "{} {} {}", s, got, want);
+        }
+    }
+
+    /// Any string: a number the reader accepts is one the standard library accepts, with the
+    /// same value; what it refuses is refused or not finite there (`inf`, `NaN`).
+    #[test]
+    fn decimal_reader_never_invents_numbers(s in "[-+0-9.eE_a-z ]{0,24}") {
+        let std: Option<f64> = s.parse().ok();
+        match fitcard_estimator::units::parse_decimal(&s) {
+            Some(x) => {
+                let want = std.expect("std accepts it too");
+                prop_assert!(x == want || (x - want).abs() <= want.abs() * 1e-14, "{} {} {}", s, x, want);
+            }
+            None => prop_assert!(std.is_none_or(|v| !v.is_finite()), "{}", s),
+        }
+    }
+}
