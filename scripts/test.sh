@@ -4,7 +4,9 @@
 #   2. browser tests of the mounted app (tests/web.rs, wasm-bindgen-test in headless chromium);
 #   3. the release build (trunk) and the end-to-end suite against it (tests/e2e, served from a
 #      sub-path by a local static server, driven in chromium by playwright-core);
-#   4. a size report of the wasm.
+#   4. a second release build whose Hub base URL is a local fixture server (FITCARD_HUB, read at
+#      compile time; into target/dist-hub, never dist/), and the import tests against it;
+#   5. a size report of the wasm (of dist/, the real build).
 # Set FITCARD_SKIP_SETUP=1 when scripts/setup.sh has just run.
 set -euo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/env.sh"
@@ -35,6 +37,12 @@ timed
 
 step "end-to-end tests: tests/e2e against dist/"
 (cd tests/e2e && FITCARD_DIST="$FITCARD_ROOT/dist" node --test)
+timed
+
+step "Hub import: a build pointed at the local fixture Hub (target/dist-hub), tests/e2e/import.test.mjs"
+# The port must equal HUB_PORT in tests/e2e/import.test.mjs.
+FITCARD_HUB="http://127.0.0.1:47831" trunk build --release=true --dist target/dist-hub
+(cd tests/e2e && FITCARD_HUB_DIST="$FITCARD_ROOT/target/dist-hub" node --test import.test.mjs)
 timed
 
 step "size report"

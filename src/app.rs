@@ -2,7 +2,8 @@
 //! writes the URL, and the full or compact (embed) layout.
 
 use crate::components::{
-    CommandPanel, Controls, MemoryBar, MiniVerdict, Notices, Ranking, SharePanel, Verdict,
+    CommandPanel, Controls, ImportForm, ImportStatus, MemoryBar, MiniVerdict, Notices, Ranking,
+    SharePanel, Verdict,
 };
 use crate::edit::{self, Edit};
 use crate::{dom, share};
@@ -43,9 +44,28 @@ pub struct AppState {
     pub train_ranked: Memo<Vec<TrainCandidate>>,
     /// The permalink query (without `?`) of the settled inputs.
     pub query: Memo<String>,
-    /// A model the link asked for that the catalog does not hold: the page then estimates
-    /// nothing and offers links to the closest catalog entries instead.
-    pub missing: StoredValue<Option<Missing>>,
+    /// A model the link asked for that the catalog does not hold: the page imports it from the
+    /// Hub, and when that fails estimates nothing and offers the closest catalog entries.
+    pub missing: RwSignal<Option<Missing>>,
+    /// Where an import from the Hub stands.
+    pub import: RwSignal<ImportState>,
+    /// The commit the imported repo was read at.
+    pub rev: StoredValue<Option<String>>,
+    /// Counts imports: the views that list the catalog are rebuilt after each.
+    pub generation: RwSignal<u32>,
+}
+
+/// Where an import from the Hub stands (one line of text each).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportState {
+    /// Nothing asked.
+    Idle,
+    /// Under way: what is being read.
+    Busy(String),
+    /// Stopped: why (the configuration is unchanged).
+    Failed(String),
+    /// Done: what was imported.
+    Done(String),
 }
 
 /// The page state, as [`App`] provides it to every component below it.
@@ -85,8 +105,12 @@ impl AppState {
             .into_iter()
             .filter(|n| missing.is_none() || n.key != "model")
             .collect();
-        let settled = RwSignal::new(d.inputs.clone());
-        let inputs = RwSignal::new(d.inputs);
+        let mut first = d.inputs;
+        if missing.is_none() {
+            crate::hub::pin(&mut first, None);
+        }
+        let settled = RwSignal::new(first.clone());
+        let inputs = RwSignal::new(first);
         let mode = Memo::new(move |_| inputs.with(|i| i.mode));
         let train = Memo::new(move |_| {
             (mode.get() == Mode::Train).then(|| inputs.with(training::estimate))
@@ -114,8 +138,49 @@ impl AppState {
                 })
             }),
             query: Memo::new(move |_| settled.with(encode)),
-            missing: StoredValue::new(missing),
+            missing: RwSignal::new(missing),
+            import: RwSignal::new(ImportState::Idle),
+            rev: StoredValue::new(None),
+            generation: RwSignal::new(0),
         }
+    }
+
+    /// Import `t` from the Hub; on success it joins the catalog and becomes the model shown,
+    /// on failure nothing changes but the one-line message.
+    pub fn start_import(self, t: crate::hub::Target) {
+        if matches!(self.import.get_untracked(), ImportState::Busy(_)) {
+            return;
+        }
+        self.import
+            .set(ImportState::Busy(format!("Importing {}…", t.repo)));
+        leptos::task::spawn_local(async move {
+            let progress = move |m: String| self.import.set(ImportState::Busy(m));
+            let done = crate::import::run(&t, progress).await.and_then(|imp| {
+                let n = imp.family.variants[0].formats.len();
+                let quant = imp.quant;
+                fitcard_estimator::catalog::import(imp.family)?;
+                Ok((imp.rev, quant, n))
+            });
+            match done {
+                Ok((rev, quant, n)) => {
+                    let short: String = rev.chars().take(7).collect();
+                    self.rev.set_value(Some(rev));
+                    self.edit(Edit::Family(crate::hub::family_id(&t.repo)));
+                    self.edit(Edit::Candidate {
+                        model: t.repo.clone(),
+                        quant,
+                    });
+                    self.missing.set(None);
+                    self.generation.update(|g| *g += 1);
+                    self.import.set(ImportState::Done(format!(
+                        "Imported {} at {short}: {n} format{}",
+                        t.repo,
+                        if n == 1 { "" } else { "s" }
+                    )));
+                }
+                Err(m) => self.import.set(ImportState::Failed(m)),
+            }
+        });
     }
 
     /// A memo of one part of the inputs, `f(inputs)`: it notifies only when that part changes.
@@ -132,7 +197,11 @@ impl AppState {
     /// Apply one user action; adjustments it caused are shown as notices.
     pub fn edit(&self, e: Edit) {
         let mut notes = Vec::new();
-        self.inputs.update(|i| notes = edit::apply(i, e));
+        let rev = self.rev.get_value();
+        self.inputs.update(|i| {
+            notes = edit::apply(i, e);
+            crate::hub::pin(i, rev.as_deref());
+        });
         if !notes.is_empty() {
             self.notices.update(|v| {
                 v.retain(|n| !notes.iter().any(|m| m.key == n.key));
@@ -181,7 +250,7 @@ pub fn App() -> impl IntoView {
     // titles itself).
     Effect::new(move |_| {
         let q = st.query.get();
-        let q = match st.missing.with_value(|m| m.as_ref().map(|m| m.raw.clone())) {
+        let q = match st.missing.with(|m| m.as_ref().map(|m| m.raw.clone())) {
             Some(raw) => share::with_raw_param(&q, "model", &raw),
             None => {
                 let t = st
@@ -197,12 +266,31 @@ pub fn App() -> impl IntoView {
     if embed {
         dom::report_height();
     }
-    if st.missing.with_value(Option::is_some) {
-        view! { <Unavailable embed=embed /> }.into_any()
-    } else if embed {
-        view! { <EmbedView /> }.into_any()
-    } else {
-        view! { <FullView /> }.into_any()
+    // A model the catalog lacks is imported from the Hub on load.
+    if let Some(id) = st
+        .missing
+        .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
+    {
+        if crate::hub::is_repo_id(&id) {
+            st.inputs.with_untracked(|i| {
+                st.start_import(crate::hub::Target {
+                    repo: id,
+                    rev: i.rev.clone(),
+                    file: i.file.clone(),
+                    dir: None,
+                })
+            });
+        }
+    }
+    move || {
+        st.generation.track();
+        if st.missing.with(Option::is_some) {
+            view! { <Unavailable embed=embed /> }.into_any()
+        } else if embed {
+            view! { <EmbedView /> }.into_any()
+        } else {
+            view! { <FullView /> }.into_any()
+        }
     }
 }
 
@@ -238,7 +326,7 @@ fn Unavailable(
     let st = use_app();
     let (id, raw) = st
         .missing
-        .with_value(|m| m.as_ref().map(|m| (m.id.clone(), m.raw.clone())))
+        .with_untracked(|m| m.as_ref().map(|m| (m.id.clone(), m.raw.clone())))
         .unwrap_or_default();
     let inputs = st.inputs.get_untracked();
     let link = |model: &str| {
@@ -268,7 +356,13 @@ fn Unavailable(
             {(!embed).then(|| view! { <Top /> })}
             <Notices />
             <section class="unavailable" role="alert" aria-labelledby="h-missing">
-                <h2 id="h-missing" class="embed-model">{format!("{shown}: not available")}</h2>
+                <h2 id="h-missing" class="embed-model">
+                    {move || match st.import.get() {
+                        ImportState::Busy(_) => format!("{shown}: reading it from the Hugging Face Hub…"),
+                        _ => format!("{shown}: not available"),
+                    }}
+                </h2>
+                <ImportStatus />
                 <p>
                     "This model is not in fitcard's catalog, so there is no estimate for it. "
                     "The closest models in the catalog, with the rest of this link:"
@@ -298,6 +392,7 @@ fn FullView() -> impl IntoView {
             <main class="layout">
                 <Panel class="controls-panel" heading_id="h-config" title="Configuration">
                     <MiniVerdict />
+                    <ImportForm />
                     <Controls compact=false />
                 </Panel>
                 <Panel class="result-panel" heading_id="h-result" title="Estimate">

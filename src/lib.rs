@@ -9,6 +9,7 @@
 pub mod bar_geometry;
 pub mod bar_svg;
 pub mod edit;
+pub mod hub;
 pub mod share;
 pub mod snap;
 pub mod summary;
@@ -21,6 +22,8 @@ mod boot;
 mod components;
 #[cfg(target_arch = "wasm32")]
 mod dom;
+#[cfg(target_arch = "wasm32")]
+mod import;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{mount, App};

@@ -3,6 +3,7 @@
 
 mod controls;
 mod fields;
+mod import;
 mod memory_bar;
 mod panels;
 mod ranking;
@@ -11,6 +12,7 @@ mod train_controls;
 mod verdict;
 
 pub use controls::Controls;
+pub use import::{ImportForm, ImportStatus};
 pub use memory_bar::MemoryBar;
 pub use panels::{CommandPanel, Notices, SharePanel};
 pub use ranking::Ranking;

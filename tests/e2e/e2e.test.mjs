@@ -4,7 +4,9 @@
 // any base path with relative URLs, plus a host page that embeds it in an <iframe>; a second
 // server on another address plays a cross-origin page that pastes the embed snippet. Debian's
 // chromium is driven by playwright-core (never a downloaded browser). Every request the page
-// makes is recorded: none may leave those origins. Every page listens for
+// makes is recorded: none may leave those origins, except a model
+// import's requests to the Hugging Face Hub (aborted here: import.test.mjs tests imports against a
+// local Hub). Every page listens for
 // `securitypolicyviolation`: the built pages' Content-Security-Policy must never fire.
 //
 // Run: node --test (from tests/e2e), after `trunk build --release`. FITCARD_DIST overrides the
@@ -58,6 +60,7 @@ let parentBody = '';
 let root = DIST;
 const served = [];
 const offsite = [];
+const hubRequests = [];
 const pageErrors = [];
 const cspViolations = [];
 
@@ -128,8 +131,14 @@ after(async () => {
 /** A browser context that records requests leaving the two origins and every CSP report. */
 async function newContext(options = {}) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, ...options });
+  // No request reaches the real Hub from a test (import.test.mjs imports from a local one).
+  await ctx.route('https://huggingface.co/**', (route) => route.abort());
   ctx.on('request', (r) => {
     const url = r.url();
+    if (url.startsWith('https://huggingface.co/')) {
+      hubRequests.push(url);
+      return;
+    }
     const ours = [origin, parentOrigin].some((o) => url.startsWith(o + '/'));
     if (!ours && !url.startsWith('data:') && !url.startsWith('blob:')) offsite.push(url);
   });
@@ -713,7 +722,11 @@ test('a model the catalog lacks: said plainly, the closest entries offered, the 
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}?model=${wanted}&ctx=4096&par=2`);
   await page.waitForSelector('.unavailable');
+  // It is first looked up on the Hub (unreachable here), then said to be not available.
+  await page.waitForSelector('.import-status.failed');
   assert.equal(await page.textContent('.unavailable h2'), `${wanted}: not available`);
+  assert.match(await page.textContent('.import-status'), /could not be reached/);
+  assert.ok(hubRequests.includes(`https://huggingface.co/api/models/${wanted}?blobs=true`), hubRequests.join(' '));
   assert.match(await page.textContent('.unavailable'), /not in fitcard's catalog/);
   assert.equal(await page.locator('.verdict-label').count(), 0, 'no estimate for another model');
   assert.doesNotMatch(await page.textContent('body'), /Gemma/, 'nothing about the default model');
@@ -742,7 +755,7 @@ test('a model the catalog lacks: said plainly, the closest entries offered, the 
   host.on('pageerror', (e) => pageErrors.push(e.message));
   await host.goto(`${origin}/host.html?model=${wanted}&embed=1`);
   const frame = host.frameLocator('#fc');
-  await frame.locator('.embed-model').waitFor();
+  await frame.locator('.import-status.failed').waitFor();
   const title = await frame.locator('.embed-model').textContent();
   assert.match(title, /Llama-3\.1-405B-Instruct: not available/);
   assert.doesNotMatch(await frame.locator('body').textContent(), /Gemma/);

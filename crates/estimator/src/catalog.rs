@@ -516,18 +516,74 @@ pub const PAGE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog-page
 #[cfg(not(target_arch = "wasm32"))]
 pub const PAGE_POSTCARD: &[u8] = include_bytes!("../data/catalog.postcard");
 
-/// The catalog (parsed once). On the web page it is the one [`install`] received.
-#[cfg(not(target_arch = "wasm32"))]
+/// The catalog: the built-in one, with the imported family when there is one ([`import`]).
 pub fn catalog() -> &'static Catalog {
-    CATALOG.get_or_init(|| {
-        // The JSON is compiled in and validated by tests; a parse failure is a build defect.
-        serde_json::from_str(EMBEDDED_JSON).expect("embedded catalog is valid (checked by tests)")
-    })
+    let imported = *IMPORTED
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    imported.unwrap_or_else(base)
 }
 
-/// The catalog (parsed once). On the web page it is the one [`install`] received.
+/// The catalog with an imported family (a Hub repo read by the page), replacing any earlier
+/// import: the built-in catalog plus `family`, last. From then on [`catalog()`] returns it, so
+/// the estimate, the ranking and the permalink treat the import as a catalog family. Refused
+/// (Err names why) when the family is empty or one of its variant ids is already taken.
+pub fn import(family: Family) -> Result<(), String> {
+    let base = base();
+    let taken = |id: &str| base.variant(id).is_some() || base.family(id).is_some();
+    if family.variants.is_empty() || family.variants.iter().any(|v| v.formats.is_empty()) {
+        return Err("nothing to estimate: no variant with a format".into());
+    }
+    if let Some(v) = family.variants.iter().find(|v| taken(&v.id)) {
+        return Err(format!("{} is already in the catalog", v.id));
+    }
+    if taken(&family.id) {
+        return Err(format!("family {} is already in the catalog", family.id));
+    }
+    let mut c = fresh();
+    c.families.push(family);
+    // Each import keeps its catalog for the life of the process (a page imports a handful):
+    // references handed out before stay valid.
+    let c: &'static Catalog = Box::leak(Box::new(c));
+    *IMPORTED
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(c);
+    Ok(())
+}
+
+/// The catalog with an imported family, when one was imported.
+static IMPORTED: std::sync::RwLock<Option<&'static Catalog>> = std::sync::RwLock::new(None);
+
+/// The built-in catalog, without imports: natively the embedded JSON (parsed once); on the web
+/// page the one [`install`] received.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn base() -> &'static Catalog {
+    CATALOG.get_or_init(fresh)
+}
+
+/// A new copy of the built-in catalog (an import extends a copy; the catalog types are not
+/// `Clone`, which would cost the page's wasm more than decoding again).
+#[cfg(not(target_arch = "wasm32"))]
+fn fresh() -> Catalog {
+    // The JSON is compiled in and validated by tests; a parse failure is a build defect.
+    serde_json::from_str(EMBEDDED_JSON).expect("embedded catalog is valid (checked by tests)")
+}
+
+/// A new copy of the built-in catalog, decoded again from the bytes [`install`] kept.
 #[cfg(target_arch = "wasm32")]
-pub fn catalog() -> &'static Catalog {
+fn fresh() -> Catalog {
+    let bytes = INSTALLED.get().expect("the page installs its catalog before it mounts");
+    postcard::from_bytes(bytes).expect("decoded once already by install")
+}
+
+/// The bytes [`install`] decoded (the page's catalog file, a few KB).
+#[cfg(target_arch = "wasm32")]
+static INSTALLED: OnceLock<Vec<u8>> = OnceLock::new();
+
+/// The built-in catalog, without imports: natively the embedded JSON (parsed once); on the web
+/// page the one [`install`] received.
+#[cfg(target_arch = "wasm32")]
+pub fn base() -> &'static Catalog {
     CATALOG
         .get()
         .expect("the page installs its catalog before it mounts")
@@ -547,6 +603,8 @@ pub fn install(bytes: &[u8]) -> Result<(), String> {
         return Err("the catalog file holds no models or no GPUs".into());
     }
     let _ = CATALOG.set(c);
+    #[cfg(target_arch = "wasm32")]
+    let _ = INSTALLED.set(bytes.to_vec());
     Ok(())
 }
 

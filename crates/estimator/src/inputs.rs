@@ -259,6 +259,14 @@ pub struct Inputs {
     pub gl: Option<f64>,
     /// Compact view for iframes.
     pub embed: bool,
+    /// The Hub revision (commit sha) an imported model was read at (`rev=`): a shared link
+    /// reads the same files again. `None` for catalog models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rev: Option<String>,
+    /// The file of an imported repo the format was read from (`file=`, a path in the repo,
+    /// not a local path). `None` for catalog models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
     /// The cross-family view (`best=1`) and its filters (absent from the JSON when unset).
     #[serde(skip_serializing_if = "BestFilters::is_default")]
     pub best: BestFilters,
@@ -287,6 +295,8 @@ impl Default for Inputs {
             mmproj: true,
             gl: None,
             embed: false,
+            rev: None,
+            file: None,
             best: BestFilters::default(),
             train: TrainInputs::default(),
         }

@@ -103,6 +103,12 @@ pub fn encode(i: &Inputs) -> String {
     if i.embed {
         s.push_str("&embed=1");
     }
+    if let Some(r) = &i.rev {
+        let _ = write!(s, "&rev={}", escape(r));
+    }
+    if let Some(f) = &i.file {
+        let _ = write!(s, "&file={}", escape(f));
+    }
     let b = &i.best;
     if b.on {
         s.push_str("&best=1");
@@ -282,6 +288,8 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "util" => i.util = fnum(val, limits::UTIL)?,
         "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
         "embed" => i.embed = flag(val)?,
+        "rev" => i.rev = Some(revision(val)?),
+        "file" => i.file = Some(repo_path(val)?),
         "best" => i.best.on = flag(val)?,
         "family" => {
             let cat = crate::catalog::catalog();
@@ -611,6 +619,31 @@ fn list<T>(val: &str, f: impl Fn(&str) -> Result<T, String>) -> Result<Vec<T>, S
     Ok(v)
 }
 
+/// A Hub revision: a commit sha or a branch/tag name (letters, digits, `- _ .`, at most 64).
+fn revision(val: &str) -> Result<String, String> {
+    let ok = (1..=64).contains(&val.len())
+        && !val.starts_with('.')
+        && val
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b));
+    ok.then(|| val.to_string())
+        .ok_or_else(|| bad(val, "a commit sha such as 0123abcd… or a branch name"))
+}
+
+/// A file path inside a Hub repo: relative, no `..` segment, no control characters, at most
+/// 300 bytes.
+fn repo_path(val: &str) -> Result<String, String> {
+    let ok = (1..=300).contains(&val.len())
+        && !val.starts_with('/')
+        && !val.contains('\\')
+        && !val.chars().any(char::is_control)
+        && val
+            .split('/')
+            .all(|s| !s.is_empty() && s != "." && s != "..");
+    ok.then(|| val.to_string())
+        .ok_or_else(|| bad(val, "a file path in the repo such as model-Q4_K_M.gguf"))
+}
+
 /// Shortest decimal that reads back to the same value (`24`, `22.5`, `0.9`).
 fn fmt_num(x: f64) -> String {
     format!("{x}")
@@ -652,5 +685,56 @@ mod tests {
         // Malformed escapes stay literal, `%+A` included (a sign is not a hex digit).
         assert_eq!(unescape("%zz%4"), "%zz%4");
         assert_eq!(unescape("%+A"), "% A");
+    }
+
+    #[test]
+    fn rev_and_file_are_written_only_when_set_and_read_back() {
+        let plain = decode("model=Qwen/Qwen3-8B").inputs;
+        assert!(plain.rev.is_none() && plain.file.is_none());
+        let q = encode(&plain);
+        assert!(!q.contains("rev=") && !q.contains("file="), "{q}");
+        let mut i = plain.clone();
+        i.rev = Some("0123456789abcdef0123456789abcdef01234567".into());
+        i.file = Some("sub dir/model-Q4_K_M-00001-of-00002.gguf".into());
+        let q = encode(&i);
+        assert!(
+            q.contains("&rev=0123456789abcdef0123456789abcdef01234567"),
+            "{q}"
+        );
+        assert!(
+            q.contains("&file=sub%20dir/model-Q4_K_M-00001-of-00002.gguf"),
+            "{q}"
+        );
+        let d = decode(&q);
+        assert!(d.clean(), "{:?}", d.notices);
+        assert_eq!(d.inputs, i);
+    }
+
+    #[test]
+    fn bad_rev_and_file_are_refused_by_name() {
+        for q in [
+            "rev=",
+            "rev=a%2Fb",
+            "rev=..",
+            "file=/etc/passwd",
+            "file=a/../b.gguf",
+            "file=a//b",
+            "file=x%0Ay.gguf",
+            "file=a%5Cb",
+        ] {
+            let d = decode(q);
+            assert!(d.inputs.rev.is_none() && d.inputs.file.is_none(), "{q}");
+            let key = &q[..q.find('=').unwrap()];
+            assert!(
+                d.notices.iter().any(|n| n.key == key),
+                "{q}: {:?}",
+                d.notices
+            );
+        }
+        let d = decode(&format!("rev={}", "a".repeat(65)));
+        assert!(d.inputs.rev.is_none());
+        let d = decode("rev=main&file=model.safetensors");
+        assert!(d.clean());
+        assert_eq!(d.inputs.rev.as_deref(), Some("main"));
     }
 }

@@ -1,0 +1,529 @@
+//! Importing a Hugging Face Hub repo, the pure part: what the user typed or pasted → a repo id
+//! (and a file or folder), the Hub's URLs, the repo's files → its formats, and the imported
+//! family. The requests themselves are made by `import` (the page only).
+//!
+//! The Hub's public API (huggingface.co/docs/hub/api): `GET /api/models/{id}` lists the files
+//! (`siblings`, with `size` when `?blobs=true`), the commit (`sha`) and `gated`; a file is read
+//! at `/{id}/resolve/{rev}/{path}`.
+
+use fitcard_estimator::catalog::{Family, Format, SizeKind, Variant};
+use fitcard_estimator::quant::Container;
+use fitcard_estimator::{Bytes, Quant};
+
+/// The Hub the page reads from. Release builds read the public Hub; the end-to-end suite builds
+/// its own copy pointed at a local fixture server (`FITCARD_HUB` at compile time, never a
+/// link parameter).
+pub const HUB: &str = match option_env!("FITCARD_HUB") {
+    Some(h) => h,
+    None => "https://huggingface.co",
+};
+
+/// The longest input read as a repo or address.
+const MAX_INPUT: usize = 600;
+
+/// What to import: a repo, and optionally one file or one folder of it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Target {
+    /// `org/name`.
+    pub repo: String,
+    /// A revision named by the address (`/blob/main/…`) or the link (`rev=`).
+    pub rev: Option<String>,
+    /// A file of the repo (`/blob/…/x.gguf`, or the link's `file=`).
+    pub file: Option<String>,
+    /// A folder of the repo (`/tree/…/sub`): only its files count.
+    pub dir: Option<String>,
+}
+
+/// Is `s` a Hub repo id `org/name`?
+pub fn is_repo_id(s: &str) -> bool {
+    let part = |p: &str| {
+        (1..=96).contains(&p.len())
+            && !p.starts_with(['.', '-'])
+            && !p.contains("..")
+            && p.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+    };
+    matches!(s.split_once('/'), Some((o, n)) if part(o) && part(n))
+}
+
+/// Read what the user typed: `org/name`, or an address on the Hub:
+/// `https://huggingface.co/org/name`, `…/blob/<rev>/<file>`, `…/resolve/<rev>/<file>`,
+/// `…/tree/<rev>/<folder>`. Err is a one-line reason.
+pub fn parse_target(input: &str) -> Result<Target, String> {
+    let s = input.trim();
+    if s.is_empty() {
+        return Err("type a repo id such as org/name, or paste its Hugging Face address".into());
+    }
+    if s.len() > MAX_INPUT {
+        return Err("that is too long for a repo id or a Hugging Face address".into());
+    }
+    let s = s.split(['?', '#']).next().unwrap_or_default();
+    let hub_host = HUB.split("://").nth(1).unwrap_or(HUB);
+    let path = match s.split_once("://") {
+        Some((scheme, rest)) => {
+            let (host, path) = rest.split_once('/').unwrap_or((rest, ""));
+            let known = ["huggingface.co", "www.huggingface.co", "hf.co", hub_host];
+            if !matches!(scheme, "http" | "https") || !known.contains(&host) {
+                return Err("not a Hugging Face address (huggingface.co/org/name)".into());
+            }
+            path
+        }
+        None => s
+            .strip_prefix("huggingface.co/")
+            .or_else(|| s.strip_prefix("hf.co/"))
+            .unwrap_or(s),
+    };
+    let segs: Vec<String> = path
+        .split('/')
+        .filter(|p| !p.is_empty())
+        .map(crate::share::percent_decode)
+        .collect();
+    let (Some(org), Some(name)) = (segs.first(), segs.get(1)) else {
+        return Err("a repo id has two parts: org/name".into());
+    };
+    let repo = format!("{org}/{name}");
+    if !is_repo_id(&repo) {
+        return Err(format!(
+            "{} is not a Hugging Face repo id (org/name: letters, digits, - _ .)",
+            fitcard_estimator::inputs::clean(&repo)
+        ));
+    }
+    let mut t = Target {
+        repo,
+        rev: None,
+        file: None,
+        dir: None,
+    };
+    let rest = segs.get(4..).unwrap_or_default().join("/");
+    match (segs.get(2).map(String::as_str), segs.get(3)) {
+        (None, _) => {}
+        (Some("blob" | "resolve"), Some(rev)) if !rest.is_empty() => {
+            t.rev = Some(rev.clone());
+            t.file = Some(rest);
+        }
+        (Some("tree"), Some(rev)) => {
+            t.rev = Some(rev.clone());
+            t.dir = (!rest.is_empty()).then_some(rest);
+        }
+        _ => {
+            return Err(
+                "read the repo's address, or a file's (/blob/…) or a folder's (/tree/…)".into(),
+            )
+        }
+    }
+    // The same checks as the link's own `rev=` and `file=`.
+    let q = format!(
+        "rev={}&file={}",
+        t.rev.as_deref().unwrap_or("main"),
+        enc(t.file.as_deref().or(t.dir.as_deref()).unwrap_or("x"))
+    );
+    let d = fitcard_estimator::decode(&q);
+    if let Some(n) = d.notices.first() {
+        return Err(format!("{}: {}", n.key, n.message));
+    }
+    Ok(t)
+}
+
+/// Percent-encode a path for a URL, keeping `/`.
+pub fn enc(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+/// The model-info request: files with their sizes, the commit, `gated`.
+pub fn info_url(t: &Target) -> String {
+    match &t.rev {
+        Some(rev) => format!(
+            "{HUB}/api/models/{}/revision/{}?blobs=true",
+            t.repo,
+            enc(rev)
+        ),
+        None => format!("{HUB}/api/models/{}?blobs=true", t.repo),
+    }
+}
+
+/// A file of the repo at revision `rev`.
+pub fn file_url(repo: &str, rev: &str, path: &str) -> String {
+    format!("{HUB}/{repo}/resolve/{}/{}", enc(rev), enc(path))
+}
+
+/// A file the model-info lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sibling {
+    /// Path in the repo.
+    pub path: String,
+    /// Bytes (0 when the listing gave none).
+    pub size: u64,
+}
+
+/// One GGUF model in the repo: a single file, or the parts of a split one.
+#[derive(Clone, Debug, PartialEq)]
+pub struct GgufFile {
+    /// The file, or the first part (`…-00001-of-0000N.gguf`): its header is the one read.
+    pub path: String,
+    /// All parts together.
+    pub bytes: u64,
+    /// The format its name says (the header's `general.file_type` decides for the one read).
+    pub quant: Option<Quant>,
+}
+
+/// The model files of a repo (in `dir` when given).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct RepoFiles {
+    /// GGUF models, largest first.
+    pub gguf: Vec<GgufFile>,
+    /// The `.safetensors` files (shards) and their total size.
+    pub safetensors: Vec<Sibling>,
+    /// `config.json` is there.
+    pub config: bool,
+}
+
+/// The `-00001-of-00003` of a split GGUF's name: (stem without it, part, parts).
+fn split_part(path: &str) -> Option<(&str, u32, u32)> {
+    let stem = path.strip_suffix(".gguf")?;
+    let (head, of) = stem.rsplit_once("-of-")?;
+    let (head, part) = head.rsplit_once('-')?;
+    let ok = |s: &str| s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit());
+    (ok(part) && ok(of)).then(|| (head, part.parse().unwrap_or(0), of.parse().unwrap_or(0)))
+}
+
+/// The format a GGUF file's name spells (`…-Q4_K_M.gguf`, `…-UD-Q4_K_XL-00001-of-00002.gguf`,
+/// lower case too): the longest format id the name holds between separators.
+pub fn quant_of_name(path: &str) -> Option<Quant> {
+    let name = path.rsplit('/').next().unwrap_or(path);
+    let stem = split_part(name).map_or(name.strip_suffix(".gguf").unwrap_or(name), |s| s.0);
+    let up = stem.to_ascii_uppercase();
+    let mut best: Option<Quant> = None;
+    for q in Quant::ALL.iter().copied() {
+        let id = q.id().to_ascii_uppercase();
+        let hit = up.match_indices(&id).any(|(at, _)| {
+            let before = up[..at].chars().next_back();
+            let after = up[at + id.len()..].chars().next();
+            !before.is_some_and(|c| c.is_ascii_alphanumeric())
+                && !after.is_some_and(|c| c.is_ascii_alphanumeric())
+        });
+        if hit && best.is_none_or(|b| b.id().len() < q.id().len()) {
+            best = Some(q);
+        }
+    }
+    best
+}
+
+/// Sort the repo's files into its formats. Vision projectors (`mmproj`) are not the model.
+pub fn classify(siblings: &[Sibling], dir: Option<&str>) -> RepoFiles {
+    let mut out = RepoFiles::default();
+    let inside = |p: &str| match dir {
+        Some(d) => p
+            .strip_prefix(d)
+            .is_some_and(|r| r.starts_with('/') || d.is_empty()),
+        None => true,
+    };
+    let mut groups: Vec<(String, GgufFile)> = Vec::new();
+    for s in siblings.iter().filter(|s| inside(&s.path)) {
+        let name = s.path.rsplit('/').next().unwrap_or(&s.path);
+        if name == "config.json"
+            && s.path == dir.map_or("config.json".into(), |d| format!("{d}/config.json"))
+        {
+            out.config = true;
+        } else if name.ends_with(".safetensors") {
+            out.safetensors.push(s.clone());
+        } else if name.ends_with(".gguf") && !name.to_ascii_lowercase().contains("mmproj") {
+            let (key, first) = match split_part(&s.path) {
+                Some((head, part, _)) => (head.to_string(), part == 1),
+                None => (s.path.clone(), true),
+            };
+            match groups.iter_mut().find(|(k, _)| *k == key) {
+                Some((_, g)) => {
+                    g.bytes += s.size;
+                    if first {
+                        g.path.clone_from(&s.path);
+                    }
+                }
+                None => groups.push((
+                    key,
+                    GgufFile {
+                        path: s.path.clone(),
+                        bytes: s.size,
+                        quant: quant_of_name(&s.path),
+                    },
+                )),
+            }
+        }
+    }
+    out.gguf = groups.into_iter().map(|(_, g)| g).collect();
+    out.gguf.sort_by(|a, b| b.bytes.cmp(&a.bytes));
+    out
+}
+
+/// Which GGUF to read the header of: the one asked for, else the common middle (Q4_K_M), else
+/// the smallest.
+pub fn choose<'a>(files: &'a RepoFiles, want: Option<&str>) -> Option<&'a GgufFile> {
+    let g = &files.gguf;
+    want.and_then(|w| {
+        g.iter().find(|f| {
+            f.path == w
+                || split_part(w).is_some_and(|s| split_part(&f.path).is_some_and(|t| t.0 == s.0))
+        })
+    })
+    .or_else(|| g.iter().find(|f| f.quant == Some(Quant::Q4KM)))
+    .or_else(|| g.last())
+}
+
+/// Keep `rev=` and `file=` in step with the model: an imported model carries the commit it was
+/// read at and the file of the chosen format; a catalog model carries neither.
+pub fn pin(i: &mut fitcard_estimator::Inputs, rev: Option<&str>) {
+    let cat = fitcard_estimator::catalog();
+    let v = cat
+        .variant(&i.model)
+        .filter(|(f, _)| f.id == family_id(&i.model))
+        .map(|(_, v)| v);
+    match (v, rev) {
+        (Some(v), Some(rev)) => {
+            i.rev = Some(rev.to_string());
+            i.file = v
+                .formats
+                .iter()
+                .find(|f| f.id == i.quant && f.container == i.engine.container())
+                .map(|f| f.file.clone())
+                .filter(|f| !f.is_empty());
+        }
+        _ => {
+            i.rev = None;
+            i.file = None;
+        }
+    }
+}
+
+/// The id of an imported family.
+pub fn family_id(repo: &str) -> String {
+    format!("hub:{repo}")
+}
+
+/// The imported repo as a family of one variant: the architecture read from `read` (the header
+/// of `read.1.file`), one format per GGUF file of the repo (each its own size; the format its
+/// name spells, the header's for the file read), plus `extra` formats (a checkpoint's).
+/// Highest precision first; one file per format (the one read wins).
+pub fn family(
+    repo: &str,
+    files: &RepoFiles,
+    read: (Variant, Format),
+    extra: Vec<Format>,
+) -> Family {
+    let (mut v, f) = read;
+    let mut formats = vec![Format {
+        repo: repo.to_string(),
+        source: format!("{} on the Hub (its header read)", f.file),
+        ..f
+    }];
+    for g in &files.gguf {
+        let Some(q) = g.quant else { continue };
+        if formats
+            .iter()
+            .any(|x| x.id == q && x.container == Container::Gguf)
+        {
+            continue;
+        }
+        formats.push(Format {
+            id: q,
+            container: Container::Gguf,
+            bytes: Bytes(g.bytes),
+            size: SizeKind::Exact,
+            repo: repo.to_string(),
+            file: g.path.clone(),
+            source: format!("{} on the Hub (its format from the name)", g.path),
+            embd_type: formats[0].embd_type,
+            duplicate_output: formats[0].duplicate_output,
+            unquantized: Vec::new(),
+            note: None,
+        });
+    }
+    formats.extend(extra);
+    formats.sort_by(|a, b| b.id.precision_bits().total_cmp(&a.id.precision_bits()));
+    v.id = repo.to_string();
+    v.name = repo
+        .rsplit('/')
+        .next()
+        .unwrap_or(repo)
+        .chars()
+        .take(80)
+        .collect();
+    v.formats = formats;
+    Family {
+        id: family_id(repo),
+        name: format!("{} (imported)", v.name),
+        capability_basis: String::new(),
+        variants: vec![v],
+        license: None,
+        reasoning: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(repo: &str) -> Target {
+        Target {
+            repo: repo.into(),
+            rev: None,
+            file: None,
+            dir: None,
+        }
+    }
+
+    #[test]
+    fn ids_and_addresses_are_read() {
+        let rows: [(&str, Target); 7] = [
+            ("Qwen/Qwen3-8B-GGUF", t("Qwen/Qwen3-8B-GGUF")),
+            (
+                " https://huggingface.co/Qwen/Qwen3-8B-GGUF ",
+                t("Qwen/Qwen3-8B-GGUF"),
+            ),
+            ("huggingface.co/org/name?x=1#frag", t("org/name")),
+            ("https://hf.co/org/name/", t("org/name")),
+            (
+                "https://huggingface.co/unsloth/Qwen3-8B-GGUF/blob/main/Qwen3-8B-UD-Q4_K_XL.gguf",
+                Target {
+                    rev: Some("main".into()),
+                    file: Some("Qwen3-8B-UD-Q4_K_XL.gguf".into()),
+                    ..t("unsloth/Qwen3-8B-GGUF")
+                },
+            ),
+            (
+                "https://huggingface.co/org/name/resolve/abc123/sub/x%20y.gguf",
+                Target {
+                    rev: Some("abc123".into()),
+                    file: Some("sub/x y.gguf".into()),
+                    ..t("org/name")
+                },
+            ),
+            (
+                "https://huggingface.co/org/name/tree/main/Q4_K_M",
+                Target {
+                    rev: Some("main".into()),
+                    dir: Some("Q4_K_M".into()),
+                    ..t("org/name")
+                },
+            ),
+        ];
+        for (input, want) in rows {
+            assert_eq!(parse_target(input), Ok(want), "{input}");
+        }
+    }
+
+    #[test]
+    fn bad_input_gets_one_line() {
+        for bad in [
+            "",
+            "gemma",
+            "https://example.com/org/name",
+            "ftp://huggingface.co/org/name",
+            "org/na me",
+            "../x",
+            "org/.hidden",
+            "https://huggingface.co/org/name/blob/main",
+            "https://huggingface.co/org/name/discussions/3",
+            "https://huggingface.co/org/name/blob/main/../../x",
+            &"a".repeat(700),
+        ] {
+            let e = parse_target(bad).unwrap_err();
+            assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
+        }
+    }
+
+    #[test]
+    fn urls_point_at_the_hub() {
+        let mut x = t("org/name");
+        assert_eq!(
+            info_url(&x),
+            format!("{HUB}/api/models/org/name?blobs=true")
+        );
+        x.rev = Some("abc".into());
+        assert_eq!(
+            info_url(&x),
+            format!("{HUB}/api/models/org/name/revision/abc?blobs=true")
+        );
+        assert_eq!(
+            file_url("org/name", "abc", "sub/a b#.gguf"),
+            format!("{HUB}/org/name/resolve/abc/sub/a%20b%23.gguf")
+        );
+        assert!(HUB.starts_with("http"));
+    }
+
+    #[test]
+    fn formats_are_read_from_file_names() {
+        let rows = [
+            ("gemma-3-4b-it-Q4_K_M.gguf", Some(Quant::Q4KM)),
+            ("Qwen3-8B-UD-Q4_K_XL.gguf", Some(Quant::UDQ4KXL)),
+            ("sub/model-q8_0-00001-of-00002.gguf", Some(Quant::Q8_0)),
+            ("Model-BF16.gguf", Some(Quant::BF16)),
+            ("Model-F16.gguf", Some(Quant::F16)),
+            ("model.gguf", None),
+        ];
+        for (p, q) in rows {
+            assert_eq!(quant_of_name(p), q, "{p}");
+        }
+    }
+
+    fn sib(path: &str, size: u64) -> Sibling {
+        Sibling {
+            path: path.into(),
+            size,
+        }
+    }
+
+    #[test]
+    fn split_ggufs_add_up_and_projectors_are_skipped() {
+        let s = [
+            sib("README.md", 10),
+            sib("config.json", 500),
+            sib("m-Q8_0-00002-of-00002.gguf", 3_000),
+            sib("m-Q8_0-00001-of-00002.gguf", 5_000),
+            sib("m-Q4_K_M.gguf", 4_000),
+            sib("mmproj-F16.gguf", 900),
+            sib("model-00001-of-00002.safetensors", 7),
+            sib("model-00002-of-00002.safetensors", 8),
+            sib("sub/m-Q2_K.gguf", 1_000),
+        ];
+        let f = classify(&s, None);
+        assert!(f.config);
+        assert_eq!(f.safetensors.len(), 2);
+        assert_eq!(
+            f.gguf,
+            vec![
+                GgufFile {
+                    path: "m-Q8_0-00001-of-00002.gguf".into(),
+                    bytes: 8_000,
+                    quant: Some(Quant::Q8_0)
+                },
+                GgufFile {
+                    path: "m-Q4_K_M.gguf".into(),
+                    bytes: 4_000,
+                    quant: Some(Quant::Q4KM)
+                },
+                GgufFile {
+                    path: "sub/m-Q2_K.gguf".into(),
+                    bytes: 1_000,
+                    quant: Some(Quant::Q2K)
+                },
+            ]
+        );
+        assert_eq!(choose(&f, None).unwrap().path, "m-Q4_K_M.gguf");
+        assert_eq!(
+            choose(&f, Some("m-Q8_0-00002-of-00002.gguf")).unwrap().path,
+            "m-Q8_0-00001-of-00002.gguf"
+        );
+        let sub = classify(&s, Some("sub"));
+        assert_eq!(sub.gguf.len(), 1);
+        assert!(!sub.config && sub.safetensors.is_empty());
+        assert_eq!(choose(&sub, None).unwrap().path, "sub/m-Q2_K.gguf");
+        assert!(choose(&RepoFiles::default(), None).is_none());
+    }
+}

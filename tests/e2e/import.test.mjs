@@ -1,0 +1,312 @@
+// Importing a Hugging Face Hub repo, end to end, without the network: a local fixture server
+// stands in for the Hub (its JSON shapes, `resolve` redirecting to another host with CORS
+// headers, `Range` answered with 206, a gated repo, a 404, a slow answer, a cut-short body),
+// and the page is a build whose Hub base URL points at it (FITCARD_HUB at compile time; see
+// scripts/test.sh). The GGUF files are a small valid header written here, with large sizes in
+// the file list: the server counts the bytes it sends, and an import must read headers only.
+//
+// Run: FITCARD_HUB_DIST=<that build> node --test import.test.mjs (skipped without it).
+
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { chromium } from 'playwright-core';
+
+const DIST = process.env.FITCARD_HUB_DIST ? path.resolve(process.env.FITCARD_HUB_DIST) : '';
+// Must equal the FITCARD_HUB the build was made with (scripts/test.sh).
+const HUB_PORT = 47831;
+const CDN_PORT = 47832;
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const SHA = '0123456789abcdef0123456789abcdef01234567';
+const skip = !DIST;
+
+// ---- GGUF v3 header writer (the GGUF specification: github.com/ggml-org/ggml docs/gguf.md) ----
+function gguf(kv, tensors) {
+  const parts = [];
+  const u32 = (x) => { const b = Buffer.alloc(4); b.writeUInt32LE(x); parts.push(b); };
+  const u64 = (x) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(x)); parts.push(b); };
+  const str = (s) => { const b = Buffer.from(s, 'utf8'); u64(b.length); parts.push(b); };
+  parts.push(Buffer.from('GGUF'));
+  u32(3);
+  u64(tensors.length);
+  u64(kv.length);
+  for (const [k, v] of kv) {
+    str(k);
+    if (typeof v === 'number') { u32(4); u32(v); }
+    else if (typeof v === 'string') { u32(8); str(v); }
+    else { u32(9); u32(8); u64(v.count); for (let i = 0; i < v.count; i++) str(`tok${i}`); }
+  }
+  for (const [name, dims, type] of tensors) {
+    str(name); u32(dims.length); for (const d of dims) u64(d); u32(type); u64(0);
+  }
+  return Buffer.concat(parts);
+}
+
+// A Llama-3.2-1B-shaped header; the vocabulary array (~1.3 MB) makes the first 1 MB read too
+// short, so the page must ask again for more.
+const header = (ftype) => gguf(
+  [
+    ['general.architecture', 'llama'],
+    ['general.name', 'Tiny'],
+    ['general.file_type', ftype],
+    ['llama.block_count', 16],
+    ['llama.context_length', 131072],
+    ['llama.embedding_length', 2048],
+    ['llama.feed_forward_length', 8192],
+    ['llama.attention.head_count', 32],
+    ['llama.attention.head_count_kv', 8],
+    ['tokenizer.ggml.tokens', { count: 120000 }],
+  ],
+  [['token_embd.weight', [2048, 128256], 14]], // Q6_K
+);
+const Q4KM = header(15); // LLAMA_FTYPE_MOSTLY_Q4_K_M
+const Q8 = header(7); // LLAMA_FTYPE_MOSTLY_Q8_0
+
+const GGUF_REPO = {
+  siblings: [
+    ['README.md', 1200],
+    ['Tiny-Q4_K_M.gguf', 4_920_000_000, Q4KM],
+    ['Tiny-Q8_0-00001-of-00002.gguf', 4_000_000_000, Q8],
+    ['Tiny-Q8_0-00002-of-00002.gguf', 4_530_000_000],
+    ['mmproj-F16.gguf', 800_000_000],
+  ],
+};
+const REPOS = {
+  'fx/Tiny-GGUF': GGUF_REPO,
+  'fx/Slow-GGUF': { ...GGUF_REPO, slow: 1500 },
+  'fx/Gated': { ...GGUF_REPO, gated: 'manual' },
+  'fx/Locked-GGUF': { ...GGUF_REPO, locked: true },
+  'fx/Cut-GGUF': { ...GGUF_REPO, cut: true },
+};
+
+const CORS = {
+  'access-control-allow-origin': '*',
+  'access-control-expose-headers': 'Content-Range, Content-Length, X-Error-Code',
+};
+
+let sent = 0; // bytes of file data sent by the CDN
+const requests = []; // every request to the Hub or the CDN: [method, url, range]
+
+function hub(req, res) {
+  const u = new URL(req.url, 'http://x');
+  requests.push([req.method, u.pathname + u.search, req.headers.range || '']);
+  if (req.method !== 'GET') { res.writeHead(405, CORS).end(); return; }
+  let m = u.pathname.match(/^\/api\/models\/([^/]+\/[^/]+)(?:\/revision\/([^/]+))?$/);
+  if (m) {
+    const r = REPOS[m[1]];
+    if (!r) {
+      res.writeHead(404, { ...CORS, 'content-type': 'application/json', 'x-error-code': 'RepoNotFound' });
+      res.end('{"error":"Repository not found"}');
+      return;
+    }
+    const body = JSON.stringify({
+      _id: 'x', id: m[1], modelId: m[1], sha: SHA, private: false, gated: r.gated || false,
+      siblings: r.siblings.map(([f, size]) => ({ rfilename: f, size, blobId: 'b' })),
+    });
+    setTimeout(() => {
+      res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
+      res.end(body);
+    }, r.slow || 0);
+    return;
+  }
+  m = u.pathname.match(/^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/);
+  if (m && REPOS[m[1]]) {
+    if (REPOS[m[1]].locked) {
+      res.writeHead(401, { ...CORS, 'x-error-code': 'GatedRepo' }).end('Access restricted');
+      return;
+    }
+    res.writeHead(302, { ...CORS, location: `http://127.0.0.1:${CDN_PORT}/cdn/${m[1]}/${m[3]}` });
+    res.end();
+    return;
+  }
+  res.writeHead(404, { ...CORS, 'x-error-code': 'EntryNotFound' }).end('not found');
+}
+
+function cdn(req, res) {
+  const u = new URL(req.url, 'http://x');
+  requests.push([req.method, `cdn:${u.pathname}`, req.headers.range || '']);
+  const m = decodeURIComponent(u.pathname).match(/^\/cdn\/([^/]+\/[^/]+)\/(.+)$/);
+  const r = m && REPOS[m[1]];
+  const s = r && r.siblings.find((x) => x[0] === m[2]);
+  if (!s || !s[2]) { res.writeHead(404, CORS).end(); return; }
+  const [, size, head] = s;
+  // The file: its header, then (virtually) zeros up to its listed size.
+  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || '');
+  if (!range) { res.writeHead(400, CORS).end('a closed range is required here'); return; }
+  const a = Number(range[1]);
+  const b = Math.min(Number(range[2]), size - 1);
+  const body = Buffer.alloc(b - a + 1);
+  head.copy(body, 0, a, Math.min(head.length, b + 1));
+  res.writeHead(206, {
+    ...CORS,
+    'content-type': 'application/octet-stream',
+    'content-length': String(body.length),
+    'content-range': `bytes ${a}-${b}/${size}`,
+  });
+  if (r.cut) {
+    // Half the body, then the connection drops.
+    res.write(body.subarray(0, body.length >> 1), () => res.destroy());
+    sent += body.length >> 1;
+    return;
+  }
+  sent += body.length;
+  res.end(body);
+}
+
+const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
+function site(req, res) {
+  const u = new URL(req.url, 'http://x');
+  const rel = decodeURIComponent(u.pathname).replace(/^\/+/, '') || 'index.html';
+  const file = path.join(DIST, path.normalize(rel));
+  if (!file.startsWith(DIST) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+    res.writeHead(404).end();
+    return;
+  }
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+  fs.createReadStream(file).pipe(res);
+}
+
+let servers = [], origin, browser, context;
+const pageErrors = [];
+const elsewhere = [];
+
+before(async () => {
+  if (skip) return;
+  const listen = (h, port) => new Promise((r) => { const s = http.createServer(h); servers.push(s); s.listen(port, '127.0.0.1', () => r(s)); });
+  await listen(hub, HUB_PORT);
+  await listen(cdn, CDN_PORT);
+  const s = await listen(site, 0);
+  origin = `http://127.0.0.1:${s.address().port}`;
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
+  context.on('request', (r) => {
+    const url = r.url();
+    const ok = [origin, `http://127.0.0.1:${HUB_PORT}`, `http://127.0.0.1:${CDN_PORT}`].some((o) => url.startsWith(o + '/'));
+    if (!ok && !url.startsWith('data:')) elsewhere.push(url);
+  });
+});
+
+after(async () => {
+  await browser?.close();
+  for (const s of servers) await new Promise((r) => s.close(r));
+});
+
+async function newPage(query = '') {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${origin}/${query}`);
+  return page;
+}
+
+const statusLine = (page) => page.textContent('.import-status');
+
+test('?model= of a repo outside the catalog imports it on load: formats, an estimate, the command, a pinned link', { skip }, async () => {
+  sent = 0;
+  requests.length = 0;
+  const page = await newPage('?model=fx/Tiny-GGUF&ctx=4096&engine=vllm');
+  await page.waitForSelector('.verdict-label', { timeout: 20000 });
+  assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
+  // The repo is a family of the page now.
+  const fam = await page.$eval('#family', (s) => s.options[s.selectedIndex].textContent);
+  assert.match(fam, /Tiny-GGUF \(imported\)/);
+  // GGUF only: the engine became llama.cpp, and both formats are on the slider.
+  assert.equal(await page.$eval('#engine', (s) => s.value), 'llama.cpp');
+  assert.equal(await page.$eval('#quant', (s) => s.max), '1');
+  assert.match(await page.textContent('#command'), /llama-server -hf fx\/Tiny-GGUF:Q4_K_M/);
+  // The link pins the commit and names the file read.
+  await page.waitForFunction((sha) => location.search.includes(`rev=${sha}`), SHA);
+  const q = new URL(page.url()).searchParams;
+  assert.equal(q.get('model'), 'fx/Tiny-GGUF');
+  assert.equal(q.get('file'), 'Tiny-Q4_K_M.gguf');
+  assert.equal(q.get('ctx'), '4096');
+  // Requests: the model info, then ranges of one file through the redirect; headers only.
+  assert.ok(requests.some(([, u]) => u === '/api/models/fx/Tiny-GGUF?blobs=true'), JSON.stringify(requests));
+  const ranges = requests.filter(([, u]) => u.startsWith('cdn:')).map(([, , r]) => r);
+  assert.ok(ranges.length >= 2, `the header was read in growing ranges: ${ranges}`);
+  assert.ok(ranges.every((r) => /^bytes=0-\d+$/.test(r)), ranges.join(' '));
+  assert.ok(sent < 20_000_000, `${sent} bytes sent`);
+  // Another format of the repo: the file follows.
+  await page.focus('#quant');
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('file') === 'Tiny-Q8_0-00001-of-00002.gguf', null, { timeout: 5000 });
+  assert.match(await page.textContent('#command'), /-hf fx\/Tiny-GGUF:Q8_0/);
+  await page.close();
+});
+
+test('a pasted Hub address imports the repo; a slow answer shows progress', { skip }, async () => {
+  const page = await newPage('?ctx=8192');
+  await page.waitForSelector('.verdict-label');
+  await page.fill('#hub-id', 'https://huggingface.co/fx/Slow-GGUF/blob/main/Tiny-Q8_0-00001-of-00002.gguf');
+  await page.press('#hub-id', 'Enter');
+  await page.waitForSelector('.import-status.busy');
+  assert.match(await statusLine(page), /Slow-GGUF|file list/);
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), /Imported fx\/Slow-GGUF at 0123456: 2 formats/);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'fx/Slow-GGUF');
+  const q = new URL(page.url()).searchParams;
+  assert.equal(q.get('quant'), 'Q8_0', 'the file asked for is the one shown');
+  assert.equal(q.get('file'), 'Tiny-Q8_0-00001-of-00002.gguf');
+  await page.close();
+});
+
+test('each failure says why in one line and keeps the configuration and the link', { skip }, async () => {
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096&par=2');
+  await page.waitForSelector('.verdict-label');
+  await page.waitForTimeout(500);
+  const url = page.url();
+  const command = await page.textContent('#command');
+  const rows = [
+    ['nonsense', /two parts/],
+    ['https://example.com/a/b', /not a Hugging Face address/],
+    ['fx/Nothing-Here', /not found on the Hugging Face Hub/],
+    ['fx/Gated', /gated/],
+    ['https://huggingface.co/fx/Locked-GGUF', /gated/],
+    ['fx/Cut-GGUF', /cut short/],
+  ];
+  for (const [input, why] of rows) {
+    await page.fill('#hub-id', input);
+    await page.click('#hub-import');
+    await page.waitForSelector('.import-status.failed', { timeout: 20000 });
+    const line = await statusLine(page);
+    assert.match(line, why, `${input}: ${line}`);
+    assert.doesNotMatch(line, /\n/);
+    assert.equal(page.url(), url, input);
+    assert.equal(await page.textContent('#command'), command, input);
+    // Ready for the next one.
+    await page.fill('#hub-id', '');
+  }
+  await page.close();
+});
+
+test('?model= of a repo the Hub does not have: the not-available view, with the reason', { skip }, async () => {
+  const page = await newPage('?model=fx/Nothing-Here&ctx=4096');
+  await page.waitForSelector('.import-status.failed', { timeout: 20000 });
+  assert.equal(await page.textContent('.unavailable h2'), 'fx/Nothing-Here: not available');
+  assert.match(await statusLine(page), /not found/);
+  assert.ok((await page.$$('.closest a')).length >= 3);
+  assert.equal(new URL(page.url()).searchParams.get('model'), 'fx/Nothing-Here');
+  await page.close();
+});
+
+test('on a phone the import field fits and is reached by keyboard', { skip }, async () => {
+  const page = await context.newPage();
+  await page.setViewportSize({ width: 390, height: 844 });
+  await page.goto(`${origin}/`);
+  await page.waitForSelector('.verdict-label');
+  const box = await page.locator('#hub-import').boundingBox();
+  assert.ok(box && box.x + box.width <= 390, JSON.stringify(box));
+  await page.focus('#hub-id');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'hub-import');
+  await page.close();
+});
+
+test('no request went anywhere but the page, the Hub and its CDN; no page error', { skip }, () => {
+  assert.deepEqual(elsewhere, []);
+  assert.deepEqual(pageErrors, []);
+});
