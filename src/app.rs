@@ -155,12 +155,15 @@ impl AppState {
             .set(ImportState::Busy(format!("Importing {}…", t.repo)));
         leptos::task::spawn_local(async move {
             let progress = move |m: String| self.import.set(ImportState::Busy(m));
-            let done = crate::import::run(&t, progress).await.and_then(|imp| {
-                let n = imp.family.variants[0].formats.len();
-                let quant = imp.quant;
-                fitcard_estimator::catalog::import(imp.family)?;
-                Ok((imp.rev, quant, n))
-            });
+            let done = crate::importer::run(&t, progress)
+                .await
+                .map(|(rev, quant)| {
+                    let id = crate::hub::family_id(&t.repo);
+                    let n = fitcard_estimator::catalog()
+                        .family(&id)
+                        .map_or(0, |f| f.variants.iter().map(|v| v.formats.len()).sum());
+                    (rev, quant, n)
+                });
             match done {
                 Ok((rev, quant, n)) => {
                     let short: String = rev.chars().take(7).collect();

@@ -258,7 +258,7 @@ pub fn classify(siblings: &[Sibling], dir: Option<&str>) -> RepoFiles {
         }
     }
     out.gguf = groups.into_iter().map(|(_, g)| g).collect();
-    out.gguf.sort_by(|a, b| b.bytes.cmp(&a.bytes));
+    out.gguf.sort_by_key(|g| std::cmp::Reverse(g.bytes));
     out
 }
 

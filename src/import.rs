@@ -2,13 +2,17 @@
 //! (a single closed `Range`, grown while the header continues; no other header is sent, so the
 //! browser needs no preflight), read from a stream that is cancelled once enough has arrived.
 //! Every failure is one line.
+//!
+//! This runs in the importer, a web worker with a wasm of its own (`fitcard-import`, built by
+//! trunk next to the page's): the file readers and the Hub client cost the calculator's first
+//! transfer nothing, and are downloaded on the first import only. [`serve`] answers the page;
+//! `crate::importer` is the page's side.
 
 use crate::hub::{self, Sibling, Target};
 use fitcard_estimator::catalog::Family;
 use fitcard_estimator::gguf::{self, Error};
 use fitcard_estimator::{Bytes, Quant};
 use js_sys::{Reflect, Uint8Array};
-use leptos::prelude::window;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
 
@@ -27,6 +31,18 @@ pub struct Imported {
     pub rev: String,
     /// The format of the file whose header was read.
     pub quant: Quant,
+}
+
+/// Which build made a message: the page and the importer must come from the same build. The
+/// tag of the catalog file this build was made with, evaluated at compile time; the importer
+/// reads the same file and checks it against this.
+pub const ABI: u64 =
+    fitcard_estimator::catalog::tag(include_bytes!("../crates/estimator/data/catalog.postcard"));
+
+/// The page's side and the importer's agree on a JS number: the low 52 bits of [`ABI`] (exact
+/// up to 2^53).
+pub fn abi_number() -> f64 {
+    (ABI & ((1 << 52) - 1)) as f64
 }
 
 fn prop(v: &JsValue, k: &str) -> JsValue {
@@ -57,7 +73,8 @@ async fn get(
     }
     let req = web_sys::Request::new_with_str_and_init(url, &init)
         .map_err(|_| "the browser refused a request".to_string())?;
-    let resp: web_sys::Response = JsFuture::from(window().fetch_with_request(&req))
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let resp: web_sys::Response = JsFuture::from(scope.fetch_with_request(&req))
         .await
         .map_err(|_| "the Hugging Face Hub could not be reached (offline, or blocked)".to_string())?
         .unchecked_into();
@@ -171,4 +188,78 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
             Err(e) => return Err(format!("{}: {e}", g.path)),
         }
     }
+}
+
+/// The catalog file next to the importer, checked against the one this build was made with.
+async fn base_catalog() -> Result<fitcard_estimator::catalog::Catalog, String> {
+    let fail = "the importer could not read the catalog: reload the page".to_string();
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let resp: web_sys::Response = JsFuture::from(scope.fetch_with_str("catalog.postcard"))
+        .await
+        .map_err(|_| fail.clone())?
+        .unchecked_into();
+    let buf = JsFuture::from(resp.array_buffer().map_err(|_| fail.clone())?)
+        .await
+        .map_err(|_| fail.clone())?;
+    let bytes = Uint8Array::new(&buf).to_vec();
+    if fitcard_estimator::catalog::tag(&bytes) != ABI {
+        return Err("the importer belongs to another version of the page: reload the page".into());
+    }
+    fitcard_estimator::catalog::decode(&bytes)
+}
+
+/// Import `t`: the built-in catalog with the repo added, postcard-encoded, and the commit and
+/// format read.
+async fn answer(t: &Target, progress: impl Fn(String)) -> Result<(Vec<u8>, String, Quant), String> {
+    let imp = run(t, progress).await?;
+    let c = fitcard_estimator::catalog::with_import(base_catalog().await?, imp.family)?;
+    let bytes = postcard::to_allocvec(&c).map_err(|_| "the imported model could not be sent")?;
+    Ok((bytes, imp.rev, imp.quant))
+}
+
+/// The importer's message loop: each message from the page is a target `[repo, rev, dir, file]`
+/// (empty = none) and [`abi_number`]; the answers are `{progress: text}` while it works, then
+/// `{err: text}`, or `{ok: bytes, rev, quant}` where the bytes are the built-in catalog with the
+/// repo as its last family, postcard-encoded (the page decodes it as it decodes its catalog).
+pub fn serve() {
+    use wasm_bindgen::closure::Closure;
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let on = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
+        let data = js_sys::Array::from(&e.data());
+        let field = |i: u32| data.get(i).as_string().filter(|s| !s.is_empty());
+        let same_build = data.get(4).as_f64() == Some(abi_number());
+        let target = Target {
+            repo: field(0).unwrap_or_default(),
+            rev: field(1),
+            dir: field(2),
+            file: field(3),
+        };
+        wasm_bindgen_futures::spawn_local(async move {
+            let post = |pairs: &[(&str, JsValue)]| {
+                let o = js_sys::Object::new();
+                for (k, v) in pairs {
+                    let _ = Reflect::set(&o, &JsValue::from_str(k), v);
+                }
+                let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+                let _ = scope.post_message(&o);
+            };
+            let text = |s: &str| JsValue::from_str(s);
+            if !same_build {
+                let m = "the importer belongs to another version of the page: reload the page";
+                post(&[("err", text(m))]);
+                return;
+            }
+            let progress = |m: String| post(&[("progress", text(&m))]);
+            match answer(&target, progress).await {
+                Ok((bytes, rev, quant)) => post(&[
+                    ("ok", Uint8Array::from(&bytes[..]).into()),
+                    ("rev", text(&rev)),
+                    ("quant", text(quant.id())),
+                ]),
+                Err(m) => post(&[("err", text(&m))]),
+            }
+        });
+    });
+    scope.set_onmessage(Some(on.as_ref().unchecked_ref()));
+    on.forget();
 }

@@ -23,7 +23,9 @@ mod components;
 #[cfg(target_arch = "wasm32")]
 mod dom;
 #[cfg(target_arch = "wasm32")]
-mod import;
+pub mod import;
+#[cfg(target_arch = "wasm32")]
+mod importer;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{mount, App};

@@ -516,7 +516,8 @@ pub const PAGE_JSON: &str = include_str!(concat!(env!("OUT_DIR"), "/catalog-page
 #[cfg(not(target_arch = "wasm32"))]
 pub const PAGE_POSTCARD: &[u8] = include_bytes!("../data/catalog.postcard");
 
-/// The catalog: the built-in one, with the imported family when there is one ([`import`]).
+/// The catalog: the built-in one, or the one with an imported family ([`import`],
+/// [`replace`]).
 pub fn catalog() -> &'static Catalog {
     let imported = *IMPORTED
         .read()
@@ -524,12 +525,9 @@ pub fn catalog() -> &'static Catalog {
     imported.unwrap_or_else(base)
 }
 
-/// The catalog with an imported family (a Hub repo read by the page), replacing any earlier
-/// import: the built-in catalog plus `family`, last. From then on [`catalog()`] returns it, so
-/// the estimate, the ranking and the permalink treat the import as a catalog family. Refused
-/// (Err names why) when the family is empty or one of its variant ids is already taken.
-pub fn import(family: Family) -> Result<(), String> {
-    let base = base();
+/// `base` with `family` (a Hub repo read by the page) added last. Refused (Err names why) when
+/// the family is empty or its id or one of its variant ids is already taken.
+pub fn with_import(mut base: Catalog, family: Family) -> Result<Catalog, String> {
     let taken = |id: &str| base.variant(id).is_some() || base.family(id).is_some();
     if family.variants.is_empty() || family.variants.iter().any(|v| v.formats.is_empty()) {
         return Err("nothing to estimate: no variant with a format".into());
@@ -540,15 +538,35 @@ pub fn import(family: Family) -> Result<(), String> {
     if taken(&family.id) {
         return Err(format!("family {} is already in the catalog", family.id));
     }
-    let mut c = fresh();
-    c.families.push(family);
+    base.families.push(family);
+    Ok(base)
+}
+
+/// The built-in catalog plus `family` becomes the catalog, replacing any earlier import: from
+/// then on [`catalog()`] returns it, so the estimate, the ranking and the permalink treat the
+/// import as a catalog family. Refused as [`with_import`] refuses.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn import(family: Family) -> Result<(), String> {
+    let fresh: Catalog =
+        serde_json::from_str(EMBEDDED_JSON).expect("embedded catalog is valid (checked by tests)");
+    set_imported(with_import(fresh, family)?);
+    Ok(())
+}
+
+/// Make the postcard-encoded `bytes` (a catalog with an imported family, as the page's importer
+/// sends it) the catalog, replacing any earlier import. Err says why not in one line.
+pub fn replace(bytes: &[u8]) -> Result<(), String> {
+    set_imported(decode(bytes)?);
+    Ok(())
+}
+
+fn set_imported(c: Catalog) {
     // Each import keeps its catalog for the life of the process (a page imports a handful):
     // references handed out before stay valid.
     let c: &'static Catalog = Box::leak(Box::new(c));
     *IMPORTED
         .write()
         .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(c);
-    Ok(())
 }
 
 /// The catalog with an imported family, when one was imported.
@@ -558,27 +576,11 @@ static IMPORTED: std::sync::RwLock<Option<&'static Catalog>> = std::sync::RwLock
 /// page the one [`install`] received.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn base() -> &'static Catalog {
-    CATALOG.get_or_init(fresh)
+    CATALOG.get_or_init(|| {
+        // The JSON is compiled in and validated by tests; a parse failure is a build defect.
+        serde_json::from_str(EMBEDDED_JSON).expect("embedded catalog is valid (checked by tests)")
+    })
 }
-
-/// A new copy of the built-in catalog (an import extends a copy; the catalog types are not
-/// `Clone`, which would cost the page's wasm more than decoding again).
-#[cfg(not(target_arch = "wasm32"))]
-fn fresh() -> Catalog {
-    // The JSON is compiled in and validated by tests; a parse failure is a build defect.
-    serde_json::from_str(EMBEDDED_JSON).expect("embedded catalog is valid (checked by tests)")
-}
-
-/// A new copy of the built-in catalog, decoded again from the bytes [`install`] kept.
-#[cfg(target_arch = "wasm32")]
-fn fresh() -> Catalog {
-    let bytes = INSTALLED.get().expect("the page installs its catalog before it mounts");
-    postcard::from_bytes(bytes).expect("decoded once already by install")
-}
-
-/// The bytes [`install`] decoded (the page's catalog file, a few KB).
-#[cfg(target_arch = "wasm32")]
-static INSTALLED: OnceLock<Vec<u8>> = OnceLock::new();
 
 /// The built-in catalog, without imports: natively the embedded JSON (parsed once); on the web
 /// page the one [`install`] received.
@@ -589,22 +591,25 @@ pub fn base() -> &'static Catalog {
         .expect("the page installs its catalog before it mounts")
 }
 
-/// Make the postcard-encoded `bytes` (the page's `catalog.postcard`) the catalog. Ok when it
-/// decodes to a catalog with families and GPUs (or one is already in place); Err says why not in
-/// one line.
-pub fn install(bytes: &[u8]) -> Result<(), String> {
-    if CATALOG.get().is_some() {
-        return Ok(());
-    }
+/// Decode a postcard-encoded catalog (the page's `catalog.postcard`, or one with an import). Err
+/// says why not in one line; a catalog without families or GPUs is refused.
+pub fn decode(bytes: &[u8]) -> Result<Catalog, String> {
     let c: Catalog = postcard::from_bytes(bytes).map_err(|_| {
         "the catalog file cannot be read (damaged, or from another version)".to_string()
     })?;
     if c.families.is_empty() || c.gpus.is_empty() {
         return Err("the catalog file holds no models or no GPUs".into());
     }
-    let _ = CATALOG.set(c);
-    #[cfg(target_arch = "wasm32")]
-    let _ = INSTALLED.set(bytes.to_vec());
+    Ok(c)
+}
+
+/// Make the postcard-encoded `bytes` (the page's `catalog.postcard`) the catalog. Ok when it
+/// decodes to a catalog with families and GPUs (or one is already in place); Err says why not in
+/// one line.
+pub fn install(bytes: &[u8]) -> Result<(), String> {
+    if CATALOG.get().is_none() {
+        let _ = CATALOG.set(decode(bytes)?);
+    }
     Ok(())
 }
 

@@ -1,0 +1,14 @@
+//! fitcard importer: the web worker that reads a Hugging Face Hub repo for the page (wasm32
+//! only; see `fitcard::import`).
+
+#[cfg(target_arch = "wasm32")]
+fn main() {
+    fitcard::import::serve();
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() {
+    eprintln!(
+        "fitcard-import is the page's importer (a web worker); use `fitcard inspect` natively."
+    );
+}
