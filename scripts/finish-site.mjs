@@ -114,7 +114,9 @@ fs.writeFileSync(file('manifest.webmanifest'), `${JSON.stringify(manifest, null,
 const SKIP = new Set(['sw.js', 'robots.txt', 'og.png']);
 const assets = fs
   .readdirSync(dist, { withFileTypes: true })
-  .filter((d) => d.isFile() && !SKIP.has(d.name))
+  // The importer (a web worker: the Hub client and the file readers) is fetched on the first
+  // import only, which needs the network anyway: not precached.
+  .filter((d) => d.isFile() && !SKIP.has(d.name) && !d.name.startsWith('fitcard-import'))
   .map((d) => d.name)
   .sort();
 for (const need of [...PAGES, 'manifest.webmanifest', icon]) {

@@ -191,7 +191,7 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
 }
 
 /// The catalog file next to the importer, checked against the one this build was made with.
-async fn base_catalog() -> Result<fitcard_estimator::catalog::Catalog, String> {
+async fn catalog_bytes() -> Result<Vec<u8>, String> {
     let fail = "the importer could not read the catalog: reload the page".to_string();
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
     let resp: web_sys::Response = JsFuture::from(scope.fetch_with_str("catalog.postcard"))
@@ -205,19 +205,25 @@ async fn base_catalog() -> Result<fitcard_estimator::catalog::Catalog, String> {
     if fitcard_estimator::catalog::tag(&bytes) != ABI {
         return Err("the importer belongs to another version of the page: reload the page".into());
     }
-    fitcard_estimator::catalog::decode(&bytes)
+    Ok(bytes)
 }
 
 /// Import `t`: the built-in catalog with the repo added, postcard-encoded, and the commit and
 /// format read.
 async fn answer(t: &Target, progress: impl Fn(String)) -> Result<(Vec<u8>, String, Quant), String> {
+    // The importer's own copy of the catalog: the readers and the link checks consult it.
+    let bytes = catalog_bytes().await?;
+    fitcard_estimator::catalog::install(&bytes)?;
     let imp = run(t, progress).await?;
-    let c = fitcard_estimator::catalog::with_import(base_catalog().await?, imp.family)?;
+    let c = fitcard_estimator::catalog::with_import(
+        fitcard_estimator::catalog::decode(&bytes)?,
+        imp.family,
+    )?;
     let bytes = postcard::to_allocvec(&c).map_err(|_| "the imported model could not be sent")?;
     Ok((bytes, imp.rev, imp.quant))
 }
 
-/// The importer's message loop: each message from the page is a target `[repo, rev, dir, file]`
+/// The importer's message loop (it first posts `{ready: true}`): each message from the page is a target `[repo, rev, dir, file]`
 /// (empty = none) and [`abi_number`]; the answers are `{progress: text}` while it works, then
 /// `{err: text}`, or `{ok: bytes, rev, quant}` where the bytes are the built-in catalog with the
 /// repo as its last family, postcard-encoded (the page decodes it as it decodes its catalog).
@@ -262,4 +268,8 @@ pub fn serve() {
     });
     scope.set_onmessage(Some(on.as_ref().unchecked_ref()));
     on.forget();
+    // The page waits for this before it sends anything.
+    let o = js_sys::Object::new();
+    let _ = Reflect::set(&o, &JsValue::from_str("ready"), &JsValue::TRUE);
+    let _ = scope.post_message(&o);
 }

@@ -3,6 +3,7 @@
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
+    console_error_panic_hook::set_once();
     fitcard::import::serve();
 }
 

@@ -18,26 +18,55 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 const SCRIPT: &str = "fitcard-import_loader.js";
 
 thread_local! {
-    /// The importer, once started (one per page; imports run one at a time).
-    static WORKER: RefCell<Option<Worker>> = const { RefCell::new(None) };
+    /// The importer, once started (one per page; imports run one at a time), and a promise
+    /// that settles when it can take a message: a module worker loads its wasm asynchronously,
+    /// and a message sent before its handler exists would be lost.
+    static WORKER: RefCell<Option<(Worker, Promise)>> = const { RefCell::new(None) };
+}
+
+/// A promise resolved by the worker's first message (`{ready}`) or by its load failing.
+fn ready(w: &Worker) -> Promise {
+    Promise::new(&mut |resolve, _| {
+        let first = resolve.clone();
+        let on = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let _ = first.call1(&JsValue::NULL, &e.data());
+        });
+        w.set_onmessage(Some(on.as_ref().unchecked_ref()));
+        on.forget();
+        let failed = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
+        });
+        w.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        failed.forget();
+    })
 }
 
 fn prop(v: &JsValue, k: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 
-fn worker() -> Result<Worker, String> {
-    WORKER.with(|w| {
-        if let Some(w) = w.borrow().as_ref() {
-            return Ok(w.clone());
+/// The importer, started on the first call, once it can take a message.
+async fn worker() -> Result<Worker, String> {
+    let (w, ready) = WORKER.with(|slot| {
+        if let Some(w) = slot.borrow().as_ref() {
+            return Ok::<_, String>(w.clone());
         }
         let opts = WorkerOptions::new();
         opts.set_type(WorkerType::Module);
-        let started = Worker::new_with_options(SCRIPT, &opts)
+        let w = Worker::new_with_options(SCRIPT, &opts)
             .map_err(|_| "this browser cannot start the importer (module workers)".to_string())?;
-        *w.borrow_mut() = Some(started.clone());
-        Ok(started)
-    })
+        let r = ready(&w);
+        *slot.borrow_mut() = Some((w.clone(), r.clone()));
+        Ok((w, r))
+    })?;
+    let first = JsFuture::from(ready).await.unwrap_or(JsValue::UNDEFINED);
+    if prop(&first, "ready").is_truthy() {
+        Ok(w)
+    } else {
+        // Start afresh next time.
+        WORKER.with(|slot| slot.borrow_mut().take());
+        Err("the importer could not be loaded (offline?): try again online".into())
+    }
 }
 
 /// Read `t` from the Hub in the importer; `progress` is told each step. On success the repo
@@ -47,7 +76,7 @@ pub async fn run(
     t: &Target,
     progress: impl Fn(String) + 'static,
 ) -> Result<(String, Quant), String> {
-    let w = worker()?;
+    let w = worker().await?;
     let progress = std::rc::Rc::new(progress);
     let answer = Promise::new(&mut |resolve, _| {
         let done = resolve.clone();

@@ -189,6 +189,8 @@ test('the page loads from a sub-path and shows a verdict, a bar and a command', 
   for (const k of ['model', 'quant', 'ctx', 'par', 'cards', 'engine', 'kv']) assert.ok(q.has(k), k);
   // Everything was loaded from under the base path.
   assert.ok(served.some((p) => p.startsWith(BASE) && p.endsWith('.wasm')), 'wasm under the base path');
+  // The importer (the Hub client and file readers, a worker of its own) waits for an import.
+  assert.ok(!served.some((p) => p.includes('fitcard-import')), 'no importer downloaded at start');
   await page.close();
 });
 
