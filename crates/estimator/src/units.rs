@@ -171,77 +171,6 @@ pub fn tokens_label(t: Tokens) -> String {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    #[test]
-    fn split_sums_exactly() {
-        use super::Bytes;
-        let cases: [(u64, &[u64]); 6] = [
-            (10, &[1, 1, 1]),
-            (u64::MAX, &[11, 11, 10]),
-            (7, &[0, 1, 0, 2]),
-            (0, &[1, 2]),
-            (9, &[0, 0]),
-            (5, &[3]),
-        ];
-        for (total, w) in cases {
-            let p = Bytes(total).split(w);
-            assert_eq!(
-                p.iter().map(|b| b.get() as u128).sum::<u128>(),
-                total as u128
-            );
-            for (b, &wi) in p.iter().zip(w) {
-                if wi == 0 && w.iter().any(|&x| x > 0) {
-                    assert_eq!(b.get(), 0, "{total} {w:?}");
-                }
-            }
-        }
-        assert_eq!(
-            Bytes(10).split(&[1, 1, 1]),
-            vec![Bytes(4), Bytes(3), Bytes(3)]
-        );
-    }
-    use super::*;
-
-    #[test]
-    fn display_is_binary() {
-        assert_eq!(Bytes(GIB).to_string(), "1.00 GiB");
-        assert_eq!(Bytes(39_845_888).to_string(), "38.0 MiB");
-        assert_eq!(Bytes(2_490_000_000).to_string(), "2.32 GiB");
-    }
-
-    #[test]
-    fn arithmetic_saturates() {
-        assert_eq!(Bytes(u64::MAX) + Bytes(5), Bytes(u64::MAX));
-        assert_eq!(Bytes(3).saturating_sub(Bytes(5)), Bytes(0));
-        assert_eq!(Bytes::from_f64(f64::NAN), Bytes(0));
-        assert_eq!(Bytes::from_f64(-1.0), Bytes(0));
-        assert_eq!(Bytes::from_f64(1e300), Bytes(u64::MAX));
-        assert_eq!(Bytes(7).div_ceil(2), Bytes(4));
-    }
-
-    #[test]
-    fn signed_display() {
-        // (bytes, text)
-        let rows = [
-            (GIB as i128 * 5 / 4, "+1.25 GiB"),
-            (-(512 << 20), "−512.0 MiB"),
-            (0, "+0.0 MiB"),
-            (-(3 * GIB as i128), "−3.00 GiB"),
-            (i128::MIN, "−17179869184.00 GiB"),
-        ];
-        for (b, want) in rows {
-            assert_eq!(SignedBytes(b).to_string(), want);
-        }
-    }
-
-    #[test]
-    fn token_labels() {
-        assert_eq!(tokens_label(131072), "128K");
-        assert_eq!(tokens_label(1000), "1000");
-    }
-}
-
 /// A decimal number as people type it (`24`, `0.9`, `-1.5`, `.5`, `2e3`), or None. Exact (the
 /// nearest double, as `str::parse::<f64>` gives) whenever the digits form an integer below 2^53
 /// scaled by a power of ten up to 10^22 — every value a link or a number box holds — by the
@@ -322,4 +251,75 @@ pub fn parse_decimal(s: &str) -> Option<f64> {
         }
     };
     Some(if neg { -x } else { x })
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn split_sums_exactly() {
+        use super::Bytes;
+        let cases: [(u64, &[u64]); 6] = [
+            (10, &[1, 1, 1]),
+            (u64::MAX, &[11, 11, 10]),
+            (7, &[0, 1, 0, 2]),
+            (0, &[1, 2]),
+            (9, &[0, 0]),
+            (5, &[3]),
+        ];
+        for (total, w) in cases {
+            let p = Bytes(total).split(w);
+            assert_eq!(
+                p.iter().map(|b| b.get() as u128).sum::<u128>(),
+                total as u128
+            );
+            for (b, &wi) in p.iter().zip(w) {
+                if wi == 0 && w.iter().any(|&x| x > 0) {
+                    assert_eq!(b.get(), 0, "{total} {w:?}");
+                }
+            }
+        }
+        assert_eq!(
+            Bytes(10).split(&[1, 1, 1]),
+            vec![Bytes(4), Bytes(3), Bytes(3)]
+        );
+    }
+    use super::*;
+
+    #[test]
+    fn display_is_binary() {
+        assert_eq!(Bytes(GIB).to_string(), "1.00 GiB");
+        assert_eq!(Bytes(39_845_888).to_string(), "38.0 MiB");
+        assert_eq!(Bytes(2_490_000_000).to_string(), "2.32 GiB");
+    }
+
+    #[test]
+    fn arithmetic_saturates() {
+        assert_eq!(Bytes(u64::MAX) + Bytes(5), Bytes(u64::MAX));
+        assert_eq!(Bytes(3).saturating_sub(Bytes(5)), Bytes(0));
+        assert_eq!(Bytes::from_f64(f64::NAN), Bytes(0));
+        assert_eq!(Bytes::from_f64(-1.0), Bytes(0));
+        assert_eq!(Bytes::from_f64(1e300), Bytes(u64::MAX));
+        assert_eq!(Bytes(7).div_ceil(2), Bytes(4));
+    }
+
+    #[test]
+    fn signed_display() {
+        // (bytes, text)
+        let rows = [
+            (GIB as i128 * 5 / 4, "+1.25 GiB"),
+            (-(512 << 20), "−512.0 MiB"),
+            (0, "+0.0 MiB"),
+            (-(3 * GIB as i128), "−3.00 GiB"),
+            (i128::MIN, "−17179869184.00 GiB"),
+        ];
+        for (b, want) in rows {
+            assert_eq!(SignedBytes(b).to_string(), want);
+        }
+    }
+
+    #[test]
+    fn token_labels() {
+        assert_eq!(tokens_label(131072), "128K");
+        assert_eq!(tokens_label(1000), "1000");
+    }
 }

@@ -327,7 +327,7 @@ proptest! {
         let want: f64 = s.parse().unwrap();
         let got = fitcard_estimator::units::parse_decimal(&s).unwrap();
         // Within the fast path the two are bit-identical; beyond 10^22 a few steps of rounding.
-        if exp.map_or(true, |e| e.abs() <= 15) {
+        if exp.is_none_or(|e| e.abs() <= 15) {
             prop_assert_eq!(got.to_bits(), want.to_bits(), "{}", s);
         } else {
             prop_assert!((got - want).abs() <= want.abs() * 1e-14, "{} {} {}", s, got, want);
