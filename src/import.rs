@@ -53,7 +53,8 @@ fn prop(v: &JsValue, k: &str) -> JsValue {
 fn gated(repo: &str) -> String {
     format!(
         "{repo} is gated: its files need a Hugging Face login with its terms accepted, which this \
-page never sends. Download the files, then open them here (Open local files)."
+page never sends. Download its files, then run fitcard estimate with --file on them (it reads \
+the headers only), or import an ungated copy of the same model."
     )
 }
 
