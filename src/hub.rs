@@ -179,15 +179,24 @@ pub struct GgufFile {
 pub struct RepoFiles {
     /// GGUF models, largest first.
     pub gguf: Vec<GgufFile>,
-    /// The `.safetensors` files (shards) and their total size.
+    /// The `.safetensors` files of the checkpoint (its shards): those beside `config.json`,
+    /// `model.safetensors` or its `model-0000k-of-0000n` shards when the folder holds other
+    /// sets too (Mistral's `consolidated`, adapters).
     pub safetensors: Vec<Sibling>,
     /// `config.json` is there.
     pub config: bool,
+    /// Its size (0 when the listing gave none).
+    pub config_bytes: u64,
 }
 
 /// The `-00001-of-00003` of a split GGUF's name: (stem without it, part, parts).
 fn split_part(path: &str) -> Option<(&str, u32, u32)> {
-    let stem = path.strip_suffix(".gguf")?;
+    split_part_of(path, ".gguf")
+}
+
+/// The `-00001-of-00003` of a split file's name ending in `ext`: (stem without it, part, parts).
+fn split_part_of<'a>(path: &'a str, ext: &str) -> Option<(&'a str, u32, u32)> {
+    let stem = path.strip_suffix(ext)?;
     let (head, of) = stem.rsplit_once("-of-")?;
     let (head, part) = head.rsplit_once('-')?;
     let ok = |s: &str| s.len() == 5 && s.bytes().all(|b| b.is_ascii_digit());
@@ -226,14 +235,24 @@ pub fn classify(siblings: &[Sibling], dir: Option<&str>) -> RepoFiles {
         None => true,
     };
     let mut groups: Vec<(String, GgufFile)> = Vec::new();
+    let mut st: Vec<(String, Vec<Sibling>)> = Vec::new();
     for s in siblings.iter().filter(|s| inside(&s.path)) {
         let name = s.path.rsplit('/').next().unwrap_or(&s.path);
         if name == "config.json"
             && s.path == dir.map_or("config.json".into(), |d| format!("{d}/config.json"))
         {
             out.config = true;
+            out.config_bytes = s.size;
         } else if name.ends_with(".safetensors") {
-            out.safetensors.push(s.clone());
+            // The checkpoint's own folder only (not `original/`, `onnx/`, …).
+            if s.path.rsplit_once('/').map_or("", |p| p.0) == dir.unwrap_or("") {
+                let stem = split_part_of(name, ".safetensors")
+                    .map_or(name.strip_suffix(".safetensors").unwrap_or(name), |p| p.0);
+                match st.iter_mut().find(|(k, _)| k == stem) {
+                    Some((_, g)) => g.push(s.clone()),
+                    None => st.push((stem.to_string(), vec![s.clone()])),
+                }
+            }
         } else if name.ends_with(".gguf") && !name.to_ascii_lowercase().contains("mmproj") {
             let (key, first) = match split_part(&s.path) {
                 Some((head, part, _)) => (head.to_string(), part == 1),
@@ -256,6 +275,15 @@ pub fn classify(siblings: &[Sibling], dir: Option<&str>) -> RepoFiles {
                 )),
             }
         }
+    }
+    // One set of safetensors: transformers' own name (`model`), else the largest set that is
+    // not an adapter.
+    st.retain(|(k, _)| !k.starts_with("adapter"));
+    let total = |g: &Vec<Sibling>| g.iter().map(|s| s.size).fold(0u64, u64::saturating_add);
+    st.sort_by_key(|(k, g)| (k != "model", std::cmp::Reverse(total(g))));
+    if let Some((_, mut g)) = st.into_iter().next() {
+        g.sort_by(|a, b| a.path.cmp(&b.path));
+        out.safetensors = g;
     }
     out.gguf = groups.into_iter().map(|(_, g)| g).collect();
     out.gguf.sort_by_key(|g| std::cmp::Reverse(g.bytes));
@@ -317,9 +345,13 @@ pub fn family(
     extra: Vec<Format>,
 ) -> Family {
     let (mut v, f) = read;
+    let source = match f.container {
+        Container::Gguf => format!("{} on the Hub (its header read)", f.file),
+        Container::Safetensors => f.source.clone(),
+    };
     let mut formats = vec![Format {
         repo: repo.to_string(),
-        source: format!("{} on the Hub (its header read)", f.file),
+        source,
         ..f
     }];
     for g in &files.gguf {
@@ -525,5 +557,84 @@ mod tests {
         assert!(!sub.config && sub.safetensors.is_empty());
         assert_eq!(choose(&sub, None).unwrap().path, "sub/m-Q2_K.gguf");
         assert!(choose(&RepoFiles::default(), None).is_none());
+    }
+
+    /// One checkpoint per import: the shards beside config.json, transformers' `model` set
+    /// before Mistral's `consolidated` one, never an adapter or a subfolder's copy.
+    #[test]
+    fn one_set_of_safetensors_is_the_checkpoint() {
+        let s = [
+            sib("config.json", 700),
+            sib("consolidated.safetensors", 16_000),
+            sib("model-00002-of-00002.safetensors", 6_000),
+            sib("model-00001-of-00002.safetensors", 10_000),
+            sib("model.safetensors.index.json", 30),
+            sib("original/model.safetensors", 16_000),
+            sib("adapter_model.safetensors", 90),
+        ];
+        let f = classify(&s, None);
+        assert_eq!((f.config, f.config_bytes), (true, 700));
+        let paths: Vec<&str> = f.safetensors.iter().map(|x| x.path.as_str()).collect();
+        assert_eq!(
+            paths,
+            [
+                "model-00001-of-00002.safetensors",
+                "model-00002-of-00002.safetensors"
+            ]
+        );
+        // Without the `model` set, the largest that is not an adapter.
+        let f = classify(&s[1..2], None);
+        assert_eq!(f.safetensors, vec![sib("consolidated.safetensors", 16_000)]);
+        assert!(!f.config);
+        assert!(classify(&s[6..], None).safetensors.is_empty());
+        // A folder: its own files only.
+        let f = classify(&s, Some("original"));
+        assert_eq!(
+            f.safetensors,
+            vec![sib("original/model.safetensors", 16_000)]
+        );
+        assert!(!f.config);
+    }
+
+    /// A checkpoint read from its headers joins as a safetensors format, next to the repo's
+    /// GGUF files named by their file names.
+    #[test]
+    fn a_checkpoint_is_a_safetensors_format() {
+        use fitcard_estimator::hf;
+        let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+            "intermediate_size": 8192, "max_position_embeddings": 131072,
+            "torch_dtype": "bfloat16", "tie_word_embeddings": true}"#;
+        let tensors = [hf::Tensor {
+            name: "model.embed_tokens.weight".into(),
+            dtype: "BF16".into(),
+            bytes: 2 * 2048 * 128_256,
+        }];
+        let files = classify(
+            &[
+                sib("config.json", 700),
+                sib("model.safetensors", 2_471_645_608),
+                sib("m-Q4_K_M.gguf", 800_000_000),
+            ],
+            None,
+        );
+        let (v, mut f) =
+            hf::to_variant("o/m", config, Bytes(2_471_645_608), &tensors).expect("reads");
+        f.source = "the .safetensors files of o/m on the Hub (headers read)".into();
+        let fam = family("o/m", &files, (v, f), Vec::new());
+        let v = &fam.variants[0];
+        assert_eq!(v.arch.layers, 16);
+        let ids: Vec<(&str, Container)> =
+            v.formats.iter().map(|f| (f.id.id(), f.container)).collect();
+        assert_eq!(
+            ids,
+            [
+                ("BF16", Container::Safetensors),
+                ("Q4_K_M", Container::Gguf)
+            ]
+        );
+        assert_eq!(v.formats[0].bytes, Bytes(2_471_645_608));
+        assert!(v.formats[0].source.contains("headers read"));
+        assert_eq!(v.formats[0].repo, "o/m");
     }
 }

@@ -1,7 +1,8 @@
 //! Importing a Hub repo, the requests: the model info, then the first bytes of one GGUF file
 //! (a single closed `Range`, grown while the header continues; no other header is sent, so the
-//! browser needs no preflight), read from a stream that is cancelled once enough has arrived.
-//! Every failure is one line.
+//! browser needs no preflight), read from a stream that is cancelled once enough has arrived;
+//! and for a safetensors checkpoint its `config.json` and the header of each shard (closed
+//! ranges too). Every failure is one line.
 //!
 //! This runs in the importer, a web worker with a wasm of its own (`fitcard-import`, built by
 //! trunk next to the page's): the file readers and the Hub client cost the calculator's first
@@ -9,8 +10,9 @@
 //! `crate::importer` is the page's side.
 
 use crate::hub::{self, Sibling, Target};
-use fitcard_estimator::catalog::Family;
+use fitcard_estimator::catalog::{Family, Format, Variant};
 use fitcard_estimator::gguf::{self, Error};
+use fitcard_estimator::hf;
 use fitcard_estimator::{Bytes, Quant};
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
@@ -22,6 +24,14 @@ const MAX_INFO: usize = 16 << 20;
 const FIRST: u64 = 1 << 20;
 /// Most bytes of a GGUF header read (a 262K-token vocabulary is a few MB).
 const MAX_HEADER: u64 = 48 << 20;
+/// The first read of a `.safetensors` header (a shard's is tens of KB); later shards start
+/// from the length of the one before.
+const FIRST_ST: u64 = 64 << 10;
+/// Most `.safetensors` shards read (their headers one by one).
+const MAX_SHARDS: usize = 2000;
+/// Most bytes of `.safetensors` headers read, all shards together (one header may be up to
+/// the format's 100 MB).
+const MAX_HEADERS: u64 = 256 << 20;
 
 /// A repo read from the Hub, ready to join the catalog.
 pub struct Imported {
@@ -152,14 +162,55 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
         return Err(gated(repo));
     }
     let files = hub::classify(&siblings, t.dir.as_deref());
-    let Some(g) = hub::choose(&files, t.file.as_deref()) else {
-        return Err(if files.safetensors.is_empty() {
-            format!("{repo} holds no .gguf or .safetensors model file")
-        } else {
-            format!("{repo} holds safetensors only; this page imports GGUF files for now")
-        });
+    // A link or address naming a .safetensors file asks for the checkpoint; else a GGUF is read
+    // when there is one, and the checkpoint beside it adds its format.
+    let want_st = t
+        .file
+        .as_deref()
+        .is_some_and(|f| f.ends_with(".safetensors"));
+    let gguf = match hub::choose(&files, t.file.as_deref()).filter(|_| !want_st) {
+        Some(g) => Some(read_gguf(repo, &rev, g, &progress).await?),
+        None => None,
     };
-    let url = hub::file_url(repo, &rev, &g.path);
+    let st = if files.safetensors.is_empty() {
+        None
+    } else if !files.config {
+        if gguf.is_none() {
+            return Err(format!(
+                "{repo} holds .safetensors files without a config.json beside them: the \
+architecture is unknown"
+            ));
+        }
+        None
+    } else {
+        match read_checkpoint(repo, &rev, t.dir.as_deref(), &files, &progress).await {
+            Ok(x) => Some(x),
+            // The GGUF formats still import.
+            Err(_) if gguf.is_some() => None,
+            Err(e) => return Err(e),
+        }
+    };
+    let (read, extra) = match (gguf, st) {
+        (Some(g), st) => (g, st.map(|s| s.1).into_iter().collect()),
+        (None, Some(s)) => (s, Vec::new()),
+        (None, None) => return Err(format!("{repo} holds no .gguf or .safetensors model file")),
+    };
+    let quant = read.1.id;
+    Ok(Imported {
+        family: hub::family(repo, &files, read, extra),
+        rev,
+        quant,
+    })
+}
+
+/// The header of one GGUF model of the repo, read in growing closed ranges.
+async fn read_gguf(
+    repo: &str,
+    rev: &str,
+    g: &hub::GgufFile,
+    progress: &impl Fn(String),
+) -> Result<(Variant, Format), String> {
+    let url = hub::file_url(repo, rev, &g.path);
     let mut want = FIRST.min(g.bytes.max(8));
     loop {
         progress(format!(
@@ -171,14 +222,8 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
         let (_, head) = get(repo, &url, Some(want), want as usize).await?;
         match gguf::parse(&head) {
             Ok(h) => {
-                let read = gguf::to_variant(&h, &g.path, Bytes(g.bytes))
-                    .map_err(|m| format!("{}: {m}", g.path))?;
-                let quant = read.1.id;
-                return Ok(Imported {
-                    family: hub::family(repo, &files, read, Vec::new()),
-                    rev,
-                    quant,
-                });
+                return gguf::to_variant(&h, &g.path, Bytes(g.bytes))
+                    .map_err(|m| format!("{}: {m}", g.path))
             }
             Err(Error::NeedMore(_)) if (head.len() as u64) < want => {
                 return Err(format!("the Hub's answer for {} was cut short", g.path));
@@ -189,6 +234,105 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
             Err(e) => return Err(format!("{}: {e}", g.path)),
         }
     }
+}
+
+/// A checkpoint of the repo: its `config.json`, then the header of each `.safetensors` shard,
+/// each read with one closed range (a second, exact one when the header is longer than
+/// guessed). The size is the shards' sizes in the file list, exactly; the headers say what
+/// they hold.
+async fn read_checkpoint(
+    repo: &str,
+    rev: &str,
+    dir: Option<&str>,
+    files: &hub::RepoFiles,
+    progress: &impl Fn(String),
+) -> Result<(Variant, Format), String> {
+    let shards = &files.safetensors;
+    if shards.len() > MAX_SHARDS {
+        return Err(format!(
+            "{repo} has {} .safetensors shards (this page reads at most {MAX_SHARDS})",
+            shards.len()
+        ));
+    }
+    let total = shards
+        .iter()
+        .map(|s| s.size)
+        .fold(0u64, u64::saturating_add);
+    if shards.iter().any(|s| s.size == 0) {
+        return Err(format!(
+            "the Hub's file list for {repo} gave no .safetensors sizes"
+        ));
+    }
+    let config_path = dir.map_or("config.json".into(), |d| format!("{d}/config.json"));
+    progress(format!("Reading {config_path} of {repo}…"));
+    if files.config_bytes > hf::MAX_CONFIG as u64 {
+        return Err(format!(
+            "{config_path} of {repo} is over {} bytes",
+            hf::MAX_CONFIG
+        ));
+    }
+    // One byte more than accepted when the listing gave no size: a longer file is refused.
+    let n = match files.config_bytes {
+        0 => hf::MAX_CONFIG + 1,
+        b => b as usize,
+    };
+    let url = hub::file_url(repo, rev, &config_path);
+    let (_, body) = get(repo, &url, Some(n as u64), n).await?;
+    if files.config_bytes > 0 && body.len() < n {
+        return Err(format!("the Hub's answer for {config_path} was cut short"));
+    }
+    let config =
+        String::from_utf8(body).map_err(|_| format!("{config_path} of {repo} is not text"))?;
+    let mut tensors = Vec::new();
+    let mut guess = FIRST_ST;
+    let mut read = 0u64;
+    for (k, s) in shards.iter().enumerate() {
+        progress(format!(
+            "Reading the header of {} ({} of {})…",
+            s.path,
+            k + 1,
+            shards.len()
+        ));
+        let url = hub::file_url(repo, rev, &s.path);
+        let mut want = guess.min(s.size).max(8);
+        loop {
+            read = read.saturating_add(want);
+            if read > MAX_HEADERS {
+                return Err(format!(
+                    "the .safetensors headers of {repo} are over {} together",
+                    Bytes(MAX_HEADERS)
+                ));
+            }
+            let (_, head) = get(repo, &url, Some(want), want as usize).await?;
+            match hf::safetensors_header(&head) {
+                Ok(t) => {
+                    tensors.extend(t);
+                    // The next shard's header is likely about as long as this one's.
+                    let len = head
+                        .get(..8)
+                        .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+                    guess = (len + len / 4 + 8).clamp(FIRST_ST, 8 << 20);
+                    break;
+                }
+                Err(hf::HeaderError::NeedMore(_)) if (head.len() as u64) < want => {
+                    return Err(format!("the Hub's answer for {} was cut short", s.path));
+                }
+                Err(hf::HeaderError::NeedMore(m)) if m > want && m <= s.size => want = m,
+                Err(hf::HeaderError::NeedMore(_)) => {
+                    return Err(format!("{}: its header is longer than the file", s.path));
+                }
+                Err(hf::HeaderError::Bad(m)) => return Err(format!("{}: {m}", s.path)),
+            }
+        }
+    }
+    let (v, mut f) = hf::to_variant(repo, &config, Bytes(total), &tensors)
+        .map_err(|m| format!("{repo}: {m}"))?;
+    f.source = format!(
+        "the {} .safetensors file{} of {repo} on the Hub (headers read; sizes from its file list)",
+        shards.len(),
+        if shards.len() == 1 { "" } else { "s" }
+    );
+    Ok((v, f))
 }
 
 /// The catalog file next to the importer, checked against the one this build was made with.

@@ -1,7 +1,8 @@
 // Importing a Hugging Face Hub repo, end to end, without the network: a local fixture server
 // stands in for the Hub (its JSON shapes, `resolve` redirecting to another host with CORS
-// headers, `Range` answered with 206, a gated repo, a 404, a slow answer, a cut-short body),
-// and the page is a build whose Hub base URL points at it (FITCARD_HUB at compile time; see
+// headers, `Range` answered with 206, a gated repo, a 404, a slow answer, a cut-short body;
+// GGUF repos, a safetensors checkpoint in shards with its config.json, a repo with both), and
+// the page is a build whose Hub base URL points at it (FITCARD_HUB at compile time; see
 // scripts/test.sh). The GGUF files are a small valid header written here, with large sizes in
 // the file list: the server counts the bytes it sends, and an import must read headers only.
 //
@@ -73,7 +74,69 @@ const GGUF_REPO = {
     ['mmproj-F16.gguf', 800_000_000],
   ],
 };
+// ---- safetensors header writer (github.com/huggingface/safetensors, README "Format"): 8 bytes
+// little-endian header length, then the JSON header; the data (never sent here) follows. ----
+function safetensors(tensors, pad = 0) {
+  const h = {};
+  let off = 0;
+  for (const [name, dtype, shape] of tensors) {
+    const bytes = shape.reduce((a, b) => a * b, 1) * ({ BF16: 2, F32: 4, F8_E4M3: 1 })[dtype];
+    h[name] = { dtype, shape, data_offsets: [off, off + bytes] };
+    off += bytes;
+  }
+  h.__metadata__ = { format: 'pt', pad: 'x'.repeat(pad) };
+  const json = Buffer.from(JSON.stringify(h));
+  const len = Buffer.alloc(8);
+  len.writeBigUInt64LE(BigInt(json.length));
+  return Buffer.concat([len, json]);
+}
+// Llama-3.2-1B's shapes (huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json) in two
+// shards; the first header is padded past the importer's first 64 KB read, so it must read
+// again, exactly.
+const layer = (i, w) => [
+  [`model.layers.${i}.self_attn.q_proj.weight`, w, [2048, 2048]],
+  [`model.layers.${i}.self_attn.k_proj.weight`, w, [512, 2048]],
+  [`model.layers.${i}.self_attn.v_proj.weight`, w, [512, 2048]],
+  [`model.layers.${i}.self_attn.o_proj.weight`, w, [2048, 2048]],
+  [`model.layers.${i}.mlp.gate_proj.weight`, w, [8192, 2048]],
+  [`model.layers.${i}.mlp.up_proj.weight`, w, [8192, 2048]],
+  [`model.layers.${i}.mlp.down_proj.weight`, w, [2048, 8192]],
+  [`model.layers.${i}.input_layernorm.weight`, 'BF16', [2048]],
+];
+const layers = (a, b, w) => Array.from({ length: b - a }, (_, k) => layer(a + k, w)).flat();
+const CONFIG = (extra = {}) => Buffer.from(JSON.stringify({
+  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 2048,
+  num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 64,
+  intermediate_size: 8192, vocab_size: 128256, max_position_embeddings: 131072,
+  tie_word_embeddings: true, torch_dtype: 'bfloat16', ...extra,
+}));
+const ST1 = safetensors([['model.embed_tokens.weight', 'BF16', [128256, 2048]], ...layers(0, 8, 'BF16')], 80_000);
+const ST2 = safetensors([...layers(8, 16, 'BF16'), ['model.norm.weight', 'BF16', [2048]]]);
+const ST_REPO = {
+  siblings: [
+    ['README.md', 900],
+    ['config.json', CONFIG().length, CONFIG()],
+    ['model.safetensors.index.json', 25_000],
+    ['model-00001-of-00002.safetensors', 1_500_000_000, ST1],
+    ['model-00002-of-00002.safetensors', 971_000_000, ST2],
+    ['original/consolidated.00.pth', 2_471_000_000],
+  ],
+};
+// FP8 weights (quantization_config fp8, F8_E4M3 tensors) next to GGUF files.
+const FP8_CONFIG = CONFIG({ quantization_config: { quant_method: 'fp8', weight_block_size: [128, 128] } });
+const FP8 = safetensors([['model.embed_tokens.weight', 'BF16', [128256, 2048]], ...layers(0, 16, 'F8_E4M3')]);
+const BOTH_REPO = {
+  siblings: [
+    ...GGUF_REPO.siblings,
+    ['config.json', FP8_CONFIG.length, FP8_CONFIG],
+    ['model.safetensors', 1_500_000_000, FP8],
+  ],
+};
+
 const REPOS = {
+  'fx/Tiny-ST': ST_REPO,
+  'fx/Both': BOTH_REPO,
+  'fx/NoConfig-ST': { siblings: ST_REPO.siblings.filter(([f]) => f !== 'config.json') },
   'fx/Tiny-GGUF': GGUF_REPO,
   'fx/Slow-GGUF': { ...GGUF_REPO, slow: 1500 },
   'fx/Gated': { ...GGUF_REPO, gated: 'manual' },
@@ -238,6 +301,57 @@ test('?model= of a repo outside the catalog imports it on load: formats, an esti
   await page.close();
 });
 
+test('a safetensors-only repo imports from config.json and the shard headers: vLLM estimate and command', { skip }, async () => {
+  sent = 0;
+  requests.length = 0;
+  const page = await newPage('?model=fx/Tiny-ST&ctx=4096&engine=vllm');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), /Imported fx\/Tiny-ST at 0123456: 1 format$/);
+  await page.waitForSelector('.verdict-label');
+  assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
+  const fam = await page.$eval('#family', (s) => s.options[s.selectedIndex].textContent);
+  assert.match(fam, /Tiny-ST \(imported\)/);
+  // A checkpoint: vLLM stays the engine, with its command for the repo.
+  assert.equal(await page.$eval('#engine', (s) => s.value), 'vllm');
+  assert.match(await page.textContent('#command'), /vllm serve fx\/Tiny-ST /);
+  await page.waitForFunction((sha) => location.search.includes(`rev=${sha}`), SHA);
+  const q = new URL(page.url()).searchParams;
+  assert.equal(q.get('quant'), 'BF16');
+  assert.equal(q.get('file'), null, 'a checkpoint is the whole repo, no file=');
+  // The weights are the shards' listed sizes, exactly: 2,471,000,000 bytes = 2.30 GiB.
+  assert.match(await page.textContent('body'), /2\.30 GiB/);
+  // Requests: config.json, then the shard headers through the redirect; never the index, the
+  // data or the original/ folder.
+  const cdn = requests.filter(([, u]) => u.startsWith('cdn:')).map(([, u, r]) => `${u.replace('cdn:/cdn/fx/Tiny-ST/', '')} ${r}`);
+  const h1 = 8 + ST1.readUInt32LE(0);
+  const h2 = 8 + ST2.readUInt32LE(0);
+  assert.ok(h1 > 65536 && h2 < 65536, `${h1} ${h2}`);
+  assert.deepEqual(cdn, [
+    `config.json bytes=0-${CONFIG().length - 1}`,
+    'model-00001-of-00002.safetensors bytes=0-65535',
+    `model-00001-of-00002.safetensors bytes=0-${h1 - 1}`,
+    // The second shard's guess is the first one's length, plus a quarter: one read.
+    `model-00002-of-00002.safetensors bytes=0-${h1 - 8 + Math.floor((h1 - 8) / 4) + 8 - 1}`,
+  ]);
+  assert.ok(sent < 1_000_000, `${sent} bytes sent: headers only`);
+  await page.close();
+});
+
+test('a repo with GGUF files and a safetensors checkpoint keeps both', { skip }, async () => {
+  const page = await newPage('?ctx=4096&engine=vllm');
+  await page.waitForSelector('.verdict-label');
+  await page.fill('#hub-id', 'fx/Both');
+  await page.press('#hub-id', 'Enter');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  // Q4_K_M (its header read), Q8_0 (its name), FP8 (config.json + the header).
+  assert.match(await statusLine(page), /Imported fx\/Both at 0123456: 3 formats/);
+  // The checkpoint's FP8 on vLLM.
+  await page.selectOption('#engine', 'vllm');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('quant') === 'FP8', null, { timeout: 5000 });
+  assert.match(await page.textContent('#command'), /vllm serve fx\/Both /);
+  await page.close();
+});
+
 test('a pasted Hub address imports the repo; a slow answer shows progress', { skip }, async () => {
   const page = await newPage('?ctx=8192');
   await page.waitForSelector('.verdict-label');
@@ -267,6 +381,7 @@ test('each failure says why in one line and keeps the configuration and the link
     ['fx/Gated', /gated/],
     ['https://huggingface.co/fx/Locked-GGUF', /gated/],
     ['fx/Cut-GGUF', /cut short/],
+    ['fx/NoConfig-ST', /without a config\.json/],
   ];
   for (const [input, why] of rows) {
     await page.fill('#hub-id', input);

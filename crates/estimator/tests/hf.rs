@@ -3,7 +3,8 @@
 
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::hf::{
-    arch_of, format_of, safetensors_header, to_variant, HeaderError, Tensor,
+    arch_of, bytes_per_dtype, format_of, format_with, safetensors_header, to_variant, HeaderError,
+    Tensor,
 };
 use fitcard_estimator::{decode, estimate, estimate::estimate_file};
 use serde_json::json;
@@ -112,7 +113,7 @@ fn quantization_configs_name_the_format() {
         ),
         (
             json!({"quant_method": "gptq", "bits": 8}),
-            "Q8_0",
+            "GPTQ-Int8",
             "GPTQ Int8",
         ),
         (
@@ -123,23 +124,33 @@ fn quantization_configs_name_the_format() {
         (
             json!({"quant_method": "fp8", "weight_block_size": [128, 128]}),
             "FP8",
-            "FP8",
+            "FP8 (block scales)",
         ),
         (json!({"quant_method": "mxfp4"}), "MXFP4", "MXFP4"),
         (
             json!({"quant_method": "bitsandbytes", "load_in_4bit": true}),
-            "Q4_0",
-            "bitsandbytes nf4",
+            "BNB-NF4",
+            "bitsandbytes 4-bit",
+        ),
+        (
+            json!({"quant_method": "bitsandbytes", "load_in_8bit": true}),
+            "BNB-INT8",
+            "bitsandbytes int8",
         ),
         (
             json!({"quant_method": "compressed-tensors", "format": "nvfp4-pack-quantized"}),
-            "MXFP4",
-            "compressed-tensors FP4",
+            "NVFP4",
+            "compressed-tensors NVFP4",
         ),
         (
-            json!({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 8}}}}),
+            json!({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 8, "type": "float"}}}}),
             "FP8",
-            "compressed-tensors 8-bit",
+            "compressed-tensors FP8",
+        ),
+        (
+            json!({"quant_method": "compressed-tensors", "config_groups": {"g": {"weights": {"num_bits": 8, "type": "int"}}}}),
+            "W8A8",
+            "compressed-tensors INT8",
         ),
     ];
     for (q, id, words) in rows {
@@ -147,6 +158,77 @@ fn quantization_configs_name_the_format() {
         assert_eq!((quant.id(), w.as_str()), (id, words));
     }
     assert_eq!(format_of(&json!({"torch_dtype": "float16"})).0.id(), "F16");
+}
+
+fn t(name: &str, dtype: &str, bytes: u64) -> Tensor {
+    Tensor {
+        name: name.into(),
+        dtype: dtype.into(),
+        bytes,
+    }
+}
+
+/// The headers' tensors decide what the config leaves open: the stored dtype without a
+/// `quantization_config`, and the packed weights of compressed-tensors.
+#[test]
+fn tensor_dtypes_refine_the_format() {
+    let fp8 = [
+        t("model.layers.0.mlp.up_proj.weight", "F8_E4M3", 1000),
+        t("model.layers.0.mlp.up_proj.weight_scale_inv", "F32", 4),
+        t("model.embed_tokens.weight", "BF16", 300),
+    ];
+    assert_eq!(
+        bytes_per_dtype(&fp8),
+        vec![
+            ("F8_E4M3".to_string(), 1000),
+            ("BF16".to_string(), 300),
+            ("F32".to_string(), 4)
+        ]
+    );
+    // No quantization_config, a config saying float32, tensors stored in F8_E4M3 / BF16.
+    let c = json!({"torch_dtype": "float32"});
+    assert_eq!(format_with(&c, &fp8).0.id(), "FP8");
+    assert_eq!(
+        format_with(&c, &[t("w", "BF16", 10), t("b", "F32", 2)])
+            .0
+            .id(),
+        "BF16"
+    );
+    assert_eq!(format_with(&c, &[]).0.id(), "F32");
+    let ct = |group: serde_json::Value| json!({"quantization_config": {"quant_method": "compressed-tensors", "config_groups": group}});
+    let nvfp4 = [
+        t("l.weight_packed", "U8", 500),
+        t("l.weight_scale", "F8_E4M3", 60),
+        t("l.weight_global_scale", "F32", 4),
+        t("e.weight", "BF16", 900),
+    ];
+    assert_eq!(format_with(&ct(json!({})), &nvfp4).0.id(), "NVFP4");
+    let w4a16 = [
+        t("l.weight_packed", "I32", 500),
+        t("l.weight_scale", "BF16", 60),
+    ];
+    assert_eq!(format_with(&ct(json!({})), &w4a16).0.id(), "GPTQ");
+    let w8a8 = [t("l.weight", "I8", 500), t("l.weight_scale", "F32", 60)];
+    assert_eq!(format_with(&ct(json!({})), &w8a8).0.id(), "W8A8");
+    assert_eq!(format_with(&ct(json!({})), &fp8).0.id(), "FP8");
+    // AWQ: the config decides (qweight I32, scales F16).
+    let awq = json!({"quantization_config": {"quant_method": "awq", "bits": 4}});
+    let q = [t("l.qweight", "I32", 500), t("l.scales", "F16", 30)];
+    assert_eq!(format_with(&awq, &q).0.id(), "AWQ");
+    // The note of a checkpoint names its format and its bytes per dtype.
+    let (_, f) = to_variant(
+        "o/m",
+        &qwen3_06b().to_string(),
+        fitcard_estimator::Bytes(1 << 30),
+        &fp8,
+    )
+    .unwrap();
+    assert_eq!(f.id.id(), "FP8");
+    let note = f.note.unwrap();
+    assert!(
+        note.starts_with("config.json: FP8 (its tensors); headers: F8_E4M3 "),
+        "{note}"
+    );
 }
 
 #[test]
