@@ -35,6 +35,21 @@ async fn mount(query: &str) -> Element {
     div
 }
 
+/// Wait (up to about 5 s) until `sel` matches under `root`: an import settles asynchronously.
+async fn until(root: &Element, sel: &str) {
+    for _ in 0..100 {
+        if root.query_selector(sel).unwrap().is_some() {
+            return;
+        }
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            window()
+                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50)
+                .unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+    }
+}
+
 fn find(root: &Element, sel: &str) -> Element {
     root.query_selector(sel)
         .unwrap()
@@ -201,9 +216,17 @@ async fn the_model_slider_says_which_way_capability_runs() {
 
 #[wasm_bindgen_test]
 async fn a_model_the_catalog_lacks_is_not_estimated_as_another() {
-    let app = mount("model=meta-llama/Llama-3.1-405B-Instruct&ctx=4096").await;
+    let id = "meta-llama/Llama-3.1-70B-Instruct-Abliterated";
+    assert!(fitcard_estimator::catalog().variant(id).is_none());
+    let app = mount("model=meta-llama/Llama-3.1-70B-Instruct-Abliterated&ctx=4096").await;
+    // The page tries to import it from the Hub first (no importer is served to this test, so
+    // that fails), then says it is not available.
+    until(&app, ".import-status.failed").await;
     let h = text(&app, ".unavailable h2");
-    assert_eq!(h, "meta-llama/Llama-3.1-405B-Instruct: not available");
+    assert_eq!(
+        h,
+        "meta-llama/Llama-3.1-70B-Instruct-Abliterated: not available"
+    );
     assert!(app.query_selector(".verdict-label").unwrap().is_none());
     assert!(!app.text_content().unwrap_or_default().contains("Gemma"));
     let first = find(&app, ".closest a");
@@ -220,7 +243,8 @@ async fn a_model_the_catalog_lacks_is_not_estimated_as_another() {
         "{href}"
     );
 
-    let embed = mount("model=meta-llama/Llama-3.1-405B-Instruct&embed=1").await;
+    let embed = mount("model=meta-llama/Llama-3.1-70B-Instruct-Abliterated&embed=1").await;
+    until(&embed, ".import-status.failed").await;
     assert!(text(&embed, ".embed-model").ends_with(": not available"));
     assert!(!embed.text_content().unwrap_or_default().contains("Gemma"));
     assert!(embed.query_selector("rect.seg").unwrap().is_none());

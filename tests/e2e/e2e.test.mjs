@@ -719,7 +719,7 @@ test('the badge: a self-contained SVG to download and the Markdown that links it
 });
 
 test('a model the catalog lacks: said plainly, the closest entries offered, the id kept in the URL', async () => {
-  const wanted = 'meta-llama/Llama-3.1-405B-Instruct';
+  const wanted = 'meta-llama/Llama-3.1-70B-Instruct-Abliterated';
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}?model=${wanted}&ctx=4096&par=2`);
@@ -759,7 +759,7 @@ test('a model the catalog lacks: said plainly, the closest entries offered, the 
   const frame = host.frameLocator('#fc');
   await frame.locator('.import-status.failed').waitFor();
   const title = await frame.locator('.embed-model').textContent();
-  assert.match(title, /Llama-3\.1-405B-Instruct: not available/);
+  assert.match(title, /Llama-3\.1-70B-Instruct-Abliterated: not available/);
   assert.doesNotMatch(await frame.locator('body').textContent(), /Gemma/);
   assert.equal(await frame.locator('rect.seg').count(), 0);
   const href = await frame.locator('.closest a').first().getAttribute('href');
