@@ -464,6 +464,30 @@ async function drag(page, sel, to) {
   return { min, max };
 }
 
+test('switching the trainer profile changes the bar and the longest sequence that fits', async () => {
+  const page = await open('?mode=train&model=Qwen/Qwen3-14B&method=qlora&gpu=rtx-4090&seq=2048&bsz=2');
+  // The limits are solved only while shown.
+  await page.click('details.limits summary');
+  const seq = page.locator('details.limits li[data-target=seq]');
+  await seq.waitFor();
+  const bar = () => page.textContent('figure');
+  const before = { seq: await seq.textContent(), bar: await bar(), title: await page.title() };
+  assert.match(before.seq, /\d/);
+  // Plain transformers (Trainer/TRL + PEFT) keeps fp32 logits and Hugging Face checkpointing:
+  // more memory at this length, so a shorter longest sequence.
+  await page.selectOption('#trainer', 'transformers');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('trainer') === 'transformers');
+  await page.waitForFunction((t) => document.querySelector('details.limits li[data-target=seq]').textContent !== t, before.seq);
+  assert.notEqual(await bar(), before.bar, 'the bar follows the profile');
+  const n = (t) => Number(t.replace(/,/g, '').match(/\d+/)[0]);
+  assert.ok(n(await seq.textContent()) < n(before.seq), `${await seq.textContent()} vs ${before.seq}`);
+  // Unsloth's published formula is a profile too, named as such.
+  await page.selectOption('#trainer', 'unsloth-formula');
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('trainer') === 'unsloth-formula');
+  assert.match(await page.$eval('#trainer', (el) => el.options[el.selectedIndex].textContent), /Unsloth's published formula/);
+  await page.close();
+});
+
 test('every slider drags smoothly with the mouse, end to end', async () => {
   for (const [query, ids] of [
     ['?ctx=8192&par=1&cards=1', ['variant', 'quant', 'ctx', 'par', 'cards']],
