@@ -34,17 +34,32 @@ pub fn pool(e: &Estimate, ctx: u32) -> Option<String> {
     Some(s)
 }
 
-/// Decode speed per request and over all of them: "≈ 65 tokens/s per request · 262 tokens/s
-/// over 4 requests".
-pub fn speed(s: &Speed, par: u32) -> String {
-    let one = format!("≈ {} tokens/s per request", about(s.decode_tps));
+/// Decode speed per request and over all of them, and how long the first token of a prompt that
+/// fills the context takes: "≈ 65 tokens/s per request · 262 tokens/s over 4 requests · first
+/// token after ≈ 2.3 s for a prompt of 32K".
+pub fn speed(s: &Speed, par: u32, ctx: u32) -> String {
+    let mut line = format!("≈ {} tokens/s per request", about(s.decode_tps));
     if par > 1 {
-        format!(
-            "{one} · {} tokens/s over {par} requests",
-            about(s.aggregate_tps)
-        )
+        line += &format!(" · {} tokens/s over {par} requests", about(s.aggregate_tps));
+    }
+    if let Some(t) = s.ttft_s {
+        line += &format!(
+            " · first token after ≈ {} for a prompt of {}",
+            seconds(t),
+            tokens_label(ctx)
+        );
+    }
+    line
+}
+
+/// `0.042` → `42 ms`, `2.34` → `2.3 s`, `754` → `13 min`.
+pub fn seconds(t: f64) -> String {
+    if t < 1.0 {
+        format!("{} ms", about(t * 1000.0))
+    } else if t < 120.0 {
+        format!("{} s", about(t))
     } else {
-        one
+        format!("{} min", about(t / 60.0))
     }
 }
 
@@ -188,19 +203,54 @@ mod tests {
 
     #[test]
     fn speed_per_request_and_over_all_of_them() {
-        let s = Speed {
+        let mut s = Speed {
             decode_tps: 65.47,
             aggregate_tps: 261.9,
             offloaded_bytes: 0,
             offloaded_layers: 0,
             on_card_tps: 65.47,
+            prefill_tps: None,
+            ttft_s: None,
         };
         assert_eq!(
-            speed(&s, 4),
+            speed(&s, 4, 8192),
             "≈ 65 tokens/s per request · 262 tokens/s over 4 requests"
         );
-        assert_eq!(speed(&s, 1), "≈ 65 tokens/s per request");
+        assert_eq!(speed(&s, 1, 8192), "≈ 65 tokens/s per request");
         assert_eq!(spill(&s), None);
+        // With the prefill: the first token of a prompt that fills the context.
+        s.ttft_s = Some(2.34);
+        assert_eq!(
+            speed(&s, 1, 32768),
+            "≈ 65 tokens/s per request · first token after ≈ 2.3 s for a prompt of 32K"
+        );
+        assert_eq!(
+            speed(&s, 4, 8192),
+            "≈ 65 tokens/s per request · 262 tokens/s over 4 requests · first token after ≈ 2.3 s for a prompt of 8K"
+        );
+    }
+
+    #[test]
+    fn seconds_read_as_people_say_them() {
+        // (seconds, words)
+        for (t, want) in [
+            (0.0423, "42 ms"),
+            (2.34, "2.3 s"),
+            (41.6, "42 s"),
+            (754.0, "13 min"),
+        ] {
+            assert_eq!(seconds(t), want, "{t}");
+        }
+    }
+
+    #[test]
+    fn the_estimate_has_a_first_token_time_on_a_catalog_card() {
+        // The default configuration (an RTX 4090): its FP16 throughput is known.
+        let i = decode("ctx=32768").inputs;
+        let s = estimate(&i).speed.expect("the RTX 4090's bandwidth is known");
+        let w = speed(&s, i.par, i.ctx);
+        assert!(w.contains(" · first token after ≈ "), "{w}");
+        assert!(w.ends_with(" for a prompt of 32K"), "{w}");
     }
 
     #[test]

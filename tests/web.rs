@@ -274,3 +274,12 @@ async fn a_refused_number_is_replaced_by_the_value_in_use() {
     );
     assert!(text(&app, ".notice[data-key=vram]").contains('0'));
 }
+
+#[wasm_bindgen_test]
+async fn the_speed_line_says_when_the_first_token_comes() {
+    let app = mount("ctx=32768").await;
+    let s = text(&app, ".verdict-box .speed");
+    assert!(s.starts_with("≈ "), "{s}");
+    assert!(s.contains(" · first token after ≈ "), "{s}");
+    assert!(s.ends_with(" for a prompt of 32K"), "{s}");
+}

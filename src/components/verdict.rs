@@ -105,10 +105,10 @@ pub fn Verdict() -> impl IntoView {
         let ctx = st.inputs.with(|i| i.ctx);
         est.with(|e| summary::pool(e, ctx))
     });
-    // Decode speed, and what layers left in system RAM cost.
+    // Decode speed and the first token's wait, and what layers left in system RAM cost.
     let speed = Signal::derive(move || {
-        let par = st.inputs.with(|i| i.par);
-        est.with(|e| e.speed.as_ref().map(|s| summary::speed(s, par)))
+        let (par, ctx) = st.inputs.with(|i| (i.par, i.ctx));
+        est.with(|e| e.speed.as_ref().map(|s| summary::speed(s, par, ctx)))
     });
     let spill = Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(summary::spill)));
     view! {

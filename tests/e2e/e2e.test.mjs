@@ -633,7 +633,10 @@ test('vLLM and SGLang: the KV pool and the requests it holds, beside the verdict
 
 test('speed beside the verdict; layers spilled to system RAM say what they cost', async () => {
   const page = await open('?model=google/gemma-3-27b-it&quant=Q4_K_M&ctx=8192&par=4');
-  assert.match(await page.textContent('.verdict-box .speed'), /^≈ [\d.,]+ tokens\/s per request · [\d.,]+ tokens\/s over 4 requests$/);
+  assert.match(
+    await page.textContent('.verdict-box .speed'),
+    /^≈ [\d.,]+ tokens\/s per request · [\d.,]+ tokens\/s over 4 requests · first token after ≈ [\d.,]+ (ms|s|min) for a prompt of 8K$/,
+  );
   assert.ok(await page.locator('.verdict-box .spill').isHidden());
   // A larger format than the card holds: llama.cpp keeps layers in system RAM, the speed drops
   // and the line says so.

@@ -709,7 +709,7 @@ mod human {
                 "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; ±20 % on the published llama.cpp runs)\n",
                 sp.decode_tps, sp.aggregate_tps
             ));
-            if let Some(pf) = &e.prefill {
+            if let Some(pf) = sp.prefill() {
                 s.push_str(&format!(
                     "  prefill ≈{:.0} tokens/s, first token after ≈{:.2} s for a prompt that fills the context (batch 1)\n",
                     pf.prefill_tps, pf.ttft_s

@@ -234,16 +234,9 @@ pub struct Estimate {
     pub warnings: Vec<String>,
     /// The command that runs this configuration.
     pub command: String,
-    /// Decode speed (absent when a card's memory bandwidth is unknown). Serialized, with the
-    /// prefill below, as `speed_report`.
-    #[serde(skip)]
+    /// Decode speed and prefill (absent when a card's memory bandwidth is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
     pub speed: Option<crate::speed::Speed>,
-    /// Prefill speed and time to first token (absent when a card's FP16 throughput is unknown).
-    #[serde(skip)]
-    pub prefill: Option<crate::speed::Prefill>,
-    /// The JSON `speed` object: the decode fields with `prefill_tps` and `ttft_s` added.
-    #[serde(rename = "speed", skip_serializing_if = "Option::is_none")]
-    pub speed_report: Option<crate::speed::SpeedReport>,
     /// The same plan on every engine that loads this file, side by side (the chosen engine
     /// first), each with what it was planned for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -281,8 +274,6 @@ impl Estimate {
             warnings: Vec::new(),
             command: String::new(),
             speed: None,
-            prefill: None,
-            speed_report: None,
             commands: Vec::new(),
             notices: Vec::new(),
         }
@@ -789,8 +780,6 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         warnings: Vec::new(),
         command: String::new(),
         speed: None,
-        prefill: None,
-        speed_report: None,
         commands: Vec::new(),
         notices: Vec::new(),
     }

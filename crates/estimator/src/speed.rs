@@ -147,6 +147,21 @@ pub struct Speed {
     pub offloaded_layers: u32,
     /// Decode speed if nothing spilled, per request (equal to `decode_tps` without a spill).
     pub on_card_tps: f64,
+    /// Prompt tokens per second over a prompt that fills the chosen context, batch 1 (`None`
+    /// when a card's FP16 throughput is unknown; see [`prefill`]).
+    pub prefill_tps: Option<f64>,
+    /// Time to first token for that prompt, seconds.
+    pub ttft_s: Option<f64>,
+}
+
+impl Speed {
+    /// The prefill, when it is known.
+    pub fn prefill(&self) -> Option<Prefill> {
+        Some(Prefill {
+            prefill_tps: self.prefill_tps?,
+            ttft_s: self.ttft_s?,
+        })
+    }
 }
 
 /// The KV cache is read at this share of the weights' effective bandwidth. Fitted on the depth
@@ -411,6 +426,8 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         offloaded_bytes: spilled,
         offloaded_layers: spilled.div_ceil(per_layer.max(1)) as u32,
         on_card_tps: 1.0 / (card_t + fixed),
+        prefill_tps: None,
+        ttft_s: None,
     })
 }
 
@@ -605,25 +622,12 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
     })
 }
 
-/// The JSON `speed` object: [`Speed`]'s fields, then the prefill (`null` when unknown).
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct SpeedReport {
-    /// Decode.
-    #[serde(flatten)]
-    pub decode: Speed,
-    /// Prompt tokens per second over a prompt that fills the chosen context, batch 1.
-    pub prefill_tps: Option<f64>,
-    /// Time to first token for that prompt, seconds.
-    pub ttft_s: Option<f64>,
-}
-
-/// Fill the decode speed, the prefill and the JSON report of `e`.
+/// Fill the decode speed of `e` and its prefill.
 pub fn attach(i: &Inputs, v: &Variant, e: &mut Estimate) {
     e.speed = decode(i, v, e);
-    e.prefill = e.speed.as_ref().and_then(|_| prefill(i, v, e));
-    e.speed_report = e.speed.clone().map(|d| SpeedReport {
-        decode: d,
-        prefill_tps: e.prefill.map(|p| p.prefill_tps),
-        ttft_s: e.prefill.map(|p| p.ttft_s),
-    });
+    let p = e.speed.as_ref().and_then(|_| prefill(i, v, e));
+    if let (Some(s), Some(p)) = (e.speed.as_mut(), p) {
+        s.prefill_tps = Some(p.prefill_tps);
+        s.ttft_s = Some(p.ttft_s);
+    }
 }

@@ -548,7 +548,10 @@ fn dgx_spark_prefill_depth_rows() {
         )
         .inputs,
     );
-    let p = e.prefill.expect("prefill on the DGX Spark");
+    let p = e
+        .speed
+        .and_then(|s| s.prefill())
+        .expect("prefill on the DGX Spark");
     assert!((2500.0..7000.0).contains(&p.prefill_tps), "{p:?}");
     assert!((p.ttft_s - 2048.0 / p.prefill_tps).abs() < 1e-9);
 }
@@ -559,7 +562,7 @@ fn dgx_spark_prefill_depth_rows() {
 /// prefill where the card's throughput is unknown.
 #[test]
 fn estimator_prefill() {
-    let p = |q: &str| estimate(&decode(q).inputs).prefill;
+    let p = |q: &str| estimate(&decode(q).inputs).speed.and_then(|s| s.prefill());
     let short = p("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096").expect("4090");
     assert!((3000.0..12000.0).contains(&short.prefill_tps), "{short:?}");
     let long = p("model=meta-llama/Llama-3.1-8B-Instruct&ctx=65536").expect("4090");

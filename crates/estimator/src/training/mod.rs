@@ -309,8 +309,6 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             checks,
             warnings: Vec::new(),
             speed: None,
-            prefill: None,
-            speed_report: None,
             commands: Vec::new(),
             notices: Vec::new(),
         },
