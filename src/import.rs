@@ -55,7 +55,8 @@ pub fn abi_number() -> f64 {
     (ABI & ((1 << 52) - 1)) as f64
 }
 
-fn prop(v: &JsValue, k: &str) -> JsValue {
+/// `v[k]`, or undefined.
+pub(crate) fn prop(v: &JsValue, k: &str) -> JsValue {
     Reflect::get(v, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 

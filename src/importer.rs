@@ -3,7 +3,7 @@
 //! the target, relays the progress lines and decodes the answer.
 
 use crate::hub::Target;
-use crate::import::abi_number;
+use crate::import::{abi_number, prop};
 use fitcard_estimator::Quant;
 use js_sys::{Array, Promise, Reflect, Uint8Array};
 use std::cell::RefCell;
@@ -39,10 +39,6 @@ fn ready(w: &Worker) -> Promise {
         w.set_onerror(Some(failed.as_ref().unchecked_ref()));
         failed.forget();
     })
-}
-
-fn prop(v: &JsValue, k: &str) -> JsValue {
-    Reflect::get(v, &JsValue::from_str(k)).unwrap_or(JsValue::UNDEFINED)
 }
 
 /// The importer, started on the first call, once it can take a message.
@@ -92,13 +88,14 @@ pub async fn run(
         });
         w.set_onmessage(Some(on.as_ref().unchecked_ref()));
         on.forget();
-        // The worker's script failed to load or start (offline, or a stale copy).
+        // The worker failed while importing: drop it (the next import starts a fresh one).
         let failed = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            WORKER.with(|slot| slot.borrow_mut().take());
             let o = js_sys::Object::new();
             let _ = Reflect::set(
                 &o,
                 &JsValue::from_str("err"),
-                &JsValue::from_str("the importer could not be loaded (offline?): try again online"),
+                &JsValue::from_str("the importer stopped on a fault: try again"),
             );
             let _ = resolve.call1(&JsValue::NULL, &o);
         });
@@ -119,10 +116,6 @@ pub async fn run(
         .await
         .map_err(|_| "the importer stopped".to_string())?;
     if let Some(m) = prop(&d, "err").as_string() {
-        if m.contains("could not be loaded") {
-            // Start afresh next time.
-            WORKER.with(|w| w.borrow_mut().take());
-        }
         return Err(m);
     }
     let bytes = Uint8Array::new(&prop(&d, "ok")).to_vec();

@@ -247,7 +247,9 @@ mod tests {
     fn the_estimate_has_a_first_token_time_on_a_catalog_card() {
         // The default configuration (an RTX 4090): its FP16 throughput is known.
         let i = decode("ctx=32768").inputs;
-        let s = estimate(&i).speed.expect("the RTX 4090's bandwidth is known");
+        let s = estimate(&i)
+            .speed
+            .expect("the RTX 4090's bandwidth is known");
         let w = speed(&s, i.par, i.ctx);
         assert!(w.contains(" · first token after ≈ "), "{w}");
         assert!(w.ends_with(" for a prompt of 32K"), "{w}");

@@ -264,6 +264,30 @@ pub struct MoeLayout {
     pub shared_ffn: u64,
 }
 
+impl MoeLayout {
+    /// The layout a file's header or `config.json` spells (`dense` leading dense layers, one MoE
+    /// layer every `step`, shared experts `shared` wide), bounded by the model's `layers`; `None`
+    /// for the plain layout (every layer routed, nothing shared), which is what no layout means.
+    /// One reader for both file kinds ([`crate::gguf`], [`crate::hf`]).
+    pub fn read(
+        dense: Option<u64>,
+        step: Option<u64>,
+        shared: Option<u64>,
+        layers: u32,
+    ) -> Option<MoeLayout> {
+        let layout = MoeLayout {
+            dense_layers: dense.unwrap_or(0).min(u64::from(layers)) as u32,
+            step: step.unwrap_or(1).min(1024) as u32,
+            shared_ffn: shared.unwrap_or(0),
+        };
+        let plain = MoeLayout {
+            step: 1,
+            ..MoeLayout::default()
+        };
+        (layout != plain).then_some(layout)
+    }
+}
+
 /// Recurrent (linear-attention or state-space) layers of a hybrid model. One shape covers both
 /// kinds: a short causal convolution over `k_heads·k_dim·2 + v_heads·v_dim` channels and a state of
 /// `v_heads · k_dim · v_dim` values per sequence and layer.

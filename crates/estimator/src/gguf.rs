@@ -435,19 +435,12 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
                 .zip(key("expert_feed_forward_length"))
                 .map(|(n, w)| n.saturating_mul(w))
         });
-        let layout = MoeLayout {
-            dense_layers: key("leading_dense_block_count")
-                .unwrap_or(0)
-                .min(u64::from(layers)) as u32,
-            step: key("interleave_moe_layer_step").unwrap_or(1).min(1024) as u32,
-            shared_ffn: shared.unwrap_or(0),
-        };
-        (layout
-            != MoeLayout {
-                step: 1,
-                ..MoeLayout::default()
-            })
-        .then_some(layout)
+        MoeLayout::read(
+            key("leading_dense_block_count"),
+            key("interleave_moe_layer_step"),
+            shared,
+            layers,
+        )
     } else {
         None
     };

@@ -301,19 +301,12 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
                 .then(|| num("intermediate_size"))
                 .flatten()
         });
-        let layout = MoeLayout {
-            dense_layers: num("first_k_dense_replace")
-                .unwrap_or(0)
-                .min(u64::from(layers)) as u32,
-            step: num("interleave_moe_layer_step").unwrap_or(1).min(1024) as u32,
-            shared_ffn: shared.unwrap_or(0),
-        };
-        (layout
-            != MoeLayout {
-                step: 1,
-                ..MoeLayout::default()
-            })
-        .then_some(layout)
+        MoeLayout::read(
+            num("first_k_dense_replace"),
+            num("interleave_moe_layer_step"),
+            shared,
+            layers,
+        )
     } else {
         None
     };

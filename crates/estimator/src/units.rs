@@ -221,34 +221,26 @@ pub fn parse_decimal(s: &str) -> Option<f64> {
         exp += e;
     }
     exp += dropped;
-    let m = mant as f64;
     const POW10: [f64; 23] = [
         1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
         1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
     ];
-    let x = if mant < (1 << 53) && exp.unsigned_abs() <= 22 {
-        // Both operands exact: one correctly rounded operation.
-        if exp >= 0 {
-            m * POW10[exp as usize]
-        } else {
-            m / POW10[(-exp) as usize]
-        }
+    // Within the fast path (mantissa below 2^53, |exp| ≤ 22) the loops do nothing and one
+    // correctly rounded operation on two exact operands gives the nearest double; beyond it,
+    // a few steps of rounding.
+    let (mut x, mut e) = (mant as f64, exp);
+    while e > 22 {
+        x *= 1e22;
+        e -= 22;
+    }
+    while e < -22 {
+        x /= 1e22;
+        e += 22;
+    }
+    let x = if e >= 0 {
+        x * POW10[e as usize]
     } else {
-        let mut x = m;
-        let mut e = exp;
-        while e > 22 {
-            x *= 1e22;
-            e -= 22;
-        }
-        while e < -22 {
-            x /= 1e22;
-            e += 22;
-        }
-        if e >= 0 {
-            x * POW10[e as usize]
-        } else {
-            x / POW10[(-e) as usize]
-        }
+        x / POW10[(-e) as usize]
     };
     Some(if neg { -x } else { x })
 }
