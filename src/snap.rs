@@ -17,7 +17,7 @@ pub fn ctx_stops(max_ctx: Tokens, native: &[Tokens]) -> Vec<Tokens> {
         .chain(native.iter().copied().filter(|&c| c <= top))
         .chain(std::iter::once(top))
         .collect();
-    v.sort_unstable();
+    fitcard_estimator::order::sort_by(&mut v, Ord::cmp);
     v.dedup();
     v
 }

@@ -130,7 +130,7 @@ pub fn best(inputs: &Inputs) -> Best {
         }
     }
     // Scored rows by score; unscored after them, in family order then the family's own rank.
-    rows.sort_by(|a, b| match (a.score, b.score) {
+    crate::order::sort_by(&mut rows, |a, b| match (a.score, b.score) {
         (Some(x), Some(y)) => y.total_cmp(&x),
         (Some(_), None) => std::cmp::Ordering::Less,
         (None, Some(_)) => std::cmp::Ordering::Greater,
@@ -159,7 +159,7 @@ fn family_order(rows: &mut [BestRow]) {
             .filter(|&j| rows[j].family == rows[k].family)
             .collect();
         let mut members: Vec<BestRow> = slots.iter().map(|&j| rows[j].clone()).collect();
-        members.sort_by_key(|r| r.capability_rank);
+        crate::order::sort_by_key(&mut members, |r| r.capability_rank);
         for (&j, r) in slots.iter().zip(members) {
             rows[j] = r;
             done[j] = true;

@@ -78,6 +78,7 @@ pub mod inputs;
 pub mod layouts;
 pub mod measure;
 pub mod mmproj;
+pub mod order;
 pub mod permalink;
 pub mod quant;
 pub mod rank;

@@ -194,7 +194,7 @@ fn find_off_line(p: &[Point], slopes: &[f64], tol: f64) -> Option<OffLine> {
     // No single point: the slope itself changes. Name the stretch that departs most from the
     // median slope.
     let mut sorted = slopes.to_vec();
-    sorted.sort_by(f64::total_cmp);
+    crate::order::sort_by(&mut sorted, f64::total_cmp);
     let median = sorted[sorted.len() / 2];
     let k = (0..slopes.len())
         .max_by(|&a, &b| {
@@ -232,7 +232,7 @@ pub fn global_share(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<Global
 /// the line is flagged in `off_line` and `points`, not refused.
 pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalShare, String> {
     let mut p: Vec<Point> = points.to_vec();
-    p.sort_by_key(|x| x.ctx);
+    crate::order::sort_by_key(&mut p, |x| x.ctx);
     if p.len() < 3 {
         return Err("take at least three points: two always form a line and reveal nothing".into());
     }

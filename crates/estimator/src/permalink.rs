@@ -560,7 +560,7 @@ fn closest_ids(val: &str, ids: &[&str], n: usize) -> String {
             (prefix, id.len().abs_diff(want.len()), *id)
         })
         .collect();
-    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    crate::order::sort_by(&mut scored, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
     let near: Vec<&str> = scored.iter().take(n).map(|s| s.2).collect();
     if ids.len() > near.len() {
         format!("{}, … ({} families)", near.join(", "), ids.len())

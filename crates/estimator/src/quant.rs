@@ -440,7 +440,7 @@ impl Quant {
                 (d * 4 + 4usize.saturating_sub(prefix.min(4)), q.id())
             })
             .collect();
-        scored.sort_by_key(|&(k, _)| k);
+        crate::order::sort_by_key(&mut scored, |&(k, _)| k);
         scored.into_iter().take(n).map(|(_, id)| id).collect()
     }
 }

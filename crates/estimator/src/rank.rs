@@ -73,7 +73,7 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
 
 /// Fitting first; then capability rank ascending; then precision descending.
 pub fn sort(c: &mut [Candidate]) {
-    c.sort_by(|a, b| {
+    crate::order::sort_by(c, |a, b| {
         b.fits
             .cmp(&a.fits)
             .then(a.capability_rank.cmp(&b.capability_rank))

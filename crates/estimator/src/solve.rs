@@ -264,7 +264,7 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
         }
         Target::Gpu => {
             let mut gpus: Vec<_> = catalog().gpus.iter().collect();
-            gpus.sort_by_key(|g| g.vram_bytes);
+            crate::order::sort_by_key(&mut gpus, |g| g.vram_bytes);
             let r = gpus.into_iter().find(|g| {
                 n += 1;
                 fits(&Inputs {

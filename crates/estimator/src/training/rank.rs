@@ -60,7 +60,7 @@ pub fn rank(i: &Inputs) -> Vec<TrainCandidate> {
         }
     }
     // `Method` orders full < lora < qlora: the more precise method first.
-    out.sort_by(|a, b| {
+    crate::order::sort_by(&mut out, |a, b| {
         b.fits
             .cmp(&a.fits)
             .then(a.capability_rank.cmp(&b.capability_rank))

@@ -32,7 +32,7 @@ pub fn usable(free: &[Bytes], picked: &[u32]) -> Bytes {
 /// GPU indices ordered by free memory, largest first (stable: ties keep index order).
 pub fn by_free_desc(free: &[Bytes]) -> Vec<u32> {
     let mut idx: Vec<u32> = (0..free.len() as u32).collect();
-    idx.sort_by(|a, b| free[*b as usize].cmp(&free[*a as usize]));
+    crate::order::sort_by(&mut idx, |a, b| free[*b as usize].cmp(&free[*a as usize]));
     idx
 }
 
