@@ -82,7 +82,7 @@ mod tests {
             let mut ours = items.clone();
             sort_by(&mut ours, |a, b| a.0.cmp(&b.0));
             let mut std_order = items.clone();
-            std_order.sort_by(|a, b| a.0.cmp(&b.0));
+            std_order.sort_by_key(|a| a.0);
             prop_assert_eq!(&ours, &std_order);
             let mut desc = items.clone();
             sort_by_key(&mut desc, |x| std::cmp::Reverse(x.0));
@@ -94,10 +94,10 @@ mod tests {
 
     #[test]
     fn floats_by_total_order() {
-        let mut v = vec![3.5, -1.0, f64::NAN, 0.0, -0.0, 2.0];
+        let mut v = [3.5, -1.0, f64::NAN, 0.0, -0.0, 2.0];
         sort_by(&mut v, f64::total_cmp);
         let bits: Vec<u64> = v.iter().map(|x| x.to_bits()).collect();
-        let mut w = vec![3.5, -1.0, f64::NAN, 0.0, -0.0, 2.0];
+        let mut w = [3.5, -1.0, f64::NAN, 0.0, -0.0, 2.0];
         w.sort_by(f64::total_cmp);
         assert_eq!(bits, w.iter().map(|x| x.to_bits()).collect::<Vec<_>>());
     }
