@@ -490,3 +490,60 @@ fn latent_and_recurrent_caches_in_vllm_and_transformers() {
     );
     assert_eq!(state_bytes(&arch("llama"), 4), 0);
 }
+
+/// Granite 4.0-H from the catalog (Mamba-2 hybrids): llama.cpp keeps KV only on the 4 attention
+/// layers and, per sequence, an F32 state on the 36 Mamba-2 layers of `r_s + s_s` values,
+/// `r_s = (d_conv − 1)·(d_inner + 2·n_group·d_state)` and `s_s = d_state·d_inner`
+/// (src/llama-hparams.cpp `n_embd_r`/`n_embd_s`, src/llama-memory-recurrent.cpp); vLLM's Mamba-2
+/// state holds the same values (conv `(d_conv − 1) × (d_inner + 2·n_groups·d_state)`, temporal
+/// `n_heads × head_dim × d_state`, vllm/model_executor/layers/mamba/mamba_utils.py) in the
+/// model's dtype. Expected bytes are written out from those formulas, not from the code under test.
+#[test]
+fn granite_4_0_h_state_and_kv_match_llama_cpp_and_vllm() {
+    use fitcard_estimator::terms::kv::{paged, state_bytes};
+    let tiny = &catalog()
+        .variant("ibm-granite/granite-4.0-h-tiny")
+        .expect("granite-4.0-h-tiny in the catalog")
+        .1
+        .arch;
+    let small = &catalog()
+        .variant("ibm-granite/granite-4.0-h-small")
+        .expect("granite-4.0-h-small in the catalog")
+        .1
+        .arch;
+    // H-Tiny: d_inner 3072 (48 heads × 64), one group, d_state 128, d_conv 4; attention 4 × 128 × 4 heads.
+    let tiny_state = 36 * ((4 - 1) * (3072 + 2 * 128) + 128 * 3072);
+    assert_eq!(state_bytes(tiny, 4), tiny_state * 4);
+    // H-Small: d_inner 8192 (128 heads × 64).
+    let small_state = 36 * ((4 - 1) * (8192 + 2 * 128) + 128 * 8192);
+    assert_eq!(state_bytes(small, 4), small_state * 4);
+    // (n_ctx, n_seq, unified, f16 bytes, q8_0 bytes) for H-Tiny.
+    let rows: [(u64, u64, bool, u64, u64); 8] = [
+        (4096, 1, true, 91_615_232, 75_886_592),
+        (4096, 4, true, 265_797_632, 250_068_992),
+        (4096, 4, false, 265_797_632, 250_068_992),
+        (32768, 1, false, 326_496_256, 200_667_136),
+        (32768, 4, true, 500_678_656, 374_849_536),
+        (131072, 1, true, 1_131_802_624, 628_486_144),
+        (131072, 4, true, 1_305_985_024, 802_668_544),
+        (131072, 4, false, 1_305_985_024, 802_668_544),
+    ];
+    for (n_ctx, n_seq, unified, f16, q8) in rows {
+        for (kv, want) in [(KvDtype::F16, f16), ("q8_0".parse().unwrap(), q8)] {
+            let got = llama(tiny, &LlamaParams::new(n_ctx, n_seq, unified, kv));
+            assert_eq!(
+                (got.bytes.get(), got.global_layers, got.state.get()),
+                (want, 4, n_seq * tiny_state * 4),
+                "h-tiny n_ctx={n_ctx} n_seq={n_seq} unified={unified} {kv:?}"
+            );
+        }
+    }
+    // H-Small at 4,096 tokens, one sequence: 4 layers × 4096 cells × (K + V of 8 × 128 f16) + state.
+    let one = llama(small, &LlamaParams::new(4096, 1, false, KvDtype::F16));
+    assert_eq!(one.bytes.get(), 4 * 4096 * 2 * 1024 * 2 + small_state * 4);
+    // vLLM, one card: 16-token blocks on the attention layers + the state in BF16.
+    assert_eq!(
+        paged(small, 4096, 1, KvDtype::Auto, 1).get(),
+        4096 * 4 * 2 * 1024 * 2 + small_state * 2
+    );
+}

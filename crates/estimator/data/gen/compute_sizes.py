@@ -251,6 +251,42 @@ def qwen3next(c):
     return T
 
 
+def granitehybrid(c):
+    """Granite 4.0-H (granitehybrid): Mamba-2 mixers except on `attn_layers` (plain GQA attention, no
+    biases, no positional encoding); every layer an FFN: MoE (router F32, `experts` routed of
+    `moe_intermediate`, one shared expert of `shared`) or, with no experts, a dense FFN of `shared`.
+    Mamba-2 tensors as llama.cpp's converter writes them: ssm_in (z, x, B, C, dt fused:
+    2*d_inner + 2*groups*state + heads), ssm_conv1d over d_inner + 2*groups*state channels (F32) with
+    its bias, ssm_a/ssm_d/ssm_dt.bias per head, a grouped ssm_norm (F32) and ssm_out."""
+    h, L = c["hidden"], c["layers"]
+    q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
+    di, ng, ds, nh, ck = c["d_inner"], c["groups"], c["state"], c["ssm_heads"], c["conv"]
+    E, m, sh = c.get("experts", 0), c.get("moe_intermediate", 0), c["shared"]
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n")]
+        if i in c["attn_layers"]:
+            T += [(p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+                  (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w")]
+        else:
+            T += [(p + "ssm_in.weight", (h, 2 * di + 2 * ng * ds + nh), "w"),
+                  (p + "ssm_conv1d.weight", (ck, di + 2 * ng * ds), "f32"),
+                  (p + "ssm_conv1d.bias", (di + 2 * ng * ds,), "n"),
+                  (p + "ssm_a", (1, nh), "f32"), (p + "ssm_d", (1, nh), "f32"), (p + "ssm_dt.bias", (nh,), "n"),
+                  (p + "ssm_norm.weight", (di // ng, ng), "f32"), (p + "ssm_out.weight", (di, h), "w")]
+        if E:
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"),
+                  (p + "ffn_gate_exps.weight", (h, m, E), "w"), (p + "ffn_up_exps.weight", (h, m, E), "w"),
+                  (p + "ffn_down_exps.weight", (m, h, E), "w"),
+                  (p + "ffn_gate_shexp.weight", (h, sh), "w"), (p + "ffn_up_shexp.weight", (h, sh), "w"),
+                  (p + "ffn_down_shexp.weight", (sh, h), "w")]
+        else:
+            T += [(p + "ffn_gate.weight", (h, sh), "w"), (p + "ffn_up.weight", (h, sh), "w"),
+                  (p + "ffn_down.weight", (sh, h), "w")]
+    return T
+
+
 def deepseek2(c):
     """DeepSeek-V3 / Kimi K2 (deepseek2): multi-head latent attention (q_a/q_b with a q_lora norm,
     kv_a_mqa = kv_lora + rope, kv_b fused over heads as in the converters of early 2025), the first
@@ -445,6 +481,8 @@ M = {
     # GLM-4.5 / GLM-4.6 / GLM-4.5-Air (glm4_moe): `layers` counts the MTP (nextn) block too.
     "zai-org/GLM-4.5": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
     "zai-org/GLM-4.6": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
+    # GLM-4.7: the shapes of GLM-4.6 (config.json).
+    "zai-org/GLM-4.7": dict(b=glm4_moe, kw={}, tok="glm4", hidden=5120, main_layers=92, layers=93, heads=96, kv_heads=8, head_dim=128, intermediate=12288, moe_intermediate=1536, experts=160, dense=3, qk_norm=True, vocab=151552, has_output=True),
     # Llama 4 (text_config): Scout all-MoE (step 1), Maverick MoE on odd layers (step 2); 202048-token vocabulary.
     "meta-llama/Llama-4-Scout-17B-16E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=16, moe_step=1, vocab=202048, has_output=True),
     "meta-llama/Llama-4-Maverick-17B-128E-Instruct": dict(b=llama4, kw={}, tok="o200k", hidden=5120, layers=48, heads=40, kv_heads=8, head_dim=128, intermediate=16384, moe_intermediate=8192, experts=128, moe_step=2, vocab=202048, has_output=True),
@@ -480,6 +518,11 @@ M = {
     "mistralai/Devstral-Small-2505": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
     "mistralai/Devstral-Small-2507": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
     "mistralai/Magistral-Small-2509": dict(b=llama_like, kw={}, tok="tekken", hidden=5120, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=32768, vocab=131072, has_output=True),
+    # Granite 4.0 (GGUF metadata of the Ollama library files, granitehybrid.* / granite.*): the hybrids put
+    # attention on layers 5, 15, 25, 35 of 40 and Mamba-2 elsewhere; 100352-token vocabulary, tied embeddings.
+    "ibm-granite/granite-4.0-h-small": dict(b=granitehybrid, kw={}, tok="phi4", hidden=4096, layers=40, heads=32, kv_heads=8, head_dim=128, attn_layers=(5, 15, 25, 35), d_inner=8192, groups=1, state=128, ssm_heads=128, conv=4, experts=72, moe_intermediate=768, shared=1536, vocab=100352, has_output=False),
+    "ibm-granite/granite-4.0-h-tiny": dict(b=granitehybrid, kw={}, tok="phi4", hidden=1536, layers=40, heads=12, kv_heads=4, head_dim=128, attn_layers=(5, 15, 25, 35), d_inner=3072, groups=1, state=128, ssm_heads=48, conv=4, experts=64, moe_intermediate=512, shared=1024, vocab=100352, has_output=False),
+    "ibm-granite/granite-4.0-micro": dict(b=llama_like, kw={}, tok="phi4", hidden=2560, layers=40, heads=40, kv_heads=8, head_dim=64, intermediate=8192, vocab=100352, has_output=False),
     # Granite 3.3 (granite: the llama tensor list; tied embeddings).
     "ibm-granite/granite-3.3-8b-instruct": dict(b=llama_like, kw={}, tok="granite3", hidden=4096, layers=40, heads=32, kv_heads=8, head_dim=128, intermediate=12800, vocab=49159, has_output=False),
     "ibm-granite/granite-3.3-2b-instruct": dict(b=llama_like, kw={}, tok="granite3", hidden=2048, layers=40, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=49159, has_output=False),
@@ -790,6 +833,7 @@ def _ext():
         ("mistralai/Mistral-Small-3.2-24B-Instruct-2506", dense), ("mistralai/Mistral-Small-3.1-24B-Instruct-2503", dense),
         ("mistralai/Devstral-Small-2505", dense), ("mistralai/Devstral-Small-2507", dense), ("mistralai/Magistral-Small-2509", dense),
         ("ibm-granite/granite-3.3-8b-instruct", dense), ("ibm-granite/granite-3.3-2b-instruct", dense),
+        ("ibm-granite/granite-4.0-h-small", dense), ("ibm-granite/granite-4.0-h-tiny", dense), ("ibm-granite/granite-4.0-micro", dense),
         ("allenai/OLMo-2-0325-32B-Instruct", dense), ("allenai/OLMo-2-1124-13B-Instruct", dense), ("allenai/OLMo-2-1124-7B-Instruct", dense),
         ("HuggingFaceTB/SmolLM3-3B", dense), ("meta-llama/Meta-Llama-3-8B-Instruct", dense), ("meta-llama/Meta-Llama-3-70B-Instruct", dense),
         ("meta-llama/Llama-3.1-405B-Instruct", big), ("nvidia/Llama-3.1-Nemotron-70B-Instruct-HF", dense),
@@ -845,7 +889,7 @@ WANTED = [
      for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "gguf", ft) for m in ("moonshotai/Kimi-K2-Thinking", "moonshotai/Kimi-K2-Instruct-0905") for ft in ("Q8_0", "Q4_K_M")] + \
     [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
-    [(m, "gguf", ft) for m in ("zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("zai-org/GLM-4.7", "zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
     [(m, "gguf", ft) for m in M if m.startswith(("Qwen/Qwen2.5-", "deepseek-ai/DeepSeek-R1-Distill-"))
      for ft in ("Q8_0", "Q6_K", "Q5_K_M", "Q4_K_M")] + \
