@@ -366,7 +366,7 @@ impl Quant {
     /// 98/256 = 3.0625; IQ2_XS 74/256 = 2.3125; IQ2_XXS 66/256 = 2.0625; IQ1_M 56/256 = 1.75;
     /// IQ1_S 50/256 = 1.5625; TQ1_0 54/256 = 1.6875; TQ2_0 66/256 = 2.0625; MXFP4 17/32 = 4.25.
     /// MLX's formats: `bits + 32/64` (a bf16 scale and a bf16 bias per group of 64, see
-    /// [`mlx_bits_per_weight`]): 8.5, 6.5, 5.5 (placed with Q5_K_S), 4.5, 3.5.
+    /// the `st-mlx` rule of data/gen/compute_sizes.py): 8.5, 6.5, 5.5 (placed with Q5_K_S), 4.5, 3.5.
     /// Legacy and mixed types sit where their quality does, not at their raw size: Q4_0/Q4_1
     /// (no super-block scales) just below Q4_K_S < Q4_K_M; the _S/_M/_L mixes in that order; the
     /// UD-…_XL dynamic mixes just above their base. AWQ/GPTQ int4 with one fp16 scale + zero per
