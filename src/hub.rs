@@ -347,7 +347,7 @@ pub fn family(
     let (mut v, f) = read;
     let source = match f.container {
         Container::Gguf => format!("{} on the Hub (its header read)", f.file),
-        Container::Safetensors => f.source.clone(),
+        Container::Safetensors | Container::Mlx => f.source.clone(),
     };
     let mut formats = vec![Format {
         repo: repo.to_string(),

@@ -631,6 +631,7 @@ fn catalog_table() -> String {
                     let c = match m.container {
                         fitcard_estimator::quant::Container::Gguf => "GGUF",
                         fitcard_estimator::quant::Container::Safetensors => "safetensors",
+                        fitcard_estimator::quant::Container::Mlx => "mlx",
                     };
                     format!("{} {c} {}", m.id, m.bytes)
                 })
@@ -706,8 +707,14 @@ mod human {
         s.push_str(&format!("verdict: {}\n", e.verdict.label()));
         if let Some(sp) = &e.speed {
             s.push_str(&format!(
-                "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; ±20 % on the published llama.cpp runs)\n",
-                sp.decode_tps, sp.aggregate_tps
+                "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {})\n",
+                sp.decode_tps,
+                sp.aggregate_tps,
+                if e.engine == "mlx" {
+                    "the Apple fit of llama.cpp's Metal runs, not validated on MLX"
+                } else {
+                    "±20 % on the published llama.cpp runs"
+                }
             ));
             if let Some(pf) = sp.prefill() {
                 s.push_str(&format!(

@@ -395,6 +395,10 @@ pub struct Gpu {
     /// Where the throughput comes from (URL; "computed:" when a sparse figure was halved).
     #[serde(default)]
     pub fp16_tflops_source: Option<String>,
+    /// Unified-memory machines: the machine's whole RAM (`vram_bytes` is the GPU's default
+    /// share of it; see [`crate::support::default_wired_limit`]), from the same source.
+    #[serde(default)]
+    pub ram_bytes: Option<Bytes>,
 }
 
 /// YaRN rope scaling: the model's context stretched `factor` times beyond `original_ctx`.

@@ -151,6 +151,24 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             }
             s
         }
+        Engine::Mlx => {
+            // mlx_lm/server.py: --decode-concurrency (default 32) bounds the requests decoded
+            // together; --prompt-cache-bytes bounds the KV caches it holds, the active ones
+            // included (it trims the kept caches to the total less the active ones), so the
+            // KV term of par requests of ctx tokens is written as that bound. mlx-lm takes no
+            // context length: the requests' tokens decide.
+            let kv = catalog()
+                .variant(&i.model)
+                .map(|(_, v)| crate::terms::kv::mlx(&v.arch, ctx, par.max(1), tk));
+            let mut s = format!(
+                "mlx_lm.server --model {} --decode-concurrency {par}",
+                format.repo
+            );
+            if let Some(b) = kv {
+                s.push_str(&format!(" --prompt-cache-bytes {}", b.get()));
+            }
+            s
+        }
         Engine::Transformers => {
             // YaRN: transformers takes the config's rope_scaling as a model keyword.
             let rope = yarn.map_or(String::new(), |y| {

@@ -102,6 +102,10 @@ fn term_text(
             };
             (formula, kv::PROVENANCE)
         }
+        TermName::Overhead if i.engine == Engine::Mlx => (
+            overhead::mlx_formula(&v.arch, i.par),
+            overhead::provenance(i.engine),
+        ),
         TermName::Overhead => (
             overhead::formula(
                 i.engine,
@@ -241,6 +245,10 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
             Engine::Vllm => format!(": the command writes --max-num-seqs {}", i.par),
             Engine::Sglang => format!(": the command writes --max-running-requests {}", i.par),
             Engine::Transformers => String::new(),
+            Engine::Mlx => format!(
+                ": the command writes --decode-concurrency {} and caps the KV caches it keeps with --prompt-cache-bytes",
+                i.par
+            ),
         };
         out.push(format!("{why}{extra}."));
     }

@@ -18,6 +18,8 @@ pub enum Engine {
     Sglang,
     /// Hugging Face transformers.
     Transformers,
+    /// Apple's MLX (`mlx_lm.server`, also LM Studio's MLX runtime), on Apple silicon GPUs.
+    Mlx,
 }
 
 /// KV cache element type as an engine names it. llama.cpp takes ggml types for K and V
@@ -107,12 +109,13 @@ impl fmt::Display for KvDtype {
 
 impl Engine {
     /// Every engine.
-    pub const ALL: [Engine; 5] = [
+    pub const ALL: [Engine; 6] = [
         Engine::LlamaCpp,
         Engine::Ollama,
         Engine::Vllm,
         Engine::Sglang,
         Engine::Transformers,
+        Engine::Mlx,
     ];
 
     /// The spelling in the query string.
@@ -123,6 +126,7 @@ impl Engine {
             Engine::Vllm => "vllm",
             Engine::Sglang => "sglang",
             Engine::Transformers => "transformers",
+            Engine::Mlx => "mlx",
         }
     }
 
@@ -134,6 +138,7 @@ impl Engine {
             Engine::Vllm => "vLLM",
             Engine::Sglang => "SGLang",
             Engine::Transformers => "transformers",
+            Engine::Mlx => "MLX (mlx-lm)",
         }
     }
 
@@ -142,6 +147,7 @@ impl Engine {
         match self {
             Engine::LlamaCpp | Engine::Ollama => Container::Gguf,
             Engine::Vllm | Engine::Sglang | Engine::Transformers => Container::Safetensors,
+            Engine::Mlx => Container::Mlx,
         }
     }
 
@@ -191,6 +197,10 @@ impl Engine {
                 KvDtype::F16,
                 KvDtype::Ggml(GgmlType::F32),
             ],
+            // mlx_lm.server keeps K and V in the model's activation dtype (mlx_lm/models/cache.py,
+            // KVCache allocates `mx.zeros(..., keys.dtype)`); its quantized cache (`--kv-bits`)
+            // is an mlx_lm.generate option the server does not offer.
+            Engine::Mlx => vec![KvDtype::Auto, KvDtype::BF16, KvDtype::F16],
         }
     }
 
@@ -206,6 +216,7 @@ impl Engine {
             Engine::Vllm => "vLLM's --kv-cache-dtype takes the model dtype or fp8",
             Engine::Sglang => "SGLang's --kv-cache-dtype takes the model dtype, bf16 or fp8",
             Engine::Transformers => "transformers keeps the cache in the model's dtype",
+            Engine::Mlx => "mlx_lm.server keeps the cache in the model's activation dtype (--kv-bits is an mlx_lm.generate option only)",
         };
         Err(format!(
             "{} cannot store the KV cache as {kv} ({why}: {})",
@@ -249,6 +260,10 @@ impl Engine {
                 "SGLang admits up to --max-running-requests requests (sized from its KV pool when unset) and shares one pool among them",
             ),
             Engine::Transformers => (1, "transformers generates for the batch you pass"),
+            Engine::Mlx => (
+                32,
+                "mlx_lm.server decodes up to --decode-concurrency 32 batchable requests at once, each with its own KV cache, and keeps up to --prompt-cache-size 10 finished caches for prefix reuse",
+            ),
         }
     }
 }
@@ -268,6 +283,7 @@ impl FromStr for Engine {
             "vllm" => Ok(Engine::Vllm),
             "sglang" => Ok(Engine::Sglang),
             "transformers" | "hf" => Ok(Engine::Transformers),
+            "mlx" | "mlx-lm" | "mlx_lm" => Ok(Engine::Mlx),
             _ => Err(()),
         }
     }

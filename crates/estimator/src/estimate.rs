@@ -471,7 +471,7 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
                 ))
             }
         }
-        Engine::Ollama | Engine::Transformers => Err(format!(
+        Engine::Ollama | Engine::Transformers | Engine::Mlx => Err(format!(
             "{} splits by layer only: no tensor parallelism on {tp} cards",
             engine.label()
         )),
@@ -583,15 +583,19 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
     let mmproj = crate::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
     w.device += mmproj;
     let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
-    let o = overhead::overhead(
-        i.engine,
-        cards,
-        w.device.saturating_sub(mmproj),
-        kv.cells,
-        a.vocab,
-        layout == Layout::Tensor,
-        i.util,
-    );
+    let o = if i.engine == Engine::Mlx {
+        overhead::mlx(a, i.par)
+    } else {
+        overhead::overhead(
+            i.engine,
+            cards,
+            w.device.saturating_sub(mmproj),
+            kv.cells,
+            a.vocab,
+            layout == Layout::Tensor,
+            i.util,
+        )
+    };
     let logits = if i.engine.llama_family() {
         logits::bytes(a, i.par)
     } else {
@@ -686,6 +690,13 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
     } else {
         format!("on card {} (the least headroom)", fullest.index)
     };
+    // An Apple machine's capacity is the GPU's default share of its RAM, which a sysctl raises.
+    let wired = match &i.gpu {
+        GpuChoice::Catalog(id) if !vram_ok && i.gpus.is_empty() => catalog()
+            .gpu(id)
+            .and_then(|g| crate::support::wired_limit_words(g, used)),
+        _ => None,
+    };
     checks.push(Check::hard(
         CheckName::VramPerCard,
         vram_ok,
@@ -693,8 +704,9 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
             format!("{used} {where_words} ≤ {budget_words}")
         } else {
             format!(
-                "{used} {where_words} > {budget_words}: short by {}",
-                used.saturating_sub(budget)
+                "{used} {where_words} > {budget_words}: short by {}{}",
+                used.saturating_sub(budget),
+                wired.map_or(String::new(), |w| format!("; {w}"))
             )
         },
     ));
@@ -757,6 +769,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p));
     }
     checks.extend(crate::support::check(i.engine, a, f));
+    checks.extend(crate::support::device_check(i));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);
     let headroom = SignedBytes::diff(binding.budget, binding.bytes);
@@ -906,5 +919,9 @@ fn layer_split_words(engine: Engine, cards: u32) -> String {
         Engine::Sglang => format!("--pp-size {cards}"),
         Engine::Ollama => "Ollama spreads whole layers over the cards".into(),
         Engine::Transformers => "device_map=\"auto\" places whole layers".into(),
+        Engine::Mlx => {
+            "mlx-lm runs on one Apple GPU; its --pipeline mode spreads whole layers over machines"
+                .into()
+        }
     }
 }

@@ -481,6 +481,31 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
                 "# one global layer costs {per_layer:.0} bytes per token at this KV type, so gl = that ÷ {per_layer:.0}."
             );
         }
+        Engine::Mlx => {
+            let _ = writeln!(s, "# MLX allocates the KV cache for the tokens it holds (in steps of 256): a prompt of C");
+            let _ = writeln!(
+                s,
+                "# tokens, its cache kept; Metal's memory is read from MLX itself, not nvidia-smi."
+            );
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  python - \"$C\" <<'PY'");
+            let _ = writeln!(s, "import sys, mlx.core as mx");
+            let _ = writeln!(s, "from mlx_lm import load");
+            let _ = writeln!(s, "from mlx_lm.generate import generate_step");
+            let _ = writeln!(s, "from mlx_lm.models.cache import make_prompt_cache");
+            let _ = writeln!(s, "c = int(sys.argv[1])");
+            let _ = writeln!(
+                s,
+                "m, _ = load('{}')",
+                e.command.split_whitespace().nth(2).unwrap_or(&v.id)
+            );
+            let _ = writeln!(s, "cache = make_prompt_cache(m)");
+            let _ = writeln!(s, "next(generate_step(mx.ones((c,), dtype=mx.int32), m, prompt_cache=cache))  # one inference, one sequence");
+            let _ = writeln!(s, "mx.clear_cache()");
+            let _ = writeln!(s, "print(f'{{c}}:{{mx.get_active_memory() / 2**30:.3f}}')");
+            let _ = writeln!(s, "PY");
+            let _ = writeln!(s, "done");
+        }
         Engine::Transformers => {
             let _ = writeln!(s, "# transformers allocates the KV cache for the tokens it holds: a prompt of C tokens,");
             let _ = writeln!(
@@ -507,7 +532,7 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
     }
     if matches!(
         i.engine,
-        Engine::LlamaCpp | Engine::Ollama | Engine::Transformers
+        Engine::LlamaCpp | Engine::Ollama | Engine::Transformers | Engine::Mlx
     ) {
         let _ = writeln!(
             s,

@@ -154,6 +154,9 @@ pub enum Container {
     Gguf,
     /// safetensors (vLLM, transformers).
     Safetensors,
+    /// MLX's own checkpoint (safetensors files holding `mlx.core.quantize` packed weights with
+    /// per-group scales and biases, and a `quantization` entry in config.json): mlx-lm only.
+    Mlx,
 }
 
 /// A weight format as the ecosystem spells it (the permalink's `quant=`).
@@ -167,6 +170,8 @@ pub enum Quant {
     F16,
     /// GGUF Q8_0.
     Q8_0,
+    /// MLX 8-bit (group size 64, bf16 scale and bias per group).
+    Mlx8,
     /// Unsloth dynamic mix around Q8_0 (sizes only from published files).
     UDQ8KXL,
     /// GPTQ 8-bit (safetensors, int8 with one fp16 scale per group of 128).
@@ -179,14 +184,20 @@ pub enum Quant {
     BnbInt8,
     /// GGUF Q6_K.
     Q6K,
+    /// MLX 6-bit (group size 64).
+    Mlx6,
     /// GGUF Q5_K_M (a mix of Q5_K and Q6_K).
     Q5KM,
     /// GGUF Q5_K_S (Q5_K throughout).
     Q5KS,
+    /// MLX 5-bit (group size 64).
+    Mlx5,
     /// Unsloth dynamic mix around Q4_K_M (sizes only from published files).
     UDQ4KXL,
     /// GGUF Q4_K_M (a mix of Q4_K and Q6_K).
     Q4KM,
+    /// MLX 4-bit (group size 64, bf16 scale and bias per group).
+    Mlx4,
     /// NVFP4 (safetensors: 4-bit floats, one FP8 scale per 16 values and a tensor scale).
     NVFP4,
     /// GGUF Q4_K_S (Q4_K throughout).
@@ -215,6 +226,8 @@ pub enum Quant {
     Q3KM,
     /// GGUF IQ3_M.
     IQ3M,
+    /// MLX 3-bit (group size 64).
+    Mlx3,
     /// GGUF IQ3_S.
     IQ3S,
     /// GGUF Q3_K_S (Q3_K throughout).
@@ -245,21 +258,25 @@ pub enum Quant {
 
 impl Quant {
     /// Every format, most precise first.
-    pub const ALL: [Quant; 41] = [
+    pub const ALL: [Quant; 46] = [
         Quant::F32,
         Quant::BF16,
         Quant::F16,
         Quant::Q8_0,
+        Quant::Mlx8,
         Quant::UDQ8KXL,
         Quant::GPTQInt8,
         Quant::FP8,
         Quant::W8A8,
         Quant::BnbInt8,
         Quant::Q6K,
+        Quant::Mlx6,
         Quant::Q5KM,
         Quant::Q5KS,
+        Quant::Mlx5,
         Quant::UDQ4KXL,
         Quant::Q4KM,
+        Quant::Mlx4,
         Quant::NVFP4,
         Quant::Q4KS,
         Quant::Q4_1,
@@ -274,6 +291,7 @@ impl Quant {
         Quant::UDQ3KXL,
         Quant::Q3KM,
         Quant::IQ3M,
+        Quant::Mlx3,
         Quant::IQ3S,
         Quant::Q3KS,
         Quant::IQ3XXS,
@@ -296,6 +314,11 @@ impl Quant {
             Quant::BF16 => "BF16",
             Quant::F16 => "F16",
             Quant::Q8_0 => "Q8_0",
+            Quant::Mlx8 => "MLX-8bit",
+            Quant::Mlx6 => "MLX-6bit",
+            Quant::Mlx5 => "MLX-5bit",
+            Quant::Mlx4 => "MLX-4bit",
+            Quant::Mlx3 => "MLX-3bit",
             Quant::UDQ8KXL => "UD-Q8_K_XL",
             Quant::GPTQInt8 => "GPTQ-Int8",
             Quant::FP8 => "FP8",
@@ -342,6 +365,8 @@ impl Quant {
     /// 176/256 = 5.5; Q4_K 144/256 = 4.5; Q3_K 110/256 = 3.4375; Q2_K 84/256 = 2.625; IQ3_XXS
     /// 98/256 = 3.0625; IQ2_XS 74/256 = 2.3125; IQ2_XXS 66/256 = 2.0625; IQ1_M 56/256 = 1.75;
     /// IQ1_S 50/256 = 1.5625; TQ1_0 54/256 = 1.6875; TQ2_0 66/256 = 2.0625; MXFP4 17/32 = 4.25.
+    /// MLX's formats: `bits + 32/64` (a bf16 scale and a bf16 bias per group of 64, see
+    /// the `st-mlx` rule of data/gen/compute_sizes.py): 8.5, 6.5, 5.5 (placed with Q5_K_S), 4.5, 3.5.
     /// Legacy and mixed types sit where their quality does, not at their raw size: Q4_0/Q4_1
     /// (no super-block scales) just below Q4_K_S < Q4_K_M; the _S/_M/_L mixes in that order; the
     /// UD-…_XL dynamic mixes just above their base. AWQ/GPTQ int4 with one fp16 scale + zero per
@@ -351,7 +376,10 @@ impl Quant {
         match self {
             Quant::F32 => 32.0,
             Quant::BF16 | Quant::F16 => 16.0,
-            Quant::Q8_0 => 8.5,
+            Quant::Q8_0 | Quant::Mlx8 => 8.5,
+            Quant::Mlx6 => 6.5,
+            Quant::Mlx5 => 5.45,
+            Quant::Mlx3 => 3.5,
             Quant::UDQ8KXL => 8.4,
             Quant::GPTQInt8 => 8.25,
             Quant::FP8 | Quant::W8A8 | Quant::BnbInt8 => 8.0,
@@ -359,7 +387,7 @@ impl Quant {
             Quant::Q5KM => 5.5,
             Quant::Q5KS => 5.45,
             Quant::UDQ4KXL => 4.6,
-            Quant::Q4KM | Quant::NVFP4 => 4.5,
+            Quant::Q4KM | Quant::NVFP4 | Quant::Mlx4 => 4.5,
             Quant::Q4KS => 4.45,
             Quant::Q4_1 => 4.42,
             Quant::Q4_0 => 4.4,
@@ -407,6 +435,9 @@ impl Quant {
             | Quant::AWQ
             | Quant::GPTQ
             | Quant::BnbNf4 => Some(Container::Safetensors),
+            Quant::Mlx8 | Quant::Mlx6 | Quant::Mlx5 | Quant::Mlx4 | Quant::Mlx3 => {
+                Some(Container::Mlx)
+            }
             _ => Some(Container::Gguf),
         }
     }

@@ -167,3 +167,108 @@ pub fn check(engine: Engine, arch: &Arch, format: &Format) -> Option<Check> {
         .collect();
     (!words.is_empty()).then(|| Check::info(CheckName::EngineSupports, true, words.join("; ")))
 }
+
+/// Is `gpu` an Apple silicon GPU (Metal, unified memory)?
+pub fn is_apple(gpu: &crate::catalog::Gpu) -> bool {
+    gpu.memory_kind == crate::catalog::MemoryKind::Unified && gpu.name.starts_with("Apple")
+}
+
+/// The device check MLX needs: mlx-lm's Metal backend runs on Apple silicon only, on one GPU.
+/// A failed hard check on a catalog card that is not an Apple GPU and on more than one card;
+/// `None` otherwise (other engines, Apple machines, and a free-form `vram=` device, which may be
+/// a Mac the catalog lacks).
+pub fn device_check(i: &crate::inputs::Inputs) -> Option<Check> {
+    if i.engine != Engine::Mlx {
+        return None;
+    }
+    let cat = crate::catalog::catalog();
+    let named: Vec<&str> = if i.gpus.is_empty() {
+        match &i.gpu {
+            crate::inputs::GpuChoice::Catalog(id) => vec![id.as_str()],
+            crate::inputs::GpuChoice::VramGib(_) => Vec::new(),
+        }
+    } else {
+        i.gpus.iter().map(String::as_str).collect()
+    };
+    if let Some(g) = named
+        .iter()
+        .filter_map(|id| cat.gpu(id))
+        .find(|g| !is_apple(g))
+    {
+        return Some(Check::hard(
+            CheckName::EngineSupports,
+            false,
+            format!(
+                "{} runs MLX-format weights on Apple silicon GPUs (Metal, unified memory); the {} is not one: use llama.cpp, vLLM or SGLang on it (https://github.com/ml-explore/mlx-lm#readme)",
+                Engine::Mlx.label(),
+                g.name
+            ),
+        ));
+    }
+    let cards = if i.gpus.is_empty() {
+        i.cards
+    } else {
+        i.gpus.len() as u32
+    };
+    (cards > 1).then(|| {
+        Check::hard(
+            CheckName::EngineSupports,
+            false,
+            format!(
+                "{} serves from one Apple GPU; {cards} cards cannot be pooled (its distributed mode spreads a model over several Macs, which fitcard does not plan)",
+                Engine::Mlx.label()
+            ),
+        )
+    })
+}
+
+/// The share of a Mac's RAM the GPU may wire by default (Metal's
+/// `recommendedMaxWorkingSetSize`, what llama.cpp prints at startup and MLX's
+/// `mx.device_info()["max_recommended_working_set_size"]` reports): two thirds of the RAM up to
+/// 36 GiB, three quarters above, as printed on
+/// 16 GiB (10922.67 MiB, <https://github.com/abetlen/llama-cpp-python/issues/687>),
+/// 32 GiB (21845.34 MiB, <https://github.com/ollama/ollama/issues/434>),
+/// 64 GiB (49152 MiB, <https://github.com/ggml-org/llama.cpp/issues/1870>),
+/// 96 GiB (73728 MiB, <https://github.com/ggml-org/llama.cpp/issues/3213>),
+/// 128 and 192 GiB (96 and 144 GiB, <https://github.com/raullenchai/Rapid-MLX/pull/183>).
+/// No print of a 36 or 48 GiB machine was found, so where between 32 and 64 GiB the share
+/// changes is not pinned; 36 GiB is taken as the last two-thirds size. macOS 26 gives more
+/// (107.52 GiB of 128 GiB, <https://github.com/antirez/ds4/pull/893>): a catalog machine
+/// measured there keeps its measured share.
+pub fn default_wired_limit(ram: crate::units::Bytes) -> crate::units::Bytes {
+    use crate::units::{Bytes, GIB};
+    let r = ram.get();
+    if r <= 36 * GIB {
+        Bytes(r / 3 * 2)
+    } else {
+        Bytes(r / 4 * 3)
+    }
+}
+
+/// RAM macOS keeps for itself when the wired limit is raised: 6 GB (raising a 96 GB Mac to
+/// `iogpu.wired_limit_mb=92000` "leaving 6 for macOS", <https://github.com/antirez/ds4/issues/46>;
+/// a 64 GB Mac's sysctl cap of 58 GB, <https://github.com/jundot/omlx/issues/1533>).
+pub const MACOS_RESERVE: crate::units::Bytes = crate::units::Bytes(6 * crate::units::GIB);
+
+/// Words for a plan that needs `needed` bytes on an Apple machine `gpu` whose default GPU share
+/// (`gpu.vram_bytes`) it exceeds: how to raise the wired limit, or why raising does not help.
+/// `None` when `gpu` is not an Apple machine with a known RAM size.
+pub fn wired_limit_words(gpu: &crate::catalog::Gpu, needed: crate::units::Bytes) -> Option<String> {
+    use crate::units::MIB;
+    let ram = gpu.ram_bytes.filter(|_| is_apple(gpu))?;
+    let ceiling = ram.saturating_sub(MACOS_RESERVE);
+    // Whole MiB, rounded up to the next GiB so the plan keeps a little room.
+    let mb = needed.get().div_ceil(MIB).div_ceil(1024) * 1024;
+    Some(if mb * MIB <= ceiling.get() {
+        format!(
+            "macOS lets the GPU wire {} of this machine's {ram} by default; raise it with `sudo sysctl iogpu.wired_limit_mb={mb}` (until the next reboot), which leaves macOS {}",
+            gpu.vram_bytes,
+            ram.saturating_sub(crate::units::Bytes(mb * MIB))
+        )
+    } else {
+        format!(
+            "macOS lets the GPU wire {} of this machine's {ram} by default; even `sudo sysctl iogpu.wired_limit_mb` cannot give it {needed} while leaving macOS {MACOS_RESERVE}",
+            gpu.vram_bytes
+        )
+    })
+}

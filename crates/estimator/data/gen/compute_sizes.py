@@ -696,6 +696,21 @@ def st_fp8(model):
     return b
 
 
+def st_mlx(model, bits, group=64):
+    """MLX's own format (rule "st-mlx"): mlx_lm.convert quantizes every Linear and Embedding
+    weight (mlx_lm/utils.py, quantize_model -> mlx.nn.quantize, default group size 64) to
+    `bits` packed into uint32 with one scale and one bias per group in the model's dtype
+    (bf16): bits + 32/group bits per weight. Norms stay bf16; a tied embedding is stored once."""
+    b = 0
+    for name, shape, kind in tensors(model):
+        n = math.prod(shape)
+        if kind == "w" and len(shape) >= 2:
+            b += n * bits // 8 + (n // group) * 4
+        else:
+            b += 2 * n
+    return b
+
+
 def st_awq(model):
     b = 0
     for name, shape, kind in tensors(model):

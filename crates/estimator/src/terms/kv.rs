@@ -237,6 +237,39 @@ pub fn dense(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
     )
 }
 
+/// MLX's cache grows in steps of this many tokens (mlx_lm/models/cache.py: `KVCache.step`,
+/// `RotatingKVCache.step`, `BatchKVCache.step` are all 256).
+pub const MLX_STEP: u64 = 256;
+
+/// Token slots one sequence holds in one layer of mlx-lm's cache after `ctx` tokens:
+/// full-attention layers (`KVCache`) grow by whole steps of [`MLX_STEP`] tokens, so
+/// `pad(ctx, 256)`; sliding-window layers (`RotatingKVCache(max_size=window)`, what the
+/// model's `make_cache` builds for them) grow the same way but stop at the window:
+/// `min(pad(ctx, 256), window)` (mlx_lm/models/cache.py, `_update_in_place`: `new_size =
+/// min(step, max_size − prev)`).
+pub fn mlx_cells(ctx: u64, window: Option<u64>) -> u64 {
+    let full = pad(ctx, MLX_STEP);
+    window.map_or(full, |w| full.min(w))
+}
+
+/// mlx-lm's KV cache for `seqs` sequences of `ctx` tokens: each sequence holds
+/// [`mlx_cells`] slots per layer in the model's activation dtype (the server batches requests
+/// into `BatchKVCache`, one row of the longest length per request), plus the recurrent state
+/// of hybrid layers (`ArraysCache`, in the activation dtype).
+pub fn mlx(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
+    let (g, s) = arch.kv_layer_split();
+    let window = arch.swa.map(|w| w.window as u64);
+    let tokens = mlx_cells(ctx, None)
+        .saturating_mul(u64::from(g))
+        .saturating_add(mlx_cells(ctx, window).saturating_mul(u64::from(s)));
+    Bytes(
+        tokens
+            .saturating_mul(cell_bytes(arch, dtype, dtype, arch.kv_heads as u64))
+            .saturating_add(state_bytes(arch, 2))
+            .saturating_mul(seqs),
+    )
+}
+
 /// The KV cache of one configuration: total, per card, and what shaped it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct KvSizing {
@@ -253,7 +286,7 @@ pub struct KvSizing {
 
 /// The engine's allocator for `i` on `arch`: [`llama`] for llama.cpp (`-c ctx×par -np par`,
 /// `-kvu`) and Ollama (`num_ctx × num_parallel`, never unified), [`paged`] for vLLM, [`dense`]
-/// for transformers. `tensor` = tensor parallelism (each card holds its KV heads; vLLM
+/// for transformers, [`mlx`] for mlx-lm. `tensor` = tensor parallelism (each card holds its KV heads; vLLM
 /// replicates them when fewer than the cards); otherwise the cards hold whole layers in
 /// proportion to `shares`.
 pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSizing {
@@ -291,6 +324,15 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
                 total,
                 per_card,
                 cells: ctx.saturating_mul(par),
+                llama: None,
+            }
+        }
+        Engine::Mlx => {
+            let total = mlx(arch, ctx, par, i.kv);
+            KvSizing {
+                total,
+                per_card: total.split(shares),
+                cells: pad(ctx, MLX_STEP).saturating_mul(par),
                 llama: None,
             }
         }

@@ -36,6 +36,15 @@
 //! FlashAttention-2, 0.6B…32B at 2K…32K tokens; residuals 33–48 MiB). That benchmark reads
 //! PyTorch's allocator peak, which leaves out the CUDA context of the process; the card holds it
 //! all the same, so the fit's per-card arm (0.7 GiB, the fixed per-card context cost) is added.
+//!
+//! MLX (mlx-lm): `min(par, 8) × 2048 × (2 × ffn width + 4 × hidden) × 2 B`, the activations of
+//! one prefill step: `mlx_lm.server` processes prompts in steps of `--prefill-step-size` 2048
+//! tokens, up to `--prompt-concurrency` 8 prompts at once (mlx_lm/server.py), and the widest
+//! live tensors of a step are the FFN's gate and up outputs beside the residual stream (MoE: the
+//! routed experts' width × the experts per token). MLX evaluates lazily and only the cache
+//! state is forced during prefill, so no logits of the prompt are materialised. **Computed from
+//! the shapes, not validated** against a measured MLX peak; MLX's buffer cache (freed buffers it
+//! keeps for reuse) and the Python process are not counted.
 
 use crate::engine::Engine;
 use crate::units::{Bytes, GIB, MIB};
@@ -69,6 +78,48 @@ pub const VLLM_NON_TORCH_SINGLE: Bytes = Bytes(GIB / 4);
 /// vLLM non-torch memory per card under tensor parallelism (2.06–2.21 GiB in the logs).
 pub const VLLM_NON_TORCH_TP: Bytes = Bytes(GIB * 21 / 10);
 
+/// mlx-lm's prefill step (`--prefill-step-size`, default 2048 tokens).
+pub const MLX_PREFILL_STEP: u64 = 2048;
+/// mlx-lm's `--prompt-concurrency` default: prompts prefilled together.
+pub const MLX_PROMPT_CONCURRENCY: u64 = 8;
+
+/// MLX's overhead for `a` at `par` concurrent requests (see the module docs).
+pub fn mlx(a: &crate::catalog::Arch, par: u32) -> Overhead {
+    let (p, width) = mlx_shape(a, par);
+    Overhead {
+        bytes: Bytes(
+            p.saturating_mul(MLX_PREFILL_STEP)
+                .saturating_mul(width)
+                .saturating_mul(2),
+        ),
+    }
+}
+
+/// (prompts prefilled together, values per token live at the widest point of a step).
+fn mlx_shape(a: &crate::catalog::Arch, par: u32) -> (u64, u64) {
+    let p = u64::from(par.max(1)).min(MLX_PROMPT_CONCURRENCY);
+    let ffn = if a.is_moe() {
+        a.moe_intermediate
+            .unwrap_or(a.intermediate)
+            .saturating_mul(u64::from(a.experts_active.max(1)))
+    } else {
+        a.intermediate
+    };
+    (
+        p,
+        ffn.saturating_mul(2)
+            .saturating_add(a.hidden.saturating_mul(4)),
+    )
+}
+
+/// The MLX formula with `a`'s values filled in.
+pub fn mlx_formula(a: &crate::catalog::Arch, par: u32) -> String {
+    let (p, width) = mlx_shape(a, par);
+    format!(
+        "{p} prompt(s) × {MLX_PREFILL_STEP} tokens (one prefill step) × {width} values (2 × FFN width + 4 × hidden) × 2 B"
+    )
+}
+
 /// The overhead's bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Overhead {
@@ -83,11 +134,15 @@ pub fn domain(engine: Engine) -> &'static str {
         Engine::Vllm => prose!("vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism."),
         Engine::Sglang => prose!("SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared."),
         Engine::Transformers => prose!("transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens."),
+        Engine::Mlx => prose!("not validated: computed from mlx-lm's prefill step and the model's shapes, not compared with a measured MLX peak."),
     }
 }
 
 /// Where the formula comes from, per engine.
 pub fn provenance(engine: Engine) -> &'static str {
+    if engine == Engine::Mlx {
+        return "Computed, not validated: the activations of one mlx-lm prefill step (--prefill-step-size 2048 tokens, up to --prompt-concurrency 8 prompts; https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py) at the FFN's widest point, in the 2-byte activation dtype. No measured MLX peak was found to check it against.";
+    }
     if engine == Engine::Sglang {
         return "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json). Under tensor parallelism SGLang measures its free memory after the NCCL communicators and custom all-reduce buffers exist (model_runner.py, init_torch_distributed before profile_max_num_token), so the fraction of those buffers comes off the pool: 1.85 GiB per card, vLLM's measured tensor-parallel non-torch memory less its single-card value on H100 (same NCCL library; computed, not fitted to an SGLang log).";
     }
