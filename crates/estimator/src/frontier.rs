@@ -180,9 +180,10 @@ pub fn frontier(inputs: &Inputs) -> Frontier {
         let chosen = base.kv_v.is_none() && kv == base.kv && unified.is_none_or(|u| u == base.kvu);
         match lines
             .iter_mut()
-            .position(|l| l.unified == unified && l.points == points)
+            .position(|l| !points.is_empty() && l.unified == unified && l.points == points)
         {
-            // The same points as a type already drawn: one line with both names.
+            // The same points as a type already drawn: one line with both names (a type where
+            // nothing fits keeps its own empty line).
             Some(k) => {
                 lines[k].also.push(kv);
                 if chosen {

@@ -60,10 +60,11 @@ pub struct Solution {
     pub evaluations: u32,
 }
 
-/// Does the configuration fit (serve or train)?
+/// Does the configuration fit (serve or train)? Serve mode asks the estimator's verdict alone
+/// (the same as `estimate(i).fits`, without its words and commands).
 fn fits(i: &Inputs) -> bool {
     match i.mode {
-        Mode::Serve => estimate(i).fits,
+        Mode::Serve => crate::estimate::fits(i),
         Mode::Train => training::estimate(i).estimate.fits,
     }
 }

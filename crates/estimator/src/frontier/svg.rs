@@ -16,13 +16,13 @@ use std::fmt::Write;
 /// Room left of the plot (slot labels and the axis name).
 pub const LEFT: f64 = 48.0;
 /// Room right of the plot (the legend).
-pub const RIGHT: f64 = 170.0;
+pub const RIGHT: f64 = 200.0;
 /// Room above the plot.
 pub const TOP: f64 = 14.0;
 /// Room below the plot (context labels and the axis name).
 pub const BOTTOM: f64 = 40.0;
 /// Drawing size when the caller has no box to fit.
-pub const DEFAULT_SIZE: (f64, f64) = (720.0, 360.0);
+pub const DEFAULT_SIZE: (f64, f64) = (760.0, 360.0);
 /// Smallest plot area drawn; a smaller box scales the drawing down instead.
 pub const MIN_PLOT: (f64, f64) = (160.0, 120.0);
 
