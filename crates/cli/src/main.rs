@@ -8,6 +8,7 @@
 //! fitcard badge '<query>'        (an SVG badge for a model card)
 //! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
 //! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]
+//! fitcard frontier '<query>' [--json|--svg]  (most slots per context, per KV cache type)
 //! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
 //! fitcard measure '<query>' --how  (the measuring loop for the engine and model)
 //! ```
@@ -29,6 +30,7 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
        fitcard badge '<query>' > fit.svg\n\
        fitcard docs OUT-DIR [DOCS-DIR]\n\
        fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]\n\
+       fitcard frontier '<query>' [--json|--svg]   (most slots per context, per KV cache type)\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
        fitcard measure '<query>' --how   (how to take the readings)\n\
   query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
@@ -382,6 +384,9 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
     if let ["solve", query, rest @ ..] = args {
         return solve(query, rest, json);
     }
+    if let ["frontier", query, rest @ ..] = args {
+        return frontier(query, rest, json);
+    }
     if let ["docs", out, rest @ ..] = args {
         let src = rest.first().copied().unwrap_or("docs");
         return docs::write_all(std::path::Path::new(out), std::path::Path::new(src));
@@ -499,6 +504,95 @@ fn solve(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
             .collect::<Vec<_>>()
             .join("\n")
     })
+}
+
+/// `frontier '<query>' [--svg]`: the most concurrent slots at each context of a log-spaced grid,
+/// one column per KV cache type (and, on llama.cpp, unified or per-slot cache).
+fn frontier(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
+    use fitcard_estimator::frontier::{frontier, plot::ctx_label, svg};
+    let d = decode(query);
+    if let Some(n) = d.notices.first() {
+        return Err(format!("bad parameter {n}"));
+    }
+    let svg_out = match rest {
+        [] => false,
+        ["--svg"] if !json => true,
+        _ => return Err(USAGE.into()),
+    };
+    let f = frontier(&d.inputs);
+    if json {
+        return Ok(to_json(&f));
+    }
+    if svg_out {
+        let (w, h) = svg::DEFAULT_SIZE;
+        return Ok(svg::svg(&f, w, h));
+    }
+    let (c, p) = f.current;
+    let mut out = format!(
+        "chosen: {p} slot(s) of {} tokens, {}{}\n",
+        ctx_label(c),
+        if f.current_fits {
+            "fits"
+        } else {
+            "does not fit"
+        },
+        f.current_line
+            .map_or(String::new(), |k| format!(" (line {})", f.lines[k].label()))
+    );
+    if let Some(r) = &f.reason {
+        out.push_str(r);
+        return Ok(out);
+    }
+    let heads: Vec<(String, &str)> = f
+        .lines
+        .iter()
+        .map(|l| {
+            let kv: Vec<&str> = std::iter::once(l.kv.id())
+                .chain(l.also.iter().map(|k| k.id()))
+                .collect();
+            let u = match l.unified {
+                Some(true) => "unified",
+                Some(false) => "per slot",
+                None => "",
+            };
+            (kv.join("="), u)
+        })
+        .collect();
+    let widths: Vec<usize> = heads
+        .iter()
+        .map(|(a, b)| a.len().max(b.len()).max(5))
+        .collect();
+    let row = |first: &str, cells: Vec<String>| {
+        let mut r = format!("{first:>7}");
+        for (c, w) in cells.iter().zip(&widths) {
+            r.push_str(&format!("  {c:>w$}"));
+        }
+        r.trim_end().to_string()
+    };
+    out.push_str(&row("ctx", heads.iter().map(|h| h.0.clone()).collect()));
+    out.push('\n');
+    if heads.iter().any(|h| !h.1.is_empty()) {
+        out.push_str(&row("", heads.iter().map(|h| h.1.to_string()).collect()));
+        out.push('\n');
+    }
+    for &ctx in &f.grid {
+        let cells = f
+            .lines
+            .iter()
+            .map(|l| match l.slots_at(ctx) {
+                Some(s) if s >= f.cap => format!("{s}+"),
+                Some(s) => s.to_string(),
+                None => "-".into(),
+            })
+            .collect();
+        out.push_str(&row(&ctx_label(ctx), cells));
+        out.push('\n');
+    }
+    out.push_str(&format!(
+        "slots that fit per request context; - = not one; {}+ = the top of the search ({} estimates)",
+        f.cap, f.evaluations
+    ));
+    Ok(out)
 }
 
 /// One answer of `fitcard solve`: the solution and, for a numeric limit, the estimate at it and

@@ -259,6 +259,36 @@ fn solve_prints_limits() {
     assert!(String::from_utf8_lossy(&bad.stderr).contains("--for"));
 }
 
+/// `fitcard frontier`: JSON lines of `[context, slots]`, an SVG, and one-line refusals.
+#[test]
+fn frontier_json_svg_and_refusals() {
+    let v = json(&fitcard(&[
+        "frontier",
+        "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm",
+        "--json",
+    ]));
+    let lines = v["lines"].as_array().unwrap();
+    assert_eq!(lines[0]["kv"], "auto");
+    assert_eq!(lines[0]["points"][0][0], 512);
+    assert!(lines[0]["points"][0][1].as_u64().unwrap() > 1);
+    assert_eq!(v["current"], serde_json::json!([8192, 1]));
+    assert_eq!(v["reason"], serde_json::Value::Null);
+    let svg = fitcard(&["frontier", "model=Qwen/Qwen3-8B", "--svg"]);
+    assert!(svg.status.success());
+    assert!(String::from_utf8_lossy(&svg.stdout).starts_with("<svg "));
+    for bad in [
+        vec!["frontier", "model=Qwen/Qwen3-8B", "--png"],
+        vec!["frontier", "model=Qwen/Qwen3-8B", "--svg", "--json"],
+        vec!["frontier", "ctx=banana"],
+    ] {
+        let out = fitcard(&bad);
+        assert_eq!(out.status.code(), Some(2), "{bad:?}");
+        assert!(out.stdout.is_empty(), "{bad:?}");
+    }
+    let out = fitcard(&["frontier", "ctx=banana"]);
+    assert_eq!(String::from_utf8_lossy(&out.stderr).lines().count(), 1);
+}
+
 /// `fitcard solve` in train mode: the longest sequence and the largest batch under the trainer
 /// profile, each with the estimate at the answer and one step past it.
 #[test]

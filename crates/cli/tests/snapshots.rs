@@ -52,3 +52,34 @@ fn best_for_three_cards() {
         });
     }
 }
+
+/// `fitcard frontier`: the table (context rows × KV configurations), its JSON, and the SVG of
+/// the smallest one, per engine family.
+#[test]
+fn frontier_per_engine() {
+    for (name, q) in [
+        ("llama_cpp", "model=google/gemma-3-12b-it&par=4&kvu=1"),
+        (
+            "vllm",
+            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm&ctx=8192&par=16",
+        ),
+        (
+            "ollama",
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=2",
+        ),
+        (
+            "never_fits",
+            "model=deepseek-ai/DeepSeek-R1-Distill-Llama-70B&quant=Q8_0&vram=8",
+        ),
+    ] {
+        let text = run(&["frontier", q]);
+        let json = run(&["frontier", q, "--json"]);
+        insta::with_settings!({ description => q, omit_expression => true }, {
+            insta::assert_snapshot!(format!("frontier_{name}"), format!("{text}\n{json}"));
+        });
+    }
+    let q = "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=2";
+    insta::with_settings!({ description => q, omit_expression => true }, {
+        insta::assert_snapshot!("frontier_ollama_svg", run(&["frontier", q, "--svg"]));
+    });
+}

@@ -1,5 +1,7 @@
 //! Benchmark: estimate + rank over the whole catalog (every family, every engine).
 //! Run with `cargo bench -p fitcard-estimator`. Target: well under 1 ms per full pass.
+//! Also the cross-family ranking and the context × concurrency frontier (computed only when
+//! shown).
 
 use fitcard_estimator::{catalog, estimate, rank, Engine, Inputs};
 use std::hint::black_box;
@@ -63,6 +65,36 @@ fn main() {
         println!(
             "best across families on {gpu} ({rows} rows): median {:.0} µs, p95 {:.0} µs",
             t[25], t[47]
+        );
+    }
+    // The context × concurrency frontier (every KV cache type × the context grid, each point
+    // an exact search): llama.cpp has the most lines (9 types, unified and per slot).
+    for q in [
+        "model=google/gemma-3-12b-it&par=4",
+        "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm&ctx=8192&par=16",
+        "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=2",
+    ] {
+        let i = fitcard_estimator::decode(q).inputs;
+        let mut t = Vec::with_capacity(50);
+        let mut f = fitcard_estimator::frontier::frontier(&i);
+        for _ in 0..50 {
+            let t0 = Instant::now();
+            f = black_box(fitcard_estimator::frontier::frontier(&i));
+            t.push(t0.elapsed().as_secs_f64() * 1e6);
+        }
+        t.sort_by(f64::total_cmp);
+        let t1 = Instant::now();
+        let svg = black_box(fitcard_estimator::frontier::svg::svg(&f, 720.0, 360.0));
+        let svg_us = t1.elapsed().as_secs_f64() * 1e6;
+        println!(
+            "frontier {} ({} lines × {} contexts, {} estimates): median {:.0} µs, p95 {:.0} µs; SVG {} bytes in {svg_us:.0} µs",
+            i.engine,
+            f.lines.len(),
+            f.grid.len(),
+            f.evaluations,
+            t[25],
+            t[47],
+            svg.len()
         );
     }
 }

@@ -334,6 +334,29 @@ pub fn estimate_full(inputs: &Inputs) -> Estimate {
     estimate_with::<true>(inputs)
 }
 
+/// Does `inputs` fit? The same answer as [`estimate`]`(inputs).fits` (the checks are all made
+/// when the terms are assembled), without the words, the commands and the speed: the inverse
+/// solver and the frontier ask it hundreds of times.
+pub(crate) fn fits(inputs: &Inputs) -> bool {
+    let mut i = inputs.clone();
+    normalize(&mut i);
+    let Some((_, v)) = catalog().variant(&i.model) else {
+        return false;
+    };
+    let container = i.engine.container();
+    match v
+        .formats
+        .iter()
+        .find(|f| f.id == i.quant && f.container == container)
+    {
+        Some(f) => {
+            let a = arch_for(&i, v);
+            assemble(&i, v, f, &size(&i, &a, f)).fits
+        }
+        None => false,
+    }
+}
+
 fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
     let mut i = inputs.clone();
     let notices = normalize(&mut i);
@@ -922,6 +945,38 @@ fn layer_split_words(engine: Engine, cards: u32) -> String {
         Engine::Mlx => {
             "mlx-lm runs on one Apple GPU; its --pipeline mode spreads whole layers over machines"
                 .into()
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::permalink::decode;
+
+    #[test]
+    fn the_verdict_alone_is_the_estimate_verdict() {
+        for q in [
+            "",
+            "par=40",
+            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=rtx-4090&par=8",
+            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=rtx-4090&ctx=40960&par=1",
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=sglang&quant=BF16&cards=2&par=64",
+            "model=Qwen/Qwen3-14B&engine=transformers&quant=BF16&gpu=h100-sxm&par=2",
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=4&ctx=131072",
+            "model=deepseek-ai/DeepSeek-R1-Distill-Llama-70B&quant=Q8_0&vram=8",
+            "model=google/gemma-3-12b-it&engine=vllm&quant=Q4_K_M",
+        ] {
+            for ctx in [512, 8192, 131_072] {
+                for par in [1, 7, 300] {
+                    let i = Inputs {
+                        ctx,
+                        par,
+                        ..decode(q).inputs
+                    };
+                    assert_eq!(fits(&i), estimate(&i).fits, "{q} ctx={ctx} par={par}");
+                }
+            }
         }
     }
 }

@@ -72,6 +72,7 @@ pub mod command;
 mod describe;
 pub mod engine;
 pub mod estimate;
+pub mod frontier;
 pub mod gguf;
 pub mod hf;
 pub mod inputs;

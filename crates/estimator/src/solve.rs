@@ -60,10 +60,11 @@ pub struct Solution {
     pub evaluations: u32,
 }
 
-/// Does the configuration fit (serve or train)?
+/// Does the configuration fit (serve or train)? Serve mode asks the estimator's verdict alone
+/// (the same as `estimate(i).fits`, without its words and commands).
 fn fits(i: &Inputs) -> bool {
     match i.mode {
-        Mode::Serve => estimate(i).fits,
+        Mode::Serve => crate::estimate::fits(i),
         Mode::Train => training::estimate(i).estimate.fits,
     }
 }
@@ -124,7 +125,7 @@ fn top(base: &Inputs, target: Target) -> u32 {
 
 /// The longest context searched: the model's (with YaRN where the publisher validated it, not
 /// on Ollama, which cannot enable it), within the accepted range.
-fn ctx_max(base: &Inputs) -> u32 {
+pub fn ctx_max(base: &Inputs) -> u32 {
     catalog()
         .variant(&base.model)
         .map_or(limits::CTX.1, |(_, v)| match &v.arch.yarn {
@@ -200,6 +201,19 @@ fn largest(lo: u32, hi: u32, n: &mut u32, mut ok: impl FnMut(u32) -> bool) -> Op
     Some(good)
 }
 
+/// The most concurrent requests of `base.ctx` tokens that fit, searched in `1..=hi` (`base`
+/// already normalized); `None` when not even one fits. `hi` below [`limits::PAR`]'s top is a
+/// bound the caller knows (the frontier: slots never grow with the context). Counts the
+/// evaluations in `n`.
+pub(crate) fn max_par(base: &Inputs, hi: u32, n: &mut u32) -> Option<u32> {
+    largest(limits::PAR.0, hi.min(limits::PAR.1), n, |p| {
+        fits(&Inputs {
+            par: p,
+            ..base.clone()
+        })
+    })
+}
+
 /// Solve `inputs` for `target`, every other input held.
 pub fn solve(inputs: &Inputs, target: Target) -> Solution {
     let mut base = inputs.clone();
@@ -226,12 +240,7 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
             }
         }
         Target::Par => {
-            let r = largest(limits::PAR.0, limits::PAR.1, &mut n, |p| {
-                fits(&Inputs {
-                    par: p,
-                    ..base.clone()
-                })
-            });
+            let r = max_par(&base, limits::PAR.1, &mut n);
             match r {
                 Some(p) => (
                     Some(p.to_string()),
