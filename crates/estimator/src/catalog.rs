@@ -185,6 +185,11 @@ pub struct Arch {
     /// `experts` only (or the model is dense).
     #[serde(default)]
     pub moe: Option<MoeLayout>,
+    /// Full-attention layers with their own KV heads and head size (Gemma 4:
+    /// `num_global_key_value_heads`, `global_head_dim`); `kv_heads` and `head_dim` above are then
+    /// the sliding-window layers'. `None` = every layer has the same shape.
+    #[serde(default)]
+    pub global_attn: Option<GlobalAttn>,
     /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
     /// calibration panel), replacing the layout above for the KV cache when set. Never read
     /// from or written to the catalog file.
@@ -220,6 +225,26 @@ impl Swa {
             chunked: true,
         }
     }
+}
+
+/// The attention shape of the full-attention (global) layers where it differs from the
+/// sliding-window layers' (Gemma 4). llama.cpp reads it from the GGUF's per-layer
+/// `attention.head_count_kv` array and `attention.key_length` (global) beside
+/// `attention.key_length_swa` (`n_embd_head_k(il)` in src/llama-hparams.cpp).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalAttn {
+    /// KV heads of a global layer (`num_global_key_value_heads`; the sliding layers' count
+    /// when the config gives none).
+    pub kv_heads: u32,
+    /// Head size of a global layer (`global_head_dim`).
+    pub head_dim: u64,
+    /// Keys double as values (`attention_k_eq_v`): the layer has no V projection. Engines still
+    /// cache a V row: llama.cpp copies K into V (`Vcur = Kcur` in src/models/gemma4-iswa.cpp)
+    /// and allocates both (`has_v = !is_mla` in src/llama-kv-cache.cpp), so the cache size does
+    /// not change; the weights do (no `attn_v` on those layers).
+    #[serde(default)]
+    pub k_eq_v: bool,
 }
 
 /// Multi-head latent attention, from the config's `kv_lora_rank` and `qk_rope_head_dim`.
@@ -444,7 +469,8 @@ impl Arch {
     pub fn absurd(&self) -> Option<String> {
         let r = self.recurrent.as_ref();
         let m = self.mla.as_ref();
-        let checks: [(&str, u64, u64); 14] = [
+        let g = self.global_attn.as_ref();
+        let checks: [(&str, u64, u64); 16] = [
             ("hidden size", self.hidden, 1 << 20),
             ("layers", u64::from(self.layers), 4096),
             ("attention heads", u64::from(self.heads), 1 << 16),
@@ -475,6 +501,12 @@ impl Arch {
                 1 << 16,
             ),
             ("convolution kernel", r.map_or(0, |r| r.conv_kernel), 1024),
+            (
+                "global KV heads",
+                g.map_or(0, |g| u64::from(g.kv_heads)),
+                1 << 16,
+            ),
+            ("global head size", g.map_or(0, |g| g.head_dim), 1 << 16),
         ];
         checks
             .iter()
@@ -510,6 +542,15 @@ impl Arch {
         }
         let swa = (0..n).filter(|&il| self.is_swa(il)).count() as u32;
         (n - swa, swa)
+    }
+
+    /// (KV heads, head size) of a global layer (`global`) or of a sliding-window layer: the
+    /// same unless [`Arch::global_attn`] is set.
+    pub fn kv_shape(&self, global: bool) -> (u64, u64) {
+        match self.global_attn {
+            Some(g) if global => (u64::from(g.kv_heads), g.head_dim),
+            _ => (u64::from(self.kv_heads), self.head_dim),
+        }
     }
 
     /// Mixture of experts?
@@ -703,6 +744,11 @@ impl Catalog {
                 }
                 if a.kv_heads == 0 || !a.heads.is_multiple_of(a.kv_heads) {
                     errs.push(format!("{}: heads not a multiple of kv_heads", v.id));
+                }
+                if let Some(g) = a.global_attn {
+                    if g.kv_heads == 0 || g.head_dim == 0 || !a.heads.is_multiple_of(g.kv_heads) {
+                        errs.push(format!("{}: global KV heads or head size", v.id));
+                    }
                 }
                 if a.native_ctx.iter().any(|&c| c > a.max_ctx)
                     || a.native_ctx.windows(2).any(|w| w[0] >= w[1])

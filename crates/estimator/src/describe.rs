@@ -59,7 +59,12 @@ fn term_text(
         ),
         TermName::KvCache => {
             let (tk, tv) = i.kv_types();
-            let cell = kv::cell_bytes(a, tk, tv, u64::from(a.kv_heads));
+            let (cell_g, cell_s) = kv::cell_bytes_by_kind(a, tk, tv);
+            let cell = if cell_g == cell_s {
+                cell_s.to_string()
+            } else {
+                format!("{cell_g} (global) / {cell_s} (SWA)")
+            };
             let types = if tk == tv {
                 tk.to_string()
             } else {

@@ -8,7 +8,9 @@
 //! bounds before anything is allocated; a header that needs more bytes than given says how many
 //! ([`Error::NeedMore`]), so a caller reading by HTTP range or from disk can fetch more.
 
-use crate::catalog::{Arch, Format, Mla, MoeLayout, Recurrent, SizeKind, Swa, Variant};
+use crate::catalog::{
+    Arch, Format, GlobalAttn, Mla, MoeLayout, Ple, Recurrent, SizeKind, Swa, Variant,
+};
 use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use std::collections::BTreeMap;
@@ -391,6 +393,45 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         return Err("zero or absurd dimensions".into());
     }
     let head_dim = key("attention.key_length").unwrap_or(hidden / u64::from(heads));
+    // Per-layer arrays (Gemma 4): which layers slide (`attention.sliding_window_pattern`, true =
+    // sliding) and each layer's KV heads (`attention.head_count_kv`).
+    let per_layer = |k: &str| match h.kv.get(&format!("{arch_name}.{k}")) {
+        Some(Value::Array(n, v)) if *n == u64::from(layers) && v.len() as u64 == *n => {
+            Some(v.clone())
+        }
+        _ => None,
+    };
+    let swa_pattern = per_layer("attention.sliding_window_pattern");
+    // Gemma 4's global layers: their head size is `attention.key_length`, the sliding layers'
+    // `attention.key_length_swa`; their KV heads the array's entry at a global layer
+    // (src/models/gemma4.cpp, `n_embd_head_k(il)` in src/llama-hparams.cpp).
+    let (kv_heads, head_dim, global_attn) = match (&swa_pattern, key("attention.key_length_swa")) {
+        (Some(p), Some(swa_dim)) if p.contains(&0) && p.iter().any(|&x| x != 0) => {
+            let heads_at = |want_swa: bool| {
+                let il = p.iter().position(|&x| (x != 0) == want_swa)?;
+                let v = per_layer("attention.head_count_kv")?;
+                u32::try_from(v[il]).ok().filter(|&n| n > 0)
+            };
+            let swa_heads = heads_at(true).unwrap_or(kv_heads);
+            let g = GlobalAttn {
+                kv_heads: heads_at(false).unwrap_or(swa_heads),
+                head_dim,
+                // No V projection where the file stores none on a global layer.
+                k_eq_v: p.iter().position(|&x| x == 0).is_some_and(|il| {
+                    h.tensors
+                        .iter()
+                        .any(|t| t.name == format!("blk.{il}.attn_k.weight"))
+                        && !h
+                            .tensors
+                            .iter()
+                            .any(|t| t.name == format!("blk.{il}.attn_v.weight"))
+                }),
+            };
+            let differs = g.kv_heads != swa_heads || g.head_dim != swa_dim;
+            (swa_heads, swa_dim, differs.then_some(g))
+        }
+        _ => (kv_heads, head_dim, None),
+    };
     let tensor = |n: &str| h.tensors.iter().find(|t| t.name == n);
     let embd = tensor("token_embd.weight").ok_or("no token_embd.weight tensor")?;
     let vocab = embd.dims.get(1).copied().unwrap_or(0);
@@ -400,9 +441,20 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         .min(u64::from(u32::MAX)) as Tokens;
     // Sliding-window layouts llama.cpp fixes per architecture (src/llama-model.cpp).
     let swa = key("attention.sliding_window").and_then(|w| {
-        let (period, global_offset) = match arch_name.as_str() {
-            "gemma3" => (6, 5),
-            "gpt-oss" => (2, 1),
+        let (period, global_offset) = match (arch_name.as_str(), &swa_pattern) {
+            ("gemma3", _) => (6, 5),
+            ("gpt-oss", _) => (2, 1),
+            // The per-layer pattern: the distance between the first two global layers.
+            (_, Some(p)) => {
+                let mut full = p
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, &x)| x == 0)
+                    .map(|(k, _)| k);
+                let (a, b) = (full.next()?, full.next()?);
+                let period = (b - a) as u32;
+                (period, a as u32 % period)
+            }
             _ => return None,
         };
         Some(Swa {
@@ -435,6 +487,12 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
                 .zip(key("expert_feed_forward_length"))
                 .map(|(n, w)| n.saturating_mul(w))
         });
+        // Gemma 4: a dense FFN of `feed_forward_length` beside the experts on every layer.
+        let shared = shared.or_else(|| {
+            (arch_name == "gemma4")
+                .then(|| key("feed_forward_length"))
+                .flatten()
+        });
         MoeLayout::read(
             key("leading_dense_block_count"),
             key("interleave_moe_layer_step"),
@@ -460,11 +518,18 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         max_ctx,
         native_ctx: vec![max_ctx],
         swa,
-        kv_layers: None,
-        ple: None,
+        // KV sharing (Gemma 4): the last `attention.shared_kv_layers` layers own no cache
+        // (`n_layer_kv_from_start` in src/models/gemma4.cpp).
+        kv_layers: key("attention.shared_kv_layers")
+            .filter(|&n| n > 0)
+            .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32)),
+        ple: key("embedding_length_per_layer_input")
+            .filter(|&d| d > 0)
+            .map(|dim| Ple { vocab, dim }),
         source: format!("the GGUF header of {file}"),
         yarn: None,
         global_override: None,
+        global_attn,
         mla,
         recurrent,
         moe,

@@ -8,7 +8,9 @@
 //! "__metadata__": {…}}`, then the data. `N` is bounded ([`MAX_HEADER`], the library's own
 //! limit) before anything is read.
 
-use crate::catalog::{Arch, Format, Mla, MoeLayout, Recurrent, SizeKind, Swa, Variant};
+use crate::catalog::{
+    Arch, Format, GlobalAttn, Mla, MoeLayout, Ple, Recurrent, SizeKind, Swa, Variant,
+};
 use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use serde_json::Value;
@@ -296,8 +298,9 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
                 .map(|(n, w)| n.saturating_mul(w))
         });
         let shared = shared.or_else(|| {
-            // Llama 4: one shared expert of `intermediate_size` on every MoE layer.
-            (model_type.starts_with("llama4"))
+            // Llama 4: one shared expert of `intermediate_size` on every MoE layer; Gemma 4:
+            // a dense MLP of `intermediate_size` beside the experts on every layer.
+            (model_type.starts_with("llama4") || model_type.starts_with("gemma4"))
                 .then(|| num("intermediate_size"))
                 .flatten()
         });
@@ -310,6 +313,32 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     } else {
         None
     };
+    // Gemma 4: full-attention layers of their own head size (`global_head_dim`), and, where keys
+    // double as values (`attention_k_eq_v`), their own KV heads (`num_global_key_value_heads`),
+    // as transformers' Gemma4TextAttention sizes them.
+    let k_eq_v = c["attention_k_eq_v"].as_bool() == Some(true);
+    let global_heads = num("num_global_key_value_heads")
+        .filter(|_| k_eq_v)
+        .map_or(kv_heads, |g| g.min(u64::from(u32::MAX)) as u32);
+    let global_attn = match num("global_head_dim") {
+        Some(d) if d != head_dim || global_heads != kv_heads => Some(GlobalAttn {
+            kv_heads: global_heads.max(1),
+            head_dim: d,
+            k_eq_v,
+        }),
+        _ => None,
+    };
+    // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
+    // per-layer token embeddings of `hidden_size_per_layer_input` per layer.
+    let kv_layers = num("num_kv_shared_layers")
+        .filter(|&n| n > 0)
+        .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32));
+    let ple = num("hidden_size_per_layer_input")
+        .filter(|&d| d > 0)
+        .map(|dim| Ple {
+            vocab: num("vocab_size_per_layer_input").unwrap_or(vocab),
+            dim,
+        });
     let arch = Arch {
         model_type,
         hidden,
@@ -320,7 +349,9 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         intermediate: num("intermediate_size").unwrap_or(4 * hidden),
         moe_intermediate: num("moe_intermediate_size"),
         experts: experts.max(1),
-        experts_active: num("num_experts_per_tok").unwrap_or(1) as u32,
+        experts_active: num("num_experts_per_tok")
+            .or(num("top_k_experts"))
+            .unwrap_or(1) as u32,
         vocab,
         tied_embeddings: config["tie_word_embeddings"]
             .as_bool()
@@ -329,11 +360,12 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         max_ctx,
         native_ctx: vec![max_ctx],
         swa,
-        kv_layers: None,
-        ple: None,
+        kv_layers,
+        ple,
         source: source.to_string(),
         yarn: None,
         global_override: None,
+        global_attn,
         mla,
         recurrent,
         moe,

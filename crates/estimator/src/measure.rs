@@ -549,5 +549,6 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
 
 /// KV bytes per token of one global layer at `kv` (K and V).
 fn kv_rate(a: &Arch, kv: KvDtype) -> f64 {
-    kv.row_bytes(a.kv_heads as u64 * a.head_dim) as f64 * 2.0
+    let (heads, dim) = a.kv_shape(true);
+    kv.row_bytes(heads * dim) as f64 * 2.0
 }

@@ -30,6 +30,7 @@ fn arch(name: &str) -> Arch {
                 ple,
                 yarn: None,
                 global_override: None,
+                global_attn: None,
                 mla: None,
                 recurrent: None,
                 moe: None,
@@ -545,5 +546,75 @@ fn granite_4_0_h_state_and_kv_match_llama_cpp_and_vllm() {
     assert_eq!(
         paged(small, 4096, 1, KvDtype::Auto, 1).get(),
         4096 * 4 * 2 * 1024 * 2 + small_state * 2
+    );
+}
+
+/// Gemma 4 from the catalog: full-attention layers of their own shape. llama.cpp sizes each
+/// layer's K and V rows as `n_head_kv(il) × n_embd_head_k(il)`, the head size
+/// `is_swa(il) ? key_length_swa : key_length` (src/llama-hparams.cpp, src/models/gemma4.cpp), and
+/// keeps a V row where keys double as values (`Vcur = Kcur` in src/models/gemma4-iswa.cpp;
+/// `has_v = !is_mla` in src/llama-kv-cache.cpp). Cells as for every SWA model above; E2B/E4B
+/// cache only the layers before the KV-shared ones. Expected bytes are written out from those
+/// rules (31B: 10 global layers × 4 heads × 512 and 50 sliding × 16 × 256, window 1024;
+/// 26B-A4B: 5 × 2 × 512 and 25 × 8 × 256; E4B: of the first 24 layers, 4 × 2 × 512 and
+/// 20 × 2 × 256, window 512; E2B: of the first 15, 3 × 1 × 512 and 12 × 1 × 256).
+#[test]
+fn gemma_4_global_layers_of_their_own_shape_match_llama_cpp() {
+    use fitcard_estimator::terms::kv::{dense, paged};
+    // (variant, n_ctx, n_seq, unified, f16 bytes, q8_0 bytes)
+    let rows: [(&str, u64, u64, bool, u64, u64); 20] = [
+        ("31B", 4096, 1, true, 1_593_835_520, 846_725_120),
+        ("31B", 32768, 1, true, 3_942_645_760, 2_094_530_560),
+        ("31B", 131072, 4, false, 15_770_583_040, 8_378_122_240),
+        ("31B", 131072, 4, true, 14_512_291_840, 7_709_655_040),
+        ("31B", 262144, 1, true, 22_733_127_680, 12_076_974_080),
+        ("26B-A4B", 4096, 1, true, 398_458_880, 211_681_280),
+        ("26B-A4B", 32768, 1, true, 985_661_440, 523_632_640),
+        ("26B-A4B", 131072, 4, false, 3_942_645_760, 2_094_530_560),
+        ("26B-A4B", 131072, 4, true, 3_628_072_960, 1_927_413_760),
+        ("26B-A4B", 262144, 1, true, 5_683_281_920, 3_019_243_520),
+        ("E4B", 4096, 1, true, 109_051_904, 57_933_824),
+        ("E4B", 32768, 1, true, 578_813_952, 307_494_912),
+        ("E4B", 131072, 4, false, 2_315_255_808, 1_229_979_648),
+        ("E4B", 131072, 4, true, 2_252_341_248, 1_196_556_288),
+        ("E4B", 262144, 1, true, 4_336_910_336, 2_303_983_616),
+        ("E2B", 4096, 1, true, 37_748_736, 20_054_016),
+        ("E2B", 32768, 1, true, 213_909_504, 113_639_424),
+        ("E2B", 131072, 4, false, 855_638_016, 454_557_696),
+        ("E2B", 131072, 4, true, 836_763_648, 444_530_688),
+        ("E2B", 262144, 1, true, 1_623_195_648, 862_322_688),
+    ];
+    let arch_of = |v: &str| {
+        &catalog()
+            .variant(&format!("google/gemma-4-{v}-it"))
+            .expect("gemma-4 in the catalog")
+            .1
+            .arch
+    };
+    for (v, n_ctx, n_seq, unified, f16, q8) in rows {
+        for (kv, want) in [(KvDtype::F16, f16), ("q8_0".parse().unwrap(), q8)] {
+            let got = llama(arch_of(v), &LlamaParams::new(n_ctx, n_seq, unified, kv));
+            assert_eq!(
+                got.bytes.get(),
+                want,
+                "{v} n_ctx={n_ctx} n_seq={n_seq} unified={unified} {kv:?}"
+            );
+        }
+    }
+    // vLLM (16-token blocks; sliding layers hold window + 16 tokens) and transformers (exact
+    // tokens, sliding layers capped at the window) cache each layer kind in its own shape too.
+    let big = arch_of("31B");
+    assert_eq!(
+        paged(big, 32768, 1, KvDtype::Auto, 1).get(),
+        32768 * 10 * 8192 + 1040 * 50 * 16384
+    );
+    // Tensor parallelism over 4 cards: 1 global and 4 sliding KV heads on each.
+    assert_eq!(
+        paged(big, 32768, 1, KvDtype::Auto, 4).get(),
+        32768 * 10 * 2048 + 1040 * 50 * 4096
+    );
+    assert_eq!(
+        dense(big, 32768, 2, KvDtype::Auto).get(),
+        2 * (32768 * 10 * 8192 + 1024 * 50 * 16384)
     );
 }

@@ -46,6 +46,7 @@ fn arch(
         ple: None,
         yarn: None,
         global_override: None,
+        global_attn: None,
         mla: None,
         recurrent: None,
         moe: None,

@@ -398,6 +398,50 @@ def gemma3n(c):
     return T
 
 
+def gemma4(c):
+    """Gemma 4 (llama.cpp LLM_ARCH_GEMMA4, src/models/gemma4.cpp load_arch_tensors): sliding layers
+    of `head_dim` with `kv_heads`, global layers (il % period == offset) of `global_head_dim`
+    with `global_kv_heads` and, where `k_eq_v`, no attn_v; optional per-layer embeddings (E2B,
+    E4B), double-wide MLP on the KV-shared layers (E2B), and MoE layers (26B-A4B) with a
+    dense MLP beside fused gate/up experts and a router (F32, converter) with scales."""
+    h, L, f = c["hidden"], c["layers"], c["intermediate"]
+    period, off = c["swa_period"], c["swa_offset"]
+    first_shared = L - c.get("shared_kv", 0)
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n"),
+         ("rope_freqs.weight", (c["global_head_dim"] // 2,), "n")]
+    pd = c.get("ple", {}).get("dim", 0)
+    if pd:
+        T += [("per_layer_token_embd.weight", (pd * L, c["ple"]["vocab"]), "w"),
+              ("per_layer_model_proj.weight", (h, pd * L), "keep"), ("per_layer_proj_norm.weight", (pd,), "n")]
+    for i in range(L):
+        p = f"blk.{i}."
+        glob = i % period == off
+        hd = c["global_head_dim"] if glob else c["head_dim"]
+        nkv = c["global_kv_heads"] if glob and c["k_eq_v"] else c["kv_heads"]
+        q, kv = c["heads"] * hd, nkv * hd
+        fi = 2 * f if c.get("double_wide") and i >= first_shared else f
+        T += [(p + n, (h,), "n") for n in ("attn_norm.weight", "post_attention_norm.weight", "ffn_norm.weight",
+                                            "post_ffw_norm.weight")]
+        T += [(p + "layer_output_scale.weight", (1,), "n"),
+              (p + "attn_q_norm.weight", (hd,), "n"), (p + "attn_k_norm.weight", (hd,), "n"),
+              (p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+              (p + "attn_output.weight", (q, h), "w"),
+              (p + "ffn_gate.weight", (h, fi), "w"), (p + "ffn_up.weight", (h, fi), "w"), (p + "ffn_down.weight", (fi, h), "w")]
+        if not (glob and c["k_eq_v"]):
+            T.append((p + "attn_v.weight", (h, kv), "w"))
+        if c.get("experts"):
+            E, fe = c["experts"], c["moe_intermediate"]
+            T += [(p + "ffn_gate_inp.weight", (h, E), "f32"), (p + "ffn_gate_inp.scale", (h,), "n"),
+                  (p + "pre_ffw_norm_2.weight", (h,), "n"), (p + "post_ffw_norm_1.weight", (h,), "n"),
+                  (p + "post_ffw_norm_2.weight", (h,), "n"),
+                  (p + "ffn_gate_up_exps.weight", (h, 2 * fe, E), "w"), (p + "ffn_down_exps.weight", (fe, h, E), "w"),
+                  (p + "ffn_down_exps.scale", (E,), "n")]
+        if pd:
+            T += [(p + "inp_gate.weight", (h, pd), "w"), (p + "proj.weight", (pd, h), "w"),
+                  (p + "post_norm.weight", (h,), "n")]
+    return T
+
+
 def gpt_oss(c):
     h, L, E, f = c["hidden"], c["layers"], c["experts"], c["moe_intermediate"]
     q, kv = c["heads"] * c["head_dim"], c["kv_heads"] * c["head_dim"]
@@ -450,6 +494,11 @@ M = {
     "google/gemma-3-12b-it": dict(b=gemma3, kw={}, tok="gemma", hidden=3840, layers=48, heads=16, kv_heads=8, head_dim=256, intermediate=15360, vocab=262208, has_output=False, vision=1),
     "google/gemma-3-27b-it": dict(b=gemma3, kw={}, tok="gemma", hidden=5376, layers=62, heads=32, kv_heads=16, head_dim=128, intermediate=21504, vocab=262208, has_output=False, vision=1),
     "google/gemma-3n-E2B-it": dict(b=gemma3n, kw={}, tok="gemma", hidden=2048, layers=30, heads=8, kv_heads=2, head_dim=256, intermediate=8192, vocab=262400, has_output=False, ple=dict(vocab=262144, dim=256)),
+    # Gemma 4 (config.json text_config of each google/gemma-4-*-it repo).
+    "google/gemma-4-31B-it": dict(b=gemma4, kw={}, tok="gemma", hidden=5376, layers=60, heads=32, kv_heads=16, head_dim=256, global_kv_heads=4, global_head_dim=512, k_eq_v=True, swa_period=6, swa_offset=5, intermediate=21504, vocab=262144, has_output=False),
+    "google/gemma-4-26B-A4B-it": dict(b=gemma4, kw={}, tok="gemma", hidden=2816, layers=30, heads=16, kv_heads=8, head_dim=256, global_kv_heads=2, global_head_dim=512, k_eq_v=True, swa_period=6, swa_offset=5, intermediate=2112, experts=128, moe_intermediate=704, vocab=262144, has_output=False),
+    "google/gemma-4-E4B-it": dict(b=gemma4, kw={}, tok="gemma", hidden=2560, layers=42, heads=8, kv_heads=2, head_dim=256, global_kv_heads=2, global_head_dim=512, k_eq_v=False, swa_period=6, swa_offset=5, shared_kv=18, intermediate=10240, vocab=262144, has_output=False, ple=dict(vocab=262144, dim=256)),
+    "google/gemma-4-E2B-it": dict(b=gemma4, kw={}, tok="gemma", hidden=1536, layers=35, heads=8, kv_heads=1, head_dim=256, global_kv_heads=1, global_head_dim=512, k_eq_v=False, swa_period=5, swa_offset=4, shared_kv=20, double_wide=True, intermediate=6144, vocab=262144, has_output=False, ple=dict(vocab=262144, dim=256)),
     "google/gemma-3n-E4B-it": dict(b=gemma3n, kw={}, tok="gemma", hidden=2048, layers=35, heads=8, kv_heads=2, head_dim=256, intermediate=16384, vocab=262400, has_output=False, ple=dict(vocab=262144, dim=256)),
     "openai/gpt-oss-20b": dict(b=gpt_oss, kw={}, tok="o200k", hidden=2880, layers=24, heads=64, kv_heads=8, head_dim=64, moe_intermediate=2880, experts=32, vocab=201088, has_output=True),
     "openai/gpt-oss-120b": dict(b=gpt_oss, kw={}, tok="o200k", hidden=2880, layers=36, heads=64, kv_heads=8, head_dim=64, moe_intermediate=2880, experts=128, vocab=201088, has_output=True),
@@ -857,6 +906,8 @@ def _ext():
         ("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", dense),
         ("microsoft/Phi-4-mini-instruct", dense), ("microsoft/Phi-4-mini-reasoning", dense),
         ("microsoft/Phi-4-reasoning-plus", dense), ("microsoft/Phi-4-reasoning", dense),
+        ("google/gemma-4-31B-it", dense), ("google/gemma-4-26B-A4B-it", dense),
+        ("google/gemma-4-E4B-it", dense), ("google/gemma-4-E2B-it", dense),
     ]:
         w += [(m, "gguf", ft) for ft in fts]
     for m in ("Qwen/Qwen3-4B-Instruct-2507", "Qwen/Qwen3-4B-Thinking-2507", "Qwen/Qwen3-30B-A3B-Instruct-2507",

@@ -19,7 +19,17 @@
 //! * [`dense`] — transformers' dynamic cache: exactly `ctx` tokens per sequence, sliding layers
 //!   capped at the window. Validated against the Qwen3 speed benchmark (measurement table).
 //!
-//! Two architecture kinds change the cell and add a state:
+//! Three architecture kinds change the cell and add a state:
+//! * Global layers of their own shape (Gemma 4): the full-attention layers cache
+//!   `global kv_heads × global head_dim` per K and V row, the sliding layers `kv_heads ×
+//!   head_dim` (llama.cpp: `n_embd_k_gqa(il)` from the per-layer `head_count_kv` and
+//!   `n_embd_head_k(il) = is_swa(il) ? n_embd_head_k_swa : n_embd_head_k_full`,
+//!   src/llama-hparams.cpp). Where keys double as values (`attention_k_eq_v`) the V row is still
+//!   allocated (`Vcur = Kcur` in src/models/gemma4-iswa.cpp, `has_v = !is_mla` in
+//!   src/llama-kv-cache.cpp). With flash attention off llama.cpp pads every layer's V row to the
+//!   widest one (`n_embd_v_gqa_max()`, TAG_V_CACHE_VARIABLE); the estimate takes flash attention
+//!   on, llama.cpp's `-fa auto` on GPUs. vLLM caches each layer kind in its own shape; its pool
+//!   arithmetic ([`vllm_pool`]) takes the wider page for every layer slot.
 //! * Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): a cell holds one row of
 //!   `kv_lora_rank + qk_rope_head_dim` values and no V at all (llama.cpp:
 //!   `has_v = !is_mla` in src/llama-kv-cache.cpp; vLLM: one latent "head" per token), and the
@@ -80,6 +90,27 @@ fn cell(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64, paged: bool) -> u64 
 /// cards; the latent of latent attention is one row that every card holds whole.
 pub fn heads_per_card(arch: &Arch, tp: u64) -> u64 {
     (u64::from(arch.kv_heads) / tp.max(1)).max(1)
+}
+
+/// Bytes of one cell of a (global, sliding-window) layer on one of `tp` tensor-parallel cards:
+/// equal unless the global layers have a shape of their own ([`Arch::global_attn`]).
+fn layer_cells(arch: &Arch, k: KvDtype, v: KvDtype, tp: u64, paged: bool) -> (u64, u64) {
+    let swa = cell(arch, k, v, heads_per_card(arch, tp), paged);
+    let global = match arch.global_attn {
+        Some(g) if arch.mla.is_none() => {
+            let heads = (u64::from(g.kv_heads) / tp.max(1)).max(1);
+            let n = heads.saturating_mul(g.head_dim);
+            k.row_bytes(n).saturating_add(v.row_bytes(n))
+        }
+        _ => swa,
+    };
+    (global, swa)
+}
+
+/// Bytes of one cell of a global layer and of a sliding-window layer (K row + V row each), on
+/// one card: what [`llama`] multiplies by its cells.
+pub fn cell_bytes_by_kind(arch: &Arch, k: KvDtype, v: KvDtype) -> (u64, u64) {
+    layer_cells(arch, k, v, 1, false)
 }
 
 /// Bytes of one sequence's recurrent state over all recurrent layers, `elem` bytes per value
@@ -177,12 +208,15 @@ pub fn llama(arch: &Arch, p: &LlamaParams) -> LlamaKv {
         None => cells,
     };
     let (global_layers, swa_layers) = arch.kv_layer_split();
-    let cell = cell_bytes(arch, p.type_k, p.type_v, arch.kv_heads as u64);
-    let per_stream = cell.saturating_mul(
-        cells
-            .saturating_mul(global_layers as u64)
-            .saturating_add(swa_cells.saturating_mul(swa_layers as u64)),
-    );
+    let (cell_g, cell_s) = cell_bytes_by_kind(arch, p.type_k, p.type_v);
+    let per_stream = cells
+        .saturating_mul(global_layers as u64)
+        .saturating_mul(cell_g)
+        .saturating_add(
+            swa_cells
+                .saturating_mul(swa_layers as u64)
+                .saturating_mul(cell_s),
+        );
     let state = state_bytes(arch, 4).saturating_mul(n_seq);
     LlamaKv {
         bytes: Bytes(per_stream.saturating_mul(streams).saturating_add(state)),
@@ -201,22 +235,22 @@ pub const VLLM_BLOCK: u64 = 16;
 /// vLLM paged cache for `seqs` requests of `ctx` tokens, on one of `tp` tensor-parallel cards.
 /// Returns bytes **per card**.
 pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64) -> Bytes {
-    let heads = heads_per_card(arch, tp);
+    let (cell_g, cell_s) = layer_cells(arch, dtype, dtype, tp, true);
     let (g, s) = arch.kv_layer_split();
     let blocks_g = ctx.div_ceil(VLLM_BLOCK);
     let blocks_s = match arch.swa {
         Some(w) => ctx.min(w.window as u64 + VLLM_BLOCK).div_ceil(VLLM_BLOCK),
         None => blocks_g,
     };
-    let blocks = blocks_g
+    let per_token = blocks_g
         .saturating_mul(g as u64)
-        .saturating_add(blocks_s.saturating_mul(s as u64));
+        .saturating_mul(cell_g)
+        .saturating_add(blocks_s.saturating_mul(s as u64).saturating_mul(cell_s));
     // The recurrent state's heads are split over the cards like the attention heads.
     let state = state_bytes(arch, 2) / tp.max(1);
     Bytes(
-        blocks
+        per_token
             .saturating_mul(VLLM_BLOCK)
-            .saturating_mul(cell(arch, dtype, dtype, heads, true))
             .saturating_add(state)
             .saturating_mul(seqs),
     )
@@ -226,12 +260,13 @@ pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64) -> Bytes
 pub fn dense(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
     let (g, s) = arch.kv_layer_split();
     let swa_tokens = arch.swa.map_or(ctx, |w| ctx.min(w.window as u64));
-    let tokens = ctx
+    let (cell_g, cell_s) = cell_bytes_by_kind(arch, dtype, dtype);
+    let bytes = ctx
         .saturating_mul(g as u64)
-        .saturating_add(swa_tokens.saturating_mul(s as u64));
+        .saturating_mul(cell_g)
+        .saturating_add(swa_tokens.saturating_mul(s as u64).saturating_mul(cell_s));
     Bytes(
-        tokens
-            .saturating_mul(cell_bytes(arch, dtype, dtype, arch.kv_heads as u64))
+        bytes
             .saturating_add(state_bytes(arch, 2))
             .saturating_mul(seqs),
     )
@@ -397,7 +432,11 @@ pub fn vllm_pool(
     per_request: Bytes,
 ) -> VllmPool {
     let bytes = budget.saturating_sub(fixed);
-    let page = block.saturating_mul(cell(arch, dtype, dtype, heads, true));
+    // Global layers of their own shape: every layer slot takes the wider page (vLLM makes the
+    // page sizes of its KV groups equal).
+    let tp = (u64::from(arch.kv_heads) / heads.max(1)).max(1);
+    let (cell_g, cell_s) = layer_cells(arch, dtype, dtype, tp, true);
+    let page = block.saturating_mul(cell_g.max(cell_s));
     let per_block_all = page.saturating_mul(slots.max(1));
     let tokens = (bytes.get() / per_block_all.max(1)).saturating_mul(block);
     VllmPool {
