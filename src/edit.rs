@@ -67,6 +67,20 @@ pub enum Edit {
         model: String,
         method: Method,
     },
+    /// Show the best-model view (`best=1`) or the calculator.
+    ShowBest(bool),
+    /// Open a variant in the calculator (leaving the best-model view), in this format when
+    /// given (else the nearest to the current one the engine loads).
+    Open {
+        model: String,
+        quant: Option<Quant>,
+    },
+    /// Best-model filters: one family (catalog id), one licence id, a least context, reasoning
+    /// models or the others; `None` = any.
+    BestFamily(Option<String>),
+    BestLicense(Option<String>),
+    MinCtx(Option<u32>),
+    Reasoning(Option<bool>),
 }
 
 /// Train-mode choices, in the order the selectors list them.
@@ -332,6 +346,24 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
                 i.train.method = method;
             }
         }
+        Edit::ShowBest(on) => i.best.on = on,
+        Edit::Open { model, quant } => {
+            if catalog().variant(&model).is_some() {
+                i.model = model;
+                if let Some(q) = quant {
+                    i.quant = q;
+                }
+                i.mode = Mode::Serve;
+                i.best.on = false;
+                notes.extend(clamp_ctx(i));
+            }
+        }
+        Edit::BestFamily(f) => {
+            i.best.family = f.filter(|id| catalog().family(id).is_some());
+        }
+        Edit::BestLicense(l) => i.best.license = l.map(|l| l.to_ascii_lowercase()),
+        Edit::MinCtx(c) => i.best.min_ctx = c.map(|c| c.clamp(limits::CTX.0, limits::CTX.1)),
+        Edit::Reasoning(r) => i.best.reasoning = r,
     }
     notes.extend(normalize(i));
     notes
@@ -373,10 +405,66 @@ fn clamp_ctx(i: &mut Inputs) -> Option<Notice> {
     })
 }
 
+/// The licence ids of the catalog's families, sorted, each once (the best view's filter).
+pub fn licenses() -> Vec<String> {
+    let mut v: Vec<String> = catalog()
+        .families
+        .iter()
+        .filter_map(|f| f.license.as_ref().map(|l| l.id.to_ascii_lowercase()))
+        .collect();
+    v.sort();
+    v.dedup();
+    v
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fitcard_estimator::permalink::decode;
+    use fitcard_estimator::permalink::{decode, encode};
+
+    #[test]
+    fn opening_a_model_leaves_the_best_view_and_keeps_the_cards() {
+        let mut i = decode("best=1&gpu=rtx-3090&cards=2&engine=vllm&ctx=4096&par=3&minctx=32768")
+            .inputs;
+        assert!(i.best.on);
+        let before = i.clone();
+        let q = encode(&i);
+        assert!(q.contains("best=1") && q.contains("minctx=32768"), "{q}");
+        apply(&mut i, Edit::Open { model: "Qwen/Qwen3-8B".into(), quant: Some(Quant::BF16) });
+        assert!(!i.best.on);
+        assert_eq!(i.model, "Qwen/Qwen3-8B");
+        assert_eq!(i.quant, Quant::BF16);
+        assert_eq!((i.gpu.clone(), i.cards, i.engine, i.ctx, i.par), (before.gpu, 2, Engine::Vllm, 4096, 3));
+        let q = encode(&i);
+        assert!(q.contains("model=Qwen/Qwen3-8B") && !q.contains("best=1"), "{q}");
+        // Not in the catalog: nothing changes.
+        let was = i.clone();
+        apply(&mut i, Edit::Open { model: "no/such".into(), quant: None });
+        assert_eq!(i, was);
+        // And back.
+        apply(&mut i, Edit::ShowBest(true));
+        assert!(encode(&i).contains("best=1"));
+    }
+
+    #[test]
+    fn best_filters_round_trip_and_refuse_unknown_families() {
+        let mut i = base();
+        let fam = catalog().families[0].id.clone();
+        apply(&mut i, Edit::BestFamily(Some(fam.clone())));
+        apply(&mut i, Edit::BestLicense(Some("Apache-2.0".into())));
+        apply(&mut i, Edit::MinCtx(Some(32768)));
+        apply(&mut i, Edit::Reasoning(Some(false)));
+        let d = decode(&encode(&i));
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        assert_eq!(d.inputs.best, i.best);
+        assert_eq!(i.best.license.as_deref(), Some("apache-2.0"));
+        apply(&mut i, Edit::BestFamily(Some("no-such-family".into())));
+        assert_eq!(i.best.family, None);
+        apply(&mut i, Edit::MinCtx(Some(0)));
+        assert_eq!(i.best.min_ctx, Some(limits::CTX.0));
+        let l = licenses();
+        assert!(!l.is_empty() && l.windows(2).all(|w| w[0] < w[1]));
+    }
 
     fn base() -> Inputs {
         decode("").inputs

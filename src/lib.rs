@@ -8,8 +8,10 @@
 
 pub mod bar_geometry;
 pub mod bar_svg;
+pub mod detect;
 pub mod edit;
 pub mod hub;
+pub mod search;
 pub mod share;
 pub mod snap;
 pub mod summary;
