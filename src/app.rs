@@ -2,8 +2,8 @@
 //! writes the URL, and the full or compact (embed) layout.
 
 use crate::components::{
-    CommandPanel, Controls, ImportForm, ImportStatus, MemoryBar, MiniVerdict, Notices, Ranking,
-    SharePanel, Verdict,
+    BestView, CommandPanel, Controls, ImportStatus, MemoryBar, MiniVerdict, ModelSearch, Notices,
+    Ranking, SharePanel, Verdict,
 };
 use crate::edit::{self, Edit};
 use crate::{dom, share};
@@ -44,7 +44,7 @@ pub struct AppState {
     pub train_ranked: Memo<Vec<TrainCandidate>>,
     /// The permalink query (without `?`) of the settled inputs.
     pub query: Memo<String>,
-    /// A model the link asked for that the catalog does not hold: the page imports it from the
+    /// A model the link (or the search) asked for that the catalog does not hold: the page imports it from the
     /// Hub, and when that fails estimates nothing and offers the closest catalog entries.
     pub missing: RwSignal<Option<Missing>>,
     /// Where an import from the Hub stands.
@@ -96,8 +96,16 @@ impl Missing {
 
 impl AppState {
     fn new(query: &str) -> Self {
-        let d = decode(query);
+        let mut d = decode(query);
         let missing = Missing::from_query(query);
+        // A link that names no model lands on the best model for its card (the embed and
+        // train mode keep their calculator).
+        if share::raw_param(query, "model").is_none()
+            && !d.inputs.embed
+            && d.inputs.mode == Mode::Serve
+        {
+            d.inputs.best.on = true;
+        }
         // The page says itself that the model is not available: the decoder's "using the
         // default model instead" would be wrong here.
         let notices = d
@@ -173,6 +181,8 @@ impl AppState {
                         model: t.repo.clone(),
                         quant,
                     });
+                    // An import from the best-model view opens the calculator on it.
+                    self.edit(Edit::ShowBest(false));
                     self.missing.set(None);
                     self.generation.update(|g| *g += 1);
                     self.import.set(ImportState::Done(format!(
@@ -285,15 +295,67 @@ pub fn App() -> impl IntoView {
             });
         }
     }
-    move || {
+    // Which view: the missing model, the embed, the best-model view or the calculator. Only a
+    // change of view rebuilds the page.
+    let shown = Memo::new(move |_| {
         st.generation.track();
         if st.missing.with(Option::is_some) {
-            view! { <Unavailable embed=embed /> }.into_any()
+            MISSING
         } else if embed {
-            view! { <EmbedView /> }.into_any()
+            EMBED
+        } else if st.inputs.with(|i| i.best.on) {
+            BEST
         } else {
-            view! { <FullView /> }.into_any()
+            CALCULATOR
         }
+    });
+    move || match shown.get() {
+        MISSING => view! { <Unavailable embed=embed /> }.into_any(),
+        EMBED => view! { <EmbedView /> }.into_any(),
+        BEST => view! { <BestPage /> }.into_any(),
+        _ => view! { <FullView /> }.into_any(),
+    }
+}
+
+// The views of the page (a plain number: the memo of it shares its code with the others').
+const MISSING: u32 = 0;
+const EMBED: u32 = 1;
+const BEST: u32 = 2;
+const CALCULATOR: u32 = 3;
+
+/// The bar above either view of the full page: the model search, and the way to the other view.
+#[component]
+fn ViewNav(
+    /// The best-model view is shown (the button leads to the calculator).
+    best: bool,
+) -> impl IntoView {
+    let st = use_app();
+    let (label, id) = if best {
+        ("Open the calculator", "to-calculator")
+    } else {
+        ("Best for my card", "to-best")
+    };
+    view! {
+        <nav class="view-nav" aria-label="Views">
+            <ModelSearch />
+            <button type="button" id=id class="to-view" on:click=move |_| st.edit(Edit::ShowBest(!best))>
+                {label}
+            </button>
+        </nav>
+    }
+}
+
+/// The best-model view of the full page.
+#[component]
+fn BestPage() -> impl IntoView {
+    view! {
+        <div class="page best-page">
+            <Top />
+            <ViewNav best=true />
+            <Notices />
+            <BestView />
+            <Footer />
+        </div>
     }
 }
 
@@ -335,6 +397,7 @@ fn Unavailable(
     let link = |model: &str| {
         let mut i = inputs.clone();
         i.model = model.to_string();
+        i.best.on = false;
         share::full_query(&i)
     };
     let target = embed.then_some("_blank");
@@ -371,6 +434,22 @@ fn Unavailable(
                     "The closest models in the catalog, with the rest of this link:"
                 </p>
                 <ul class="closest">{options}</ul>
+                {(!embed)
+                    .then(|| {
+                        view! {
+                            <button
+                                type="button"
+                                id="to-best"
+                                class="to-view"
+                                on:click=move |_| {
+                                    st.edit(Edit::ShowBest(true));
+                                    st.missing.set(None);
+                                }
+                            >
+                                "Best for my card"
+                            </button>
+                        }
+                    })}
                 {embed
                     .then(|| {
                         let full = share::with_raw_param(&link(&inputs.model), "model", &raw);
@@ -391,11 +470,11 @@ fn FullView() -> impl IntoView {
     view! {
         <div class="page">
             <Top />
+            <ViewNav best=false />
             <Notices />
             <main class="layout">
                 <Panel class="controls-panel" heading_id="h-config" title="Configuration">
                     <MiniVerdict />
-                    <ImportForm />
                     <Controls compact=false />
                 </Panel>
                 <Panel class="result-panel" heading_id="h-result" title="Estimate">
@@ -412,18 +491,26 @@ fn FullView() -> impl IntoView {
                     <SharePanel />
                 </Panel>
             </main>
-            <footer class="foot">
-                <p>
-                    "Every number comes from the fitcard estimator: each term names its formula and its source. "
-                    "File sizes are looked up from the publishers; sizes marked * are computed from tensor shapes."
-                </p>
-                <p>
-                    <a href="method.html">"How every number is computed"</a>
-                    " · "
-                    <a href="accuracy.html">"How accurate it is: every published measurement against the estimate"</a>
-                </p>
-            </footer>
+            <Footer />
         </div>
+    }
+}
+
+/// The footer of the full page.
+#[component]
+fn Footer() -> impl IntoView {
+    view! {
+        <footer class="foot">
+            <p>
+                "Every number comes from the fitcard estimator: each term names its formula and its source. "
+                "File sizes are looked up from the publishers; sizes marked * are computed from tensor shapes."
+            </p>
+            <p>
+                <a href="method.html">"How every number is computed"</a>
+                " · "
+                <a href="accuracy.html">"How accurate it is: every published measurement against the estimate"</a>
+            </p>
+        </footer>
     }
 }
 

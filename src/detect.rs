@@ -73,7 +73,11 @@ fn key(name: &str) -> (Vec<String>, Vec<String>) {
         .map(|k| w[k].clone())
         .collect();
     let mut extras: Vec<String> = words(extra);
-    extras.extend((0..w.len()).filter(|&k| is_size(&w, k)).map(|k| w[k].clone()));
+    extras.extend(
+        (0..w.len())
+            .filter(|&k| is_size(&w, k))
+            .map(|k| w[k].clone()),
+    );
     (required, extras)
 }
 
@@ -151,8 +155,14 @@ mod tests {
             Some("m1-max-64gb")
         );
         // Cards the catalog does not hold: kkapsner/CanvasBlocker issues #48 and #493.
-        assert_eq!(id("ANGLE (NVIDIA GeForce GTX 750 Direct3D11 vs_5_0 ps_5_0)"), None);
-        assert_eq!(id("ANGLE (NVIDIA Quadro K600 Direct3D9Ex vs_3_0 ps_3_0)"), None);
+        assert_eq!(
+            id("ANGLE (NVIDIA GeForce GTX 750 Direct3D11 vs_5_0 ps_5_0)"),
+            None
+        );
+        assert_eq!(
+            id("ANGLE (NVIDIA Quadro K600 Direct3D9Ex vs_3_0 ps_3_0)"),
+            None
+        );
         assert_eq!(id("Mesa DRI Intel(R) Haswell Mobile"), None);
         // Safari masks the chip: pmndrs/detect-gpu pull request #128.
         assert_eq!(id("Apple GPU"), None);
@@ -165,7 +175,9 @@ mod tests {
     /// The shapes ANGLE prints on Windows (Direct3D 11) and macOS (Metal), over catalog cards.
     #[test]
     fn angle_shapes_and_near_names() {
-        let d3d = |card: &str| format!("ANGLE (NVIDIA, NVIDIA GeForce {card} (0x00002684) Direct3D11 vs_5_0 ps_5_0, D3D11)");
+        let d3d = |card: &str| {
+            format!("ANGLE (NVIDIA, NVIDIA GeForce {card} (0x00002684) Direct3D11 vs_5_0 ps_5_0, D3D11)")
+        };
         assert_eq!(id(&d3d("RTX 4090")), Some("rtx-4090"));
         assert_eq!(id(&d3d("RTX 4070")), Some("rtx-4070"));
         assert_eq!(id(&d3d("RTX 4070 Ti")), Some("rtx-4070-ti"));
@@ -178,7 +190,10 @@ mod tests {
             id("ANGLE (Apple, ANGLE Metal Renderer: Apple M3 Max, Unspecified Version)"),
             Some("m3-max-128gb")
         );
-        assert_eq!(id("ANGLE (Apple, ANGLE Metal Renderer: Apple M3 Pro, Unspecified Version)"), None);
+        assert_eq!(
+            id("ANGLE (Apple, ANGLE Metal Renderer: Apple M3 Pro, Unspecified Version)"),
+            None
+        );
         assert_eq!(
             id("ANGLE (Intel, Intel(R) Arc(TM) B580 Graphics (0x0000E20B) Direct3D11 vs_5_0 ps_5_0, D3D11)"),
             Some("arc-b580")
@@ -186,7 +201,10 @@ mod tests {
         assert_eq!(id("NVIDIA A100-SXM4-80GB"), Some("a100-80gb"));
         assert_eq!(id("NVIDIA H100 PCIe"), Some("h100-pcie"));
         assert_eq!(id("NVIDIA H100 NVL"), Some("h100-nvl"));
-        assert_eq!(id("NVIDIA RTX 6000 Ada Generation/PCIe/SSE2"), Some("rtx-6000-ada"));
+        assert_eq!(
+            id("NVIDIA RTX 6000 Ada Generation/PCIe/SSE2"),
+            Some("rtx-6000-ada")
+        );
         assert_eq!(id("NVIDIA RTX A6000/PCIe/SSE2"), Some("rtx-a6000"));
         assert_eq!(id("ANGLE (AMD, AMD Radeon(TM) 8060S Graphics (0x00001586) Direct3D11 vs_5_0 ps_5_0, D3D11)"), Some("ryzen-ai-max-395-128gb"));
         assert_eq!(id(""), None);

@@ -407,13 +407,13 @@ fn clamp_ctx(i: &mut Inputs) -> Option<Notice> {
 
 /// The licence ids of the catalog's families, sorted, each once (the best view's filter).
 pub fn licenses() -> Vec<String> {
-    let mut v: Vec<String> = catalog()
-        .families
-        .iter()
-        .filter_map(|f| f.license.as_ref().map(|l| l.id.to_ascii_lowercase()))
-        .collect();
-    v.sort();
-    v.dedup();
+    let mut v: Vec<String> = Vec::new();
+    for l in catalog().families.iter().filter_map(|f| f.license.as_ref()) {
+        let id = l.id.to_ascii_lowercase();
+        if let Err(k) = v.binary_search(&id) {
+            v.insert(k, id);
+        }
+    }
     v
 }
 
@@ -424,22 +424,40 @@ mod tests {
 
     #[test]
     fn opening_a_model_leaves_the_best_view_and_keeps_the_cards() {
-        let mut i = decode("best=1&gpu=rtx-3090&cards=2&engine=vllm&ctx=4096&par=3&minctx=32768")
-            .inputs;
+        let mut i =
+            decode("best=1&gpu=rtx-3090&cards=2&engine=vllm&ctx=4096&par=3&minctx=32768").inputs;
         assert!(i.best.on);
         let before = i.clone();
         let q = encode(&i);
         assert!(q.contains("best=1") && q.contains("minctx=32768"), "{q}");
-        apply(&mut i, Edit::Open { model: "Qwen/Qwen3-8B".into(), quant: Some(Quant::BF16) });
+        apply(
+            &mut i,
+            Edit::Open {
+                model: "Qwen/Qwen3-8B".into(),
+                quant: Some(Quant::BF16),
+            },
+        );
         assert!(!i.best.on);
         assert_eq!(i.model, "Qwen/Qwen3-8B");
         assert_eq!(i.quant, Quant::BF16);
-        assert_eq!((i.gpu.clone(), i.cards, i.engine, i.ctx, i.par), (before.gpu, 2, Engine::Vllm, 4096, 3));
+        assert_eq!(
+            (i.gpu.clone(), i.cards, i.engine, i.ctx, i.par),
+            (before.gpu, 2, Engine::Vllm, 4096, 3)
+        );
         let q = encode(&i);
-        assert!(q.contains("model=Qwen/Qwen3-8B") && !q.contains("best=1"), "{q}");
+        assert!(
+            q.contains("model=Qwen/Qwen3-8B") && !q.contains("best=1"),
+            "{q}"
+        );
         // Not in the catalog: nothing changes.
         let was = i.clone();
-        apply(&mut i, Edit::Open { model: "no/such".into(), quant: None });
+        apply(
+            &mut i,
+            Edit::Open {
+                model: "no/such".into(),
+                quant: None,
+            },
+        );
         assert_eq!(i, was);
         // And back.
         apply(&mut i, Edit::ShowBest(true));

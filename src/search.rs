@@ -19,8 +19,7 @@ pub struct Hit {
 pub enum Target {
     /// A catalog variant (its repo id as the catalog spells it).
     Catalog(String),
-    /// A Hugging Face repo id the catalog does not hold: the page says it is not available
-    /// and offers the closest entries (import from the Hub would start here).
+    /// A Hugging Face repo id the catalog does not hold: the page imports it from the Hub.
     Hub(String),
 }
 
@@ -30,7 +29,7 @@ const MAX_CHARS: usize = 200;
 /// How well `q` (lower case, non-empty) matches `text`: 0 = prefix, 1 = at a word start,
 /// 2 = anywhere; `None` = not at all.
 fn rank_in(text: &str, q: &str) -> Option<u8> {
-    let t = text.to_lowercase();
+    let t = text.to_ascii_lowercase();
     let k = t.find(q)?;
     if k == 0 {
         return Some(0);
@@ -39,7 +38,7 @@ fn rank_in(text: &str, q: &str) -> Option<u8> {
         t[..k]
             .chars()
             .next_back()
-            .is_some_and(|c| !c.is_alphanumeric())
+            .is_some_and(|c| !c.is_ascii_alphanumeric())
     });
     Some(if at_word { 1 } else { 2 })
 }
@@ -48,11 +47,18 @@ fn rank_in(text: &str, q: &str) -> Option<u8> {
 /// before one in the family name, a prefix before a word start before anywhere; every word
 /// of a query of several words must match somewhere. Ties keep catalog order.
 pub fn suggest(query: &str, n: usize) -> Vec<Hit> {
-    let q: String = query.trim().chars().take(MAX_CHARS).collect::<String>().to_lowercase();
+    // ASCII case folding only: the catalog's names are ASCII, and the Unicode case tables
+    // would weigh more in the page than the whole search.
+    let q: String = query
+        .trim()
+        .chars()
+        .take(MAX_CHARS)
+        .collect::<String>()
+        .to_ascii_lowercase();
     if q.is_empty() {
         return Vec::new();
     }
-    let parts: Vec<&str> = q.split_whitespace().collect();
+    let parts: Vec<&str> = q.split_ascii_whitespace().collect();
     let mut scored: Vec<(u8, Hit)> = Vec::new();
     for f in &catalog().families {
         for v in &f.variants {
@@ -63,7 +69,7 @@ pub fn suggest(query: &str, n: usize) -> Vec<Hit> {
                 .or_else(|| rank_in(&f.name, &q).map(|r| r + 3))
                 .or_else(|| rank_in(&f.id, &q).map(|r| r + 3));
             let score = whole.or_else(|| {
-                let all = format!("{} {} {}", v.name, v.id, f.name).to_lowercase();
+                let all = format!("{} {} {}", v.name, v.id, f.name).to_ascii_lowercase();
                 (parts.len() > 1 && parts.iter().all(|p| all.contains(p))).then_some(6)
             });
             if let Some(s) = score {
@@ -78,9 +84,12 @@ pub fn suggest(query: &str, n: usize) -> Vec<Hit> {
             }
         }
     }
-    // Stable: equal scores keep catalog order.
-    scored.sort_by_key(|(s, _)| *s);
-    scored.into_iter().take(n).map(|(_, h)| h).collect()
+    // Best score first; equal scores keep catalog order.
+    (0..=6u8)
+        .flat_map(|want| scored.iter().filter(move |(s, _)| *s == want))
+        .take(n)
+        .map(|(_, h)| h.clone())
+        .collect()
 }
 
 /// The Hugging Face repo id in a pasted address (`https://huggingface.co/org/name/tree/main`,
@@ -117,7 +126,14 @@ pub fn hub_repo(text: &str) -> Option<String> {
             && !s.starts_with(['-', '.'])
     };
     // Hub paths that are not models.
-    let reserved = ["datasets", "spaces", "docs", "blog", "models", "organizations"];
+    let reserved = [
+        "datasets",
+        "spaces",
+        "docs",
+        "blog",
+        "models",
+        "organizations",
+    ];
     (ok(org) && ok(name) && !reserved.contains(&org)).then(|| format!("{org}/{name}"))
 }
 
@@ -145,7 +161,7 @@ mod tests {
         let hits = suggest("gemma", 50);
         assert!(!hits.is_empty());
         assert!(hits.iter().all(|h| {
-            let all = format!("{} {} {}", h.name, h.model, h.family).to_lowercase();
+            let all = format!("{} {} {}", h.name, h.model, h.family).to_ascii_lowercase();
             all.contains("gemma")
         }));
         // A repo id typed exactly is the first suggestion.
@@ -155,7 +171,11 @@ mod tests {
         // Every variant is found by its own name.
         for f in &catalog().families {
             for v in &f.variants {
-                assert!(suggest(&v.name, 200).iter().any(|h| h.model == v.id), "{}", v.name);
+                assert!(
+                    suggest(&v.name, 200).iter().any(|h| h.model == v.id),
+                    "{}",
+                    v.name
+                );
             }
         }
         // A family's name lists its variants.
@@ -180,7 +200,10 @@ mod tests {
     fn hub_addresses_and_repo_ids() {
         for (text, want) in [
             ("https://huggingface.co/org/name", Some("org/name")),
-            ("https://huggingface.co/org/name/tree/main", Some("org/name")),
+            (
+                "https://huggingface.co/org/name/tree/main",
+                Some("org/name"),
+            ),
             ("huggingface.co/org/Name-7B.v2?x=1", Some("org/Name-7B.v2")),
             ("hf.co/org/name#readme", Some("org/name")),
             ("  org/name  ", Some("org/name")),

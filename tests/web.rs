@@ -12,8 +12,21 @@ use web_sys::{Element, Event, EventInit, HtmlElement, HtmlInputElement};
 
 wasm_bindgen_test_configure!(run_in_browser);
 
-/// Point the page at `query`, mount a fresh app, and return its container.
+/// Mount the calculator for `query`, naming the default model when it names none (a link
+/// without a model lands on the best-model view).
 async fn mount(query: &str) -> Element {
+    const MODEL: &str = "model=google/gemma-3-12b-it";
+    if query.contains("model=") {
+        mount_raw(query).await
+    } else if query.is_empty() {
+        mount_raw(MODEL).await
+    } else {
+        mount_raw(&format!("{query}&{MODEL}")).await
+    }
+}
+
+/// Point the page at `query`, mount a fresh app, and return its container.
+async fn mount_raw(query: &str) -> Element {
     // The page fetches its catalog before it mounts; the tests hand it over directly.
     fitcard_estimator::catalog::install(include_bytes!(
         "../crates/estimator/data/catalog.postcard"
@@ -282,4 +295,31 @@ async fn the_speed_line_says_when_the_first_token_comes() {
     assert!(s.starts_with("≈ "), "{s}");
     assert!(s.contains(" · first token after ≈ "), "{s}");
     assert!(s.ends_with(" for a prompt of 32K"), "{s}");
+}
+
+#[wasm_bindgen_test]
+async fn a_link_without_a_model_lands_on_the_best_model_view() {
+    let app = mount_raw("gpu=rtx-4090&ctx=8192").await;
+    assert!(app.query_selector(".verdict-label").unwrap().is_none());
+    let rows = app.query_selector_all(".best-list > li").unwrap().length();
+    assert!(rows >= 3, "{rows} rows");
+    assert!(text(&app, ".best-eval").contains("Artificial Analysis"));
+    // A row opens the calculator for its model and format.
+    let first = find(&app, ".best-list > li");
+    let name = text(&app, ".best-list > li .best-name");
+    first
+        .query_selector("button")
+        .unwrap()
+        .unwrap()
+        .unchecked_into::<HtmlElement>()
+        .click();
+    tick().await;
+    assert!(app.query_selector(".verdict-label").unwrap().is_some());
+    assert!(app.query_selector("#to-best").unwrap().is_some());
+    assert!(text(&app, "#variant-value").starts_with(&name), "{name}");
+    // Train mode and the embed keep their calculator.
+    let train = mount_raw("mode=train").await;
+    assert!(train.query_selector(".verdict-label").unwrap().is_some());
+    let embed = mount_raw("embed=1").await;
+    assert!(embed.query_selector(".embed").unwrap().is_some());
 }

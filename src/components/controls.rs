@@ -218,7 +218,7 @@ pub fn TokensSlider(
 
 /// GPU selector, or a free VRAM size per card.
 #[component]
-fn GpuField() -> impl IntoView {
+pub fn GpuField() -> impl IntoView {
     let st = use_app();
     let gpu = st.pick(|i| i.gpu.clone());
     let is_custom = move || matches!(gpu.get(), GpuChoice::VramGib(_));
@@ -266,7 +266,7 @@ fn GpuField() -> impl IntoView {
 
 /// The number of cards.
 #[component]
-fn CardsSlider() -> impl IntoView {
+pub fn CardsSlider() -> impl IntoView {
     let st = use_app();
     let cards = st.pick(|i| i.cards);
     view! {

@@ -1,6 +1,7 @@
 //! The page's components. Each reads the [`AppState`](crate::app::AppState) from the context
 //! ([`use_app`](crate::app::use_app)) and its memos; none computes a memory number.
 
+mod best;
 mod controls;
 mod fields;
 mod import;
@@ -11,8 +12,9 @@ mod serve_controls;
 mod train_controls;
 mod verdict;
 
+pub use best::{BestView, ModelSearch};
 pub use controls::Controls;
-pub use import::{ImportForm, ImportStatus};
+pub use import::ImportStatus;
 pub use memory_bar::MemoryBar;
 pub use panels::{CommandPanel, Notices, SharePanel};
 pub use ranking::Ranking;

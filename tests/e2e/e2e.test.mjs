@@ -151,11 +151,18 @@ async function newContext(options = {}) {
   return ctx;
 }
 
+/** The default model: a link that names no model opens the best-model view instead. */
+const MODEL = 'model=google/gemma-3-12b-it';
+
+/** `query` naming a model (the default one when it names none), to open the calculator. */
+const calc = (query = '') =>
+  /[?&]model=/.test(query) ? query : query ? `${query}&${MODEL}` : `?${MODEL}`;
+
 /** Open the calculator with `query` and wait until it has rendered a verdict. */
 async function open(query = '') {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-  await page.goto(`${origin}${BASE}${query}`);
+  await page.goto(`${origin}${BASE}${calc(query)}`);
   await page.waitForSelector('.verdict-label');
   return page;
 }
@@ -386,7 +393,7 @@ test('dark and light themes follow the system setting', async () => {
   const bg = async (scheme) => {
     const p = await context.newPage();
     await p.emulateMedia({ colorScheme: scheme });
-    await p.goto(`${origin}${BASE}`);
+    await p.goto(`${origin}${BASE}${calc()}`);
     await p.waitForSelector('.verdict-label');
     const c = await p.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     await p.close();
@@ -865,7 +872,7 @@ test('on a phone the verdict and the bar come first, and a one-line verdict stay
   const phone = await newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 2, serviceWorkers: 'block' });
   const page = await phone.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
-  await page.goto(`${origin}${BASE}`);
+  await page.goto(`${origin}${BASE}${calc()}`);
   await page.waitForSelector('.verdict-label');
   const screen = 844;
   const verdict = await page.locator('.verdict').boundingBox();
@@ -1144,6 +1151,158 @@ test('the built pages: a CSP before anything it governs, the manifest, previews 
 });
 
 test('no request left the origin, no page error happened, the CSP never fired', () => {
+
+/** The best-model view's rows: model, format and family of each. */
+const bestRows = (page) =>
+  page.$$eval('.best-list > li', (li) => li.map((x) => `${x.dataset.model} ${x.dataset.quant} ${x.dataset.family}`));
+
+test('a link that names no model lands on the best model for the card; a row opens the calculator and back', async () => {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${origin}${BASE}`);
+  await page.waitForSelector('.best-list > li');
+  assert.equal(await page.locator('.verdict-label').count(), 0, 'no calculator');
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('best') === '1');
+  assert.match(await page.textContent('.best-eval'), /Artificial Analysis/);
+  assert.match(await page.textContent('.best-list > li .best-row'), /GiB on the card/);
+  const on4090 = await bestRows(page);
+  assert.ok(on4090.length >= 3, on4090.join('\n'));
+  // Another card: the list follows once the controls settle.
+  await page.selectOption('#gpu', 'rtx-3060-12gb');
+  await page.waitForFunction((b) => {
+    const now = [...document.querySelectorAll('.best-list > li')].map((x) => `${x.dataset.model} ${x.dataset.quant} ${x.dataset.family}`);
+    return now.join('\n') !== b;
+  }, on4090.join('\n'));
+  await page.waitForTimeout(URL_SETTLE_MS);
+  assert.equal(new URL(page.url()).searchParams.get('gpu'), 'rtx-3060-12gb');
+  const on3060 = await bestRows(page);
+  assert.match(await page.textContent('.best-foot'), /\d+ more do(es)? not fit/);
+  // A filter narrows it.
+  const family = on3060[0].split(' ')[2];
+  await page.selectOption('#best-family', family);
+  await page.waitForFunction(
+    (f) => [...document.querySelectorAll('.best-list > li')].every((x) => x.dataset.family === f),
+    family,
+  );
+  const narrowed = await bestRows(page);
+  assert.ok(narrowed.length >= 1 && narrowed.length < on3060.length, `${narrowed.length} of ${on3060.length}`);
+  await page.waitForTimeout(URL_SETTLE_MS);
+  assert.equal(new URL(page.url()).searchParams.get('family'), family);
+  // Enter on a row opens it in the calculator with the same card, engine, context and slots.
+  const [model, quant] = narrowed[0].split(' ');
+  await page.focus('#best-0');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.verdict-label');
+  await page.waitForTimeout(URL_SETTLE_MS);
+  let q = new URL(page.url()).searchParams;
+  assert.equal(q.get('model'), model);
+  assert.equal(q.get('quant'), quant);
+  assert.equal(q.get('gpu'), 'rtx-3060-12gb');
+  assert.equal(q.has('best'), false);
+  assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight)$/);
+  // And back.
+  await page.click('#to-best');
+  await page.waitForSelector('.best-list > li');
+  await page.waitForTimeout(URL_SETTLE_MS);
+  q = new URL(page.url()).searchParams;
+  assert.equal(q.get('best'), '1');
+  assert.equal(q.get('family'), family);
+  assert.deepEqual(await bestRows(page), narrowed);
+  // The best view on a phone: no sideways scrolling, the first row on the first screen.
+  const phone = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const p = await phone.newPage();
+  p.on('pageerror', (e) => pageErrors.push(`${p.url()}: ${e.message}`));
+  await p.goto(page.url());
+  await p.waitForSelector('.best-list > li');
+  assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= 390), 'fits 390 px');
+  await phone.close();
+  await page.close();
+});
+
+test('model search: type, arrows and Enter open a model; Escape closes; a Hub repo the catalog lacks is said so', async () => {
+  const page = await open('?ctx=4096&par=2');
+  const box = page.locator('#model-search');
+  assert.equal(await box.getAttribute('role'), 'combobox');
+  await box.focus();
+  await page.keyboard.type('qwen3 8b');
+  await page.waitForSelector('#model-search-list:not([hidden]) [role=option]');
+  assert.equal(await box.getAttribute('aria-expanded'), 'true');
+  await page.keyboard.press('ArrowDown');
+  assert.equal(await box.getAttribute('aria-activedescendant'), 'search-opt-0');
+  assert.equal(await page.getAttribute('#search-opt-0', 'aria-selected'), 'true');
+  const model = await page.getAttribute('#search-opt-0', 'data-model');
+  await page.keyboard.press('Enter');
+  await page.waitForFunction((m) => new URL(location.href).searchParams.get('model') === m, model);
+  let q = new URL(page.url()).searchParams;
+  assert.equal(q.get('ctx'), '4096');
+  assert.equal(q.get('par'), '2');
+  assert.equal(await box.inputValue(), '');
+  // Escape closes the list, then clears the text.
+  await box.focus();
+  await page.keyboard.type('gemma');
+  await page.waitForSelector('#model-search-list:not([hidden])');
+  await page.keyboard.press('Escape');
+  assert.equal(await box.getAttribute('aria-expanded'), 'false');
+  assert.ok(await page.locator('#model-search-list').isHidden());
+  await page.keyboard.press('Escape');
+  assert.equal(await box.inputValue(), '');
+  // A pasted Hugging Face address the catalog does not hold.
+  await box.fill('https://huggingface.co/someone/not-in-the-catalog/tree/main');
+  await box.press('Enter');
+  await page.waitForSelector('.unavailable');
+  assert.equal(await page.textContent('.unavailable h2'), 'someone/not-in-the-catalog: not available');
+  assert.ok((await page.locator('.closest a').count()) >= 1);
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('model') === 'someone/not-in-the-catalog');
+  await page.close();
+});
+
+/** A page whose WebGL reports `renderer` as its unmasked renderer string. */
+async function withRenderer(renderer) {
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.addInitScript((r) => {
+    const P = WebGLRenderingContext.prototype;
+    const get = P.getParameter;
+    P.getParameter = function (p) {
+      return p === 0x9246 ? r : get.call(this, p);
+    };
+    // Headless Chromium without a GPU may have no WebGL: a stand-in with the calls used.
+    const ctx = HTMLCanvasElement.prototype.getContext;
+    HTMLCanvasElement.prototype.getContext = function (kind, ...rest) {
+      const c = ctx.call(this, kind, ...rest);
+      if (c || (kind !== 'webgl' && kind !== 'experimental-webgl')) return c;
+      const fake = Object.create(P);
+      Object.defineProperty(fake, 'getExtension', {
+        value: (n) => (n === 'WEBGL_debug_renderer_info' ? { UNMASKED_RENDERER_WEBGL: 0x9246 } : null),
+      });
+      return fake;
+    };
+  }, renderer);
+  await page.goto(`${origin}${BASE}?gpu=rtx-3060-12gb`);
+  await page.waitForSelector('.best-list > li');
+  return page;
+}
+
+test('detect my GPU: on a click, reads the renderer string and chooses the catalog card; no match leaves the list', async () => {
+  const page = await withRenderer('ANGLE (NVIDIA, NVIDIA GeForce RTX 4090 (0x00002684) Direct3D11 vs_5_0 ps_5_0, D3D11)');
+  assert.equal(await page.inputValue('#gpu'), 'rtx-3060-12gb', 'never automatic');
+  assert.equal(await page.textContent('.detect-msg'), '');
+  await page.click('#detect-gpu');
+  await page.waitForFunction(() => document.querySelector('#gpu').value === 'rtx-4090');
+  assert.match(await page.textContent('.detect-msg'), /^read: ANGLE \(NVIDIA, NVIDIA GeForce RTX 4090 .* → NVIDIA GeForce RTX 4090$/);
+  await page.waitForTimeout(URL_SETTLE_MS);
+  assert.equal(new URL(page.url()).searchParams.get('gpu'), 'rtx-4090');
+  await page.close();
+
+  const other = await withRenderer('ANGLE (NVIDIA GeForce GTX 750 Direct3D11 vs_5_0 ps_5_0)');
+  await other.click('#detect-gpu');
+  await other.waitForFunction(() => /no catalog GPU matches/.test(document.querySelector('.detect-msg').textContent));
+  assert.match(await other.textContent('.detect-msg'), /^read: ANGLE \(NVIDIA GeForce GTX 750/);
+  assert.equal(await other.inputValue('#gpu'), 'rtx-3060-12gb');
+  await other.close();
+});
+
+test('no request left the origin and no page error happened', () => {
   assert.deepEqual(offsite, []);
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(cspViolations, []);

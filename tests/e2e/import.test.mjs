@@ -339,9 +339,9 @@ test('a safetensors-only repo imports from config.json and the shard headers: vL
 
 test('a repo with GGUF files and a safetensors checkpoint keeps both', { skip }, async () => {
   const page = await newPage('?ctx=4096&engine=vllm');
-  await page.waitForSelector('.verdict-label');
-  await page.fill('#hub-id', 'fx/Both');
-  await page.press('#hub-id', 'Enter');
+  await page.waitForSelector('#model-search');
+  await page.fill('#model-search', 'fx/Both');
+  await page.press('#model-search', 'Enter');
   await page.waitForSelector('.import-status.done', { timeout: 20000 });
   // Q4_K_M (its header read), Q8_0 (its name), FP8 (config.json + the header).
   assert.match(await statusLine(page), /Imported fx\/Both at 0123456: 3 formats/);
@@ -352,11 +352,12 @@ test('a repo with GGUF files and a safetensors checkpoint keeps both', { skip },
   await page.close();
 });
 
-test('a pasted Hub address imports the repo; a slow answer shows progress', { skip }, async () => {
+test('a Hub address pasted in the model search of the landing view imports the repo and opens it; a slow answer shows progress', { skip }, async () => {
+  // No model in the link: the best-model view, with the search above it.
   const page = await newPage('?ctx=8192');
-  await page.waitForSelector('.verdict-label');
-  await page.fill('#hub-id', 'https://huggingface.co/fx/Slow-GGUF/blob/main/Tiny-Q8_0-00001-of-00002.gguf');
-  await page.press('#hub-id', 'Enter');
+  await page.waitForSelector('#model-search');
+  await page.fill('#model-search', 'https://huggingface.co/fx/Slow-GGUF/blob/main/Tiny-Q8_0-00001-of-00002.gguf');
+  await page.press('#model-search', 'Enter');
   await page.waitForSelector('.import-status.busy');
   assert.match(await statusLine(page), /Slow-GGUF|file list/);
   await page.waitForSelector('.import-status.done', { timeout: 20000 });
@@ -365,6 +366,9 @@ test('a pasted Hub address imports the repo; a slow answer shows progress', { sk
   const q = new URL(page.url()).searchParams;
   assert.equal(q.get('quant'), 'Q8_0', 'the file asked for is the one shown');
   assert.equal(q.get('file'), 'Tiny-Q8_0-00001-of-00002.gguf');
+  // The calculator is open on it.
+  await page.waitForSelector('.verdict-label');
+  assert.equal(q.get('best'), null);
   await page.close();
 });
 
@@ -374,9 +378,15 @@ test('each failure says why in one line and keeps the configuration and the link
   await page.waitForTimeout(500);
   const url = page.url();
   const command = await page.textContent('#command');
+  // Text that names no Hub repo stays a catalog search.
+  for (const input of ['nonsense', 'https://example.com/a/b']) {
+    await page.fill('#model-search', input);
+    await page.press('#model-search', 'Enter');
+    await page.waitForFunction(() => document.querySelector('.search-msg').textContent.length > 0);
+    assert.match(await page.textContent('.search-msg'), /No catalog model matches/);
+    assert.equal(page.url(), url, input);
+  }
   const rows = [
-    ['nonsense', /two parts/],
-    ['https://example.com/a/b', /not a Hugging Face address/],
     ['fx/Nothing-Here', /not found on the Hugging Face Hub/],
     ['fx/Gated', /gated/],
     ['https://huggingface.co/fx/Locked-GGUF', /gated/],
@@ -384,8 +394,8 @@ test('each failure says why in one line and keeps the configuration and the link
     ['fx/NoConfig-ST', /without a config\.json/],
   ];
   for (const [input, why] of rows) {
-    await page.fill('#hub-id', input);
-    await page.click('#hub-import');
+    await page.fill('#model-search', input);
+    await page.press('#model-search', 'Enter');
     await page.waitForSelector('.import-status.failed', { timeout: 20000 });
     const line = await statusLine(page);
     assert.match(line, why, `${input}: ${line}`);
@@ -393,7 +403,7 @@ test('each failure says why in one line and keeps the configuration and the link
     assert.equal(page.url(), url, input);
     assert.equal(await page.textContent('#command'), command, input);
     // Ready for the next one.
-    await page.fill('#hub-id', '');
+    await page.fill('#model-search', '');
   }
   await page.close();
 });
@@ -408,16 +418,16 @@ test('?model= of a repo the Hub does not have: the not-available view, with the 
   await page.close();
 });
 
-test('on a phone the import field fits and is reached by keyboard', { skip }, async () => {
+test('on a phone the model search fits and leads on by keyboard', { skip }, async () => {
   const page = await context.newPage();
   await page.setViewportSize({ width: 390, height: 844 });
-  await page.goto(`${origin}/`);
+  await page.goto(`${origin}/?model=Qwen/Qwen3-8B`);
   await page.waitForSelector('.verdict-label');
-  const box = await page.locator('#hub-import').boundingBox();
+  const box = await page.locator('#model-search').boundingBox();
   assert.ok(box && box.x + box.width <= 390, JSON.stringify(box));
-  await page.focus('#hub-id');
+  await page.focus('#model-search');
   await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'hub-import');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'to-best');
   await page.close();
 });
 

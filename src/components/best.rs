@@ -1,0 +1,480 @@
+//! "Best model for my card" (`best=1`, the landing view of a link that names no model), the
+//! model search and "Detect my GPU". The ranking across families is computed here, from the
+//! settled inputs, and only while this view is shown.
+
+use super::controls::{CardsSlider, GpuField};
+use super::fields::{SelectField, ValueSlider};
+use super::import::ImportStatus;
+use super::serve_controls::{EngineField, ParSlider};
+use crate::app::use_app;
+use crate::edit::{self, Edit};
+use crate::search::{self, Target};
+use crate::snap;
+use fitcard_estimator::best::{best, Best, BestRow};
+use fitcard_estimator::catalog::{catalog, Matched};
+use fitcard_estimator::estimate::Verdict;
+use leptos::prelude::*;
+use wasm_bindgen::{JsCast, JsValue};
+
+/// The `<option>` value standing for "no filter".
+const ANY: &str = "";
+
+/// The least-context filter's choices (tokens).
+const MIN_CTX: [u32; 5] = [8192, 32768, 131_072, 262_144, 1_048_576];
+
+/// The best-model view: the cards and the serving settings, the filters, the ranked list.
+#[component]
+pub fn BestView() -> impl IntoView {
+    view! {
+        <main class="best-layout">
+            <section class="panel best-controls" aria-labelledby="h-card">
+                <h2 id="h-card">"Your card"</h2>
+                <div class="controls">
+                    <GpuField />
+                    <DetectGpu />
+                    <CardsSlider />
+                    <EngineField />
+                    <BestContext />
+                    <ParSlider />
+                    <Filters />
+                </div>
+            </section>
+            <section class="panel best-panel" aria-labelledby="h-best">
+                <h2 id="h-best">"Best model for your card"</h2>
+                <BestList />
+            </section>
+        </main>
+    }
+}
+
+/// The context per request, over the longest context any catalog model reads.
+#[component]
+fn BestContext() -> impl IntoView {
+    let st = use_app();
+    let ctx = st.pick(|i| i.ctx);
+    let top = catalog()
+        .families
+        .iter()
+        .flat_map(|f| &f.variants)
+        .map(|v| v.arch.max_ctx)
+        .max()
+        .unwrap_or(snap::MIN_CTX);
+    let stops = snap::ctx_stops(top, &[]);
+    view! {
+        <ValueSlider
+            id="ctx"
+            label="Context per request"
+            stops=stops
+            value=ctx
+            text=Signal::derive(move || format!("{} tokens", crate::share::tokens(ctx.get())))
+            on_pick=Callback::new(move |c| st.edit(Edit::Ctx(c)))
+        />
+    }
+}
+
+/// Family, licence, least context and reasoning filters.
+#[component]
+fn Filters() -> impl IntoView {
+    let st = use_app();
+    // Read in place (no memo of the filters: each select keeps its own).
+    let b = st.inputs;
+    let any = || (ANY.to_string(), "any".to_string());
+    let families = std::iter::once(any())
+        .chain(
+            catalog()
+                .families
+                .iter()
+                .map(|f| (f.id.clone(), f.name.clone())),
+        )
+        .collect::<Vec<_>>();
+    let licenses = std::iter::once(any())
+        .chain(edit::licenses().into_iter().map(|l| (l.clone(), l)))
+        .collect::<Vec<_>>();
+    let ctxs = std::iter::once(any())
+        .chain(MIN_CTX.iter().map(|c| {
+            (
+                c.to_string(),
+                format!("{} tokens", crate::share::tokens(*c)),
+            )
+        }))
+        .collect::<Vec<_>>();
+    let reasoning = vec![
+        any(),
+        ("1".to_string(), "reasoning models".to_string()),
+        ("0".to_string(), "not reasoning".to_string()),
+    ];
+    let opt = |s: String| (!s.is_empty()).then_some(s);
+    view! {
+        <fieldset class="filters">
+            <legend>"Only"</legend>
+            <SelectField
+                id="best-family"
+                label="Family"
+                options=families
+                selected=Signal::derive(move || b.with(|i| i.best.family.clone().unwrap_or_default()))
+                on_change=Callback::new(move |v| st.edit(Edit::BestFamily(opt(v))))
+            />
+            <SelectField
+                id="best-license"
+                label="Licence"
+                options=licenses
+                selected=Signal::derive(move || b.with(|i| i.best.license.clone().unwrap_or_default()))
+                on_change=Callback::new(move |v| st.edit(Edit::BestLicense(opt(v))))
+            />
+            <SelectField
+                id="best-minctx"
+                label="Reads at least"
+                options=ctxs
+                selected=Signal::derive(move || {
+                    b.with(|i| i.best.min_ctx.map(|c| c.to_string()).unwrap_or_default())
+                })
+                on_change=Callback::new(move |v: String| st.edit(Edit::MinCtx(v.parse().ok())))
+            />
+            <SelectField
+                id="best-reasoning"
+                label="Reasoning"
+                options=reasoning
+                selected=Signal::derive(move || {
+                    b.with(|i| i.best.reasoning.map(|r| if r { "1" } else { "0" }).unwrap_or(ANY).to_string())
+                })
+                on_change=Callback::new(move |v: String| {
+                    st.edit(Edit::Reasoning(opt(v).map(|v| v == "1")))
+                })
+            />
+        </fieldset>
+    }
+}
+
+/// The ranked list, from the settled inputs (computed while this view is mounted only, once
+/// per settled change: one closure renders the whole list).
+#[component]
+fn BestList() -> impl IntoView {
+    let st = use_app();
+    let settled = st.settled;
+    move || settled.with(|i| list(st, &best(i)))
+}
+
+/// The evaluation's line, the rows and what was left out.
+fn list(st: crate::app::AppState, b: &Best) -> impl IntoView {
+    let head = match &b.evaluation {
+        Some((name, date, url)) => view! {
+            <p class="best-eval">
+                "Ordered by "
+                <a href=url.clone() rel="noopener" target="_blank">{name.clone()}</a>
+                {format!(" ({date} snapshot); each family keeps its own order. ")}
+                "* estimated by the evaluation · ≈ scored as the same model in another format."
+            </p>
+        }
+        .into_any(),
+        None => view! { <p class="best-eval">"No cross-family evaluation in this build."</p> }
+            .into_any(),
+    };
+    let rows = b
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(k, r)| row(st, k, r))
+        .collect_view();
+    let mut foot = Vec::new();
+    if b.rows.is_empty() {
+        foot.push("No model fits with these settings.".to_string());
+    }
+    if b.not_fitting > 0 {
+        foot.push(format!(
+            "{} more do{} not fit.",
+            b.not_fitting,
+            if b.not_fitting == 1 { "es" } else { "" }
+        ));
+    }
+    if b.filtered_out > 0 {
+        foot.push(format!("{} left out by the filters.", b.filtered_out));
+    }
+    view! {
+        {head}
+        <ol class="best-list">{rows}</ol>
+        <p class="best-foot">{foot.join(" ")}</p>
+    }
+}
+
+/// One ranked variant: a button that opens it in the calculator.
+fn row(st: crate::app::AppState, k: usize, r: &BestRow) -> impl IntoView {
+    let (model, quant) = (r.model.clone(), r.quant);
+    let score = match (r.score, r.matched) {
+        (Some(s), m) => format!(
+            "{s:.1}{}{}",
+            if r.estimated { "*" } else { "" },
+            if m == Some(Matched::SameModel) {
+                " ≈"
+            } else {
+                ""
+            }
+        ),
+        (None, _) => "no score".to_string(),
+    };
+    let chip = match r.verdict {
+        Verdict::Fits => "chip v-fits",
+        Verdict::Tight => "chip v-tight",
+        Verdict::DoesNotFit => "chip v-nofit",
+    };
+    view! {
+        <li data-model=r.model.clone() data-quant=r.quant.to_string() data-family=r.family.clone()>
+            <button
+                type="button"
+                class="best-row"
+                id=format!("best-{k}")
+                on:click=move |_| {
+                    st.edit(Edit::Open {
+                        model: model.clone(),
+                        quant: Some(quant),
+                    })
+                }
+            >
+                <span class="best-name">{r.name.clone()}</span>
+                <span class="best-fmt">{r.quant.to_string()}</span>
+                <span class="best-score">{score}</span>
+                <span class="best-bytes">
+                    {format!("{} on the card · {} free", r.device_bytes, r.headroom)}
+                </span>
+                <span class=chip>{r.verdict.label()}</span>
+            </button>
+            {r.unscored.clone().map(|why| view! { <span class="why">{why}</span> })}
+        </li>
+    }
+}
+
+/// How many suggestions the search lists.
+const SUGGESTIONS: usize = 8;
+
+/// Type-ahead over the catalog (ARIA combobox with a list box): arrows move, Enter opens,
+/// Escape closes the list (then clears the text). A Hub address or `org/name` the catalog
+/// lacks shows the page's "not available" view.
+#[component]
+pub fn ModelSearch() -> impl IntoView {
+    let st = use_app();
+    let text = RwSignal::new(String::new());
+    let active = RwSignal::new(None::<usize>);
+    let open = RwSignal::new(false);
+    let message = RwSignal::new(String::new());
+    // The repo ids suggested (names are looked up when shown).
+    let hits = Memo::new(move |_| {
+        text.with(|t| {
+            search::suggest(t, SUGGESTIONS)
+                .into_iter()
+                .map(|h| h.model)
+                .collect::<Vec<String>>()
+        })
+    });
+    let expanded = move || open.get() && hits.with(|h| !h.is_empty());
+    let choose_model = move |model: String| {
+        open.set(false);
+        text.set(String::new());
+        message.set(String::new());
+        st.edit(Edit::Open { model, quant: None });
+    };
+    let submit = move || {
+        if let Some(m) = active.get().and_then(|k| hits.with(|h| h.get(k).cloned())) {
+            return choose_model(m);
+        }
+        let t = text.get();
+        match search::target(&t) {
+            Some(Target::Catalog(m)) => choose_model(m),
+            // A Hub repo the catalog lacks: read it from the Hub (the import's status line
+            // says how it goes).
+            Some(Target::Hub(_)) => match crate::hub::parse_target(&t) {
+                Ok(target) => {
+                    open.set(false);
+                    message.set(String::new());
+                    st.start_import(target);
+                }
+                Err(m) => message.set(m),
+            },
+            None => match hits.with(|h| h.first().cloned()) {
+                Some(m) => choose_model(m),
+                None if t.trim().is_empty() => {}
+                None => message.set(format!(
+                    "No catalog model matches “{}”.",
+                    t.trim().chars().take(60).collect::<String>()
+                )),
+            },
+        }
+    };
+    let on_key = move |ev: web_sys::KeyboardEvent| {
+        let n = hits.with(Vec::len);
+        match ev.key().as_str() {
+            "ArrowDown" if n > 0 => {
+                ev.prevent_default();
+                open.set(true);
+                active.update(|a| *a = Some(a.map_or(0, |k| (k + 1) % n)));
+            }
+            "ArrowUp" if n > 0 => {
+                ev.prevent_default();
+                open.set(true);
+                active.update(|a| *a = Some(a.map_or(n - 1, |k| (k + n - 1) % n)));
+            }
+            "Enter" => {
+                ev.prevent_default();
+                submit();
+            }
+            "Escape" => {
+                if expanded() {
+                    open.set(false);
+                    active.set(None);
+                } else {
+                    text.set(String::new());
+                    message.set(String::new());
+                }
+            }
+            _ => {}
+        }
+    };
+    let options = move || {
+        hits.get()
+            .into_iter()
+            .enumerate()
+            .map(|(k, model)| {
+                let (name, family) = catalog()
+                    .families
+                    .iter()
+                    .find_map(|f| {
+                        f.variants
+                            .iter()
+                            .find(|v| v.id == model)
+                            .map(|v| (v.name.clone(), f.name.clone()))
+                    })
+                    .unwrap_or_default();
+                let m = model.clone();
+                view! {
+                    <li
+                        role="option"
+                        id=format!("search-opt-{k}")
+                        class:active=move || active.get() == Some(k)
+                        aria-selected=move || if active.get() == Some(k) { "true" } else { "false" }
+                        data-model=model.clone()
+                        on:mousedown=move |ev| {
+                            ev.prevent_default();
+                            choose_model(m.clone());
+                        }
+                    >
+                        <span class="search-name">{name}</span>
+                        " "
+                        <span class="muted">{format!("{model} · {family}")}</span>
+                    </li>
+                }
+            })
+            .collect_view()
+    };
+    view! {
+        <div class="search">
+            <label for="model-search">"Find a model"</label>
+            <input
+                id="model-search"
+                type="search"
+                role="combobox"
+                autocomplete="off"
+                spellcheck="false"
+                placeholder="name, or any Hugging Face repo: org/name or its link"
+                aria-autocomplete="list"
+                aria-controls="model-search-list"
+                aria-expanded=move || if expanded() { "true" } else { "false" }
+                aria-activedescendant=move || active.get().map(|k| format!("search-opt-{k}"))
+                prop:value=move || text.get()
+                on:input=move |ev| {
+                    text.set(event_target_value(&ev));
+                    active.set(None);
+                    open.set(true);
+                    message.set(String::new());
+                }
+                on:keydown=on_key
+                on:blur=move |_| open.set(false)
+            />
+            <ul id="model-search-list" role="listbox" aria-label="Catalog models" hidden=move || !expanded()>
+                {options}
+            </ul>
+            <p class="search-msg" role="status">{move || message.get()}</p>
+            <ImportStatus />
+        </div>
+    }
+}
+
+/// "Detect my GPU": on a click only, read the browser's renderer string and choose the
+/// catalog card it names; say what was read either way.
+#[component]
+fn DetectGpu() -> impl IntoView {
+    let st = use_app();
+    let said = RwSignal::new(String::new());
+    let report = move |read: Option<String>| {
+        let msg = match read {
+            None => "The browser does not say which GPU it has; choose it from the list.".into(),
+            Some(r) => {
+                let shown: String = r.chars().take(160).collect();
+                match crate::detect::match_gpu(&r) {
+                    Some(g) => {
+                        st.edit(Edit::Gpu(Some(g.id.clone())));
+                        format!("read: {shown} → {}", g.name)
+                    }
+                    None => format!("read: {shown}: no catalog GPU matches; the list is unchanged"),
+                }
+            }
+        };
+        said.set(msg);
+    };
+    let click = move |_| match webgl_renderer() {
+        Some(r) => report(Some(r)),
+        None => wasm_bindgen_futures::spawn_local(async move { report(webgpu_adapter().await) }),
+    };
+    view! {
+        <div class="detect">
+            <button type="button" id="detect-gpu" on:click=click>
+                "Detect my GPU"
+            </button>
+            <span class="detect-msg" role="status">{move || said.get()}</span>
+        </div>
+    }
+}
+
+/// `obj.name(...args)`, when `obj.name` is a function and the call returns.
+fn call(obj: &JsValue, name: &str, args: &[JsValue]) -> Option<JsValue> {
+    let f = js_sys::Reflect::get(obj, &name.into())
+        .ok()?
+        .dyn_into::<js_sys::Function>()
+        .ok()?;
+    f.apply(obj, &args.iter().collect()).ok()
+}
+
+/// WebGL's unmasked renderer string (`WEBGL_debug_renderer_info`), or its plain renderer
+/// string where the extension is gone (browsers that put the real name there).
+fn webgl_renderer() -> Option<String> {
+    let canvas: JsValue = web_sys::window()?
+        .document()?
+        .create_element("canvas")
+        .ok()?
+        .into();
+    let gl = ["webgl", "experimental-webgl"]
+        .iter()
+        .find_map(|k| call(&canvas, "getContext", &[(*k).into()]).filter(JsValue::is_object))?;
+    // UNMASKED_RENDERER_WEBGL = 0x9246; RENDERER = 0x1F01 (the WebGL 1.0 specification).
+    let ext =
+        call(&gl, "getExtension", &["WEBGL_debug_renderer_info".into()]).filter(JsValue::is_object);
+    let param = if ext.is_some() { 0x9246 } else { 0x1F01 };
+    call(&gl, "getParameter", &[param.into()])?
+        .as_string()
+        .filter(|s| !s.trim().is_empty())
+}
+
+/// WebGPU's adapter info (`navigator.gpu.requestAdapter()` → `info`): vendor, architecture,
+/// device and description, as far as the browser fills them.
+async fn webgpu_adapter() -> Option<String> {
+    let nav: JsValue = web_sys::window()?.navigator().into();
+    let gpu = js_sys::Reflect::get(&nav, &"gpu".into()).ok()?;
+    let promise = call(&gpu, "requestAdapter", &[])?
+        .dyn_into::<js_sys::Promise>()
+        .ok()?;
+    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
+    let info = js_sys::Reflect::get(&adapter, &"info".into()).ok()?;
+    let parts: Vec<String> = ["vendor", "architecture", "device", "description"]
+        .iter()
+        .filter_map(|k| js_sys::Reflect::get(&info, &(*k).into()).ok()?.as_string())
+        .filter(|s| !s.is_empty())
+        .collect();
+    (!parts.is_empty()).then(|| parts.join(" "))
+}
