@@ -10,6 +10,7 @@ use crate::app::use_app;
 use crate::edit::{self, Edit};
 use crate::search::{self, Target};
 use crate::snap;
+use fitcard_estimator::badge::xml_escape;
 use fitcard_estimator::best::{best, Best, BestRow};
 use fitcard_estimator::catalog::{catalog, Matched};
 use fitcard_estimator::estimate::Verdict;
@@ -146,35 +147,47 @@ fn Filters() -> impl IntoView {
 }
 
 /// The ranked list, from the settled inputs (computed while this view is mounted only, once
-/// per settled change: one closure renders the whole list).
+/// per settled change). The list is written as one HTML string and a row's click is read on
+/// the list (one handler instead of one per row: the rows change with every input).
 #[component]
 fn BestList() -> impl IntoView {
     let st = use_app();
     let settled = st.settled;
-    move || settled.with(|i| list(st, &best(i)))
+    let html = move || settled.with(|i| list_html(&best(i)));
+    let open = move |ev: web_sys::MouseEvent| {
+        let Some(row) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("li[data-model]").ok().flatten())
+        else {
+            return;
+        };
+        if let Some(model) = row.get_attribute("data-model") {
+            let quant = row.get_attribute("data-quant").and_then(|q| q.parse().ok());
+            st.edit(Edit::Open { model, quant });
+        }
+    };
+    view! { <div class="best-rows" on:click=open inner_html=html></div> }
 }
 
-/// The evaluation's line, the rows and what was left out.
-fn list(st: crate::app::AppState, b: &Best) -> impl IntoView {
-    let head = match &b.evaluation {
-        Some((name, date, url)) => view! {
-            <p class="best-eval">
-                "Ordered by "
-                <a href=url.clone() rel="noopener" target="_blank">{name.clone()}</a>
-                {format!(" ({date} snapshot); each family keeps its own order. ")}
-                "* estimated by the evaluation · ≈ scored as the same model in another format."
-            </p>
-        }
-        .into_any(),
-        None => view! { <p class="best-eval">"No cross-family evaluation in this build."</p> }
-            .into_any(),
+/// The evaluation's line, the rows (a button each, which opens it in the calculator) and what
+/// was left out, as HTML (every text escaped).
+fn list_html(b: &Best) -> String {
+    let e = xml_escape;
+    let mut h = match &b.evaluation {
+        Some((name, date, url)) => format!(
+            "<p class=\"best-eval\">Ordered by <a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({} snapshot); each family keeps its own order. * estimated by the evaluation · ≈ scored as the same model in another format.</p>",
+            e(url),
+            e(name),
+            e(date)
+        ),
+        None => "<p class=\"best-eval\">No cross-family evaluation in this build.</p>".into(),
     };
-    let rows = b
-        .rows
-        .iter()
-        .enumerate()
-        .map(|(k, r)| row(st, k, r))
-        .collect_view();
+    h.push_str("<ol class=\"best-list\">");
+    for (k, r) in b.rows.iter().enumerate() {
+        h.push_str(&row_html(k, r));
+    }
+    h.push_str("</ol><p class=\"best-foot\">");
     let mut foot = Vec::new();
     if b.rows.is_empty() {
         foot.push("No model fits with these settings.".to_string());
@@ -189,16 +202,14 @@ fn list(st: crate::app::AppState, b: &Best) -> impl IntoView {
     if b.filtered_out > 0 {
         foot.push(format!("{} left out by the filters.", b.filtered_out));
     }
-    view! {
-        {head}
-        <ol class="best-list">{rows}</ol>
-        <p class="best-foot">{foot.join(" ")}</p>
-    }
+    h.push_str(&foot.join(" "));
+    h.push_str("</p>");
+    h
 }
 
-/// One ranked variant: a button that opens it in the calculator.
-fn row(st: crate::app::AppState, k: usize, r: &BestRow) -> impl IntoView {
-    let (model, quant) = (r.model.clone(), r.quant);
+/// One ranked variant: its `<li>` with the button that opens it.
+fn row_html(k: usize, r: &BestRow) -> String {
+    let e = xml_escape;
     let score = match (r.score, r.matched) {
         (Some(s), m) => format!(
             "{s:.1}{}{}",
@@ -212,34 +223,25 @@ fn row(st: crate::app::AppState, k: usize, r: &BestRow) -> impl IntoView {
         (None, _) => "no score".to_string(),
     };
     let chip = match r.verdict {
-        Verdict::Fits => "chip v-fits",
-        Verdict::Tight => "chip v-tight",
-        Verdict::DoesNotFit => "chip v-nofit",
+        Verdict::Fits => "v-fits",
+        Verdict::Tight => "v-tight",
+        Verdict::DoesNotFit => "v-nofit",
     };
-    view! {
-        <li data-model=r.model.clone() data-quant=r.quant.to_string() data-family=r.family.clone()>
-            <button
-                type="button"
-                class="best-row"
-                id=format!("best-{k}")
-                on:click=move |_| {
-                    st.edit(Edit::Open {
-                        model: model.clone(),
-                        quant: Some(quant),
-                    })
-                }
-            >
-                <span class="best-name">{r.name.clone()}</span>
-                <span class="best-fmt">{r.quant.to_string()}</span>
-                <span class="best-score">{score}</span>
-                <span class="best-bytes">
-                    {format!("{} on the card · {} free", r.device_bytes, r.headroom)}
-                </span>
-                <span class=chip>{r.verdict.label()}</span>
-            </button>
-            {r.unscored.clone().map(|why| view! { <span class="why">{why}</span> })}
-        </li>
-    }
+    let why = r
+        .unscored
+        .as_deref()
+        .map(|w| format!("<span class=\"why\">{}</span>", e(w)))
+        .unwrap_or_default();
+    format!(
+        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free</span><span class=\"chip {chip}\">{v}</span></button>{why}</li>",
+        m = e(&r.model),
+        q = e(&r.quant.to_string()),
+        f = e(&r.family),
+        n = e(&r.name),
+        d = r.device_bytes,
+        free = r.headroom,
+        v = r.verdict.label(),
+    )
 }
 
 /// How many suggestions the search lists.
@@ -418,9 +420,24 @@ fn DetectGpu() -> impl IntoView {
         };
         said.set(msg);
     };
-    let click = move |_| match webgl_renderer() {
-        Some(r) => report(Some(r)),
-        None => wasm_bindgen_futures::spawn_local(async move { report(webgpu_adapter().await) }),
+    // The browser's answer comes from a few lines of script in index.html
+    // (`window.fitcardGpu`: WebGL's renderer string, else WebGPU's adapter info).
+    let click = move |_| {
+        wasm_bindgen_futures::spawn_local(async move {
+            let read = async {
+                let w: JsValue = web_sys::window()?.into();
+                let f = js_sys::Reflect::get(&w, &"fitcardGpu".into())
+                    .ok()?
+                    .dyn_into::<js_sys::Function>()
+                    .ok()?;
+                let p = f.call0(&w).ok()?.dyn_into::<js_sys::Promise>().ok()?;
+                wasm_bindgen_futures::JsFuture::from(p)
+                    .await
+                    .ok()?
+                    .as_string()
+            };
+            report(read.await)
+        })
     };
     view! {
         <div class="detect">
@@ -430,51 +447,4 @@ fn DetectGpu() -> impl IntoView {
             <span class="detect-msg" role="status">{move || said.get()}</span>
         </div>
     }
-}
-
-/// `obj.name(...args)`, when `obj.name` is a function and the call returns.
-fn call(obj: &JsValue, name: &str, args: &[JsValue]) -> Option<JsValue> {
-    let f = js_sys::Reflect::get(obj, &name.into())
-        .ok()?
-        .dyn_into::<js_sys::Function>()
-        .ok()?;
-    f.apply(obj, &args.iter().collect()).ok()
-}
-
-/// WebGL's unmasked renderer string (`WEBGL_debug_renderer_info`), or its plain renderer
-/// string where the extension is gone (browsers that put the real name there).
-fn webgl_renderer() -> Option<String> {
-    let canvas: JsValue = web_sys::window()?
-        .document()?
-        .create_element("canvas")
-        .ok()?
-        .into();
-    let gl = ["webgl", "experimental-webgl"]
-        .iter()
-        .find_map(|k| call(&canvas, "getContext", &[(*k).into()]).filter(JsValue::is_object))?;
-    // UNMASKED_RENDERER_WEBGL = 0x9246; RENDERER = 0x1F01 (the WebGL 1.0 specification).
-    let ext =
-        call(&gl, "getExtension", &["WEBGL_debug_renderer_info".into()]).filter(JsValue::is_object);
-    let param = if ext.is_some() { 0x9246 } else { 0x1F01 };
-    call(&gl, "getParameter", &[param.into()])?
-        .as_string()
-        .filter(|s| !s.trim().is_empty())
-}
-
-/// WebGPU's adapter info (`navigator.gpu.requestAdapter()` → `info`): vendor, architecture,
-/// device and description, as far as the browser fills them.
-async fn webgpu_adapter() -> Option<String> {
-    let nav: JsValue = web_sys::window()?.navigator().into();
-    let gpu = js_sys::Reflect::get(&nav, &"gpu".into()).ok()?;
-    let promise = call(&gpu, "requestAdapter", &[])?
-        .dyn_into::<js_sys::Promise>()
-        .ok()?;
-    let adapter = wasm_bindgen_futures::JsFuture::from(promise).await.ok()?;
-    let info = js_sys::Reflect::get(&adapter, &"info".into()).ok()?;
-    let parts: Vec<String> = ["vendor", "architecture", "device", "description"]
-        .iter()
-        .filter_map(|k| js_sys::Reflect::get(&info, &(*k).into()).ok()?.as_string())
-        .filter(|s| !s.is_empty())
-        .collect();
-    (!parts.is_empty()).then(|| parts.join(" "))
 }
