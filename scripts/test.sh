@@ -49,3 +49,15 @@ step "size report"
 for f in dist/*.wasm dist/*.js; do
   printf '%-48s %9d bytes, %8d gzip\n' "$(basename "$f")" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
 done
+# The page's initial transfer (what a first visit downloads before it can estimate: the HTML,
+# the style sheets, the page's script and its wasm; the catalog and the importer come after)
+# stays within its budget of 300,000 bytes gzip.
+initial=0
+for f in dist/index.html dist/*.css dist/fitcard-web-*.js dist/fitcard-web-*_bg.wasm; do
+  initial=$((initial + $(gzip -9c "$f" | wc -c)))
+done
+printf 'initial transfer: %d bytes gzip (budget 300000)\n' "$initial"
+if [ "$initial" -gt 300000 ]; then
+  echo "the page's initial transfer is over its budget" >&2
+  exit 1
+fi
