@@ -35,6 +35,10 @@ pub enum Edit {
     Ubatch(u32),
     SwaFull(bool),
     Util(f64),
+    /// Load the repo's vision projector (`mmproj=`).
+    Mmproj(bool),
+    /// Measured equivalent global layers (`gl=`), or `None` for the catalog's layout.
+    Gl(Option<f64>),
     /// Take a ranked candidate: variant id and format id.
     Candidate {
         model: String,
@@ -192,6 +196,16 @@ pub fn format_pos(v: &'static Variant, engine: Engine, quant: Quant) -> usize {
         .unwrap_or(0)
 }
 
+/// Whether the vision-projector switch applies: llama.cpp, and a format whose repo has one.
+pub fn has_projector(i: &Inputs) -> bool {
+    i.engine == Engine::LlamaCpp
+        && family_of(&i.model)
+            .1
+            .formats
+            .iter()
+            .any(|f| f.id == i.quant && fitcard_estimator::mmproj::for_repo(&f.repo).is_some())
+}
+
 /// Apply `e` to `i`, then make the result consistent. Returns what had to be adjusted.
 pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
     let mut notes = Vec::new();
@@ -275,6 +289,8 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Kvu(b) => i.kvu = b,
         Edit::Ubatch(u) => i.ubatch = u.clamp(limits::UBATCH.0, limits::UBATCH.1),
         Edit::SwaFull(b) => i.swa_full = b,
+        Edit::Mmproj(b) => i.mmproj = b,
+        Edit::Gl(g) => i.gl = g.filter(|g| g.is_finite()).map(|g| g.clamp(0.0, 4096.0)),
         Edit::Util(u) => {
             let (lo, hi) = limits::UTIL;
             i.util = u.clamp(lo, hi);
@@ -569,6 +585,47 @@ mod tests {
             let (_, v) = family_of(&i.model);
             assert!(formats(v, i.engine).iter().any(|x| x.id == i.quant));
         }
+    }
+
+    #[test]
+    fn the_vision_projector_switch_applies_to_llama_cpp_repos_that_have_one() {
+        // The default model (Gemma 3 12B, Q4_K_M GGUF on llama.cpp) has a projector.
+        let mut i = base();
+        assert!(has_projector(&i));
+        let with = estimate(&i);
+        assert!(with.mmproj_bytes.is_some());
+        apply(&mut i, Edit::Mmproj(false));
+        assert!(!i.mmproj && has_projector(&i), "the switch stays to turn it back on");
+        let without = estimate(&i);
+        assert_eq!(without.mmproj_bytes, None);
+        assert!(without.command.contains(" --no-mmproj"), "{}", without.command);
+        assert!(fitcard_estimator::encode(&i).contains("mmproj=0"));
+        assert!(without.total_device_bytes < with.total_device_bytes);
+        apply(&mut i, Edit::Mmproj(true));
+        assert!(!fitcard_estimator::encode(&i).contains("mmproj="));
+        // Not on an engine that runs text only, nor on a model without a projector.
+        apply(&mut i, Edit::Engine(Engine::Ollama));
+        assert!(!has_projector(&i));
+        let q = decode("model=Qwen/Qwen3-8B&quant=Q4_K_M").inputs;
+        assert!(!has_projector(&q));
+    }
+
+    #[test]
+    fn a_measured_global_layer_count_applies_and_is_carried_in_the_link() {
+        let mut i = base();
+        let before = estimate(&i).total_device_bytes;
+        apply(&mut i, Edit::Gl(Some(12.0)));
+        assert_eq!(i.gl, Some(12.0));
+        assert!(fitcard_estimator::encode(&i).contains("gl=12"));
+        assert!(estimate(&i).total_device_bytes > before, "12 global layers, not 8");
+        // More than the model's KV layers: refused by the permalink's own rule.
+        let n = apply(&mut i, Edit::Gl(Some(1000.0)));
+        assert!(n.iter().any(|n| n.key == "gl") && i.gl.is_none());
+        apply(&mut i, Edit::Gl(Some(f64::NAN)));
+        assert_eq!(i.gl, None);
+        apply(&mut i, Edit::Gl(Some(12.0)));
+        apply(&mut i, Edit::Gl(None));
+        assert!(!fitcard_estimator::encode(&i).contains("gl="));
     }
 
     #[test]

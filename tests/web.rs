@@ -323,3 +323,29 @@ async fn a_link_without_a_model_lands_on_the_best_model_view() {
     let embed = mount_raw("embed=1").await;
     assert!(embed.query_selector(".embed").unwrap().is_some());
 }
+
+/// Tick or untick a checkbox and fire `change`.
+async fn check(root: &Element, sel: &str, on: bool) {
+    let el = input(root, sel);
+    el.set_checked(on);
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    el.dispatch_event(&Event::new_with_event_init_dict("change", &init).unwrap())
+        .unwrap();
+    tick().await;
+}
+
+#[wasm_bindgen_test]
+async fn the_vision_projector_can_be_left_out() {
+    // Gemma 3 12B's GGUF repo has a projector: llama.cpp budgets it unless told not to.
+    let app = mount("").await;
+    assert!(input(&app, "#mmproj").checked());
+    let weights = seg_width(&app, "weights");
+    assert!(!text(&app, "#command").contains("--no-mmproj"));
+    check(&app, "#mmproj", false).await;
+    assert!(text(&app, "#command").contains(" --no-mmproj"));
+    assert!(seg_width(&app, "weights") < weights, "the projector sits with the weights");
+    // Ollama runs Hugging Face GGUFs text only: no switch.
+    let ollama = mount("engine=ollama").await;
+    assert!(ollama.query_selector("#mmproj").unwrap().is_none());
+}

@@ -206,6 +206,15 @@ pub fn EngineKnobs() -> impl IntoView {
                     })
                 />
             </Show>
+            // llama.cpp puts a multimodal repo's vision projector on card 0 unless told not to.
+            <Show when=move || i.with(edit::has_projector)>
+                <CheckField
+                    id="mmproj"
+                    label="Vision projector (mmproj; off: --no-mmproj, text only)"
+                    checked=Signal::derive(move || i.with(|i| i.mmproj))
+                    on_change=Callback::new(move |on| st.edit(Edit::Mmproj(on)))
+                />
+            </Show>
             // vLLM and SGLang both take a fixed share of each card up front.
             <Show when=move || engine.get().preallocates()>
                 <NumberField

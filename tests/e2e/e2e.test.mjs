@@ -657,6 +657,22 @@ test('speed beside the verdict; layers spilled to system RAM say what they cost'
   await page.close();
 });
 
+test('a multimodal repo on llama.cpp: the vision projector can be left out, in the command and the link', async () => {
+  const page = await open('?model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp');
+  await page.click('.knobs summary');
+  assert.ok(await page.isChecked('#mmproj'));
+  assert.doesNotMatch(await page.textContent('#command'), /--no-mmproj/);
+  await page.uncheck('#mmproj');
+  await page.waitForFunction(() => / --no-mmproj/.test(document.querySelector('#command').textContent));
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('mmproj') === '0');
+  await page.check('#mmproj');
+  await page.waitForFunction(() => !new URLSearchParams(location.search).has('mmproj'));
+  // No switch where it does not apply: a text-only model, or Ollama (text only from the Hub).
+  await page.selectOption('#engine', 'ollama');
+  await page.waitForFunction(() => !document.querySelector('#mmproj'));
+  await page.close();
+});
+
 test("a term's Source links to its section of the method page; the footer to the method and accuracy pages", async () => {
   const page = await open();
   await page.hover('rect.seg[data-term=kv_cache]');
