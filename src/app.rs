@@ -2,8 +2,8 @@
 //! writes the URL, and the full or compact (embed) layout.
 
 use crate::components::{
-    BestView, CommandPanel, Controls, ImportStatus, MemoryBar, MiniVerdict, ModelSearch, Notices,
-    Ranking, SharePanel, Verdict,
+    BestView, CalibratePanel, CommandPanel, Controls, ImportStatus, MemoryBar, MiniVerdict,
+    ModelSearch, Notices, Ranking, SharePanel, Verdict,
 };
 use crate::edit::{self, Edit};
 use crate::{dom, share};
@@ -486,6 +486,7 @@ fn FullView() -> impl IntoView {
                 </Panel>
                 <Panel class="command-panel" heading_id="h-cmd" title="Command">
                     <CommandPanel />
+                    <CalibratePanel />
                 </Panel>
                 <Panel class="share-panel" heading_id="h-share" title="Share">
                     <SharePanel />

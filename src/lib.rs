@@ -8,6 +8,7 @@
 
 pub mod bar_geometry;
 pub mod bar_svg;
+pub mod calibrate;
 pub mod detect;
 pub mod edit;
 pub mod hub;

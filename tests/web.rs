@@ -349,3 +349,28 @@ async fn the_vision_projector_can_be_left_out() {
     let ollama = mount("engine=ollama").await;
     assert!(ollama.query_selector("#mmproj").unwrap().is_none());
 }
+
+#[wasm_bindgen_test]
+async fn calibration_fits_the_readings_and_applies_the_layers() {
+    let app = mount("ctx=32768").await;
+    let details = find(&app, "details.calibrate");
+    assert!(app.query_selector("#cal-points").unwrap().is_none(), "built when opened");
+    details.set_attribute("open", "").unwrap();
+    details.dispatch_event(&Event::new("toggle").unwrap()).unwrap();
+    tick().await;
+    assert!(text(&app, "#cal-how").contains("-np 1"));
+    let area: web_sys::HtmlTextAreaElement = find(&app, "#cal-points").unchecked_into();
+    area.set_value("8192:10.75\n16384:11.5\n24576:12.25\n32768:13");
+    let init = EventInit::new();
+    init.set_bubbles(true);
+    area.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
+        .unwrap();
+    tick().await;
+    let lines = text(&app, ".cal-lines");
+    assert!(lines.contains("Slope: 98,304 bytes/token"), "{lines}");
+    assert!(lines.contains("12.00 equivalent global layers"), "{lines}");
+    let kv = kv_width(&app);
+    find(&app, "#cal-apply").unchecked_into::<HtmlElement>().click();
+    tick().await;
+    assert!(kv_width(&app) > kv, "12 global layers hold more than the catalog's 8");
+}

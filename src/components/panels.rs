@@ -3,6 +3,7 @@
 
 use super::fields::Disclosure;
 use crate::app::use_app;
+use crate::edit::Edit;
 use crate::{dom, share};
 use fitcard_estimator::{badge, Engine};
 use leptos::prelude::*;
@@ -285,5 +286,66 @@ pub fn SharePanel() -> impl IntoView {
                 </a>
             </Snippet>
         </Show>
+    }
+}
+
+/// Calibration with the visitor's own readings (built only while open): `context:GiB` lines
+/// fitted by the estimator, the result in lines, a button that applies the measured global-layer
+/// count (`gl=`), and the measuring loop for this engine and model.
+#[component]
+pub fn CalibratePanel() -> impl IntoView {
+    let st = use_app();
+    view! {
+        <Disclosure
+            class="calibrate"
+            summary="Calibrate with your own measurements"
+            hidden=Signal::derive(move || st.mode.get() == fitcard_estimator::Mode::Train)
+        >
+            <Calibrate />
+        </Disclosure>
+    }
+}
+
+/// The calibration panel's content.
+#[component]
+fn Calibrate() -> impl IntoView {
+    let st = use_app();
+    let text = RwSignal::new(String::new());
+    let result = move || {
+        let fit = text.with(|t| st.inputs.with(|i| crate::calibrate::run(i, t)));
+        match fit {
+            Ok(c) => {
+                let gl = c.gl;
+                view! {
+                    <ul class="cal-lines">
+                        {c.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
+                    </ul>
+                    <button type="button" id="cal-apply" on:click=move |_| st.edit(Edit::Gl(Some(gl)))>
+                        {format!("Apply: {gl} global layers (gl={gl})")}
+                    </button>
+                }
+                .into_any()
+            }
+            Err(m) => view! { <p class="cal-refused">{m}</p> }.into_any(),
+        }
+    };
+    let how = move || {
+        st.settled
+            .with(|i| fitcard_estimator::measure::how_to_measure(i).unwrap_or_else(|m| m))
+    };
+    view! {
+        <label for="cal-points">
+            "Readings at concurrency 1, one context:GiB a line (as fitcard measure takes them)"
+        </label>
+        <textarea
+            id="cal-points"
+            rows=5
+            placeholder="8192:10.75"
+            prop:value=move || text.get()
+            on:input=move |ev| text.set(event_target_value(&ev))
+        ></textarea>
+        {result}
+        <p>"How to measure:"</p>
+        <pre class="command" id="cal-how"><code>{how}</code></pre>
     }
 }

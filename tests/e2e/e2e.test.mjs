@@ -673,6 +673,28 @@ test('a multimodal repo on llama.cpp: the vision projector can be left out, in t
   await page.close();
 });
 
+test('calibration: four readings give the slope; applying it changes the bar and the link carries gl=', async () => {
+  const page = await open('?model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=32768&par=1');
+  assert.equal(await page.locator('#cal-points').count(), 0, 'built when opened');
+  await page.click('details.calibrate summary');
+  assert.match(await page.textContent('#cal-how'), /-np 1/);
+  await page.fill('#cal-points', '8192:10.75\n16384:11.5\n24576:12.25\n32768:13');
+  await page.waitForSelector('.cal-lines');
+  const lines = await page.textContent('.cal-lines');
+  assert.match(lines, /Slope: 98,304 bytes\/token/);
+  assert.match(lines, /12\.00 equivalent global layers: 25\.0 % of the 48 layers/);
+  assert.match(lines, /the catalog's layout assumes 8/);
+  const before = await kvWidth(page);
+  await page.click('#cal-apply');
+  await page.waitForFunction((b) => Number(document.querySelector('rect.seg[data-term=kv_cache]').getAttribute('width')) > b, before);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('gl') === '12');
+  // Concurrency other than 1 is refused, with the reason.
+  await page.$eval('#par', (e) => { e.value = '4'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForSelector('.cal-refused');
+  assert.match(await page.textContent('.cal-refused'), /concurrent requests to 1/);
+  await page.close();
+});
+
 test("a term's Source links to its section of the method page; the footer to the method and accuracy pages", async () => {
   const page = await open();
   await page.hover('rect.seg[data-term=kv_cache]');
