@@ -58,8 +58,20 @@ pub fn points(text: &str) -> Result<Vec<Point>, String> {
         .collect()
 }
 
+/// The first words of a fit's text (a refusal starts otherwise).
+pub const FITTED: &str = "Slope: ";
+
+/// The panel's text: the fit's lines (starting with [`FITTED`]), or why it is refused.
+pub fn summary(i: &Inputs, text: &str) -> String {
+    match run(i, text) {
+        Ok(c) => c.lines.join("\n"),
+        Err(m) => m,
+    }
+}
+
 /// Fit the readings of `text` for the model, format and KV type of `i`; refused (with the
 /// reason) at a concurrency other than 1, as `fitcard measure` refuses it.
+#[inline(never)]
 pub fn run(i: &Inputs, text: &str) -> Result<Calibration, String> {
     if i.par != 1 {
         return Err(format!(
@@ -74,7 +86,7 @@ pub fn run(i: &Inputs, text: &str) -> Result<Calibration, String> {
     let gib = |b: f64| format!("{:.2} GiB", b / GIB);
     let mut lines = vec![
         format!(
-            "Slope: {} bytes/token, the KV cache of one token at concurrency 1 (R² {:.4}); {} at context 0",
+            "{FITTED}{} bytes/token, the KV cache of one token at concurrency 1 (R² {:.4}); {} at context 0",
             thousands(g.bytes_per_token.round() as u64),
             g.r2,
             gib(g.intercept_bytes)
@@ -99,7 +111,10 @@ pub fn run(i: &Inputs, text: &str) -> Result<Calibration, String> {
     if let Some(o) = &g.off_line {
         lines.push(capitalize(&o.message) + ".");
     }
-    let gl = g.gl.strip_prefix("gl=").and_then(parse_decimal).unwrap_or(0.0);
+    let gl =
+        g.gl.strip_prefix("gl=")
+            .and_then(parse_decimal)
+            .unwrap_or(0.0);
     Ok(Calibration { lines, gl })
 }
 
@@ -122,7 +137,11 @@ mod tests {
             c.lines[0]
         );
         assert!(c.lines[1].starts_with("≈ 12.00 equivalent global layers: 25.0 % of the 48 "));
-        assert!(c.lines[2].contains("the catalog's layout assumes 8"), "{}", c.lines[2]);
+        assert!(
+            c.lines[2].contains("the catalog's layout assumes 8"),
+            "{}",
+            c.lines[2]
+        );
         assert!(c.lines[3].starts_with("8,192 tokens: 10.75 GiB read, residual "));
         assert_eq!(c.lines.len(), 7, "no point off the line");
     }
@@ -140,19 +159,34 @@ mod tests {
     }
 
     #[test]
+    fn the_panel_text_is_the_lines_or_the_refusal() {
+        let i = decode("").inputs;
+        let t = summary(&i, TWELVE);
+        assert!(t.starts_with(FITTED) && t.lines().count() == 7, "{t}");
+        assert!(!summary(&i, "").starts_with(FITTED));
+    }
+
+    #[test]
     fn refusals_say_why() {
         let i = decode("").inputs;
         let two = run(&i, "8192:10.75 16384:11.5").unwrap_err();
         assert!(two.starts_with("Take at least three points"), "{two}");
         let par = run(&decode("par=4").inputs, TWELVE).unwrap_err();
-        assert!(par.contains("concurrent requests to 1") && par.contains("4 ×"), "{par}");
+        assert!(
+            par.contains("concurrent requests to 1") && par.contains("4 ×"),
+            "{par}"
+        );
         assert_eq!(
             run(&i, "8192=10").unwrap_err(),
             "8192=10 is not context:GiB"
         );
         assert!(run(&i, "0:10 1:2 3:4").unwrap_err().contains("context"));
-        assert!(run(&i, "512:inf 1024:2 2048:3").unwrap_err().contains("memory"));
-        assert!(run(&i, "512:-1 1024:2 2048:3").unwrap_err().contains("memory"));
+        assert!(run(&i, "512:inf 1024:2 2048:3")
+            .unwrap_err()
+            .contains("memory"));
+        assert!(run(&i, "512:-1 1024:2 2048:3")
+            .unwrap_err()
+            .contains("memory"));
         assert!(run(&i, "").unwrap_err().starts_with("Take at least three"));
     }
 }

@@ -595,10 +595,17 @@ mod tests {
         let with = estimate(&i);
         assert!(with.mmproj_bytes.is_some());
         apply(&mut i, Edit::Mmproj(false));
-        assert!(!i.mmproj && has_projector(&i), "the switch stays to turn it back on");
+        assert!(
+            !i.mmproj && has_projector(&i),
+            "the switch stays to turn it back on"
+        );
         let without = estimate(&i);
         assert_eq!(without.mmproj_bytes, None);
-        assert!(without.command.contains(" --no-mmproj"), "{}", without.command);
+        assert!(
+            without.command.contains(" --no-mmproj"),
+            "{}",
+            without.command
+        );
         assert!(fitcard_estimator::encode(&i).contains("mmproj=0"));
         assert!(without.total_device_bytes < with.total_device_bytes);
         apply(&mut i, Edit::Mmproj(true));
@@ -617,7 +624,10 @@ mod tests {
         apply(&mut i, Edit::Gl(Some(12.0)));
         assert_eq!(i.gl, Some(12.0));
         assert!(fitcard_estimator::encode(&i).contains("gl=12"));
-        assert!(estimate(&i).total_device_bytes > before, "12 global layers, not 8");
+        assert!(
+            estimate(&i).total_device_bytes > before,
+            "12 global layers, not 8"
+        );
         // More than the model's KV layers: refused by the permalink's own rule.
         let n = apply(&mut i, Edit::Gl(Some(1000.0)));
         assert!(n.iter().any(|n| n.key == "gl") && i.gl.is_none());

@@ -344,7 +344,10 @@ async fn the_vision_projector_can_be_left_out() {
     assert!(!text(&app, "#command").contains("--no-mmproj"));
     check(&app, "#mmproj", false).await;
     assert!(text(&app, "#command").contains(" --no-mmproj"));
-    assert!(seg_width(&app, "weights") < weights, "the projector sits with the weights");
+    assert!(
+        seg_width(&app, "weights") < weights,
+        "the projector sits with the weights"
+    );
     // Ollama runs Hugging Face GGUFs text only: no switch.
     let ollama = mount("engine=ollama").await;
     assert!(ollama.query_selector("#mmproj").unwrap().is_none());
@@ -354,9 +357,14 @@ async fn the_vision_projector_can_be_left_out() {
 async fn calibration_fits_the_readings_and_applies_the_layers() {
     let app = mount("ctx=32768").await;
     let details = find(&app, "details.calibrate");
-    assert!(app.query_selector("#cal-points").unwrap().is_none(), "built when opened");
+    assert!(
+        app.query_selector("#cal-points").unwrap().is_none(),
+        "built when opened"
+    );
     details.set_attribute("open", "").unwrap();
-    details.dispatch_event(&Event::new("toggle").unwrap()).unwrap();
+    details
+        .dispatch_event(&Event::new("toggle").unwrap())
+        .unwrap();
     tick().await;
     assert!(text(&app, "#cal-how").contains("-np 1"));
     let area: web_sys::HtmlTextAreaElement = find(&app, "#cal-points").unchecked_into();
@@ -370,7 +378,12 @@ async fn calibration_fits_the_readings_and_applies_the_layers() {
     assert!(lines.contains("Slope: 98,304 bytes/token"), "{lines}");
     assert!(lines.contains("12.00 equivalent global layers"), "{lines}");
     let kv = kv_width(&app);
-    find(&app, "#cal-apply").unchecked_into::<HtmlElement>().click();
+    find(&app, "#cal-apply")
+        .unchecked_into::<HtmlElement>()
+        .click();
     tick().await;
-    assert!(kv_width(&app) > kv, "12 global layers hold more than the catalog's 8");
+    assert!(
+        kv_width(&app) > kv,
+        "12 global layers hold more than the catalog's 8"
+    );
 }

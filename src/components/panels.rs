@@ -311,22 +311,15 @@ pub fn CalibratePanel() -> impl IntoView {
 fn Calibrate() -> impl IntoView {
     let st = use_app();
     let text = RwSignal::new(String::new());
-    let result = move || {
-        let fit = text.with(|t| st.inputs.with(|i| crate::calibrate::run(i, t)));
-        match fit {
-            Ok(c) => {
-                let gl = c.gl;
-                view! {
-                    <ul class="cal-lines">
-                        {c.lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}
-                    </ul>
-                    <button type="button" id="cal-apply" on:click=move |_| st.edit(Edit::Gl(Some(gl)))>
-                        {format!("Apply: {gl} global layers (gl={gl})")}
-                    </button>
-                }
-                .into_any()
-            }
-            Err(m) => view! { <p class="cal-refused">{m}</p> }.into_any(),
+    let fit =
+        Memo::new(move |_| text.with(|t| st.inputs.with(|i| crate::calibrate::summary(i, t))));
+    let apply = move |_| {
+        let gl = text.with_untracked(|t| {
+            st.inputs
+                .with_untracked(|i| crate::calibrate::run(i, t).map(|c| c.gl))
+        });
+        if let Ok(g) = gl {
+            st.edit(Edit::Gl(Some(g)));
         }
     };
     let how = move || {
@@ -344,7 +337,15 @@ fn Calibrate() -> impl IntoView {
             prop:value=move || text.get()
             on:input=move |ev| text.set(event_target_value(&ev))
         ></textarea>
-        {result}
+        <pre class="command cal-lines">{fit}</pre>
+        <button
+            type="button"
+            id="cal-apply"
+            hidden=move || fit.with(|f| !f.starts_with(crate::calibrate::FITTED))
+            on:click=apply
+        >
+            "Apply the measured global layers (gl=)"
+        </button>
         <p>"How to measure:"</p>
         <pre class="command" id="cal-how"><code>{how}</code></pre>
     }
