@@ -2,8 +2,8 @@
 //! writes the URL, and the full or compact (embed) layout.
 
 use crate::components::{
-    BestView, CalibratePanel, CommandPanel, Controls, ImportStatus, MemoryBar, MiniVerdict,
-    ModelSearch, Notices, Ranking, SharePanel, Verdict,
+    BestView, CalibratePanel, CommandPanel, Controls, FrontierPanel, ImportStatus, MemoryBar,
+    MiniVerdict, ModelSearch, Notices, Ranking, SharePanel, Verdict,
 };
 use crate::edit::{self, Edit};
 use crate::{dom, share};
@@ -480,6 +480,7 @@ fn FullView() -> impl IntoView {
                 <Panel class="result-panel" heading_id="h-result" title="Estimate">
                     <Verdict />
                     <MemoryBar />
+                    <FrontierPanel />
                 </Panel>
                 <Panel class="ranking-panel" heading_id="h-rank" title="Best fit in this family">
                     <Ranking />

@@ -354,41 +354,90 @@ async fn catalog_bytes() -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Import `t`: the built-in catalog with the repo added, postcard-encoded, and the commit and
-/// format read.
-async fn answer(t: &Target, progress: impl Fn(String)) -> Result<(Vec<u8>, String, Quant), String> {
-    // The importer's own copy of the catalog: the readers and the link checks consult it.
+/// The importer's own copy of the built-in catalog, fetched and installed on the first request
+/// (the readers, the link checks and the extras consult it); its bytes.
+async fn installed() -> Result<Vec<u8>, String> {
     let bytes = catalog_bytes().await?;
     fitcard_estimator::catalog::install(&bytes)?;
+    Ok(bytes)
+}
+
+/// Import `t`: the built-in catalog with the repo added, postcard-encoded, and the commit and
+/// format read. The importer keeps the same catalog as the page from then on, so that the
+/// extras see the imported repo.
+async fn answer(t: &Target, progress: impl Fn(String)) -> Result<(Vec<u8>, String, Quant), String> {
+    let bytes = installed().await?;
     let imp = run(t, progress).await?;
     let c = fitcard_estimator::catalog::with_import(
         fitcard_estimator::catalog::decode(&bytes)?,
         imp.family,
     )?;
     let bytes = postcard::to_allocvec(&c).map_err(|_| "the imported model could not be sent")?;
+    fitcard_estimator::catalog::replace(&bytes)?;
     Ok((bytes, imp.rev, imp.quant))
 }
 
-/// The importer's message loop (it first posts `{ready: true}`): each message from the page is a target `[repo, rev, dir, file]`
-/// (empty = none) and [`abi_number`]; the answers are `{progress: text}` while it works, then
-/// `{err: text}`, or `{ok: bytes, rev, quant}` where the bytes are the built-in catalog with the
-/// repo as its last family, postcard-encoded (the page decodes it as it decodes its catalog).
+/// Widest and narrowest frontier plot drawn (CSS pixels); its height.
+const PLOT_WIDTH: (u32, u32) = (300, 1200);
+const PLOT_HEIGHT: f64 = 340.0;
+
+/// The frontier of the configuration `query` as SVG markup, `width` pixels wide.
+async fn frontier(query: &str, width: u32) -> Result<String, String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    let mut f = fitcard_estimator::frontier::frontier(&i);
+    // llama.cpp: the lines of the chosen KV layout only (unified or one per slot), seven
+    // instead of fourteen; the other layout is one switch away.
+    if let Some(c) = f.current_line.and_then(|k| f.lines.get(k).cloned()) {
+        f.lines.retain(|l| l.unified == c.unified);
+        f.current_line = f.lines.iter().position(|l| *l == c);
+    }
+    let w = f64::from(width.clamp(PLOT_WIDTH.0, PLOT_WIDTH.1));
+    Ok(fitcard_estimator::frontier::svg::svg(&f, w, PLOT_HEIGHT))
+}
+
+/// The calibration panel's answer for `readings` under the configuration `query`: the fit's
+/// text or its refusal, the global-layer count when fitted, and the measuring loop.
+async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>, String), String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    let how = fitcard_estimator::measure::how_to_measure(&i).unwrap_or_else(|m| m);
+    Ok(match crate::calibrate::run(&i, readings) {
+        Ok(c) => (c.lines.join("\n"), Some(c.gl), how),
+        Err(m) => (m, None, how),
+    })
+}
+
+/// The importer's message loop (it first posts `{ready: true}`). Each message from the page is
+/// `[id, abi, kind, ...args]` (`abi` = [`abi_number`]):
+/// - `import` with `[repo, rev, dir, file]` (empty = none): `{id, progress: text}` while it
+///   works, then `{id, ok: bytes, rev, quant}`, the bytes being the built-in catalog with the
+///   repo as its last family, postcard-encoded (the page decodes it as it decodes its catalog);
+/// - `frontier` with `[query, width]`: `{id, svg}`;
+/// - `calibrate` with `[query, readings]`: `{id, text, gl, how}` (`gl` absent when refused);
+///
+/// and `{id, err: text}` when a request fails.
 pub fn serve() {
     use wasm_bindgen::closure::Closure;
     let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
     let on = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |e: web_sys::MessageEvent| {
         let data = js_sys::Array::from(&e.data());
-        let field = |i: u32| data.get(i).as_string().filter(|s| !s.is_empty());
-        let same_build = data.get(4).as_f64() == Some(abi_number());
+        let id = data.get(0);
+        let same_build = data.get(1).as_f64() == Some(abi_number());
+        let kind = data.get(2).as_string().unwrap_or_default();
+        let arg = |i: u32| data.get(3 + i).as_string().filter(|s| !s.is_empty());
+        let num = data.get(4).as_f64().unwrap_or(0.0) as u32;
         let target = Target {
-            repo: field(0).unwrap_or_default(),
-            rev: field(1),
-            dir: field(2),
-            file: field(3),
+            repo: arg(0).unwrap_or_default(),
+            rev: arg(1),
+            dir: arg(2),
+            file: arg(3),
         };
+        let (a, b) = (arg(0).unwrap_or_default(), arg(1).unwrap_or_default());
         wasm_bindgen_futures::spawn_local(async move {
             let post = |pairs: &[(&str, JsValue)]| {
                 let o = js_sys::Object::new();
+                let _ = Reflect::set(&o, &JsValue::from_str("id"), &id);
                 for (k, v) in pairs {
                     let _ = Reflect::set(&o, &JsValue::from_str(k), v);
                 }
@@ -401,13 +450,29 @@ pub fn serve() {
                 post(&[("err", text(m))]);
                 return;
             }
-            let progress = |m: String| post(&[("progress", text(&m))]);
-            match answer(&target, progress).await {
-                Ok((bytes, rev, quant)) => post(&[
-                    ("ok", Uint8Array::from(&bytes[..]).into()),
-                    ("rev", text(&rev)),
-                    ("quant", text(quant.id())),
-                ]),
+            let answer = match kind.as_str() {
+                "import" => {
+                    let progress = |m: String| post(&[("progress", text(&m))]);
+                    answer(&target, progress).await.map(|(bytes, rev, quant)| {
+                        vec![
+                            ("ok", Uint8Array::from(&bytes[..]).into()),
+                            ("rev", text(&rev)),
+                            ("quant", text(quant.id())),
+                        ]
+                    })
+                }
+                "frontier" => frontier(&a, num).await.map(|svg| vec![("svg", text(&svg))]),
+                "calibrate" => calibration(&a, &b).await.map(|(t, gl, how)| {
+                    let mut v = vec![("text", text(&t)), ("how", text(&how))];
+                    if let Some(g) = gl {
+                        v.push(("gl", JsValue::from_f64(g)));
+                    }
+                    v
+                }),
+                _ => Err("the importer does not know this request".into()),
+            };
+            match answer {
+                Ok(pairs) => post(&pairs),
                 Err(m) => post(&[("err", text(&m))]),
             }
         });

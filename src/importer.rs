@@ -1,12 +1,15 @@
-//! The page's side of an import: the Hub client and the file readers run in the importer, a web
-//! worker with a wasm of its own (`crate::import`), started on the first import. This side sends
-//! the target, relays the progress lines and decodes the answer.
+//! The page's side of the importer, a web worker with a wasm of its own (`crate::import`),
+//! started on first use: it reads Hub repos, and computes the extras the page shows only on
+//! request (the context × concurrency frontier, the calibration fit), so that their code costs
+//! the calculator's first transfer nothing. This side numbers each request, relays progress
+//! lines and hands each answer to the request that asked.
 
 use crate::hub::Target;
 use crate::import::{abi_number, prop};
 use fitcard_estimator::Quant;
-use js_sys::{Array, Promise, Reflect, Uint8Array};
-use std::cell::RefCell;
+use js_sys::{Array, Function, Promise, Uint8Array};
+use std::cell::{Cell, RefCell};
+use std::rc::Rc;
 use std::str::FromStr;
 use wasm_bindgen::closure::Closure;
 use wasm_bindgen::{JsCast, JsValue};
@@ -17,27 +20,58 @@ use web_sys::{MessageEvent, Worker, WorkerOptions, WorkerType};
 /// worker binary).
 const SCRIPT: &str = "fitcard-import_loader.js";
 
+/// A request waiting for its answer: its number, the promise's resolve function, and what to
+/// do with progress lines.
+type Pending = (f64, Function, Option<Rc<dyn Fn(String)>>);
+
 thread_local! {
-    /// The importer, once started (one per page; imports run one at a time), and a promise
-    /// that settles when it can take a message: a module worker loads its wasm asynchronously,
-    /// and a message sent before its handler exists would be lost.
+    /// The importer once started (one per page), with a promise that settles when it can take
+    /// a message: a module worker loads its wasm asynchronously, and a message sent before
+    /// its handler exists would be lost.
     static WORKER: RefCell<Option<(Worker, Promise)>> = const { RefCell::new(None) };
+    /// Requests sent and not yet answered (request 0 is the worker's `{ready}`).
+    static PENDING: RefCell<Vec<Pending>> = const { RefCell::new(Vec::new()) };
+    /// The last request number used.
+    static LAST: Cell<f64> = const { Cell::new(0.0) };
 }
 
-/// A promise resolved by the worker's first message (`{ready}`) or by its load failing.
-fn ready(w: &Worker) -> Promise {
+/// Settle every waiting request with `{err: why}` and forget the worker (the next request
+/// starts a fresh one).
+fn fail_all(why: &str) {
+    WORKER.with(|slot| slot.borrow_mut().take());
+    let o = js_sys::Object::new();
+    let _ = js_sys::Reflect::set(&o, &"err".into(), &why.into());
+    for (_, resolve, _) in PENDING.with(|p| p.take()) {
+        let _ = resolve.call1(&JsValue::NULL, &o);
+    }
+}
+
+/// One message from the worker: a progress line for its request, or its answer.
+fn dispatch(e: MessageEvent) {
+    let d = e.data();
+    let id = prop(&d, "id").as_f64().unwrap_or(0.0);
+    let progress = prop(&d, "progress").as_string();
+    let found = PENDING.with(|p| {
+        let mut p = p.borrow_mut();
+        let k = p.iter().position(|(n, ..)| *n == id)?;
+        Some(match progress {
+            Some(m) => (p[k].1.clone(), p[k].2.clone().map(|f| (f, m))),
+            None => (p.remove(k).1, None),
+        })
+    });
+    match found {
+        Some((_, Some((f, m)))) => f(m),
+        Some((resolve, None)) => {
+            let _ = resolve.call1(&JsValue::NULL, &d);
+        }
+        None => {}
+    }
+}
+
+/// A promise for the answer to request `id`, registered before the request is sent.
+fn expect(id: f64, progress: Option<Rc<dyn Fn(String)>>) -> Promise {
     Promise::new(&mut |resolve, _| {
-        let first = resolve.clone();
-        let on = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let _ = first.call1(&JsValue::NULL, &e.data());
-        });
-        w.set_onmessage(Some(on.as_ref().unchecked_ref()));
-        on.forget();
-        let failed = Closure::<dyn FnMut(JsValue)>::new(move |_| {
-            let _ = resolve.call1(&JsValue::NULL, &JsValue::UNDEFINED);
-        });
-        w.set_onerror(Some(failed.as_ref().unchecked_ref()));
-        failed.forget();
+        PENDING.with(|p| p.borrow_mut().push((id, resolve, progress.clone())));
     })
 }
 
@@ -51,7 +85,16 @@ async fn worker() -> Result<Worker, String> {
         opts.set_type(WorkerType::Module);
         let w = Worker::new_with_options(SCRIPT, &opts)
             .map_err(|_| "this browser cannot start the importer (module workers)".to_string())?;
-        let r = ready(&w);
+        let r = expect(0.0, None);
+        let on = Closure::<dyn FnMut(MessageEvent)>::new(dispatch);
+        w.set_onmessage(Some(on.as_ref().unchecked_ref()));
+        on.forget();
+        // A fault (the wasm did not load, or it stopped): every waiting request is told.
+        let failed = Closure::<dyn FnMut(JsValue)>::new(move |_| {
+            fail_all("the importer stopped on a fault (offline?): try again")
+        });
+        w.set_onerror(Some(failed.as_ref().unchecked_ref()));
+        failed.forget();
         *slot.borrow_mut() = Some((w.clone(), r.clone()));
         Ok((w, r))
     })?;
@@ -59,9 +102,40 @@ async fn worker() -> Result<Worker, String> {
     if prop(&first, "ready").is_truthy() {
         Ok(w)
     } else {
-        // Start afresh next time.
         WORKER.with(|slot| slot.borrow_mut().take());
-        Err("the importer could not be loaded (offline?): try again online".into())
+        Err(prop(&first, "err")
+            .as_string()
+            .unwrap_or_else(|| "the importer could not be loaded (offline?): try again".into()))
+    }
+}
+
+/// Send request `kind` with its arguments, `[id, abi, kind, ...args]`; the answer object,
+/// or the worker's `err` line. `progress` is told each progress line.
+async fn ask(
+    kind: &str,
+    args: &[JsValue],
+    progress: Option<Rc<dyn Fn(String)>>,
+) -> Result<JsValue, String> {
+    let w = worker().await?;
+    let id = LAST.with(|n| {
+        n.set(n.get() + 1.0);
+        n.get()
+    });
+    let answer = expect(id, progress);
+    let msg = Array::of3(&id.into(), &abi_number().into(), &kind.into());
+    for a in args {
+        msg.push(a);
+    }
+    if w.post_message(&msg).is_err() {
+        PENDING.with(|p| p.borrow_mut().retain(|(n, ..)| *n != id));
+        return Err("the importer could not be reached".into());
+    }
+    let d = JsFuture::from(answer)
+        .await
+        .map_err(|_| "the importer stopped".to_string())?;
+    match prop(&d, "err").as_string() {
+        Some(m) => Err(m),
+        None => Ok(d),
     }
 }
 
@@ -72,52 +146,14 @@ pub async fn run(
     t: &Target,
     progress: impl Fn(String) + 'static,
 ) -> Result<(String, Quant), String> {
-    let w = worker().await?;
-    let progress = std::rc::Rc::new(progress);
-    let answer = Promise::new(&mut |resolve, _| {
-        let done = resolve.clone();
-        let progress = progress.clone();
-        let on = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let d = e.data();
-            match prop(&d, "progress").as_string() {
-                Some(m) => progress(m),
-                None => {
-                    let _ = done.call1(&JsValue::NULL, &d);
-                }
-            }
-        });
-        w.set_onmessage(Some(on.as_ref().unchecked_ref()));
-        on.forget();
-        // The worker failed while importing: drop it (the next import starts a fresh one).
-        let failed = Closure::<dyn FnMut(JsValue)>::new(move |_| {
-            WORKER.with(|slot| slot.borrow_mut().take());
-            let o = js_sys::Object::new();
-            let _ = Reflect::set(
-                &o,
-                &JsValue::from_str("err"),
-                &JsValue::from_str("the importer stopped on a fault: try again"),
-            );
-            let _ = resolve.call1(&JsValue::NULL, &o);
-        });
-        w.set_onerror(Some(failed.as_ref().unchecked_ref()));
-        failed.forget();
-    });
     let opt = |s: &Option<String>| JsValue::from_str(s.as_deref().unwrap_or(""));
-    let msg = Array::of5(
-        &JsValue::from_str(&t.repo),
-        &opt(&t.rev),
-        &opt(&t.dir),
-        &opt(&t.file),
-        &JsValue::from_f64(abi_number()),
-    );
-    w.post_message(&msg)
-        .map_err(|_| "the importer could not be reached".to_string())?;
-    let d = JsFuture::from(answer)
-        .await
-        .map_err(|_| "the importer stopped".to_string())?;
-    if let Some(m) = prop(&d, "err").as_string() {
-        return Err(m);
-    }
+    let args = [
+        t.repo.as_str().into(),
+        opt(&t.rev),
+        opt(&t.dir),
+        opt(&t.file),
+    ];
+    let d = ask("import", &args, Some(Rc::new(progress))).await?;
     let bytes = Uint8Array::new(&prop(&d, "ok")).to_vec();
     let rev = prop(&d, "rev").as_string().unwrap_or_default();
     let quant = prop(&d, "quant").as_string().unwrap_or_default();
@@ -125,4 +161,28 @@ pub async fn run(
         Quant::from_str(&quant).map_err(|_| "the importer sent an unknown format".to_string())?;
     fitcard_estimator::catalog::replace(&bytes)?;
     Ok((rev, quant))
+}
+
+/// The context × concurrency frontier of the configuration `query` (a permalink query), drawn
+/// `width` pixels wide: SVG markup made by the estimator in the importer.
+pub async fn frontier(query: &str, width: u32) -> Result<String, String> {
+    let d = ask("frontier", &[query.into(), width.into()], None).await?;
+    prop(&d, "svg")
+        .as_string()
+        .ok_or_else(|| "the importer sent no plot".into())
+}
+
+/// What the calibration panel shows for `readings` under the configuration `query`: the fit's
+/// text (or why it is refused), the global-layer count to apply when there is one, and the
+/// measuring loop for this engine and model.
+pub async fn calibrate(
+    query: &str,
+    readings: &str,
+) -> Result<(String, Option<f64>, String), String> {
+    let d = ask("calibrate", &[query.into(), readings.into()], None).await?;
+    Ok((
+        prop(&d, "text").as_string().unwrap_or_default(),
+        prop(&d, "gl").as_f64(),
+        prop(&d, "how").as_string().unwrap_or_default(),
+    ))
 }

@@ -354,36 +354,34 @@ async fn the_vision_projector_can_be_left_out() {
 }
 
 #[wasm_bindgen_test]
-async fn calibration_fits_the_readings_and_applies_the_layers() {
+async fn the_extras_are_built_when_opened_and_say_why_when_their_worker_is_missing() {
+    // The fit and the frontier are computed in the importer worker (tested end to end against
+    // the built site); here no worker script is served: each panel says so in one line.
     let app = mount("ctx=32768").await;
-    let details = find(&app, "details.calibrate");
-    assert!(
-        app.query_selector("#cal-points").unwrap().is_none(),
-        "built when opened"
-    );
-    details.set_attribute("open", "").unwrap();
-    details
-        .dispatch_event(&Event::new("toggle").unwrap())
-        .unwrap();
-    tick().await;
-    assert!(text(&app, "#cal-how").contains("-np 1"));
-    let area: web_sys::HtmlTextAreaElement = find(&app, "#cal-points").unchecked_into();
-    area.set_value("8192:10.75\n16384:11.5\n24576:12.25\n32768:13");
-    let init = EventInit::new();
-    init.set_bubbles(true);
-    area.dispatch_event(&Event::new_with_event_init_dict("input", &init).unwrap())
-        .unwrap();
-    tick().await;
-    let lines = text(&app, ".cal-lines");
-    assert!(lines.contains("Slope: 98,304 bytes/token"), "{lines}");
-    assert!(lines.contains("12.00 equivalent global layers"), "{lines}");
-    let kv = kv_width(&app);
-    find(&app, "#cal-apply")
-        .unchecked_into::<HtmlElement>()
-        .click();
-    tick().await;
-    assert!(
-        kv_width(&app) > kv,
-        "12 global layers hold more than the catalog's 8"
-    );
+    for (panel, inside, out) in [
+        ("details.calibrate", "#cal-points", ".cal-lines"),
+        ("details.frontier", ".frontier-plot", ".frontier-plot"),
+    ] {
+        let details = find(&app, panel);
+        assert!(
+            app.query_selector(inside).unwrap().is_none(),
+            "{panel}: built when opened"
+        );
+        details.set_attribute("open", "").unwrap();
+        details
+            .dispatch_event(&Event::new("toggle").unwrap())
+            .unwrap();
+        until(&app, inside).await;
+        let mut said = String::new();
+        for _ in 0..100 {
+            said = text(&app, out);
+            if said.contains("importer") {
+                break;
+            }
+            tick().await;
+        }
+        assert!(said.contains("importer"), "{panel}: {said}");
+        assert!(!said.contains('\n'), "{panel}: one line: {said}");
+    }
+    assert!(app.query_selector(".verdict-label").unwrap().is_some());
 }

@@ -16,6 +16,6 @@ pub use best::{BestView, ModelSearch};
 pub use controls::Controls;
 pub use import::ImportStatus;
 pub use memory_bar::MemoryBar;
-pub use panels::{CalibratePanel, CommandPanel, Notices, SharePanel};
+pub use panels::{CalibratePanel, CommandPanel, FrontierPanel, Notices, SharePanel};
 pub use ranking::Ranking;
 pub use verdict::{MiniVerdict, Verdict};

@@ -306,26 +306,32 @@ pub fn CalibratePanel() -> impl IntoView {
     }
 }
 
-/// The calibration panel's content.
+/// The calibration panel's content. The fit is computed in the importer (its code stays out of
+/// the calculator's first transfer): each edit of the readings or of the configuration asks
+/// it again; answers come back in the order asked.
 #[component]
 fn Calibrate() -> impl IntoView {
     let st = use_app();
     let text = RwSignal::new(String::new());
-    let fit =
-        Memo::new(move |_| text.with(|t| st.inputs.with(|i| crate::calibrate::summary(i, t))));
-    let apply = move |_| {
-        let gl = text.with_untracked(|t| {
-            st.inputs
-                .with_untracked(|i| crate::calibrate::run(i, t).map(|c| c.gl))
+    let fit = RwSignal::new(String::new());
+    let gl = RwSignal::new(None::<f64>);
+    let how = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let (q, t) = (st.query.get(), text.get());
+        leptos::task::spawn_local(async move {
+            match crate::importer::calibrate(&q, &t).await {
+                Ok((f, g, h)) => {
+                    fit.set(f);
+                    gl.set(g);
+                    how.set(h);
+                }
+                Err(m) => {
+                    fit.set(m);
+                    gl.set(None);
+                }
+            }
         });
-        if let Ok(g) = gl {
-            st.edit(Edit::Gl(Some(g)));
-        }
-    };
-    let how = move || {
-        st.settled
-            .with(|i| fitcard_estimator::measure::how_to_measure(i).unwrap_or_else(|m| m))
-    };
+    });
     view! {
         <label for="cal-points">
             "Readings at concurrency 1, one context:GiB a line (as fitcard measure takes them)"
@@ -337,16 +343,54 @@ fn Calibrate() -> impl IntoView {
             prop:value=move || text.get()
             on:input=move |ev| text.set(event_target_value(&ev))
         ></textarea>
-        <pre class="command cal-lines">{fit}</pre>
+        <pre class="command cal-lines">{move || fit.get()}</pre>
         <button
             type="button"
             id="cal-apply"
-            hidden=move || fit.with(|f| !f.starts_with(crate::calibrate::FITTED))
-            on:click=apply
+            hidden=move || gl.get().is_none()
+            on:click=move |_| st.edit(Edit::Gl(gl.get_untracked()))
         >
             "Apply the measured global layers (gl=)"
         </button>
         <p>"How to measure:"</p>
-        <pre class="command" id="cal-how"><code>{how}</code></pre>
+        <pre class="command" id="cal-how"><code>{move || how.get()}</code></pre>
     }
+}
+
+/// The context × concurrency frontier (built only while open): how many requests fit at each
+/// context, one line per KV cache type, the current point marked. Computed and drawn (SVG) by
+/// the estimator in the importer, at the width the panel has.
+#[component]
+pub fn FrontierPanel() -> impl IntoView {
+    let st = use_app();
+    view! {
+        <Disclosure
+            class="frontier"
+            summary="Context × concurrency: what fits with each KV cache type"
+            hidden=Signal::derive(move || st.mode.get() == fitcard_estimator::Mode::Train)
+        >
+            <Frontier />
+        </Disclosure>
+    }
+}
+
+/// The frontier plot's content.
+#[component]
+fn Frontier() -> impl IntoView {
+    let st = use_app();
+    let svg = RwSignal::new(String::from("<p class=\"hint\">Computing…</p>"));
+    let host = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        let q = st.query.get();
+        let width = host
+            .get()
+            .map_or(700, |d| u32::try_from(d.client_width()).unwrap_or(700));
+        leptos::task::spawn_local(async move {
+            let s = crate::importer::frontier(&q, width)
+                .await
+                .unwrap_or_else(|m| format!("<p class=\"hint\">{}</p>", badge::xml_escape(&m)));
+            svg.set(s);
+        });
+    });
+    view! { <div class="frontier-plot" node_ref=host inner_html=move || svg.get()></div> }
 }

@@ -677,7 +677,8 @@ test('calibration: four readings give the slope; applying it changes the bar and
   const page = await open('?model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=32768&par=1');
   assert.equal(await page.locator('#cal-points').count(), 0, 'built when opened');
   await page.click('details.calibrate summary');
-  assert.match(await page.textContent('#cal-how'), /-np 1/);
+  // Computed in the importer worker, downloaded now.
+  await page.waitForFunction(() => /-np 1/.test(document.querySelector('#cal-how').textContent));
   await page.fill('#cal-points', '8192:10.75\n16384:11.5\n24576:12.25\n32768:13');
   await page.waitForFunction(() => /^Slope/.test(document.querySelector('.cal-lines').textContent));
   const lines = await page.textContent('.cal-lines');
@@ -692,6 +693,35 @@ test('calibration: four readings give the slope; applying it changes the bar and
   await page.$eval('#par', (e) => { e.value = '4'; e.dispatchEvent(new Event('input', { bubbles: true })); });
   await page.waitForFunction(() => /concurrent requests to 1/.test(document.querySelector('.cal-lines').textContent));
   assert.ok(await page.locator('#cal-apply').isHidden());
+  await page.close();
+});
+
+test('the frontier: slots that fit at each context per KV cache type, the current point marked, values on hover and focus', async () => {
+  const page = await open('?model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&par=2&gpu=rtx-4090');
+  assert.equal(await page.locator('.frontier-svg').count(), 0, 'built when opened');
+  await page.click('details.frontier summary');
+  await page.waitForSelector('.frontier-svg polyline');
+  const lines = await page.$$eval('.frontier-svg g.line', (g) => g.map((x) => x.dataset.kv));
+  assert.ok(lines.includes('f16') && lines.includes('q8_0'), lines.join(' '));
+  // The current point: 2 slots at 8K.
+  const current = await page.getAttribute('.frontier-svg .current', 'aria-label');
+  assert.match(current, /2 slots? at 8K/, current);
+  // Every point names its value for a pointer (title) and for the keyboard (focusable, labelled).
+  const pt = page.locator('.frontier-svg circle.pt').first();
+  assert.equal(await pt.getAttribute('tabindex'), '0');
+  assert.match(await pt.getAttribute('aria-label'), /\d+ slots? at [\d.]+K? tokens/);
+  await pt.focus();
+  // Fewer slots fit as the context grows, on every line.
+  const ok = await page.$$eval('.frontier-svg g.line', (gs) =>
+    gs.every((g) => {
+      const n = [...g.querySelectorAll('circle.pt')].map((c) => Number(c.getAttribute('aria-label').match(/(\d+) slots?/)[1]));
+      return n.every((v, k) => k === 0 || v <= n[k - 1]);
+    }),
+  );
+  assert.ok(ok, 'monotone');
+  // It follows the configuration: a longer context moves the current point.
+  await page.$eval('#par', (e) => { e.value = '1'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => /1 slot at 8K/.test(document.querySelector('.frontier-svg .current')?.getAttribute('aria-label') || ''));
   await page.close();
 });
 
