@@ -54,13 +54,18 @@ async fn until(root: &Element, sel: &str) {
         if root.query_selector(sel).unwrap().is_some() {
             return;
         }
-        let p = js_sys::Promise::new(&mut |resolve, _| {
-            window()
-                .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, 50)
-                .unwrap();
-        });
-        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+        sleep(50).await;
     }
+}
+
+/// Wait `ms` milliseconds.
+async fn sleep(ms: i32) {
+    let p = js_sys::Promise::new(&mut |resolve, _| {
+        window()
+            .set_timeout_with_callback_and_timeout_and_arguments_0(&resolve, ms)
+            .unwrap();
+    });
+    wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
 }
 
 fn find(root: &Element, sel: &str) -> Element {
@@ -378,7 +383,7 @@ async fn the_extras_are_built_when_opened_and_say_why_when_their_worker_is_missi
             if said.contains("importer") {
                 break;
             }
-            tick().await;
+            sleep(50).await;
         }
         assert!(said.contains("importer"), "{panel}: {said}");
         assert!(!said.contains('\n'), "{panel}: one line: {said}");
