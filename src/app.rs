@@ -196,6 +196,37 @@ impl AppState {
         });
     }
 
+    /// Read the model in `files` (picked on the disk) in the importer, headers only, and
+    /// open it; a failure is said in one line and changes nothing else.
+    pub fn start_disk(self, files: Vec<web_sys::File>) {
+        if matches!(self.import.get_untracked(), ImportState::Busy(_)) {
+            return;
+        }
+        self.import
+            .set(ImportState::Busy("Reading the file from your disk…".into()));
+        leptos::task::spawn_local(async move {
+            let progress = move |m: String| self.import.set(ImportState::Busy(m));
+            match crate::importer::disk(&files, progress).await {
+                Ok((model, quant)) => {
+                    self.rev.set_value(None);
+                    self.edit(Edit::Family(model.clone()));
+                    self.edit(Edit::Candidate {
+                        model: model.clone(),
+                        quant,
+                    });
+                    self.edit(Edit::ShowBest(false));
+                    self.missing.set(None);
+                    self.generation.update(|g| *g += 1);
+                    self.import.set(ImportState::Done(format!(
+                        "Read {} from your disk (headers only): a link to it works where the file is picked again",
+                        model.trim_start_matches("file:")
+                    )));
+                }
+                Err(m) => self.import.set(ImportState::Failed(m)),
+            }
+        });
+    }
+
     /// A memo of one part of the inputs, `f(inputs)`: it notifies only when that part changes.
     /// (`f` is a function, not a closure: one instance of the memo per type, however many
     /// controls use it, keeps the wasm small.)

@@ -130,6 +130,101 @@ async fn get(
     Ok((status, out))
 }
 
+/// Where model files are read from: the Hub (closed ranges of a repo's files at a commit) or
+/// files picked on the visitor's disk (`File.slice`: only the bytes asked for are read).
+enum Source<'a> {
+    Hub { repo: &'a str, rev: &'a str },
+    Disk(&'a [web_sys::File]),
+}
+
+impl Source<'_> {
+    /// The first `want` bytes of `path` (fewer only when the file is shorter).
+    async fn head(&self, path: &str, want: u64) -> Result<Vec<u8>, String> {
+        match self {
+            Source::Hub { repo, rev } => {
+                let url = hub::file_url(repo, rev, path);
+                Ok(get(repo, &url, Some(want), want as usize).await?.1)
+            }
+            Source::Disk(files) => {
+                let unread = || format!("{path} could not be read from the disk");
+                let f = files.iter().find(|f| f.name() == path).ok_or_else(unread)?;
+                let part = f
+                    .slice_with_f64_and_f64(0.0, want as f64)
+                    .map_err(|_| unread())?;
+                let buf = JsFuture::from(part.array_buffer())
+                    .await
+                    .map_err(|_| unread())?;
+                Ok(Uint8Array::new(&buf).to_vec())
+            }
+        }
+    }
+}
+
+/// Most files picked at once (a checkpoint's shards and its config.json).
+const MAX_PICKED: usize = MAX_SHARDS + 2;
+
+/// Files picked on the visitor's disk: one GGUF (or the first part of a split one, the other
+/// parts picked with it), or a checkpoint's `config.json` with its `.safetensors` shards. The
+/// model joins the catalog under its file name.
+pub async fn run_disk(
+    files: &[web_sys::File],
+    progress: impl Fn(String),
+) -> Result<Imported, String> {
+    if files.is_empty() {
+        return Err("no file was picked".into());
+    }
+    if files.len() > MAX_PICKED {
+        return Err(format!(
+            "{} files picked: at most {MAX_PICKED}",
+            files.len()
+        ));
+    }
+    let siblings: Vec<Sibling> = files
+        .iter()
+        .map(|f| Sibling {
+            path: f.name(),
+            size: f.size().max(0.0) as u64,
+        })
+        .collect();
+    let listed = hub::classify(&siblings, None);
+    let src = Source::Disk(files);
+    let (name, read) = if let Some(g) = hub::choose(&listed, None) {
+        (g.path.clone(), read_gguf(&src, g, &progress).await?)
+    } else if !listed.safetensors.is_empty() && listed.config {
+        let name = "checkpoint".to_string();
+        (
+            name.clone(),
+            read_checkpoint(&src, &name, None, &listed, &progress).await?,
+        )
+    } else if !listed.safetensors.is_empty() {
+        return Err("pick the checkpoint's config.json together with its .safetensors files: the architecture is in config.json".into());
+    } else {
+        return Err(
+            "pick a .gguf file, or a checkpoint's config.json with its .safetensors files".into(),
+        );
+    };
+    let quant = read.1.id;
+    let mut family = hub::family(&name, &listed, read, Vec::new());
+    family.id = format!("file:{name}");
+    family.name = format!("{name} (from your disk)");
+    for v in &mut family.variants {
+        v.id = format!("file:{name}");
+        for f in &mut v.formats {
+            // Commands name the file itself (`-m FILE`; a checkpoint's folder for vLLM).
+            f.source = format!("{} on your disk (its header read)", f.file);
+            f.repo = match f.container {
+                fitcard_estimator::quant::Container::Gguf => String::new(),
+                _ => "./checkpoint".into(),
+            };
+        }
+    }
+    Ok(Imported {
+        family,
+        rev: String::new(),
+        quant,
+    })
+}
+
 /// Read `t` from the Hub: its files, then the header of one GGUF. `progress` is told each step.
 pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, String> {
     let repo = t.repo.as_str();
@@ -170,7 +265,7 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
         .as_deref()
         .is_some_and(|f| f.ends_with(".safetensors"));
     let gguf = match hub::choose(&files, t.file.as_deref()).filter(|_| !want_st) {
-        Some(g) => Some(read_gguf(repo, &rev, g, &progress).await?),
+        Some(g) => Some(read_gguf(&Source::Hub { repo, rev: &rev }, g, &progress).await?),
         None => None,
     };
     let st = if files.safetensors.is_empty() {
@@ -184,7 +279,15 @@ architecture is unknown"
         }
         None
     } else {
-        match read_checkpoint(repo, &rev, t.dir.as_deref(), &files, &progress).await {
+        match read_checkpoint(
+            &Source::Hub { repo, rev: &rev },
+            repo,
+            t.dir.as_deref(),
+            &files,
+            &progress,
+        )
+        .await
+        {
             Ok(x) => Some(x),
             // The GGUF formats still import.
             Err(_) if gguf.is_some() => None,
@@ -204,14 +307,12 @@ architecture is unknown"
     })
 }
 
-/// The header of one GGUF model of the repo, read in growing closed ranges.
+/// The header of one GGUF model, read in growing closed ranges.
 async fn read_gguf(
-    repo: &str,
-    rev: &str,
+    src: &Source<'_>,
     g: &hub::GgufFile,
     progress: &impl Fn(String),
 ) -> Result<(Variant, Format), String> {
-    let url = hub::file_url(repo, rev, &g.path);
     let mut want = FIRST.min(g.bytes.max(8));
     loop {
         progress(format!(
@@ -220,14 +321,14 @@ async fn read_gguf(
             Bytes(want),
             Bytes(g.bytes)
         ));
-        let (_, head) = get(repo, &url, Some(want), want as usize).await?;
+        let head = src.head(&g.path, want).await?;
         match gguf::parse(&head) {
             Ok(h) => {
                 return gguf::to_variant(&h, &g.path, Bytes(g.bytes))
                     .map_err(|m| format!("{}: {m}", g.path))
             }
             Err(Error::NeedMore(_)) if (head.len() as u64) < want => {
-                return Err(format!("the Hub's answer for {} was cut short", g.path));
+                return Err(format!("the answer for {} was cut short", g.path));
             }
             Err(Error::NeedMore(n)) if n <= MAX_HEADER => {
                 want = n.max(want * 2).min(MAX_HEADER);
@@ -237,13 +338,13 @@ async fn read_gguf(
     }
 }
 
-/// A checkpoint of the repo: its `config.json`, then the header of each `.safetensors` shard,
-/// each read with one closed range (a second, exact one when the header is longer than
-/// guessed). The size is the shards' sizes in the file list, exactly; the headers say what
-/// they hold.
+/// A checkpoint (`repo` names it in messages): its `config.json`, then the header of each
+/// `.safetensors` shard, each read with one closed range (a second, exact one when the header
+/// is longer than guessed). The size is the shards' listed sizes, exactly; the headers say
+/// what they hold.
 async fn read_checkpoint(
+    src: &Source<'_>,
     repo: &str,
-    rev: &str,
     dir: Option<&str>,
     files: &hub::RepoFiles,
     progress: &impl Fn(String),
@@ -277,10 +378,9 @@ async fn read_checkpoint(
         0 => hf::MAX_CONFIG + 1,
         b => b as usize,
     };
-    let url = hub::file_url(repo, rev, &config_path);
-    let (_, body) = get(repo, &url, Some(n as u64), n).await?;
+    let body = src.head(&config_path, n as u64).await?;
     if files.config_bytes > 0 && body.len() < n {
-        return Err(format!("the Hub's answer for {config_path} was cut short"));
+        return Err(format!("the answer for {config_path} was cut short"));
     }
     let config =
         String::from_utf8(body).map_err(|_| format!("{config_path} of {repo} is not text"))?;
@@ -294,7 +394,6 @@ async fn read_checkpoint(
             k + 1,
             shards.len()
         ));
-        let url = hub::file_url(repo, rev, &s.path);
         let mut want = guess.min(s.size).max(8);
         loop {
             read = read.saturating_add(want);
@@ -304,7 +403,7 @@ async fn read_checkpoint(
                     Bytes(MAX_HEADERS)
                 ));
             }
-            let (_, head) = get(repo, &url, Some(want), want as usize).await?;
+            let head = src.head(&s.path, want).await?;
             match hf::safetensors_header(&head) {
                 Ok(t) => {
                     tensors.extend(t);
@@ -316,7 +415,7 @@ async fn read_checkpoint(
                     break;
                 }
                 Err(hf::HeaderError::NeedMore(_)) if (head.len() as u64) < want => {
-                    return Err(format!("the Hub's answer for {} was cut short", s.path));
+                    return Err(format!("the answer for {} was cut short", s.path));
                 }
                 Err(hf::HeaderError::NeedMore(m)) if m > want && m <= s.size => want = m,
                 Err(hf::HeaderError::NeedMore(_)) => {
@@ -377,6 +476,28 @@ async fn answer(t: &Target, progress: impl Fn(String)) -> Result<(Vec<u8>, Strin
     Ok((bytes, imp.rev, imp.quant))
 }
 
+/// Import files picked on the disk: as [`answer`], with the model's id in place of a commit.
+async fn disk(
+    files: &[web_sys::File],
+    progress: impl Fn(String),
+) -> Result<(Vec<u8>, String, Quant), String> {
+    let bytes = installed().await?;
+    let imp = run_disk(files, progress).await?;
+    let model = imp
+        .family
+        .variants
+        .first()
+        .map(|v| v.id.clone())
+        .unwrap_or_default();
+    let c = fitcard_estimator::catalog::with_import(
+        fitcard_estimator::catalog::decode(&bytes)?,
+        imp.family,
+    )?;
+    let bytes = postcard::to_allocvec(&c).map_err(|_| "the model read could not be sent")?;
+    fitcard_estimator::catalog::replace(&bytes)?;
+    Ok((bytes, model, imp.quant))
+}
+
 /// Widest and narrowest frontier plot drawn (CSS pixels); its height.
 const PLOT_WIDTH: (u32, u32) = (300, 1200);
 const PLOT_HEIGHT: f64 = 340.0;
@@ -413,6 +534,8 @@ async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>
 /// - `import` with `[repo, rev, dir, file]` (empty = none): `{id, progress: text}` while it
 ///   works, then `{id, ok: bytes, rev, quant}`, the bytes being the built-in catalog with the
 ///   repo as its last family, postcard-encoded (the page decodes it as it decodes its catalog);
+/// - `disk` with `[files]` (an array of `File`s picked on the disk): as `import`, with
+///   `model` (the id it joined the catalog under) in place of `rev`;
 /// - `frontier` with `[query, width]`: `{id, svg}`;
 /// - `calibrate` with `[query, readings]`: `{id, text, gl, how}` (`gl` absent when refused);
 ///
@@ -434,6 +557,11 @@ pub fn serve() {
             file: arg(3),
         };
         let (a, b) = (arg(0).unwrap_or_default(), arg(1).unwrap_or_default());
+        // Files picked on the disk: the first argument, an array of `File`s.
+        let picked: Vec<web_sys::File> = js_sys::Array::from(&data.get(3))
+            .iter()
+            .filter_map(|f| f.dyn_into().ok())
+            .collect();
         wasm_bindgen_futures::spawn_local(async move {
             let post = |pairs: &[(&str, JsValue)]| {
                 let o = js_sys::Object::new();
@@ -457,6 +585,16 @@ pub fn serve() {
                         vec![
                             ("ok", Uint8Array::from(&bytes[..]).into()),
                             ("rev", text(&rev)),
+                            ("quant", text(quant.id())),
+                        ]
+                    })
+                }
+                "disk" => {
+                    let progress = |m: String| post(&[("progress", text(&m))]);
+                    disk(&picked, progress).await.map(|(bytes, model, quant)| {
+                        vec![
+                            ("ok", Uint8Array::from(&bytes[..]).into()),
+                            ("model", text(&model)),
                             ("quant", text(quant.id())),
                         ]
                     })

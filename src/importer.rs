@@ -186,3 +186,21 @@ pub async fn calibrate(
         prop(&d, "how").as_string().unwrap_or_default(),
     ))
 }
+
+/// Read the model in `files` (picked on the disk: a GGUF, or a checkpoint's config.json with
+/// its .safetensors) in the importer, headers only; `progress` is told each step. On success
+/// the model has joined the catalog (as its last family); the answer is its id and format.
+pub async fn disk(
+    files: &[web_sys::File],
+    progress: impl Fn(String) + 'static,
+) -> Result<(String, Quant), String> {
+    let list: Array = files.iter().collect();
+    let d = ask("disk", &[list.into()], Some(Rc::new(progress))).await?;
+    let bytes = Uint8Array::new(&prop(&d, "ok")).to_vec();
+    let model = prop(&d, "model").as_string().unwrap_or_default();
+    let quant = prop(&d, "quant").as_string().unwrap_or_default();
+    let quant =
+        Quant::from_str(&quant).map_err(|_| "the importer sent an unknown format".to_string())?;
+    fitcard_estimator::catalog::replace(&bytes)?;
+    Ok((model, quant))
+}

@@ -393,6 +393,26 @@ pub fn ModelSearch() -> impl IntoView {
                 {options}
             </ul>
             <p class="search-msg" role="status">{move || message.get()}</p>
+            <label class="pick">
+                "or read a model file on your disk (headers only, nothing is uploaded): "
+                <input
+                    type="file"
+                    id="model-file"
+                    multiple
+                    accept=".gguf,.safetensors,.json"
+                    on:change=move |ev| {
+                        let el = event_target::<web_sys::HtmlInputElement>(&ev);
+                        let files: Vec<web_sys::File> = el
+                            .files()
+                            .map(|l| (0..l.length()).filter_map(|k| l.get(k)).collect())
+                            .unwrap_or_default();
+                        el.set_value("");
+                        if !files.is_empty() {
+                            st.start_disk(files);
+                        }
+                    }
+                />
+            </label>
             <ImportStatus />
         </div>
     }

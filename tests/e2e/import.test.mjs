@@ -431,6 +431,27 @@ test('on a phone the model search fits and leads on by keyboard', { skip }, asyn
   await page.close();
 });
 
+test('a model file picked on the disk: its header read in the importer (nothing sent anywhere), the estimate, -m FILE; a wrong pick says why', { skip }, async () => {
+  requests.length = 0;
+  const page = await newPage('?ctx=4096');
+  await page.waitForSelector('#model-file');
+  // A wrong pick first: said in one line, nothing else changes.
+  await page.setInputFiles('#model-file', [{ name: 'README.md', mimeType: 'text/markdown', buffer: Buffer.from('# hi') }]);
+  await page.waitForSelector('.import-status.failed', { timeout: 20000 });
+  assert.match(await statusLine(page), /pick a \.gguf file/);
+  assert.equal(await page.locator('.verdict-label').count(), 0, 'still the best-model view');
+  await page.setInputFiles('#model-file', [{ name: 'Tiny-Q4_K_M.gguf', mimeType: 'application/octet-stream', buffer: Q4KM }]);
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), /^Read Tiny-Q4_K_M\.gguf from your disk \(headers only\)/);
+  await page.waitForSelector('.verdict-label');
+  const fam = await page.$eval('#family', (s) => s.options[s.selectedIndex].textContent);
+  assert.match(fam, /Tiny-Q4_K_M\.gguf \(from your disk\)/);
+  assert.match(await page.textContent('#command'), /llama-server -m Tiny-Q4_K_M\.gguf /);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'file:Tiny-Q4_K_M.gguf');
+  assert.deepEqual(requests, [], 'nothing went to the Hub');
+  await page.close();
+});
+
 test('no request went anywhere but the page, the Hub and its CDN; no page error', { skip }, () => {
   assert.deepEqual(elsewhere, []);
   assert.deepEqual(pageErrors, []);
