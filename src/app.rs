@@ -174,26 +174,38 @@ impl AppState {
                 });
             match done {
                 Ok((rev, quant, n)) => {
-                    let short: String = rev.chars().take(7).collect();
-                    self.rev.set_value(Some(rev));
-                    self.edit(Edit::Family(crate::hub::family_id(&t.repo)));
-                    self.edit(Edit::Candidate {
-                        model: t.repo.clone(),
-                        quant,
-                    });
-                    // An import from the best-model view opens the calculator on it.
-                    self.edit(Edit::ShowBest(false));
-                    self.missing.set(None);
-                    self.generation.update(|g| *g += 1);
-                    self.import.set(ImportState::Done(format!(
-                        "Imported {} at {short}: {n} format{}",
+                    let said = format!(
+                        "Imported {} at {}: {n} format{}",
                         t.repo,
+                        rev.chars().take(7).collect::<String>(),
                         if n == 1 { "" } else { "s" }
-                    )));
+                    );
+                    let family = crate::hub::family_id(&t.repo);
+                    self.opened(family, t.repo, Some(rev), quant, said);
                 }
                 Err(m) => self.import.set(ImportState::Failed(m)),
             }
         });
+    }
+
+    /// A model read by the importer (from the Hub or the disk) has joined the catalog: open it
+    /// (from the best-model view too) and say so.
+    #[inline(never)]
+    fn opened(
+        self,
+        family: String,
+        model: String,
+        rev: Option<String>,
+        quant: fitcard_estimator::Quant,
+        said: String,
+    ) {
+        self.rev.set_value(rev);
+        self.edit(Edit::Family(family));
+        self.edit(Edit::Candidate { model, quant });
+        self.edit(Edit::ShowBest(false));
+        self.missing.set(None);
+        self.generation.update(|g| *g += 1);
+        self.import.set(ImportState::Done(said));
     }
 
     /// Read the model in `files` (picked on the disk) in the importer, headers only, and
@@ -208,19 +220,11 @@ impl AppState {
             let progress = move |m: String| self.import.set(ImportState::Busy(m));
             match crate::importer::disk(&files, progress).await {
                 Ok((model, quant)) => {
-                    self.rev.set_value(None);
-                    self.edit(Edit::Family(model.clone()));
-                    self.edit(Edit::Candidate {
-                        model: model.clone(),
-                        quant,
-                    });
-                    self.edit(Edit::ShowBest(false));
-                    self.missing.set(None);
-                    self.generation.update(|g| *g += 1);
-                    self.import.set(ImportState::Done(format!(
+                    let said = format!(
                         "Read {} from your disk (headers only): a link to it works where the file is picked again",
                         model.trim_start_matches("file:")
-                    )));
+                    );
+                    self.opened(model.clone(), model, None, quant, said);
                 }
                 Err(m) => self.import.set(ImportState::Failed(m)),
             }
