@@ -329,41 +329,45 @@ pub fn ModelSearch() -> impl IntoView {
             _ => {}
         }
     };
+    // The options as one HTML string (at most eight, rewritten when the text or the active
+    // one changes); a press on one is read on the list.
     let options = move || {
-        hits.get()
-            .into_iter()
-            .enumerate()
-            .map(|(k, model)| {
+        let a = active.get();
+        hits.with(|h| {
+            let mut html = String::new();
+            for (k, model) in h.iter().enumerate() {
                 let (name, family) = catalog()
                     .families
                     .iter()
                     .find_map(|f| {
                         f.variants
                             .iter()
-                            .find(|v| v.id == model)
-                            .map(|v| (v.name.clone(), f.name.clone()))
+                            .find(|v| &v.id == model)
+                            .map(|v| (v.name.as_str(), f.name.as_str()))
                     })
                     .unwrap_or_default();
-                let m = model.clone();
-                view! {
-                    <li
-                        role="option"
-                        id=format!("search-opt-{k}")
-                        class:active=move || active.get() == Some(k)
-                        aria-selected=move || if active.get() == Some(k) { "true" } else { "false" }
-                        data-model=model.clone()
-                        on:mousedown=move |ev| {
-                            ev.prevent_default();
-                            choose_model(m.clone());
-                        }
-                    >
-                        <span class="search-name">{name}</span>
-                        " "
-                        <span class="muted">{format!("{model} · {family}")}</span>
-                    </li>
-                }
-            })
-            .collect_view()
+                let on = a == Some(k);
+                html.push_str(&format!(
+                    "<li role=\"option\" id=\"search-opt-{k}\"{} aria-selected=\"{on}\" data-model=\"{m}\"><span class=\"search-name\">{}</span> <span class=\"muted\">{m} · {}</span></li>",
+                    if on { " class=\"active\"" } else { "" },
+                    xml_escape(name),
+                    xml_escape(family),
+                    m = xml_escape(model),
+                ));
+            }
+            html
+        })
+    };
+    let press = move |ev: web_sys::MouseEvent| {
+        ev.prevent_default();
+        let model = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-model]").ok().flatten())
+            .and_then(|e| e.get_attribute("data-model"));
+        if let Some(m) = model {
+            choose_model(m);
+        }
     };
     view! {
         <div class="search">
@@ -389,9 +393,14 @@ pub fn ModelSearch() -> impl IntoView {
                 on:keydown=on_key
                 on:blur=move |_| open.set(false)
             />
-            <ul id="model-search-list" role="listbox" aria-label="Catalog models" hidden=move || !expanded()>
-                {options}
-            </ul>
+            <ul
+                id="model-search-list"
+                role="listbox"
+                aria-label="Catalog models"
+                hidden=move || !expanded()
+                on:mousedown=press
+                inner_html=options
+            ></ul>
             <p class="search-msg" role="status">{move || message.get()}</p>
             <label class="pick">
                 "or read a model file on your disk (headers only, nothing is uploaded): "
