@@ -24,6 +24,7 @@
 use crate::catalog::{catalog, Arch};
 use crate::engine::{Engine, KvDtype};
 use crate::inputs::{quote, Inputs};
+use crate::units::Fixed;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -143,7 +144,7 @@ fn leave_one_out(p: &[Point]) -> Vec<f64> {
 }
 
 fn gib(b: f64) -> String {
-    format!("{:.2} GiB", b / (1u64 << 30) as f64)
+    format!("{} GiB", Fixed(b / (1u64 << 30) as f64, 2))
 }
 
 const ELSE: &str = "something else is active here (a step in the engine's allocation strategy, another process on the card, a reading taken before the first inference or while the context was not what was asked)";
@@ -206,11 +207,11 @@ fn find_off_line(p: &[Point], slopes: &[f64], tol: f64) -> Option<OffLine> {
     Some(OffLine {
         ctx: None,
         message: format!(
-            "the points are not collinear: between {} and {} tokens memory grows by {:.0} bytes/token, elsewhere by about {:.0}: {ELSE}; the slope cannot be trusted until that is understood",
+            "the points are not collinear: between {} and {} tokens memory grows by {} bytes/token, elsewhere by about {}: {ELSE}; the slope cannot be trusted until that is understood",
             p[k].ctx,
             p[k + 1].ctx,
-            slopes[k],
-            median
+            Fixed(slopes[k], 0),
+            Fixed(median, 0)
         ),
     })
 }
@@ -288,18 +289,18 @@ pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalSha
     let expected_bytes_per_token = f64::from(expected) * per_layer_token;
     let diff = global_layers - f64::from(expected);
     let comparison = format!(
-        "measured {:.0} bytes/token ≈ {:.2} global layers ({:.1} % of {layers}); the catalog's layout assumes {expected} ({:.1} %, {:.0} bytes/token): {}",
-        bytes_per_token,
-        global_layers,
-        100.0 * global_layers / f64::from(layers),
-        100.0 * f64::from(expected) / f64::from(layers),
-        expected_bytes_per_token,
+        "measured {} bytes/token ≈ {} global layers ({} % of {layers}); the catalog's layout assumes {expected} ({} %, {} bytes/token): {}",
+        Fixed(bytes_per_token, 0),
+        Fixed(global_layers, 2),
+        Fixed(100.0 * global_layers / f64::from(layers), 1),
+        Fixed(100.0 * f64::from(expected) / f64::from(layers), 1),
+        Fixed(expected_bytes_per_token, 0),
         if diff.abs() < 0.5 {
             "they agree (within half a layer)".to_string()
         } else {
             format!(
-                "{:.2} layers {} than assumed",
-                diff.abs(),
+                "{} layers {} than assumed",
+                Fixed(diff.abs(), 2),
                 if diff > 0.0 { "more" } else { "fewer" }
             )
         }
@@ -478,7 +479,9 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
             let _ = writeln!(s, "# {rate};");
             let _ = writeln!(
                 s,
-                "# one global layer costs {per_layer:.0} bytes per token at this KV type, so gl = that ÷ {per_layer:.0}."
+                "# one global layer costs {} bytes per token at this KV type, so gl = that ÷ {}.",
+                Fixed(per_layer, 0),
+                Fixed(per_layer, 0)
             );
         }
         Engine::Mlx => {

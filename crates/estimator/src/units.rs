@@ -131,9 +131,9 @@ impl std::iter::Sum for Bytes {
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0 >= GIB {
-            write!(f, "{:.2} GiB", self.gib())
+            write!(f, "{} GiB", Fixed(self.gib(), 2))
         } else {
-            write!(f, "{:.1} MiB", self.mib())
+            write!(f, "{} MiB", Fixed(self.mib(), 1))
         }
     }
 }
@@ -313,10 +313,11 @@ fn round_scaled(a: f64, d: usize, tie: Tie) -> Option<(u64, f64, f64)> {
     // Between n and n + 1: up when n is odd (Even), even (Odd), always (Up).
     let up_on_tie = |n: u64| match tie {
         Tie::Even => n % 2 == 1,
-        Tie::Odd => n % 2 == 0,
+        Tie::Odd => n.is_multiple_of(2),
         Tie::Up => true,
     };
-    if !(y < LIMIT) {
+    // a and 10^d are finite and a ≥ 0: y is never NaN.
+    if y >= LIMIT {
         return None;
     }
     let (n, up) = if y < TWO52 {
@@ -421,8 +422,13 @@ fn fixed_digits(a: f64, d: usize) -> String {
         let (f, _, _) = round_scaled(
             a - i,
             d,
-            if d == 0 && iu % 2 == 1 { Tie::Odd } else { Tie::Even },
-        ).unwrap_or((0, 0.0, 0.0));
+            if d == 0 && iu % 2 == 1 {
+                Tie::Odd
+            } else {
+                Tie::Even
+            },
+        )
+        .unwrap_or((0, 0.0, 0.0));
         let (iu, f) = if f >= p { (iu + 1, f - p) } else { (iu, f) };
         return join(&iu.to_string(), f, d);
     }
@@ -483,14 +489,14 @@ impl fmt::Display for Shortest {
         let bits = a.to_bits();
         let up = f64::from_bits(bits + 1) - a;
         let down = a - f64::from_bits(bits - 1);
-        let even = bits % 2 == 0;
-        for d in 0..=22 {
+        let even = bits.is_multiple_of(2);
+        for (d, &p) in POW10.iter().enumerate() {
             let Some((n, s, r)) = round_scaled(a, d, Tie::Up) else {
                 break;
             };
             // N − a·10^d = s + r exactly; inside (−down/2, up/2)·10^d?
             let inside = |bound: f64, diff_s: f64, diff_r: f64| {
-                let b = bound / 2.0 * POW10[d];
+                let b = bound / 2.0 * p;
                 diff_s < b || (diff_s == b && (diff_r < 0.0 || (diff_r == 0.0 && even)))
             };
             let ok = if s > 0.0 || (s == 0.0 && r >= 0.0) {
