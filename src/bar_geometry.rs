@@ -146,7 +146,7 @@ pub fn ticks(domain: Bytes, width: f64) -> Vec<Tick> {
                 label: if k == 0 {
                     "0".into()
                 } else {
-                    format!("{g} GiB")
+                    format!("{} GiB", fitcard_estimator::units::Shortest(g))
                 },
             }
         })

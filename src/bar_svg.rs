@@ -71,7 +71,7 @@ fn row_y(k: usize) -> f64 {
 
 /// A coordinate with at most two decimals.
 fn n(x: f64) -> String {
-    let s = format!("{:.2}", x);
+    let s = fitcard_estimator::units::Fixed(x, 2).to_string();
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

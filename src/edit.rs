@@ -9,6 +9,7 @@
 use fitcard_estimator::catalog::{catalog, Family, Format, Variant};
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::permalink::normalize;
+use fitcard_estimator::units::Shortest;
 use fitcard_estimator::{
     estimate, training, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant,
 };
@@ -277,7 +278,12 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             } else {
                 notes.push(Notice {
                     key: "vram".into(),
-                    message: format!("{g} GiB is outside {lo}…{hi}; kept the previous size"),
+                    message: format!(
+                        "{} GiB is outside {}…{}; kept the previous size",
+                        Shortest(g),
+                        Shortest(lo),
+                        Shortest(hi)
+                    ),
                 });
             }
         }
@@ -330,7 +336,12 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             } else {
                 notes.push(Notice {
                     key: "free".into(),
-                    message: format!("{g} GiB is outside {lo}…{hi}; kept the previous value"),
+                    message: format!(
+                        "{} GiB is outside {}…{}; kept the previous value",
+                        Shortest(g),
+                        Shortest(lo),
+                        Shortest(hi)
+                    ),
                 });
             }
         }

@@ -69,7 +69,7 @@ fn html_attr(s: &str) -> String {
 /// [`TIGHT_MARGIN`](fitcard_estimator::estimate::TIGHT_MARGIN) to spare. Serving adds why
 /// that margin matters to llama.cpp.
 pub fn tight_note(serve: bool) -> String {
-    let gib = fitcard_estimator::estimate::TIGHT_MARGIN.gib();
+    let gib = fitcard_estimator::units::Shortest(fitcard_estimator::estimate::TIGHT_MARGIN.gib());
     let why = if serve {
         "llama-server's --fit keeps a 1024 MiB margin per device (--fit-target), and real use \
 moves with driver and engine versions"
@@ -306,8 +306,8 @@ pub fn formula_note(
     let (x, y) = (profile.get() as f64, formula.get() as f64);
     ((x - y).abs() > 0.10 * y.max(1.0)).then(|| {
         format!(
-            "Unsloth's published formula says {formula} ({:+.0} % from this profile's {profile})",
-            (y - x) / x.max(1.0) * 100.0
+            "Unsloth's published formula says {formula} ({:+} % from this profile's {profile})",
+            fitcard_estimator::units::Fixed((y - x) / x.max(1.0) * 100.0, 0)
         )
     })
 }

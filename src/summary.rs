@@ -7,7 +7,7 @@ use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::thousands;
 use fitcard_estimator::solve::{Solution, Target};
 use fitcard_estimator::speed::Speed;
-use fitcard_estimator::units::tokens_label;
+use fitcard_estimator::units::{tokens_label, Fixed};
 use fitcard_estimator::{Estimate, Inputs, Mode};
 
 /// `58.13` → `58`, `3.14` → `3.1`: a count of requests or tokens per second as people read it.
@@ -18,7 +18,7 @@ pub fn about(x: f64) -> String {
     if x >= 10.0 {
         thousands(x.round() as u64)
     } else {
-        let s = format!("{x:.1}");
+        let s = Fixed(x, 1).to_string();
         s.strip_suffix(".0").map(str::to_string).unwrap_or(s)
     }
 }

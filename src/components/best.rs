@@ -14,6 +14,7 @@ use fitcard_estimator::badge::xml_escape;
 use fitcard_estimator::best::{best, Best, BestRow};
 use fitcard_estimator::catalog::{catalog, Matched};
 use fitcard_estimator::estimate::Verdict;
+use fitcard_estimator::units::Fixed;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -212,7 +213,8 @@ fn row_html(k: usize, r: &BestRow) -> String {
     let e = xml_escape;
     let score = match (r.score, r.matched) {
         (Some(s), m) => format!(
-            "{s:.1}{}{}",
+            "{}{}{}",
+            Fixed(s, 1),
             if r.estimated { "*" } else { "" },
             if m == Some(Matched::SameModel) {
                 " ≈"

@@ -251,7 +251,7 @@ pub fn GpuField() -> impl IntoView {
                 bounds=limits::VRAM_GIB
                 step=0.25
                 value=Signal::derive(move || match gpu.get() {
-                    GpuChoice::VramGib(g) => g.to_string(),
+                    GpuChoice::VramGib(g) => fitcard_estimator::units::Shortest(g).to_string(),
                     GpuChoice::Catalog(_) => String::new(),
                 })
                 on_change=Callback::new(move |v: String| {

@@ -2,6 +2,7 @@
 //! user did to a callback; none knows which input it edits (the serve and train controls do).
 
 use crate::snap;
+use fitcard_estimator::units::Shortest;
 use leptos::prelude::*;
 
 /// A range slider over positions `min..=max` with a visible label and value. The building block
@@ -275,9 +276,9 @@ pub fn NumberField(
                 type="number"
                 id=id
                 name=id
-                min=bounds.0.to_string()
-                max=bounds.1.to_string()
-                step=step.to_string()
+                min=Shortest(bounds.0).to_string()
+                max=Shortest(bounds.1).to_string()
+                step=Shortest(step).to_string()
                 prop:value=move || value.get()
                 on:change=move |ev| {
                     // A box removed while it holds an unsent entry (the engine changed) fires

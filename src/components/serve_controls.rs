@@ -230,7 +230,7 @@ pub fn EngineKnobs() -> impl IntoView {
                     })
                     bounds=limits::UTIL
                     step=0.01
-                    value=Signal::derive(move || i.with(|i| i.util.to_string()))
+                    value=Signal::derive(move || i.with(|i| fitcard_estimator::units::Shortest(i.util).to_string()))
                     on_change=Callback::new(move |v: String| {
                         if let Some(u) = fitcard_estimator::units::parse_decimal(&v) {
                             st.edit(Edit::Util(u));

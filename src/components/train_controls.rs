@@ -6,6 +6,7 @@ use super::fields::{plural, put_back, table_select, ValueSlider};
 use crate::app::use_app;
 use crate::edit::{self, Edit};
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
+use fitcard_estimator::units::Shortest;
 use leptos::prelude::*;
 
 /// Trainer, method, optimizer and gradient-checkpointing selectors.
@@ -250,7 +251,7 @@ fn PoolRow(
         if let Some(g) = fitcard_estimator::units::parse_decimal(&el.value()) {
             st.edit(Edit::Free(k, g));
         }
-        put_back(&el, &gib().to_string());
+        put_back(&el, &Shortest(gib()).to_string());
     };
     // Removing a GPU keeps the focus on a remove button: the one that moved into this place,
     // or the previous one when this was the last.
@@ -269,10 +270,10 @@ fn PoolRow(
             <input
                 type="number"
                 id=id
-                min=limits::FREE_GIB.0.to_string()
-                max=limits::FREE_GIB.1.to_string()
+                min=Shortest(limits::FREE_GIB.0).to_string()
+                max=Shortest(limits::FREE_GIB.1).to_string()
                 step="0.5"
-                prop:value=move || gib().to_string()
+                prop:value=move || Shortest(gib()).to_string()
                 aria-label=format!("Free memory of GPU {k} in GiB")
                 on:change=change
             />

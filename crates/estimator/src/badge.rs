@@ -9,7 +9,7 @@
 use crate::catalog::catalog;
 use crate::estimate::{Estimate, Verdict};
 use crate::inputs::{GpuChoice, Inputs, Method, Mode};
-use crate::units::tokens_label;
+use crate::units::{tokens_label, Fixed, Shortest};
 
 /// Label background (white text 10.4:1).
 const LABEL_BG: &str = "#3b434b";
@@ -46,7 +46,7 @@ pub fn cards_words(i: &Inputs) -> String {
     if i.mode == Mode::Train && !i.train.free.is_empty() {
         let free = &i.train.free;
         return if free.len() == 1 {
-            format!("{} GiB free", free[0])
+            format!("{} GiB free", Shortest(free[0]))
         } else {
             format!("{} GPUs", free.len())
         };
@@ -62,7 +62,7 @@ pub fn cards_words(i: &Inputs) -> String {
                     .to_string()
             },
         ),
-        GpuChoice::VramGib(g) => format!("{g} GiB"),
+        GpuChoice::VramGib(g) => format!("{} GiB", Shortest(*g)),
     };
     if i.cards > 1 {
         format!("{} × {one}", i.cards)
@@ -113,17 +113,18 @@ pub fn svg(e: &Estimate, i: &Inputs) -> String {
     let w = lw + mw;
     let title = xml_escape(&format!("{label}: {msg} ({})", e.model));
     let msg = xml_escape(&msg);
+    let mx = Fixed(lw + 6.0, 0);
+    let (w, lw, mw) = (Fixed(w, 0), Fixed(lw, 0), Fixed(mw, 0));
     format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w:.0}\" height=\"20\" role=\"img\" aria-label=\"{title}\">\
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"20\" role=\"img\" aria-label=\"{title}\">\
 <title>{title}</title>\
-<rect width=\"{lw:.0}\" height=\"20\" rx=\"3\" fill=\"{LABEL_BG}\"/>\
-<rect x=\"{lw:.0}\" width=\"{mw:.0}\" height=\"20\" rx=\"3\" fill=\"{bg}\"/>\
-<rect x=\"{lw:.0}\" width=\"4\" height=\"20\" fill=\"{bg}\"/>\
+<rect width=\"{lw}\" height=\"20\" rx=\"3\" fill=\"{LABEL_BG}\"/>\
+<rect x=\"{lw}\" width=\"{mw}\" height=\"20\" rx=\"3\" fill=\"{bg}\"/>\
+<rect x=\"{lw}\" width=\"4\" height=\"20\" fill=\"{bg}\"/>\
 <g fill=\"#fff\" font-family=\"Verdana,DejaVu Sans,Geneva,sans-serif\" font-size=\"11\">\
 <text x=\"6\" y=\"14\">{label}</text>\
-<text x=\"{mx:.0}\" y=\"14\">{msg}</text>\
+<text x=\"{mx}\" y=\"14\">{msg}</text>\
 </g></svg>\n",
         bg = verdict_bg(e.verdict),
-        mx = lw + 6.0,
     )
 }

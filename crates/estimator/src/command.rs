@@ -8,6 +8,17 @@ use crate::estimate::{card_capacities, Layout};
 use crate::inputs::Inputs;
 use crate::quant::GgmlType;
 
+/// `x` as `format!("{x:?}")` writes it for the factors a config holds (`4.0`, `2.5`: a JSON and
+/// Python float literal), without core's float formatting in the page.
+fn float_literal(x: f64) -> String {
+    let s = crate::units::Shortest(x).to_string();
+    if x.is_finite() && !s.contains('.') {
+        s + ".0"
+    } else {
+        s
+    }
+}
+
 /// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
 /// layout that starts: see [`crate::estimate::tensor_parallel`]) holding `shares` of the layers
 /// under layer split.
@@ -18,8 +29,9 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
     // YaRN as each engine is told (the Qwen3 documentation's flags).
     let rope_json = yarn.map(|y| {
         format!(
-            "{{\"rope_type\":\"yarn\",\"factor\":{:?},\"original_max_position_embeddings\":{}}}",
-            y.factor, y.original_ctx
+            "{{\"rope_type\":\"yarn\",\"factor\":{},\"original_max_position_embeddings\":{}}}",
+            float_literal(y.factor),
+            y.original_ctx
         )
     });
     let ctx = i.ctx as u64;
@@ -60,7 +72,8 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             if let Some(y) = yarn {
                 s.push_str(&format!(
                     " --rope-scaling yarn --rope-scale {} --yarn-orig-ctx {}",
-                    y.factor, y.original_ctx
+                    crate::units::Shortest(y.factor),
+                    y.original_ctx
                 ));
             }
             if i.cards > 1 {
@@ -75,7 +88,7 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
                 } else {
                     card_capacities(i)
                         .iter()
-                        .map(|c| format!("{:.0}", c.gib()))
+                        .map(|c| crate::units::Fixed(c.gib(), 0).to_string())
                         .collect()
                 };
                 s.push_str(&format!(" -sm {split} -ts {}", ts.join(",")));
@@ -120,7 +133,7 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             };
             let mut s = format!(
                 "{partition}vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
-                format.repo, ctx, par, i.util
+                format.repo, ctx, par, crate::units::Shortest(i.util)
             );
             // 16-bit caches are vLLM's default (`auto`, the model's dtype).
             if tk.is_quantized() {
@@ -139,7 +152,7 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             };
             let mut s = format!(
                 "python -m sglang.launch_server --model-path {} --context-length {} --max-running-requests {} {parallel} --mem-fraction-static {}",
-                format.repo, ctx, par, i.util
+                format.repo, ctx, par, crate::units::Shortest(i.util)
             );
             if tk.is_quantized() {
                 s.push_str(&format!(" --kv-cache-dtype {tk}"));
@@ -173,8 +186,9 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             // YaRN: transformers takes the config's rope_scaling as a model keyword.
             let rope = yarn.map_or(String::new(), |y| {
                 format!(
-                    ", model_kwargs={{'rope_scaling': {{'rope_type': 'yarn', 'factor': {:?}, 'original_max_position_embeddings': {}}}}}",
-                    y.factor, y.original_ctx
+                    ", model_kwargs={{'rope_scaling': {{'rope_type': 'yarn', 'factor': {}, 'original_max_position_embeddings': {}}}}}",
+                    float_literal(y.factor),
+                    y.original_ctx
                 )
             });
             format!(

@@ -274,9 +274,10 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
     }
     if let (Some(pool), Some(conc)) = (e.kv_pool_bytes, e.max_concurrency) {
         out.push(format!(
-            "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{conc:.1} requests of {} tokens at once (you asked for {}).",
+            "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{} requests of {} tokens at once (you asked for {}).",
             i.engine.label(),
             crate::estimate::fullest(&e.per_card).budget,
+            crate::units::Fixed(conc, 1),
             i.ctx,
             i.par
         ));

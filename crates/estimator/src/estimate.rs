@@ -683,7 +683,10 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
             (true, _) => format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx),
             (false, Some(y)) if ctx_ok => format!(
                 "context {} needs YaRN rope scaling (×{} over {} tokens, validated by the publisher up to {}): the command enables it",
-                i.ctx, y.factor, y.original_ctx, y.max_ctx()
+                i.ctx,
+                crate::units::Shortest(y.factor),
+                y.original_ctx,
+                y.max_ctx()
             ),
             (false, Some(y)) => format!(
                 "context {} needs YaRN rope scaling, which Ollama cannot switch on (llama.cpp, vLLM, SGLang and transformers can, up to {})",
@@ -702,7 +705,10 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
     let (capacity, budget) = (fullest.capacity, fullest.budget);
     let vram_ok = used <= budget;
     let budget_words = if i.engine.preallocates() {
-        format!("{budget} (util {} × {capacity})", i.util)
+        format!(
+            "{budget} (util {} × {capacity})",
+            crate::units::Shortest(i.util)
+        )
     } else {
         format!("{capacity}")
     };
@@ -907,8 +913,11 @@ fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
     };
     let message = if ok {
         format!(
-            "{name} starts: {} of KV cache = {} tokens, {:.1}× requests of {} tokens",
-            p.bytes, p.tokens, p.max_concurrency, i.ctx
+            "{name} starts: {} of KV cache = {} tokens, {}× requests of {} tokens",
+            p.bytes,
+            p.tokens,
+            crate::units::Fixed(p.max_concurrency, 1),
+            i.ctx
         )
     } else if p.bytes == Bytes::ZERO {
         format!(

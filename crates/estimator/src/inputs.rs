@@ -28,7 +28,7 @@ impl std::fmt::Display for GpuChoice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             GpuChoice::Catalog(id) => f.write_str(id),
-            GpuChoice::VramGib(g) => write!(f, "{g} GiB per card"),
+            GpuChoice::VramGib(g) => write!(f, "{} GiB per card", crate::units::Shortest(*g)),
         }
     }
 }

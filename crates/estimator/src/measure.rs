@@ -24,6 +24,7 @@
 use crate::catalog::{catalog, Arch};
 use crate::engine::{Engine, KvDtype};
 use crate::inputs::{quote, Inputs};
+use crate::units::Fixed;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -143,7 +144,7 @@ fn leave_one_out(p: &[Point]) -> Vec<f64> {
 }
 
 fn gib(b: f64) -> String {
-    format!("{:.2} GiB", b / (1u64 << 30) as f64)
+    format!("{} GiB", Fixed(b / (1u64 << 30) as f64, 2))
 }
 
 const ELSE: &str = "something else is active here (a step in the engine's allocation strategy, another process on the card, a reading taken before the first inference or while the context was not what was asked)";
@@ -206,11 +207,11 @@ fn find_off_line(p: &[Point], slopes: &[f64], tol: f64) -> Option<OffLine> {
     Some(OffLine {
         ctx: None,
         message: format!(
-            "the points are not collinear: between {} and {} tokens memory grows by {:.0} bytes/token, elsewhere by about {:.0}: {ELSE}; the slope cannot be trusted until that is understood",
+            "the points are not collinear: between {} and {} tokens memory grows by {} bytes/token, elsewhere by about {}: {ELSE}; the slope cannot be trusted until that is understood",
             p[k].ctx,
             p[k + 1].ctx,
-            slopes[k],
-            median
+            Fixed(slopes[k], 0),
+            Fixed(median, 0)
         ),
     })
 }
@@ -231,14 +232,14 @@ pub fn global_share(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<Global
 /// memory, repeated contexts, memory that does not grow, latent-attention caches. A point off
 /// the line is flagged in `off_line` and `points`, not refused.
 pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalShare, String> {
-    if points.len() < 3 {
-        return Err("take at least three points: two always form a line and reveal nothing".into());
-    }
-    if points.len() > 64 {
-        return Err("at most 64 points".into());
-    }
     let mut p: Vec<Point> = points.to_vec();
     crate::order::sort_by_key(&mut p, |x| x.ctx);
+    if p.len() < 3 {
+        return Err("take at least three points: two always form a line and reveal nothing".into());
+    }
+    if p.len() > 64 {
+        return Err("at most 64 points".into());
+    }
     if p.iter().any(|x| !x.bytes.is_finite() || x.bytes < 0.0) {
         return Err("every reading must be a finite, non-negative amount of memory".into());
     }
@@ -288,18 +289,18 @@ pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalSha
     let expected_bytes_per_token = f64::from(expected) * per_layer_token;
     let diff = global_layers - f64::from(expected);
     let comparison = format!(
-        "measured {:.0} bytes/token ≈ {:.2} global layers ({:.1} % of {layers}); the catalog's layout assumes {expected} ({:.1} %, {:.0} bytes/token): {}",
-        bytes_per_token,
-        global_layers,
-        100.0 * global_layers / f64::from(layers),
-        100.0 * f64::from(expected) / f64::from(layers),
-        expected_bytes_per_token,
+        "measured {} bytes/token ≈ {} global layers ({} % of {layers}); the catalog's layout assumes {expected} ({} %, {} bytes/token): {}",
+        Fixed(bytes_per_token, 0),
+        Fixed(global_layers, 2),
+        Fixed(100.0 * global_layers / f64::from(layers), 1),
+        Fixed(100.0 * f64::from(expected) / f64::from(layers), 1),
+        Fixed(expected_bytes_per_token, 0),
         if diff.abs() < 0.5 {
             "they agree (within half a layer)".to_string()
         } else {
             format!(
-                "{:.2} layers {} than assumed",
-                diff.abs(),
+                "{} layers {} than assumed",
+                Fixed(diff.abs(), 2),
                 if diff > 0.0 { "more" } else { "fewer" }
             )
         }
@@ -397,42 +398,90 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
     let per_layer = kv_rate(&v.arch, i.kv);
     let smi = "nvidia-smi --query-gpu=memory.used --format=csv,noheader,nounits | awk '{s+=$1} END {printf \"%.3f\", s/1024}'";
     let mut s = String::new();
-    // Few writes of long literals: each write is code in the page's wasm.
     let _ = writeln!(
         s,
-        "# Measuring {} ({}, {}) on {}: concurrency pinned to 1, one fresh engine per context,\n# read after the model has loaded and answered one request. Nothing else on the card.",
+        "# Measuring {} ({}, {}) on {}: concurrency pinned to 1, one fresh engine per context,",
         v.id, i.quant, i.kv, i.engine
     );
-    let tail = "  kill $PID; wait $PID\ndone";
+    let _ = writeln!(
+        s,
+        "# read after the model has loaded and answered one request. Nothing else on the card."
+    );
     match i.engine {
-        Engine::LlamaCpp | Engine::Ollama => {
-            if i.engine == Engine::LlamaCpp {
-                let _ = writeln!(s, "for C in {list}; do\n  {cmd} --port 8080 &  # -np 1: one slot\n  PID=$!\n  until curl -sf localhost:8080/health >/dev/null; do sleep 1; done  # loaded\n  curl -s localhost:8080/completion -d '{{\"prompt\": \"Hello\", \"n_predict\": 16}}' >/dev/null  # one inference");
-            } else {
-                // The command is `ENV… ollama serve` then `ollama run MODEL`.
-                let (serve, run) = cmd.split_once('\n').unwrap_or((cmd.as_str(), ""));
-                let _ = writeln!(s, "for C in {list}; do\n  {serve} &  # OLLAMA_NUM_PARALLEL=1: one slot\n  PID=$!; until curl -sf localhost:11434/api/version >/dev/null; do sleep 1; done\n  {run} 'Hello' >/dev/null  # loads the model, one inference");
-            }
-            let _ = writeln!(s, "  sleep 2; echo \"$C:$({smi})\"\n{tail}");
+        Engine::LlamaCpp => {
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  {cmd} --port 8080 &  # -np 1: one slot");
+            let _ = writeln!(s, "  PID=$!");
+            let _ = writeln!(
+                s,
+                "  until curl -sf localhost:8080/health >/dev/null; do sleep 1; done  # loaded"
+            );
+            let _ = writeln!(s, "  curl -s localhost:8080/completion -d '{{\"prompt\": \"Hello\", \"n_predict\": 16}}' >/dev/null  # one inference");
+            let _ = writeln!(s, "  sleep 2; echo \"$C:$({smi})\"");
+            let _ = writeln!(s, "  kill $PID; wait $PID");
+            let _ = writeln!(s, "done");
+        }
+        Engine::Ollama => {
+            // The command is `ENV… ollama serve` then `ollama run MODEL`.
+            let (serve, run) = cmd.split_once('\n').unwrap_or((cmd.as_str(), ""));
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  {serve} &  # OLLAMA_NUM_PARALLEL=1: one slot");
+            let _ = writeln!(
+                s,
+                "  PID=$!; until curl -sf localhost:11434/api/version >/dev/null; do sleep 1; done"
+            );
+            let _ = writeln!(
+                s,
+                "  {run} 'Hello' >/dev/null  # loads the model, one inference"
+            );
+            let _ = writeln!(s, "  sleep 2; echo \"$C:$({smi})\"");
+            let _ = writeln!(s, "  kill $PID; wait $PID");
+            let _ = writeln!(s, "done");
         }
         Engine::Vllm | Engine::Sglang => {
-            let (port, line, rate) = if i.engine == Engine::Vllm {
+            let (port, health, line, rate) = if i.engine == Engine::Vllm {
                 (
                     8000,
+                    "/health",
                     "grep -E 'Available KV cache memory|GPU KV cache size' log.txt",
                     "KV bytes per token = Available KV cache memory (GiB × 2^30) ÷ GPU KV cache size (tokens)",
                 )
             } else {
                 (
                     30000,
+                    "/health",
                     "grep 'KV Cache is allocated' log.txt",
                     "KV bytes per token = (K size + V size) ÷ #tokens",
                 )
             };
             let _ = writeln!(
                 s,
-                "# {} sizes its KV pool from the memory fraction, not the context: nvidia-smi reads the same\n# at every context. Read the pool from the startup log instead (one run is enough;\n# the loop checks that it does not depend on the context).\nfor C in {list}; do\n  {cmd} --port {port} > log.txt 2>&1 &  # one sequence at a time\n  PID=$!; until curl -sf localhost:{port}/health >/dev/null; do sleep 2; done\n  echo \"context $C\"; {line}\n{tail}\n# {rate};\n# one global layer costs {per_layer:.0} bytes per token at this KV type, so gl = that ÷ {per_layer:.0}.",
+                "# {} sizes its KV pool from the memory fraction, not the context: nvidia-smi reads the same",
                 i.engine
+            );
+            let _ = writeln!(s, "# at every context. Read the pool from the startup log instead (one run is enough;");
+            let _ = writeln!(
+                s,
+                "# the loop checks that it does not depend on the context)."
+            );
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(
+                s,
+                "  {cmd} --port {port} > log.txt 2>&1 &  # one sequence at a time"
+            );
+            let _ = writeln!(
+                s,
+                "  PID=$!; until curl -sf localhost:{port}{health} >/dev/null; do sleep 2; done"
+            );
+            let _ = writeln!(s, "  echo \"context $C\"; {line}");
+            let _ = writeln!(s, "  kill $PID; wait $PID");
+            let _ = writeln!(s, "done");
+            let _ = writeln!(s, "# {rate};");
+            let _ = writeln!(
+                s,
+                "# one global layer costs {} bytes per token at this KV type, so gl = that ÷ {}.",
+                Fixed(per_layer, 0),
+                Fixed(per_layer, 0)
             );
         }
         Engine::Mlx => {
@@ -461,7 +510,27 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
             let _ = writeln!(s, "done");
         }
         Engine::Transformers => {
-            let _ = writeln!(s, "# transformers allocates the KV cache for the tokens it holds: a prompt of C tokens,\n# its cache kept, the rest freed (needs transformers ≥ 4.50 for logits_to_keep).\nfor C in {list}; do\n  python - \"$C\" <<'PY'\nimport subprocess, sys, torch\nfrom transformers import AutoModelForCausalLM\nc = int(sys.argv[1])\nm = AutoModelForCausalLM.from_pretrained('{}', torch_dtype='auto', device_map='auto')\nwith torch.no_grad():  # one inference, one sequence\n    out = m(torch.ones((1, c), dtype=torch.long, device=m.device), use_cache=True, logits_to_keep=1)\ncache = out.past_key_values; del out; torch.cuda.empty_cache()\nused = sum(int(x) for x in subprocess.check_output(['nvidia-smi', '--query-gpu=memory.used', '--format=csv,noheader,nounits']).split())\nprint(f'{{c}}:{{used / 1024:.3f}}')\nPY\ndone", v.id);
+            let _ = writeln!(s, "# transformers allocates the KV cache for the tokens it holds: a prompt of C tokens,");
+            let _ = writeln!(
+                s,
+                "# its cache kept, the rest freed (needs transformers ≥ 4.50 for logits_to_keep)."
+            );
+            let _ = writeln!(s, "for C in {list}; do");
+            let _ = writeln!(s, "  python - \"$C\" <<'PY'");
+            let _ = writeln!(s, "import subprocess, sys, torch");
+            let _ = writeln!(s, "from transformers import AutoModelForCausalLM");
+            let _ = writeln!(s, "c = int(sys.argv[1])");
+            let _ = writeln!(s, "m = AutoModelForCausalLM.from_pretrained('{}', torch_dtype='auto', device_map='auto')", v.id);
+            let _ = writeln!(s, "with torch.no_grad():  # one inference, one sequence");
+            let _ = writeln!(s, "    out = m(torch.ones((1, c), dtype=torch.long, device=m.device), use_cache=True, logits_to_keep=1)");
+            let _ = writeln!(
+                s,
+                "cache = out.past_key_values; del out; torch.cuda.empty_cache()"
+            );
+            let _ = writeln!(s, "used = sum(int(x) for x in subprocess.check_output(['nvidia-smi', '--query-gpu=memory.used', '--format=csv,noheader,nounits']).split())");
+            let _ = writeln!(s, "print(f'{{c}}:{{used / 1024:.3f}}')");
+            let _ = writeln!(s, "PY");
+            let _ = writeln!(s, "done");
         }
     }
     if matches!(
@@ -470,8 +539,12 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
     ) {
         let _ = writeln!(
             s,
-            "# Then: fitcard measure 'model={}&quant={}&engine={}&kv={}&par=1' followed by the printed CTX:GIB points.\n# A constant on the card (a desktop, another process) only moves the intercept, not the slope.",
+            "# Then: fitcard measure 'model={}&quant={}&engine={}&kv={}&par=1' followed by the printed CTX:GIB points.",
             v.id, i.quant, i.engine, i.kv
+        );
+        let _ = writeln!(
+            s,
+            "# A constant on the card (a desktop, another process) only moves the intercept, not the slope."
         );
     }
     Ok(s.trim_end().to_string())

@@ -451,7 +451,8 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             notices.push(Notice {
                 key: "gl".into(),
                 message: format!(
-                    "{g} global layers is more than the {n} layers of {} that hold a KV cache; using the catalog's layout",
+                    "{} global layers is more than the {n} layers of {} that hold a KV cache; using the catalog's layout",
+                    crate::units::Shortest(g),
                     v.id
                 ),
             });
@@ -591,8 +592,10 @@ fn fnum(val: &str, (lo, hi): (f64, f64)) -> Result<f64, String> {
         .ok_or_else(|| format!("{} is not a number; kept the default", quote(val)))?;
     if !x.is_finite() || x < lo || x > hi {
         return Err(format!(
-            "{} is outside {lo}…{hi}; kept the default",
-            clean(val)
+            "{} is outside {}…{}; kept the default",
+            clean(val),
+            crate::units::Shortest(lo),
+            crate::units::Shortest(hi)
         ));
     }
     Ok(x)
@@ -646,7 +649,7 @@ fn repo_path(val: &str) -> Result<String, String> {
 
 /// Shortest decimal that reads back to the same value (`24`, `22.5`, `0.9`).
 fn fmt_num(x: f64) -> String {
-    format!("{x}")
+    crate::units::Shortest(x).to_string()
 }
 
 /// What a query value writes literally: letters, digits and `- _ . ~ / ,` (the repo id's `/`

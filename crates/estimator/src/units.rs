@@ -5,7 +5,7 @@
 //! only [`Bytes`] travels.
 
 use serde::{Deserialize, Serialize};
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 /// 2^20 bytes.
 pub const MIB: u64 = 1 << 20;
@@ -131,9 +131,9 @@ impl std::iter::Sum for Bytes {
 impl fmt::Display for Bytes {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0 >= GIB {
-            write!(f, "{:.2} GiB", self.gib())
+            write!(f, "{} GiB", Fixed(self.gib(), 2))
         } else {
-            write!(f, "{:.1} MiB", self.mib())
+            write!(f, "{} MiB", Fixed(self.mib(), 1))
         }
     }
 }
@@ -243,6 +243,274 @@ pub fn parse_decimal(s: &str) -> Option<f64> {
         x / POW10[(-e) as usize]
     };
     Some(if neg { -x } else { x })
+}
+
+/// `x` with `d` decimals, exactly as `format!("{:.d$}", x)` writes it (the exact binary value
+/// rounded half to even: 0.125 → `0.12`, 0.15 → `0.1`; `-0.0`, `NaN`, `inf`; the `+` flag, the
+/// width, the fill and the `0` flag of the caller's `{}`), for every f64 and `d` ≤ 17 (larger
+/// `d` are taken as 17). Written out so that the page's wasm carries no `core::num::flt2dec`
+/// (dragon4 and grisu, about 14 KB): the product `x · 10^d` is split into its rounded value and
+/// its exact error by Dekker's two-product (Veltkamp's split, no fused multiply-add), which
+/// decides the rounding exactly; then only integers are printed. Tested against `format!` over
+/// millions of values in `tests/fixed_format.rs`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Fixed(pub f64, pub u8);
+
+/// `x` as `format!("{x}")` writes it (the shortest decimal that reads back as `x`), for every f64
+/// below 2^53 in magnitude and either 0 or at least 10^-5 (the numbers a link or a number box
+/// holds); beyond 2^53 the exact integer is written, and below 10^-5 the value rounded to 17
+/// decimals (both still read back as a number of the same size, never as an error). For the
+/// page's permalink without `core::num::flt2dec`; tested against `format!` in
+/// `tests/fixed_format.rs`.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Shortest(pub f64);
+
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+const TWO52: f64 = 4_503_599_627_370_496.0;
+/// Below 2^64 − 2^12, so that the rounded integer and its corrections fit a u64.
+const LIMIT: f64 = 1.8e19;
+
+/// Veltkamp's split of `a` into a high and a low half of 26 bits each, `a = h + l` exactly.
+fn split(a: f64) -> (f64, f64) {
+    let c = 134_217_729.0 * a; // 2^27 + 1
+    let h = c - (c - a);
+    (h, a - h)
+}
+
+/// Dekker's two-product: `(p, e)` with `p` = fl(a·b) and `a·b = p + e` exactly (no overflow).
+fn two_product(a: f64, b: f64) -> (f64, f64) {
+    let p = a * b;
+    let (ah, al) = split(a);
+    let (bh, bl) = split(b);
+    (p, ((ah * bh - p) + ah * bl + al * bh) + al * bl)
+}
+
+/// Knuth's two-sum: `(s, r)` with `s` = fl(a+b) and `a + b = s + r` exactly.
+fn two_sum(a: f64, b: f64) -> (f64, f64) {
+    let s = a + b;
+    let bb = s - a;
+    (s, (a - (s - bb)) + (b - bb))
+}
+
+/// How [`round_scaled`] breaks an exact tie.
+#[derive(Clone, Copy, PartialEq)]
+enum Tie {
+    /// To the even integer.
+    Even,
+    /// To the integer that is even once an odd integer is added (a split-off integer part).
+    Odd,
+    /// Up, as core's shortest form does.
+    Up,
+}
+
+/// `a · 10^d` (a ≥ 0 finite, d ≤ 22) rounded to an integer `N` (ties as `tie` says), with
+/// `N − a·10^d` as an unevaluated sum of two doubles, or None when `N` would not fit a u64.
+fn round_scaled(a: f64, d: usize, tie: Tie) -> Option<(u64, f64, f64)> {
+    let (y, e) = two_product(a, POW10[d]);
+    // Between n and n + 1: up when n is odd (Even), even (Odd), always (Up).
+    let up_on_tie = |n: u64| match tie {
+        Tie::Even => n % 2 == 1,
+        Tie::Odd => n.is_multiple_of(2),
+        Tie::Up => true,
+    };
+    // a and 10^d are finite and a ≥ 0: y is never NaN.
+    if y >= LIMIT {
+        return None;
+    }
+    let (n, up) = if y < TWO52 {
+        // ulp(y) ≤ 1/2, so 1/2 is a multiple of it and |e| ≤ ulp/2 only matters at t = 1/2.
+        let f = y.floor();
+        let t = y - f; // exact
+        let n = f as u64;
+        let tie_up = e > 0.0 || (e == 0.0 && up_on_tie(n));
+        (n, t > 0.5 || (t == 0.5 && tie_up))
+    } else {
+        // y is an integer; the exact value is y + trunc(e) + frac(e), frac(e) in (-1, 1).
+        let fe = e.trunc();
+        let te = e - fe; // exact
+        let n = (y as u64).wrapping_add_signed(fe as i64);
+        if te < -0.5 || (te == -0.5 && !up_on_tie(n - 1)) {
+            (n - 1, false)
+        } else {
+            (n, te > 0.5 || (te == 0.5 && up_on_tie(n)))
+        }
+    };
+    let n = n + u64::from(up);
+    // N − y: −t or 1 − t below 2^52, a small integer above; exact either way.
+    let delta = if y < TWO52 {
+        n as f64 - y
+    } else if n >= y as u64 {
+        (n - y as u64) as f64
+    } else {
+        -((y as u64 - n) as f64)
+    };
+    let (s, r) = two_sum(delta, -e);
+    Some((n, s, r))
+}
+
+/// The decimal digits of the integer `a` (≥ 2^64, so an integer) exactly: mantissa × 2^k in
+/// base 10^9 limbs.
+fn big_integer(a: f64) -> String {
+    let bits = a.to_bits();
+    let mut k = ((bits >> 52) & 0x7ff) as i32 - 1075;
+    let mut m = (bits & ((1 << 52) - 1)) | (1 << 52);
+    while k < 0 {
+        // Not reached for a ≥ 2^64; kept total.
+        m >>= 1;
+        k += 1;
+    }
+    let mut limbs: Vec<u32> = vec![(m % 1_000_000_000) as u32, (m / 1_000_000_000) as u32];
+    for _ in 0..k {
+        let mut carry = 0u32;
+        for l in limbs.iter_mut() {
+            let v = *l * 2 + carry;
+            carry = u32::from(v >= 1_000_000_000);
+            *l = v - carry * 1_000_000_000;
+        }
+        if carry > 0 {
+            limbs.push(carry);
+        }
+    }
+    while limbs.len() > 1 && limbs.last() == Some(&0) {
+        limbs.pop();
+    }
+    let mut s = String::new();
+    for (i, l) in limbs.iter().rev().enumerate() {
+        let t = l.to_string();
+        if i > 0 {
+            s.extend(std::iter::repeat_n('0', 9 - t.len()));
+        }
+        s.push_str(&t);
+    }
+    s
+}
+
+/// `int` then, with `d` > 0, `.` and `frac` on `d` digits.
+fn join(int: &str, frac: u64, d: usize) -> String {
+    let mut s = String::from(int);
+    if d > 0 {
+        s.push('.');
+        let t = frac.to_string();
+        s.extend(std::iter::repeat_n('0', d - t.len()));
+        s.push_str(&t);
+    }
+    s
+}
+
+/// The digits of `N / 10^d` (no sign).
+fn scaled_digits(n: u64, d: usize) -> String {
+    // n < 1.8e19 < 10^20: no integer part beyond 19 decimals.
+    match 10u64.checked_pow(d as u32) {
+        Some(p) => join(&(n / p).to_string(), n % p, d),
+        None => join("0", n, d),
+    }
+}
+
+/// The digits of |x| (finite) with `d` ≤ 17 decimals, no sign.
+fn fixed_digits(a: f64, d: usize) -> String {
+    if let Some((n, _, _)) = round_scaled(a, d, Tie::Even) {
+        return scaled_digits(n, d);
+    }
+    if a < LIMIT {
+        // a ≥ 1.8e2: the integer part exactly, the fraction (< 1) scaled.
+        let i = a.trunc();
+        let iu = i as u64;
+        let p = 10u64.pow(d as u32);
+        let (f, _, _) = round_scaled(
+            a - i,
+            d,
+            if d == 0 && iu % 2 == 1 {
+                Tie::Odd
+            } else {
+                Tie::Even
+            },
+        )
+        .unwrap_or((0, 0.0, 0.0));
+        let (iu, f) = if f >= p { (iu + 1, f - p) } else { (iu, f) };
+        return join(&iu.to_string(), f, d);
+    }
+    join(&big_integer(a), 0, d)
+}
+
+/// Writes `digits` with the sign of `x` and the caller's flags, as core writes floats.
+fn pad(f: &mut fmt::Formatter<'_>, x: f64, digits: &str) -> fmt::Result {
+    f.pad_integral(!x.is_sign_negative(), "", digits)
+}
+
+/// `NaN` as core writes it: never a sign (even with `+`), padded like a number.
+fn pad_nan(f: &mut fmt::Formatter<'_>) -> fmt::Result {
+    let w = f.width().unwrap_or(0).saturating_sub(3);
+    let (fill, before) = if f.sign_aware_zero_pad() {
+        ('0', w)
+    } else {
+        let before = match f.align() {
+            Some(fmt::Alignment::Left) => 0,
+            Some(fmt::Alignment::Center) => w / 2,
+            _ => w,
+        };
+        (f.fill(), before)
+    };
+    for _ in 0..before {
+        f.write_char(fill)?;
+    }
+    f.write_str("NaN")?;
+    for _ in before..w {
+        f.write_char(fill)?;
+    }
+    Ok(())
+}
+
+impl fmt::Display for Fixed {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        if x.is_nan() {
+            return pad_nan(f);
+        }
+        if x.is_infinite() {
+            return pad(f, x, "inf");
+        }
+        pad(f, x, &fixed_digits(x.abs(), usize::from(self.1.min(17))))
+    }
+}
+
+impl fmt::Display for Shortest {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let x = self.0;
+        let a = x.abs();
+        if !x.is_finite() || a == 0.0 || a >= TWO52 * 2.0 {
+            return Fixed(x, 0).fmt(f);
+        }
+        // The neighbours' half-distances: below x, half the gap down (a quarter of an ulp at a
+        // power of two), above, half an ulp. A candidate on either bound reads back as x when
+        // x's mantissa is even (ties to even).
+        let bits = a.to_bits();
+        let up = f64::from_bits(bits + 1) - a;
+        let down = a - f64::from_bits(bits - 1);
+        let even = bits.is_multiple_of(2);
+        for (d, &p) in POW10.iter().enumerate() {
+            let Some((n, s, r)) = round_scaled(a, d, Tie::Up) else {
+                break;
+            };
+            // N − a·10^d = s + r exactly; inside (−down/2, up/2)·10^d?
+            let inside = |bound: f64, diff_s: f64, diff_r: f64| {
+                let b = bound / 2.0 * p;
+                diff_s < b || (diff_s == b && (diff_r < 0.0 || (diff_r == 0.0 && even)))
+            };
+            let ok = if s > 0.0 || (s == 0.0 && r >= 0.0) {
+                inside(up, s, r)
+            } else {
+                inside(down, -s, -r)
+            };
+            if ok {
+                return pad(f, x, &scaled_digits(n, d));
+            }
+        }
+        let s = fixed_digits(a, 17);
+        pad(f, x, s.trim_end_matches('0').trim_end_matches('.'))
+    }
 }
 
 #[cfg(test)]

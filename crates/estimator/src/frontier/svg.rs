@@ -34,7 +34,7 @@ const PALETTE: [&str; 10] = [
 
 /// A coordinate with at most two decimals.
 fn n(x: f64) -> String {
-    let s = format!("{x:.2}");
+    let s = crate::units::Fixed(x, 2).to_string();
     s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 

@@ -215,7 +215,8 @@ pub fn formula(
     if engine == Engine::Sglang {
         if tensor {
             return format!(
-                "{cards} card(s) × (0.4 GiB CUDA context + util {util} × {SGLANG_TP_COMM} NCCL and all-reduce buffers)"
+                "{cards} card(s) × (0.4 GiB CUDA context + util {} × {SGLANG_TP_COMM} NCCL and all-reduce buffers)",
+                crate::units::Shortest(util)
             );
         }
         return format!("0.4 GiB CUDA context × {cards}");

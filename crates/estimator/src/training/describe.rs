@@ -36,7 +36,7 @@ pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
             String::new()
         }
     };
-    let pct = (b.floors.fraction * 100.0).round();
+    let pct = crate::units::Shortest((b.floors.fraction * 100.0).round());
     let dims = format!(
         "H {}, L {}, K {}, M {}, E {}, V {}{}",
         d.h,
@@ -104,7 +104,7 @@ pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
                     b.activation_per_layer,
                     t.seq,
                     t.bsz,
-                    b.activation_layers,
+                    crate::units::Shortest(b.activation_layers),
                     b.activations_computed,
                     floor_note(b.activations_floored(), b.activations)
                 ),

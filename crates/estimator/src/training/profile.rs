@@ -168,28 +168,30 @@ pub fn breakdown(a: &Arch, t: &TrainInputs, p: Profile) -> ProfileBreakdown {
     };
 
     // Weights.
-    let weights = match t.method {
-        Method::Qlora => {
-            let nq_b = if p.upcast_fp32 { 4 } else { 2 };
-            add(
-                "weights_nf4",
-                TermName::Weights,
-                Bytes::from_f64(q as f64 * NF4_DQ_BYTES + (nq * nq_b) as f64),
-                format!(
-                    "{q} quantized × {NF4_DQ_BYTES:.4} B (NF4 + double-quant constants) + {nq} other × {nq_b} B{}",
+    let weights =
+        match t.method {
+            Method::Qlora => {
+                let nq_b = if p.upcast_fp32 { 4 } else { 2 };
+                add(
+                    "weights_nf4",
+                    TermName::Weights,
+                    Bytes::from_f64(q as f64 * NF4_DQ_BYTES + (nq * nq_b) as f64),
+                    format!(
+                    "{q} quantized × {} B (NF4 + double-quant constants) + {nq} other × {nq_b} B{}",
+                    crate::units::Fixed(NF4_DQ_BYTES, 4),
                     if p.upcast_fp32 { " (fp32 upcast)" } else { " (bf16)" }
                 ),
+                    PROV_WEIGHTS,
+                )
+            }
+            Method::Lora | Method::Full => add(
+                "weights_bf16",
+                TermName::Weights,
+                Bytes(total * 2),
+                format!("{total} parameters × 2 B (bf16)"),
                 PROV_WEIGHTS,
-            )
-        }
-        Method::Lora | Method::Full => add(
-            "weights_bf16",
-            TermName::Weights,
-            Bytes(total * 2),
-            format!("{total} parameters × 2 B (bf16)"),
-            PROV_WEIGHTS,
-        ),
-    };
+            ),
+        };
 
     // Adapters, gradients, optimizer.
     let lora_params = if full {
