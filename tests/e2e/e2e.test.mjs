@@ -678,9 +678,9 @@ test('calibration: four readings give the slope; applying it changes the bar and
   assert.equal(await page.locator('#cal-points').count(), 0, 'built when opened');
   await page.click('details.calibrate summary');
   // Computed in the importer worker, downloaded now.
-  await page.waitForFunction(() => /-np 1/.test(document.querySelector('#cal-how').textContent));
+  await page.waitForFunction(() => /-np 1/.test(document.querySelector('#cal-how')?.textContent ?? ''));
   await page.fill('#cal-points', '8192:10.75\n16384:11.5\n24576:12.25\n32768:13');
-  await page.waitForFunction(() => /^Slope/.test(document.querySelector('.cal-lines').textContent));
+  await page.waitForFunction(() => /^Slope/.test(document.querySelector('.cal-lines')?.textContent ?? ''));
   const lines = await page.textContent('.cal-lines');
   assert.match(lines, /Slope: 98,304 bytes\/token/);
   assert.match(lines, /12\.00 equivalent global layers: 25\.0 % of the 48 layers/);
