@@ -156,75 +156,71 @@ impl AppState {
     /// Import `t` from the Hub; on success it joins the catalog and becomes the model shown,
     /// on failure nothing changes but the one-line message.
     pub fn start_import(self, t: crate::hub::Target) {
-        if matches!(self.import.get_untracked(), ImportState::Busy(_)) {
-            return;
-        }
-        self.import
-            .set(ImportState::Busy(format!("Importing {}…", t.repo)));
-        leptos::task::spawn_local(async move {
-            let progress = move |m: String| self.import.set(ImportState::Busy(m));
-            let done = crate::importer::run(&t, progress)
-                .await
-                .map(|(rev, quant)| {
-                    let id = crate::hub::family_id(&t.repo);
-                    let n = fitcard_estimator::catalog()
-                        .family(&id)
-                        .map_or(0, |f| f.variants.iter().map(|v| v.formats.len()).sum());
-                    (rev, quant, n)
-                });
-            match done {
-                Ok((rev, quant, n)) => {
-                    let said = format!(
-                        "Imported {} at {}: {n} format{}",
-                        t.repo,
-                        rev.chars().take(7).collect::<String>(),
-                        if n == 1 { "" } else { "s" }
-                    );
-                    let family = crate::hub::family_id(&t.repo);
-                    self.opened(family, t.repo, Some(rev), quant, said);
-                }
-                Err(m) => self.import.set(ImportState::Failed(m)),
-            }
+        let busy = format!("Importing {}…", t.repo);
+        let read = async move { crate::importer::run(&t, self.progress()).await };
+        self.start_read(busy, read, |j| {
+            let n = fitcard_estimator::catalog()
+                .family(&j.family)
+                .map_or(0, |f| f.variants.iter().map(|v| v.formats.len()).sum());
+            format!(
+                "Imported {} at {}: {n} format{}",
+                j.model,
+                j.rev
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .take(7)
+                    .collect::<String>(),
+                if n == 1 { "" } else { "s" }
+            )
         });
-    }
-
-    /// A model read by the importer (from the Hub or the disk) has joined the catalog: open it
-    /// (from the best-model view too) and say so.
-    #[inline(never)]
-    fn opened(
-        self,
-        family: String,
-        model: String,
-        rev: Option<String>,
-        quant: fitcard_estimator::Quant,
-        said: String,
-    ) {
-        self.rev.set_value(rev);
-        self.edit(Edit::Family(family));
-        self.edit(Edit::Candidate { model, quant });
-        self.edit(Edit::ShowBest(false));
-        self.missing.set(None);
-        self.generation.update(|g| *g += 1);
-        self.import.set(ImportState::Done(said));
     }
 
     /// Read the model in `files` (picked on the disk) in the importer, headers only, and
     /// open it; a failure is said in one line and changes nothing else.
     pub fn start_disk(self, files: Vec<web_sys::File>) {
+        let busy = "Reading the file from your disk…".to_string();
+        let read = async move { crate::importer::disk(&files, self.progress()).await };
+        self.start_read(busy, read, |j| {
+            format!(
+                "Read {} from your disk (headers only): a link to it works where the file is picked again",
+                j.model.trim_start_matches("file:")
+            )
+        });
+    }
+
+    /// The import status line, told each step of a read.
+    fn progress(self) -> impl Fn(String) + 'static {
+        move |m| self.import.set(ImportState::Busy(m))
+    }
+
+    /// Run `read` (one at a time; `busy` says what it does): the model it read has joined the
+    /// catalog, and is opened (from the best-model view too) with `said(model)` as the status
+    /// line; a failure is said in one line and changes nothing else.
+    fn start_read(
+        self,
+        busy: String,
+        read: impl std::future::Future<Output = Result<crate::importer::Joined, String>> + 'static,
+        said: fn(&crate::importer::Joined) -> String,
+    ) {
         if matches!(self.import.get_untracked(), ImportState::Busy(_)) {
             return;
         }
-        self.import
-            .set(ImportState::Busy("Reading the file from your disk…".into()));
+        self.import.set(ImportState::Busy(busy));
         leptos::task::spawn_local(async move {
-            let progress = move |m: String| self.import.set(ImportState::Busy(m));
-            match crate::importer::disk(&files, progress).await {
-                Ok((model, quant)) => {
-                    let said = format!(
-                        "Read {} from your disk (headers only): a link to it works where the file is picked again",
-                        model.trim_start_matches("file:")
-                    );
-                    self.opened(model.clone(), model, None, quant, said);
+            match read.await {
+                Ok(j) => {
+                    let said = said(&j);
+                    self.rev.set_value(j.rev);
+                    self.edit(Edit::Family(j.family));
+                    self.edit(Edit::Candidate {
+                        model: j.model,
+                        quant: j.quant,
+                    });
+                    self.edit(Edit::ShowBest(false));
+                    self.missing.set(None);
+                    self.generation.update(|g| *g += 1);
+                    self.import.set(ImportState::Done(said));
                 }
                 Err(m) => self.import.set(ImportState::Failed(m)),
             }

@@ -461,28 +461,18 @@ async fn installed() -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// Import `t`: the built-in catalog with the repo added, postcard-encoded, and the commit and
-/// format read. The importer keeps the same catalog as the page from then on, so that the
-/// extras see the imported repo.
-async fn answer(t: &Target, progress: impl Fn(String)) -> Result<(Vec<u8>, String, Quant), String> {
+/// A model read (from the Hub or the disk by `read`, which runs once the importer's catalog is
+/// in place) joins the importer's copy of the built-in catalog as its last family; the
+/// importer keeps that catalog from then on, as the page does, so that the extras see the
+/// model. The answer: that catalog postcard-encoded (the page decodes it as it decodes its
+/// own), the model's family and variant ids, the commit read (empty for a file on the disk)
+/// and its format.
+async fn join(
+    read: impl std::future::Future<Output = Result<Imported, String>>,
+) -> Result<(Vec<u8>, String, String, String, Quant), String> {
     let bytes = installed().await?;
-    let imp = run(t, progress).await?;
-    let c = fitcard_estimator::catalog::with_import(
-        fitcard_estimator::catalog::decode(&bytes)?,
-        imp.family,
-    )?;
-    let bytes = postcard::to_allocvec(&c).map_err(|_| "the imported model could not be sent")?;
-    fitcard_estimator::catalog::replace(&bytes)?;
-    Ok((bytes, imp.rev, imp.quant))
-}
-
-/// Import files picked on the disk: as [`answer`], with the model's id in place of a commit.
-async fn disk(
-    files: &[web_sys::File],
-    progress: impl Fn(String),
-) -> Result<(Vec<u8>, String, Quant), String> {
-    let bytes = installed().await?;
-    let imp = run_disk(files, progress).await?;
+    let imp = read.await?;
+    let family = imp.family.id.clone();
     let model = imp
         .family
         .variants
@@ -495,7 +485,7 @@ async fn disk(
     )?;
     let bytes = postcard::to_allocvec(&c).map_err(|_| "the model read could not be sent")?;
     fitcard_estimator::catalog::replace(&bytes)?;
-    Ok((bytes, model, imp.quant))
+    Ok((bytes, family, model, imp.rev, imp.quant))
 }
 
 /// Widest and narrowest frontier plot drawn (CSS pixels); its height.
@@ -531,11 +521,9 @@ async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>
 
 /// The importer's message loop (it first posts `{ready: true}`). Each message from the page is
 /// `[id, abi, kind, ...args]` (`abi` = [`abi_number`]):
-/// - `import` with `[repo, rev, dir, file]` (empty = none): `{id, progress: text}` while it
-///   works, then `{id, ok: bytes, rev, quant}`, the bytes being the built-in catalog with the
-///   repo as its last family, postcard-encoded (the page decodes it as it decodes its catalog);
-/// - `disk` with `[files]` (an array of `File`s picked on the disk): as `import`, with
-///   `model` (the id it joined the catalog under) in place of `rev`;
+/// - `import` with `[repo, rev, dir, file]` (empty = none), or `disk` with `[files]` (an
+///   array of `File`s picked on the disk): `{id, progress: text}` while it works, then
+///   `{id, ok: bytes, family, model, rev, quant}` (see [`join`]; `rev` empty for the disk);
 /// - `frontier` with `[query, width]`: `{id, svg}`;
 /// - `calibrate` with `[query, readings]`: `{id, text, gl, how}` (`gl` absent when refused);
 ///
@@ -579,22 +567,19 @@ pub fn serve() {
                 return;
             }
             let answer = match kind.as_str() {
-                "import" => {
+                "import" | "disk" => {
                     let progress = |m: String| post(&[("progress", text(&m))]);
-                    answer(&target, progress).await.map(|(bytes, rev, quant)| {
+                    let joined = if kind == "import" {
+                        join(run(&target, progress)).await
+                    } else {
+                        join(run_disk(&picked, progress)).await
+                    };
+                    joined.map(|(bytes, family, model, rev, quant)| {
                         vec![
                             ("ok", Uint8Array::from(&bytes[..]).into()),
-                            ("rev", text(&rev)),
-                            ("quant", text(quant.id())),
-                        ]
-                    })
-                }
-                "disk" => {
-                    let progress = |m: String| post(&[("progress", text(&m))]);
-                    disk(&picked, progress).await.map(|(bytes, model, quant)| {
-                        vec![
-                            ("ok", Uint8Array::from(&bytes[..]).into()),
+                            ("family", text(&family)),
                             ("model", text(&model)),
+                            ("rev", text(&rev)),
                             ("quant", text(quant.id())),
                         ]
                     })

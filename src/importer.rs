@@ -139,13 +139,34 @@ async fn ask(
     }
 }
 
-/// Read `t` from the Hub in the importer; `progress` is told each step. On success the repo
-/// has joined the catalog (as its last family); the answer is the commit read and the format of
-/// the file whose header was read.
-pub async fn run(
-    t: &Target,
-    progress: impl Fn(String) + 'static,
-) -> Result<(String, Quant), String> {
+/// A model the importer read: it has joined the catalog (as its last family).
+pub struct Joined {
+    /// Its family's id.
+    pub family: String,
+    /// Its variant's id (the permalink's `model=`).
+    pub model: String,
+    /// The commit read, for a Hub repo.
+    pub rev: Option<String>,
+    /// The format of the file whose header was read.
+    pub quant: Quant,
+}
+
+/// Install the catalog the importer answered with and say what joined it.
+fn joined(d: &JsValue) -> Result<Joined, String> {
+    let text = |k: &str| prop(d, k).as_string().unwrap_or_default();
+    let quant = Quant::from_str(&text("quant"))
+        .map_err(|_| "the importer sent an unknown format".to_string())?;
+    fitcard_estimator::catalog::replace(&Uint8Array::new(&prop(d, "ok")).to_vec())?;
+    Ok(Joined {
+        family: text("family"),
+        model: text("model"),
+        rev: Some(text("rev")).filter(|r| !r.is_empty()),
+        quant,
+    })
+}
+
+/// Read `t` from the Hub in the importer; `progress` is told each step.
+pub async fn run(t: &Target, progress: impl Fn(String) + 'static) -> Result<Joined, String> {
     let opt = |s: &Option<String>| JsValue::from_str(s.as_deref().unwrap_or(""));
     let args = [
         t.repo.as_str().into(),
@@ -153,14 +174,17 @@ pub async fn run(
         opt(&t.dir),
         opt(&t.file),
     ];
-    let d = ask("import", &args, Some(Rc::new(progress))).await?;
-    let bytes = Uint8Array::new(&prop(&d, "ok")).to_vec();
-    let rev = prop(&d, "rev").as_string().unwrap_or_default();
-    let quant = prop(&d, "quant").as_string().unwrap_or_default();
-    let quant =
-        Quant::from_str(&quant).map_err(|_| "the importer sent an unknown format".to_string())?;
-    fitcard_estimator::catalog::replace(&bytes)?;
-    Ok((rev, quant))
+    joined(&ask("import", &args, Some(Rc::new(progress))).await?)
+}
+
+/// Read the model in `files` (picked on the disk: a GGUF, or a checkpoint's config.json with
+/// its .safetensors) in the importer, headers only; `progress` is told each step.
+pub async fn disk(
+    files: &[web_sys::File],
+    progress: impl Fn(String) + 'static,
+) -> Result<Joined, String> {
+    let list: Array = files.iter().collect();
+    joined(&ask("disk", &[list.into()], Some(Rc::new(progress))).await?)
 }
 
 /// The context × concurrency frontier of the configuration `query` (a permalink query), drawn
@@ -185,22 +209,4 @@ pub async fn calibrate(
         prop(&d, "gl").as_f64(),
         prop(&d, "how").as_string().unwrap_or_default(),
     ))
-}
-
-/// Read the model in `files` (picked on the disk: a GGUF, or a checkpoint's config.json with
-/// its .safetensors) in the importer, headers only; `progress` is told each step. On success
-/// the model has joined the catalog (as its last family); the answer is its id and format.
-pub async fn disk(
-    files: &[web_sys::File],
-    progress: impl Fn(String) + 'static,
-) -> Result<(String, Quant), String> {
-    let list: Array = files.iter().collect();
-    let d = ask("disk", &[list.into()], Some(Rc::new(progress))).await?;
-    let bytes = Uint8Array::new(&prop(&d, "ok")).to_vec();
-    let model = prop(&d, "model").as_string().unwrap_or_default();
-    let quant = prop(&d, "quant").as_string().unwrap_or_default();
-    let quant =
-        Quant::from_str(&quant).map_err(|_| "the importer sent an unknown format".to_string())?;
-    fitcard_estimator::catalog::replace(&bytes)?;
-    Ok((model, quant))
 }
