@@ -7,6 +7,7 @@
 //! at `/{id}/resolve/{rev}/{path}`.
 
 use fitcard_estimator::catalog::{Family, Format, SizeKind, Variant};
+use fitcard_estimator::order::{sort_by, sort_by_key};
 use fitcard_estimator::quant::Container;
 use fitcard_estimator::{Bytes, Quant};
 
@@ -280,13 +281,15 @@ pub fn classify(siblings: &[Sibling], dir: Option<&str>) -> RepoFiles {
     // not an adapter.
     st.retain(|(k, _)| !k.starts_with("adapter"));
     let total = |g: &Vec<Sibling>| g.iter().map(|s| s.size).fold(0u64, u64::saturating_add);
-    st.sort_by_key(|(k, g)| (k != "model", std::cmp::Reverse(total(g))));
+    sort_by_key(&mut st, |(k, g)| {
+        (k != "model", std::cmp::Reverse(total(g)))
+    });
     if let Some((_, mut g)) = st.into_iter().next() {
-        g.sort_by(|a, b| a.path.cmp(&b.path));
+        sort_by(&mut g, |a, b| a.path.cmp(&b.path));
         out.safetensors = g;
     }
     out.gguf = groups.into_iter().map(|(_, g)| g).collect();
-    out.gguf.sort_by_key(|g| std::cmp::Reverse(g.bytes));
+    sort_by_key(&mut out.gguf, |g| std::cmp::Reverse(g.bytes));
     out
 }
 
@@ -377,7 +380,9 @@ pub fn family(
         });
     }
     formats.extend(extra);
-    formats.sort_by(|a, b| b.id.precision_bits().total_cmp(&a.id.precision_bits()));
+    sort_by(&mut formats, |a, b| {
+        b.id.precision_bits().total_cmp(&a.id.precision_bits())
+    });
     v.id = repo.to_string();
     v.name = repo
         .rsplit('/')

@@ -165,7 +165,7 @@ pub fn bytes_per_dtype(tensors: &[Tensor]) -> Vec<(String, u64)> {
             None => out.push((t.dtype.clone(), t.bytes)),
         }
     }
-    out.sort_by(|a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
+    crate::order::sort_by(&mut out, |a, b| b.1.cmp(&a.1).then_with(|| a.0.cmp(&b.0)));
     out
 }
 

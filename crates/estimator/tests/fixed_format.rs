@@ -18,15 +18,10 @@ fn check_shortest(x: f64) {
     assert_eq!(got, want, "Shortest({x:e}) (bits {:#x})", x.to_bits());
 }
 
-/// xorshift64*: a fixed, reproducible stream.
-struct Rng(u64);
+mod common;
+use common::Rng;
+
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     /// A double with uniform bits whose magnitude is below `max`.
     fn bits_below(&mut self, max: f64) -> f64 {
         loop {

@@ -20,16 +20,10 @@ fn runs() -> u64 {
         .unwrap_or(100_000)
 }
 
-/// xorshift64*: deterministic, so a failure names its input by number.
-struct Rng(u64);
+mod common;
+use common::Rng;
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    }
     fn below(&mut self, n: usize) -> usize {
         (self.next() % n.max(1) as u64) as usize
     }
