@@ -10,7 +10,6 @@ use crate::engine::{Engine, KvDtype};
 use crate::inputs::*;
 use crate::quant::Quant;
 use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
-use std::collections::HashSet;
 use std::fmt::Write;
 use std::str::FromStr;
 
@@ -136,7 +135,9 @@ pub fn decode(query: &str) -> Decoded {
     let mut i = Inputs::default();
     let mut notices = Vec::new();
     let mut dropped = 0usize;
-    let mut seen = HashSet::new();
+    // The keys given so far, sorted (a `HashSet` would link a hasher into the page for this
+    // one use; queries hold tens of keys).
+    let mut seen = Seen::default();
     let mut seen_keys = Keys::default();
     let q = query.trim().trim_start_matches('?');
     let mut note = |n: Notice, notices: &mut Vec<Notice>| {
@@ -149,7 +150,7 @@ pub fn decode(query: &str) -> Decoded {
     for (k, v) in form_urlencoded::parse(q.as_bytes()) {
         let key = clean(&k);
         let val = v.trim();
-        if !seen.insert(k.into_owned()) {
+        if !seen.insert(&k) {
             note(
                 Notice {
                     key,
@@ -171,7 +172,7 @@ pub fn decode(query: &str) -> Decoded {
     let v = seen_keys.v.or(seen_keys.kv);
     if k.is_some() || v.is_some() {
         // Notices about the cache type name `kv`, whichever key set it.
-        seen.insert("kv".to_string());
+        seen.insert("kv");
         i.kv = k.unwrap_or(i.kv);
         i.kv_v = v.filter(|&v| v != i.kv);
     }
@@ -184,6 +185,27 @@ pub fn decode(query: &str) -> Decoded {
     }
     cap_notices(&mut notices, dropped);
     Decoded { inputs: i, notices }
+}
+
+/// A set of strings as a sorted list.
+#[derive(Default)]
+struct Seen(Vec<String>);
+
+impl Seen {
+    /// Add `k`; false when it was there already.
+    fn insert(&mut self, k: &str) -> bool {
+        match self.0.binary_search_by(|s| s.as_str().cmp(k)) {
+            Ok(_) => false,
+            Err(at) => {
+                self.0.insert(at, k.to_string());
+                true
+            }
+        }
+    }
+
+    fn contains(&self, k: &str) -> bool {
+        self.0.binary_search_by(|s| s.as_str().cmp(k)).is_ok()
+    }
 }
 
 /// Keys whose meaning depends on others given in the same query.
