@@ -405,7 +405,7 @@ pub fn ModelSearch() -> impl IntoView {
             ></ul>
             <p class="search-msg" role="status">{move || message.get()}</p>
             <label class="pick">
-                "or read a model file on your disk (headers only, nothing is uploaded): "
+                "or read a model file on your disk, picked or dropped on the page (headers only, nothing is uploaded): "
                 <input
                     type="file"
                     id="model-file"

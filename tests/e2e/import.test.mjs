@@ -452,6 +452,27 @@ test('a model file picked on the disk: its header read in the importer (nothing 
   await page.close();
 });
 
+test('a model file dropped on the page is read like a picked one: the page is outlined while dragging, then the estimate', { skip }, async () => {
+  requests.length = 0;
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  const drop = await page.evaluateHandle((bytes) => {
+    const dt = new DataTransfer();
+    dt.items.add(new File([new Uint8Array(bytes)], 'Dropped-Q4_K_M.gguf'));
+    return dt;
+  }, [...Q4KM]);
+  await page.dispatchEvent('body', 'dragover', { dataTransfer: drop });
+  assert.ok(await page.evaluate(() => document.documentElement.classList.contains('dragging')), 'outlined while dragging');
+  await page.dispatchEvent('body', 'drop', { dataTransfer: drop });
+  assert.ok(!(await page.evaluate(() => document.documentElement.classList.contains('dragging'))), 'outline gone after the drop');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), /^Read Dropped-Q4_K_M\.gguf from your disk \(headers only\)/);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'file:Dropped-Q4_K_M.gguf');
+  assert.match(await page.textContent('#command'), /llama-server -m Dropped-Q4_K_M\.gguf /);
+  assert.deepEqual(requests, [], 'nothing went to the Hub');
+  await page.close();
+});
+
 test('no request went anywhere but the page, the Hub and its CDN; no page error', { skip }, () => {
   assert.deepEqual(elsewhere, []);
   assert.deepEqual(pageErrors, []);
