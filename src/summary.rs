@@ -6,8 +6,9 @@
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::thousands;
 use fitcard_estimator::solve::{Solution, Target};
+use fitcard_estimator::measured::Measured;
 use fitcard_estimator::speed::Speed;
-use fitcard_estimator::units::{tokens_label, Fixed};
+use fitcard_estimator::units::{tokens_label, Fixed, Shortest};
 use fitcard_estimator::{Estimate, Inputs, Mode};
 
 /// `58.13` → `58`, `3.14` → `3.1`: a count of requests or tokens per second as people read it.
@@ -50,6 +51,18 @@ pub fn speed(s: &Speed, par: u32, ctx: u32) -> String {
         );
     }
     line
+}
+
+/// A published measurement of the configuration shown: "Measured: 130.58 tokens/s per request
+/// (llama-bench tg512, Meta-Llama-3-8B Q4_K_M)".
+pub fn measured(m: &Measured) -> String {
+    format!(
+        "Measured: {} tokens/s per request (llama-bench {}, {} {})",
+        Shortest(m.decode_tps),
+        m.test,
+        m.model,
+        m.quant.id()
+    )
 }
 
 /// `0.042` → `42 ms`, `2.34` → `2.3 s`, `754` → `13 min`.
@@ -211,6 +224,7 @@ mod tests {
             on_card_tps: 65.47,
             prefill_tps: None,
             ttft_s: None,
+            measured: None,
         };
         assert_eq!(
             speed(&s, 4, 8192),
@@ -273,5 +287,28 @@ mod tests {
             w.ends_with(&format!("tokens/s instead of {}", about(s.on_card_tps))),
             "{w}"
         );
+    }
+
+    #[test]
+    fn a_published_measurement_of_the_same_configuration_is_shown_with_its_source() {
+        // Llama 3 8B Q4_K_M on one RTX 4090, one request, F16 cache: llama-bench's tg512 row
+        // (the XiongjieDai notebooks, on the base checkpoint of the same shapes).
+        let q = "model=meta-llama/Meta-Llama-3-8B-Instruct&quant=Q4_K_M&gpu=rtx-4090&ctx=8192";
+        let e = estimate(&decode(&format!("{q}&par=1")).inputs);
+        let m = e.speed.and_then(|s| s.measured).expect("a published row");
+        assert_eq!(
+            measured(&m),
+            "Measured: 130.58 tokens/s per request (llama-bench tg512, Meta-Llama-3-8B Q4_K_M)"
+        );
+        assert!(m.url.starts_with("https://github.com/XiongjieDai/"), "{}", m.url);
+        // Another configuration of it is not "this very configuration".
+        for other in ["&par=2", "&par=1&kv=q8_0", "&par=1&engine=ollama", "&par=1&cards=2"] {
+            let e = estimate(&decode(&format!("{q}{other}")).inputs);
+            assert_eq!(e.speed.and_then(|s| s.measured), None, "{other}");
+        }
+        // The DGX Spark depth sweep: the deepest measured cache up to the context.
+        let q = "model=openai/gpt-oss-20b&quant=MXFP4&gpu=dgx-spark&par=1&ctx=12000";
+        let m = estimate(&decode(q).inputs).speed.and_then(|s| s.measured).expect("a row");
+        assert_eq!((m.test.as_str(), m.decode_tps), ("tg32 @ d8192", 74.0));
     }
 }

@@ -111,6 +111,9 @@ pub fn Verdict() -> impl IntoView {
         est.with(|e| e.speed.as_ref().map(|s| summary::speed(s, par, ctx)))
     });
     let spill = Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(summary::spill)));
+    // A published measurement of this very configuration, with its source.
+    let measured =
+        Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner}
@@ -118,6 +121,17 @@ pub fn Verdict() -> impl IntoView {
             <Line class="pool" text=pool />
             <Line class="speed" text=speed />
             <Line class="spill" text=spill />
+            <p class="measured" hidden=move || measured.with(Option::is_none)>
+                {move || measured.with(|m| m.as_ref().map(summary::measured))}
+                " "
+                <a
+                    href=move || measured.with(|m| m.as_ref().map(|m| m.url.clone()))
+                    target="_blank"
+                    rel="noopener"
+                >
+                    "source"
+                </a>
+            </p>
         </div>
         <ul class="warnings">{warnings}</ul>
         <Disclosure class="limits" summary="Limits, with everything else held">

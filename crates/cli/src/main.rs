@@ -825,6 +825,16 @@ mod human {
                     sp.on_card_tps
                 ));
             }
+            if let Some(m) = &sp.measured {
+                s.push_str(&format!(
+                    "  measured: {} tokens/s per request (llama-bench {}, {} {}): {}\n",
+                    m.decode_tps,
+                    m.test,
+                    m.model,
+                    m.quant.id(),
+                    m.url
+                ));
+            }
         }
         for c in &e.checks {
             let mark = match (c.ok, c.severity) {

@@ -18,6 +18,9 @@ pub struct Catalog {
     /// The one public evaluation that orders variants across families (`best=1`).
     #[serde(default)]
     pub common_eval: Option<CommonEval>,
+    /// Published decode measurements of catalog configurations, shown beside the estimate.
+    #[serde(default)]
+    pub measured: Vec<crate::measured::Measured>,
 }
 
 /// One public evaluation covering many families: the cross-family order of `best=1`.

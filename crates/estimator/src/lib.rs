@@ -78,6 +78,7 @@ pub mod hf;
 pub mod inputs;
 pub mod layouts;
 pub mod measure;
+pub mod measured;
 pub mod mmproj;
 pub mod order;
 pub mod permalink;

@@ -152,6 +152,10 @@ pub struct Speed {
     pub prefill_tps: Option<f64>,
     /// Time to first token for that prompt, seconds.
     pub ttft_s: Option<f64>,
+    /// A published measurement of this very configuration, if one is known
+    /// ([`crate::measured`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<crate::measured::Measured>,
 }
 
 impl Speed {
@@ -428,6 +432,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         on_card_tps: 1.0 / (card_t + fixed),
         prefill_tps: None,
         ttft_s: None,
+        measured: None,
     })
 }
 
@@ -629,5 +634,9 @@ pub fn attach(i: &Inputs, v: &Variant, e: &mut Estimate) {
     if let (Some(s), Some(p)) = (e.speed.as_mut(), p) {
         s.prefill_tps = Some(p.prefill_tps);
         s.ttft_s = Some(p.ttft_s);
+    }
+    let m = crate::measured::find(i, e);
+    if let Some(s) = e.speed.as_mut() {
+        s.measured = m;
     }
 }
