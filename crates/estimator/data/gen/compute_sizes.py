@@ -817,6 +817,9 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("google/gemma-3-27b-it", "Q5_K_M", 19.27e9, "bartowski QAT 19.27GB"),
     ("google/gemma-3-27b-it", "Q8_0", 28.71e9, "bartowski QAT 28.71GB"),
     ("google/gemma-3n-E2B-it", "Q4_K_M", 3026881888, "unsloth file, exact bytes"),
+    ("google/gemma-4-E2B-it", "Q4_K_M", 3106736256, "unsloth file, exact bytes"),
+    ("google/gemma-4-26B-A4B-it", "Q4_K_M", 16.80e9, "ggml-org 16.80 GB (Hub tree)"),
+    ("zai-org/GLM-4.7", "Q8_0", round(354.79 * 2**30), "AesSedai 354.79 GiB (llama.cpp, tensor data)"),
     ("openai/gpt-oss-20b", "MXFP4", 12.1e9, "bartowski MXFP4 12.1GB"),
     ("openai/gpt-oss-120b", "MXFP4", 59.02 * 2**30, "ggml-org llama-bench 59.02 GiB (tensor data)"),
     ("openai/gpt-oss-120b", "F16", 60.87 * 2**30, "unsloth llama-bench 60.87 GiB (tensor data)"),
@@ -858,8 +861,7 @@ PARAM_CHECKS = [  # (model, expected parameter count, label)
 def validate():
     rows = []
     for model, ft, known, label in KNOWN:
-        kw = {}
-        got = gguf_bytes(model, ft, **kw)
+        got = gguf_bytes(model, ft, ple_override=ple_override_for(model, ft))
         rows.append((model, ft, label, known, got))
     print(f"{'model':42} {'ftype':7} {'known':>15} {'computed':>15} {'resid MB':>9} {'resid %':>8}  source")
     for model, ft, label, known, got in rows:
@@ -972,6 +974,16 @@ WANTED = [
 
 
 
+def ple_override_for(model, ft):
+    """Per-layer-embedding table type of the published Q4_K_M files (calibrated, not llama.cpp's
+    plain rule): gemma-3n E2B (unsloth, 3,026,881,888 B) and Gemma 4 E2B (unsloth, 3,106,736,256 B)
+    both fit `per_layer_token_embd` at Q5_K (+17 MB, +5 MB) and neither the plain rule's Q6_K
+    (+284 MB, +316 MB) nor Q4_K; every E2B/E4B Q4_K_M of both families is computed the same way."""
+    if model.startswith(("google/gemma-3n", "google/gemma-4-E")) and ft == "Q4_K_M":
+        return "Q5_K"
+    return None
+
+
 def compute_all():
     out = []
     for model, kind, ft in WANTED:
@@ -979,7 +991,7 @@ def compute_all():
             # gemma-3n Q4_K_M: the only real file (unsloth E2B Q4_K_M, 3,026,881,888 B) fits
             # per_layer_token_embd at ~5.5 bpw (Q5_K-sized) and not the plain rule (Q6_K:
             # +284 MB, or Q4_K: -235 MB); E4B Q4_K_M is computed the same way (calibrated).
-            ovr = "Q5_K" if (model.startswith("google/gemma-3n") and ft == "Q4_K_M") else None
+            ovr = ple_override_for(model, ft)
             b, embd, _ = gguf_bytes(model, ft, detail=True, ple_override=ovr)
             out.append(dict(model=model, kind=kind, ftype=ft, bytes=b, embd_type=embd,
                             ple_type=ovr or ple_type(model, ft)))
