@@ -85,8 +85,13 @@
 //! `ggml/src/ggml-cuda/mmq.cu`, chosen by `ggml_cuda_should_use_mmq`), so for quantized formats
 //! on discrete cards the estimate is on the slow side. GB10 (DGX Spark, build 6918, MMQ):
 //! 0.242 on the dense Qwen2.5-Coder-7B `pp2048 @ d0 … d32768` rows (within 16 %); its MoE rows
-//! run 18–70 % slower than estimated (routed experts see few tokens each). Apple GPUs and AMD
-//! cards have no `fp16_tflops` yet: no prefill estimate. `ttft_s = ctx / prefill_tps` for a
+//! run 18–70 % slower than estimated (routed experts see few tokens each). Apple GPUs have an
+//! `fp16_tflops` in the catalog but no fitted prefill efficiency (no Metal `pp512` rows in the
+//! regression set yet), and AMD cards no `fp16_tflops`: no prefill estimate for either. Cards
+//! added to the catalog after the fit are held out (`tests/speed.rs`): the RTX 3080 within
+//! 18 %; the RTX 6000 Ada runs 29–71 % slower than its specified throughput says (300 W for
+//! an AD102 with more SMs than the 450 W RTX 4090: it cannot hold the boost clock the
+//! specification assumes), a named miss. `ttft_s = ctx / prefill_tps` for a
 //! prompt that fills the chosen context, batch 1 (the first decode step not included).
 //!
 //! **Prefill with a spill.** Layers kept in host memory are not computed on the CPU in prompt

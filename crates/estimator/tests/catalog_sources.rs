@@ -156,6 +156,32 @@ fn catalog_problems() -> Vec<String> {
             &g.source,
             source_problems(&g.source, &[]),
         );
+        // A bandwidth or an FP16 throughput is a fact too: it names its source, and a figure
+        // derived from a printed one (a sparse rate halved, an AI TOPS figure divided) says
+        // "computed" at the start.
+        for (what, value, source) in [
+            ("bandwidth", g.bandwidth_gbs, &g.bandwidth_source),
+            ("fp16_tflops", g.fp16_tflops, &g.fp16_tflops_source),
+        ] {
+            let Some(_) = value else { continue };
+            let text = source.as_deref().unwrap_or_default();
+            report(
+                format!("gpu {} {what}", g.id),
+                text,
+                source_problems(text, &[]),
+            );
+            if what == "fp16_tflops"
+                && text.contains(" / ")
+                && text.contains("AI TOPS")
+                && !text.starts_with("computed:")
+            {
+                report(
+                    format!("gpu {} {what}", g.id),
+                    text,
+                    vec!["derives the figure but does not say computed".to_string()],
+                );
+            }
+        }
     }
     bad
 }

@@ -390,6 +390,7 @@ fn stats(v: &mut [f64]) -> (f64, f64) {
 /// known outliers of their notebook and must stay misses.
 #[test]
 fn llama_bench_prefill_rows() {
+    const NEW_CARDS: [&str; 2] = ["rtx-3080-10gb", "rtx-6000-ada"];
     use fitcard_estimator::speed::{
         prefill_token_s, PREFILL_GDDR, PREFILL_HBM, SCORE_FLOPS, UBATCH,
     };
@@ -448,6 +449,23 @@ fn llama_bench_prefill_rows() {
         if r.get("caution").is_some_and(|c| !c.is_null()) {
             if err.abs() < 0.5 {
                 bad.push(format!("{}: the known miss is gone", gpu.id));
+            }
+            continue;
+        }
+        // Cards whose FP16 throughput entered the catalog after the fit (RTX 3080, RTX 6000
+        // Ada) are held out even for their 8B rows.
+        let fit_row = fit_row && !NEW_CARDS.contains(&gpu.id.as_str());
+        // The RTX 6000 Ada: the AD102 of the RTX 4090 with more SMs at 300 W instead of 450 W.
+        // NVIDIA's 364 TFLOPS assume the 2.5 GHz boost clock, which the card cannot hold under
+        // sustained tensor load at its power limit, so the compute-bound estimate runs high
+        // (8B F16: 6663 t/s against the 4090's 9382, though the spec says 10 % faster). A named
+        // miss: reported, kept out of the medians, and it must stay an over-estimate.
+        if gpu.id == "rtx-6000-ada" {
+            if est <= tps {
+                bad.push(format!(
+                    "{}: the power-limit miss is gone",
+                    lines.last().unwrap()
+                ));
             }
             continue;
         }
