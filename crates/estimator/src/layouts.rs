@@ -20,12 +20,14 @@
 //!   tensor-parallel communication buffers when `tp > 1`); it fits when the fullest GPU stays
 //!   within `util × capacity`.
 //!
-//! The estimate itself runs the layout the engine starts by default for `cards` (all tensor
-//! parallel when that can start, else all pipeline); the list shows the others beside it.
+//! The estimate itself runs the split of [`crate::estimate::ParallelChoice`]: pinned by
+//! `tp=`/`pp=`, else the one that fits with the largest KV pool (the largest tensor split of
+//! those within a few percent of it); the list shows the others beside it, and [`summary`]
+//! gives one line per layout for the page.
 
 use crate::catalog::{Arch, Format};
 use crate::engine::Engine;
-use crate::estimate::{tensor_parallel, Layout};
+use crate::estimate::tensor_parallel;
 use crate::inputs::Inputs;
 use crate::terms::{kv, overhead, weights};
 use crate::units::Bytes;
@@ -119,8 +121,8 @@ pub(crate) fn stage_weights(
 }
 
 /// Every `tp × pp = cards` layout of `i` on `a` in `f` (vLLM and SGLang with alike cards; empty
-/// otherwise), largest `tp` first; `chosen` is the estimate's own.
-pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: Layout) -> Vec<ParallelLayout> {
+/// otherwise), largest `tp` first; `chosen` = the estimate's own `(tp, pp)`.
+pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<ParallelLayout> {
     if !i.engine.preallocates() || !i.gpus.is_empty() {
         return Vec::new();
     }
@@ -163,11 +165,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: Layout) -> Vec<Parallel
                 per_gpu.saturating_sub(budget)
             ));
         }
-        let is_chosen = match chosen {
-            Layout::Single => cards == 1,
-            Layout::Tensor => tp == cards,
-            Layout::Layer => pp == cards,
-        };
+        let is_chosen = (tp, pp) == chosen;
         out.push(ParallelLayout {
             tp,
             pp,
@@ -190,15 +188,10 @@ pub(crate) fn other_fits(i: &Inputs, e: &crate::estimate::Estimate) -> Option<St
         return None;
     }
     let l = e.layouts.iter().find(|l| l.fits && !l.chosen)?;
-    let (tp_flag, pp_flag) = match i.engine {
-        Engine::Sglang => ("--tp-size", "--pp-size"),
-        _ => ("--tensor-parallel-size", "--pipeline-parallel-size"),
-    };
     Some(format!(
-        "{} fits as {tp_flag} {} {pp_flag} {}: {} on the fullest GPU of {} (see the layouts).",
+        "{} fits as {}: {} on the fullest GPU of {} (see the layouts).",
         i.engine.label(),
-        l.tp,
-        l.pp,
+        crate::estimate::parallel_words(i.engine, l.tp, l.pp),
         l.per_gpu_bytes,
         l.budget
     ))
