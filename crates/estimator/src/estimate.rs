@@ -609,15 +609,18 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
 
 /// One candidate split of [`choose`]: its sizing, whether the engine can start it, whether it
 /// fits, and its KV pool in tokens.
-struct Candidate {
-    s: Sizing,
-    valid: Result<(), String>,
-    fits: bool,
-    tokens: u64,
+pub(crate) struct Candidate {
+    pub s: Sizing,
+    pub valid: Result<(), String>,
+    pub fits: bool,
+    pub tokens: u64,
+    /// Bytes on the fullest GPU, and that GPU's budget.
+    pub fullest: (Bytes, Bytes),
 }
 
-/// Size every `tp × pp = cards` split and keep the one [`ParallelChoice`] describes.
-fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
+/// Every `tp × pp = cards` split of vLLM or SGLang, largest `tp` first, each sized as the
+/// estimate would size it.
+pub(crate) fn candidates(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Vec<Candidate> {
     let mut all: Vec<Candidate> = Vec::new();
     for tp in (1..=cards).rev().filter(|t| cards.is_multiple_of(*t)) {
         let pp = cards / tp;
@@ -634,23 +637,29 @@ fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
         let s = size_at(i, a, f, Some((tp, pp)));
         let per_card = shard(&s);
         let pool = vllm_pool(i, a, &s, &per_card);
+        let full = fullest(&per_card);
         let fits = valid.is_ok()
             && per_card.iter().all(|c| c.bytes <= c.budget)
             && pool.bytes > Bytes::ZERO
             && pool.per_request <= pool.bytes;
         all.push(Candidate {
+            fullest: (full.bytes, full.budget),
             s,
             valid,
             fits,
             tokens: pool.tokens,
         });
     }
-    let split = |c: &Candidate| (c.s.split.0, c.s.split.1);
+    all
+}
+
+/// Which of `all` ([`candidates`]) the estimate runs, whether it was pinned, and why.
+pub(crate) fn pick(i: &Inputs, all: &[Candidate], cards: u32) -> (usize, bool, String) {
     let words = |c: &Candidate| parallel_words(i.engine, c.s.split.0, c.s.split.1);
     // Pinned by tp= / pp= (normalize keeps only a pin that divides the cards).
     let pin = i.tp.or_else(|| i.pp.map(|p| cards / p.max(1)));
     let full_tp = &all[0];
-    let (k, pinned, why) = match pin.and_then(|t| all.iter().position(|c| c.s.split.0 == t)) {
+    match pin.and_then(|t| all.iter().position(|c| c.s.split.0 == t)) {
         Some(k) => {
             let why = match &all[k].valid {
                 Ok(()) => format!("{} as pinned by the link", words(&all[k])),
@@ -724,7 +733,14 @@ fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
                 }
             }
         }
-    };
+    }
+}
+
+/// Size every `tp × pp = cards` split and keep the one [`ParallelChoice`] describes.
+fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
+    let mut all = candidates(i, a, f, cards);
+    let split = |c: &Candidate| (c.s.split.0, c.s.split.1);
+    let (k, pinned, why) = pick(i, &all, cards);
     let (tp, pp) = split(&all[k]);
     let mut s = all.swap_remove(k).s;
     s.choice = Some(ParallelChoice {

@@ -312,3 +312,62 @@ fn bad_pins_are_dropped_with_a_notice() {
     let again = decode(&fitcard_estimator::encode(&d.inputs));
     assert_eq!(again.inputs.tp, Some(2));
 }
+
+/// The page's one line per layout: the same layouts, bytes and choice as the full estimate,
+/// every number printed without float formatting.
+#[test]
+fn summary_lines_match_the_layouts() {
+    use fitcard_estimator::layouts::summary;
+    for q in [
+        "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5",
+        "model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192",
+        "model=meta-llama/Llama-3.1-70B-Instruct&engine=vllm&quant=BF16&cards=16&gpu=h100-sxm&ctx=8192",
+        "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192",
+    ] {
+        let e = est(q);
+        let lines = summary(&decode(q).inputs);
+        assert_eq!(lines.len(), e.layouts.len(), "{q}");
+        for (l, full) in lines.iter().zip(&e.layouts) {
+            assert_eq!((l.tp, l.pp), (full.tp, full.pp), "{q}");
+            assert_eq!(l.valid, full.valid, "{q}");
+            assert_eq!(l.chosen, full.chosen, "{q}");
+            if l.valid {
+                assert_eq!(l.per_gpu, full.per_gpu_bytes, "{q} {}", l.text);
+            } else {
+                assert!(l.text.contains("cannot start") && l.kv_tokens == 0, "{}", l.text);
+            }
+            assert!(!l.text.contains('\n'), "{}", l.text);
+        }
+        let chosen: Vec<_> = lines.iter().filter(|l| l.chosen).collect();
+        assert_eq!(chosen.len(), 1, "{q}");
+        assert_eq!(chosen[0].fits, e.fits, "{q}");
+        assert_eq!(chosen[0].kv_tokens, e.kv_pool_tokens.expect("pool"), "{q}");
+        assert!(chosen[0].text.ends_with("(chosen)"), "{}", chosen[0].text);
+    }
+    let lines = summary(
+        &decode("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5")
+            .inputs,
+    );
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        texts[0].starts_with("tp 4 × pp 1: ") && texts[0].contains("short by"),
+        "{texts:?}"
+    );
+    assert!(
+        texts[2].starts_with("tp 1 × pp 4: ") && texts[2].contains(": fits (chosen)"),
+        "{texts:?}"
+    );
+    assert!(
+        texts[2].contains(" GiB of ") && texts[2].contains(" tokens of KV"),
+        "{texts:?}"
+    );
+    // Other engines and mixed cards: none.
+    assert!(
+        summary(&decode("model=Qwen/Qwen3-8B&engine=llama.cpp&quant=Q4_K_M&cards=2").inputs)
+            .is_empty()
+    );
+    assert!(summary(
+        &decode("model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpus=rtx-4090,rtx-3060-12gb").inputs
+    )
+    .is_empty());
+}
