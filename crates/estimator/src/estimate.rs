@@ -509,6 +509,20 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
                     "the vocabulary padded to a multiple of 64 ({} rows) is not divisible by {tp} cards: {name} cannot shard the embedding",
                     kv::pad(arch.vocab, 64)
                 ))
+            } else if let Some(g) = arch.global_attn.filter(|g| {
+                g.kv_heads != kvh
+                    && (if g.kv_heads >= tp {
+                        !g.kv_heads.is_multiple_of(tp)
+                    } else {
+                        !tp.is_multiple_of(g.kv_heads.max(1))
+                    })
+            }) {
+                // Gemma 4: the global layers' own KV heads are sharded the same way
+                // (`Gemma4Attention` asserts it, vllm/model_executor/models/gemma4.py).
+                Err(format!(
+                    "the global layers' KV heads ({}) cannot be split or replicated evenly over {tp} cards: {name} tensor parallelism cannot start",
+                    g.kv_heads
+                ))
             } else if kvh >= tp && !kvh.is_multiple_of(tp) {
                 Err(format!("KV heads ({kvh}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
             } else if kvh < tp && !tp.is_multiple_of(kvh) {
@@ -639,6 +653,7 @@ pub(crate) fn candidates(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Vec<Ca
         let pool = vllm_pool(i, a, &s, &per_card);
         let full = fullest(&per_card);
         let fits = valid.is_ok()
+            && vllm_pages(i, a, &s).is_ok()
             && per_card.iter().all(|c| c.bytes <= c.budget)
             && pool.bytes > Bytes::ZERO
             && pool.per_request <= pool.bytes;
@@ -1083,6 +1098,9 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         .then(|| vllm_pool(i, a, s, &per_card));
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p));
+        if let Err(e) = vllm_pages(i, a, s) {
+            checks.push(Check::hard(CheckName::VllmStartup, false, e));
+        }
     }
     checks.extend(crate::support::check(i.engine, a, f));
     checks.extend(crate::support::device_check(i));
@@ -1193,6 +1211,16 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
         block,
         per_request,
     )
+}
+
+/// vLLM's layer groups need one page size ([`kv::vllm_block_sizes`]); SGLang pages single
+/// tokens per pool and has no such rule.
+fn vllm_pages(i: &Inputs, a: &Arch, s: &Sizing) -> Result<(u64, u64), String> {
+    if i.engine == Engine::Vllm {
+        kv::vllm_block_sizes(a, i.kv, u64::from(s.split.0.max(1)))
+    } else {
+        Ok((kv::VLLM_BLOCK, kv::VLLM_BLOCK))
+    }
 }
 
 /// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
