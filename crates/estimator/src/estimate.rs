@@ -767,13 +767,14 @@ fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
     // The tensor-parallel check says what the full split would do when it is not the one run.
     if tp != cards {
         let full = tensor_parallel(i.engine, a, cards);
-        s.tp = Some(Err(match full {
-            Err(e) => e,
-            Ok(_) => format!(
-                "{cards}-way tensor parallelism can start, but {} was chosen",
+        s.tp = Some(match full {
+            Err(e) => Err(e),
+            // It can start: the check passes and says what runs instead.
+            Ok(m) => Ok(format!(
+                "{m}; {} runs instead (see the chosen layout)",
                 parallel_words(i.engine, tp, pp)
-            ),
-        }));
+            )),
+        });
     }
     s
 }
@@ -1056,7 +1057,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
         };
         checks.push(Check::info(
             CheckName::TensorParallel,
-            s.layout == Layout::Tensor,
+            matches!(tp, Ok(_)),
             message,
         ));
     }
