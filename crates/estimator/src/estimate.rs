@@ -1055,11 +1055,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
                 }
             ),
         };
-        checks.push(Check::info(
-            CheckName::TensorParallel,
-            matches!(tp, Ok(_)),
-            message,
-        ));
+        checks.push(Check::info(CheckName::TensorParallel, tp.is_ok(), message));
     }
     checks
 }
