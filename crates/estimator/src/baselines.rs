@@ -349,8 +349,8 @@ pub struct VllmLog {
 
 /// The published vLLM startup logs the estimator's vLLM profile is checked against
 /// (`tests/data/engine-logs.json`, each with its URL), within its domain: vLLM 0.19 on one
-/// card or tensor parallelism (pipeline stages are chosen by the estimator, not the log), a
-/// catalog model in a catalog format.
+/// card, tensor or pipeline parallelism (the log's split pinned with `tp=`, since the
+/// estimator would otherwise choose its own), a catalog model in a catalog format.
 pub fn vllm_logs() -> Vec<VllmLog> {
     let data: serde_json::Value =
         serde_json::from_str(include_str!("../tests/data/engine-logs.json")).unwrap_or_default();
@@ -362,9 +362,8 @@ pub fn vllm_logs() -> Vec<VllmLog> {
             if r["engine_version"].as_str()? != "0.19.0" || r["status"].as_str()? != "ok" {
                 return None;
             }
-            if r["pipeline_parallel_size"].as_u64().unwrap_or(1) != 1 {
-                return None;
-            }
+            let tp = r["tensor_parallel_size"].as_u64()?;
+            let pp = r["pipeline_parallel_size"].as_u64().unwrap_or(1);
             let quant = match r["quantization"].as_str() {
                 None => "BF16",
                 Some("mxfp4") => "MXFP4",
@@ -378,8 +377,8 @@ pub fn vllm_logs() -> Vec<VllmLog> {
                 _ => "auto",
             };
             let query = format!(
-                "model={model}&engine=vllm&quant={quant}&cards={}&vram={}&util={}&ctx={}&kv={kv}",
-                r["tensor_parallel_size"].as_u64()?,
+                "model={model}&engine=vllm&quant={quant}&cards={}&tp={tp}&vram={}&util={}&ctx={}&kv={kv}",
+                tp * pp,
                 r["gpu_total_memory_gib"].as_f64()?,
                 r["gpu_memory_utilization"].as_f64()?,
                 r["max_model_len"].as_u64()?,
@@ -474,7 +473,7 @@ pub fn sglang_logs() -> Vec<SglangLog> {
             Some(SglangLog {
                 url: url.to_string(),
                 query: format!(
-                    "model={model}&engine=sglang&quant={quant}&cards={cards}&gpu={gpu}&util={util}&ctx={ctx}"
+                    "model={model}&engine=sglang&quant={quant}&cards={cards}&tp={cards}&gpu={gpu}&util={util}&ctx={ctx}"
                 ),
                 tokens,
                 kv_gib: r["k_size_gb"].as_f64()? + r["v_size_gb"].as_f64()?,

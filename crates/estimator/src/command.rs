@@ -22,7 +22,13 @@ fn float_literal(x: f64) -> String {
 /// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
 /// layout that starts: see [`crate::estimate::tensor_parallel`]) holding `shares` of the layers
 /// under layer split.
-pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> String {
+pub fn command(
+    i: &Inputs,
+    format: &Format,
+    layout: Layout,
+    shares: &[u64],
+    split: (u32, u32),
+) -> String {
     let yarn = catalog()
         .variant(&i.model)
         .and_then(|(_, v)| v.arch.yarn.as_ref().filter(|_| i.ctx > v.arch.max_ctx));
@@ -118,12 +124,8 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             s
         }
         Engine::Vllm => {
-            // Pipeline parallelism when tensor parallelism cannot start on these cards.
-            let parallel = if layout == Layout::Layer {
-                format!("--pipeline-parallel-size {}", i.cards)
-            } else {
-                format!("--tensor-parallel-size {}", i.cards)
-            };
+            // The chosen tensor × pipeline split (crate::estimate::ParallelChoice).
+            let parallel = parallel_flags(i, layout, split);
             // Uneven pipeline stages: the layers each card holds.
             let partition = if layout == Layout::Layer && !i.gpus.is_empty() {
                 let parts: Vec<String> = shares.iter().map(u64::to_string).collect();
@@ -145,11 +147,7 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             s
         }
         Engine::Sglang => {
-            let parallel = if layout == Layout::Layer {
-                format!("--pp-size {}", i.cards)
-            } else {
-                format!("--tp-size {}", i.cards)
-            };
+            let parallel = parallel_flags(i, layout, split);
             let mut s = format!(
                 "python -m sglang.launch_server --model-path {} --context-length {} --max-running-requests {} {parallel} --mem-fraction-static {}",
                 format.repo, ctx, par, crate::units::Shortest(i.util)
@@ -197,4 +195,19 @@ pub fn command(i: &Inputs, format: &Format, layout: Layout, shares: &[u64]) -> S
             )
         }
     }
+}
+
+/// vLLM's and SGLang's parallel flags for `split` = `(tp, pp)`: each size above 1 (the tensor
+/// size also on one card); mixed cards are pipeline stages, one per card.
+fn parallel_flags(i: &Inputs, layout: Layout, split: (u32, u32)) -> String {
+    let (tp, pp) = if !i.gpus.is_empty() && layout == Layout::Layer {
+        (1, i.cards)
+    } else if split.0.saturating_mul(split.1) == i.cards.max(1) {
+        split
+    } else if layout == Layout::Layer {
+        (1, i.cards)
+    } else {
+        (i.cards, 1)
+    };
+    crate::estimate::parallel_words(i.engine, tp, pp)
 }

@@ -27,7 +27,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         t.outside_domain = outside_domain(t.name, i, v, s);
     }
     e.warnings = warnings(e, i, v, f, s);
-    e.command = command(i, f, s.layout, &s.shares);
+    e.command = command(i, f, s.layout, &s.shares, s.split);
 }
 
 fn term_text(
@@ -118,7 +118,7 @@ fn term_text(
                 w.device.saturating_sub(s.mmproj),
                 s.kv.cells,
                 v.arch.vocab,
-                s.layout == crate::estimate::Layout::Tensor,
+                s.split.0 > 1,
                 i.util,
             ),
             overhead::provenance(i.engine),

@@ -23,7 +23,7 @@
 use crate::catalog::{catalog, Arch, Format, Variant, Yarn};
 use crate::describe;
 use crate::engine::Engine;
-use crate::inputs::{GpuChoice, Inputs, Notice};
+use crate::inputs::{thousands, GpuChoice, Inputs, Notice};
 use crate::permalink::normalize;
 use crate::terms::{kv, logits, overhead, weights, Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes, GIB};
@@ -188,6 +188,32 @@ pub enum Layout {
     Layer,
 }
 
+/// The `tensor_parallel × pipeline_parallel` split of vLLM and SGLang on `tp × pp` alike cards.
+///
+/// Unpinned (no `tp=`/`pp=`), it is chosen the way a user would choose it: among the layouts
+/// the engine can start ([`tensor_parallel`], at least one layer per stage) that fit, the one
+/// whose KV pool holds the most tokens (hence the highest "maximum concurrency"); layouts
+/// within [`EQUAL_POOL_PERCENT`] % of the largest pool count as equal, and of those the largest
+/// tensor-parallel size wins (pure tensor parallelism first: every card works on every token).
+/// When none fits, the engine's default is shown: all tensor parallel when it can start, else
+/// all pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParallelChoice {
+    /// `--tensor-parallel-size` (SGLang `--tp-size`).
+    pub tp: u32,
+    /// `--pipeline-parallel-size` (SGLang `--pp-size`).
+    pub pp: u32,
+    /// Set by `tp=`/`pp=` rather than chosen.
+    pub pinned: bool,
+    /// Why this split, in words.
+    pub why: String,
+}
+
+/// KV pools of two layouts that differ by less than this many percent count as equal when the
+/// split is chosen: the estimate's own tolerance against published startup logs
+/// (tests/vllm_logs.rs), below which it cannot tell two layouts apart.
+pub const EQUAL_POOL_PERCENT: u64 = 5;
+
 /// Everything the page, the embed and the CLI show for one configuration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Estimate {
@@ -228,6 +254,10 @@ pub struct Estimate {
     /// memory per GPU and whether it starts and fits (absent on other engines and mixed cards).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub layouts: Vec<crate::layouts::ParallelLayout>,
+    /// vLLM and SGLang on several alike cards: the `tensor_parallel × pipeline_parallel` split
+    /// the estimate, its bars and its command use, and why it was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<ParallelChoice>,
     /// Every constraint and fact checked.
     pub checks: Vec<Check>,
     /// Engine defaults and limits that change the answer.
@@ -270,12 +300,25 @@ impl Estimate {
             kv_pool_tokens: None,
             max_concurrency: None,
             layouts: Vec::new(),
+            parallel: None,
             checks: vec![check],
             warnings: Vec::new(),
             command: String::new(),
             speed: None,
             commands: Vec::new(),
             notices: Vec::new(),
+        }
+    }
+
+    /// `(tensor_parallel, pipeline_parallel)` the estimate runs: [`Estimate::parallel`], else
+    /// `(1, 1)` on one card, all tensor or all pipeline by [`Estimate::layout`].
+    pub fn split(&self) -> (u32, u32) {
+        let cards = self.per_card.len().max(1) as u32;
+        match (&self.parallel, self.layout) {
+            (Some(p), _) => (p.tp, p.pp),
+            (None, Layout::Single) => (1, 1),
+            (None, Layout::Tensor) => (cards, 1),
+            (None, Layout::Layer) => (1, cards),
         }
     }
 
@@ -376,7 +419,7 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
             if LAYOUTS {
-                e.layouts = crate::layouts::layouts(&i, &a, f, e.layout);
+                e.layouts = crate::layouts::layouts(&i, &a, f, e.split());
                 if let Some(w) = crate::layouts::other_fits(&i, &e) {
                     e.warnings.push(w);
                 }
@@ -404,7 +447,7 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
         let s = size(&i, &v.arch, f);
         let mut e = assemble(&i, v, f, &s);
         describe::describe(&mut e, &i, v, f, &s);
-        e.layouts = crate::layouts::layouts(&i, &v.arch, f, e.layout);
+        e.layouts = crate::layouts::layouts(&i, &v.arch, f, e.split());
         crate::speed::attach(&i, v, &mut e);
         e
     } else {
@@ -465,6 +508,20 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
                 Err(format!(
                     "the vocabulary padded to a multiple of 64 ({} rows) is not divisible by {tp} cards: {name} cannot shard the embedding",
                     kv::pad(arch.vocab, 64)
+                ))
+            } else if let Some(g) = arch.global_attn.filter(|g| {
+                g.kv_heads != kvh
+                    && (if g.kv_heads >= tp {
+                        !g.kv_heads.is_multiple_of(tp)
+                    } else {
+                        !tp.is_multiple_of(g.kv_heads.max(1))
+                    })
+            }) {
+                // Gemma 4: the global layers' own KV heads are sharded the same way
+                // (`Gemma4Attention` asserts it, vllm/model_executor/models/gemma4.py).
+                Err(format!(
+                    "the global layers' KV heads ({}) cannot be split or replicated evenly over {tp} cards: {name} tensor parallelism cannot start",
+                    g.kv_heads
                 ))
             } else if kvh >= tp && !kvh.is_multiple_of(tp) {
                 Err(format!("KV heads ({kvh}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
@@ -545,10 +602,200 @@ pub(crate) struct Sizing {
     pub budgets: Vec<Bytes>,
     /// vLLM and SGLang pipeline stages: the weights on each card (embedding first, head last).
     pub stage_weights: Option<Vec<Bytes>>,
+    /// `(tensor_parallel, pipeline_parallel)`: `(cards, 1)` under tensor parallelism, `(1,
+    /// cards)` under layer split, `(1, 1)` on one card.
+    pub split: (u32, u32),
+    /// Layers of each pipeline stage (`[1]` without stages).
+    pub stages: Vec<u64>,
+    /// vLLM and SGLang on several alike cards: the split chosen and why.
+    pub choice: Option<ParallelChoice>,
 }
 
 /// Size every term for `i` on `arch` in format `f`: each term module applies its engine's rule.
+/// vLLM and SGLang on several alike cards run the `tp × pp` split of [`ParallelChoice`].
 pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
+    let cards = i.cards.max(1);
+    if i.engine.preallocates() && cards > 1 && i.gpus.is_empty() {
+        return choose(i, a, f, cards);
+    }
+    size_at(i, a, f, None)
+}
+
+/// One candidate split of [`choose`]: its sizing, whether the engine can start it, whether it
+/// fits, and its KV pool in tokens.
+pub(crate) struct Candidate {
+    pub s: Sizing,
+    pub valid: Result<(), String>,
+    pub fits: bool,
+    pub tokens: u64,
+    /// Bytes on the fullest GPU, and that GPU's budget.
+    pub fullest: (Bytes, Bytes),
+}
+
+/// Every `tp × pp = cards` split of vLLM or SGLang, largest `tp` first, each sized as the
+/// estimate would size it.
+pub(crate) fn candidates(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Vec<Candidate> {
+    let mut all: Vec<Candidate> = Vec::new();
+    for tp in (1..=cards).rev().filter(|t| cards.is_multiple_of(*t)) {
+        let pp = cards / tp;
+        let valid = if pp > a.layers.max(1) {
+            Err(format!(
+                "{pp} pipeline stages for {} layers: a stage would hold none",
+                a.layers
+            ))
+        } else if tp > 1 {
+            tensor_parallel(i.engine, a, tp).map(|_| ())
+        } else {
+            Ok(())
+        };
+        let s = size_at(i, a, f, Some((tp, pp)));
+        let per_card = shard(&s);
+        let pool = vllm_pool(i, a, &s, &per_card);
+        let full = fullest(&per_card);
+        let fits = valid.is_ok()
+            && vllm_pages(i, a, &s).is_ok()
+            && per_card.iter().all(|c| c.bytes <= c.budget)
+            && pool.bytes > Bytes::ZERO
+            && pool.per_request <= pool.bytes;
+        all.push(Candidate {
+            fullest: (full.bytes, full.budget),
+            s,
+            valid,
+            fits,
+            tokens: pool.tokens,
+        });
+    }
+    all
+}
+
+/// Which of `all` ([`candidates`]) the estimate runs, whether it was pinned, and why.
+pub(crate) fn pick(i: &Inputs, all: &[Candidate], cards: u32) -> (usize, bool, String) {
+    let words = |c: &Candidate| parallel_words(i.engine, c.s.split.0, c.s.split.1);
+    // Pinned by tp= / pp= (normalize keeps only a pin that divides the cards).
+    let pin = i.tp.or_else(|| i.pp.map(|p| cards / p.max(1)));
+    let full_tp = &all[0];
+    match pin.and_then(|t| all.iter().position(|c| c.s.split.0 == t)) {
+        Some(k) => {
+            let why = match &all[k].valid {
+                Ok(()) => format!("{} as pinned by the link", words(&all[k])),
+                Err(e) => format!("{} as pinned by the link: {e}", words(&all[k])),
+            };
+            (k, true, why)
+        }
+        None => {
+            let fitting = all.iter().filter(|c| c.fits).count();
+            let best = all
+                .iter()
+                .filter(|c| c.fits)
+                .map(|c| c.tokens)
+                .max()
+                .unwrap_or(0);
+            // Largest tp first, so the first within the margin is the largest tensor split.
+            match all.iter().position(|c| {
+                c.fits
+                    && c.tokens.saturating_mul(100) >= best.saturating_mul(100 - EQUAL_POOL_PERCENT)
+            }) {
+                Some(k) => {
+                    let c = &all[k];
+                    let mut why = format!(
+                        "{}: of the {fitting} layouts that fit, the largest KV pool ({} tokens",
+                        words(c),
+                        thousands(c.tokens)
+                    );
+                    if c.tokens < best {
+                        why.push_str(&format!(
+                            "; the largest is {} tokens, within {EQUAL_POOL_PERCENT} %, and the larger tensor split is faster",
+                            thousands(best)
+                        ));
+                    }
+                    why.push(')');
+                    if k > 0 {
+                        match &full_tp.valid {
+                            Err(e) => why.push_str(&format!("; {e}")),
+                            Ok(()) if !full_tp.fits => {
+                                why.push_str(&format!("; {} does not fit", words(full_tp)))
+                            }
+                            Ok(()) => why.push_str(&format!(
+                                "; {} holds {} tokens",
+                                words(full_tp),
+                                thousands(full_tp.tokens)
+                            )),
+                        }
+                    }
+                    (k, false, why)
+                }
+                None => {
+                    // The engine's default: all tensor parallel when it can start, else all
+                    // pipeline.
+                    let k = if full_tp.valid.is_ok() {
+                        0
+                    } else {
+                        all.len() - 1
+                    };
+                    let why = format!(
+                        "{}: no layout of {cards} cards fits, so the engine's default is shown ({})",
+                        words(&all[k]),
+                        if k == 0 {
+                            "all tensor parallel".to_string()
+                        } else {
+                            format!(
+                                "all pipeline: {}",
+                                full_tp.valid.as_ref().err().map_or("", String::as_str)
+                            )
+                        }
+                    );
+                    (k, false, why)
+                }
+            }
+        }
+    }
+}
+
+/// Size every `tp × pp = cards` split and keep the one [`ParallelChoice`] describes.
+fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
+    let mut all = candidates(i, a, f, cards);
+    let split = |c: &Candidate| (c.s.split.0, c.s.split.1);
+    let (k, pinned, why) = pick(i, &all, cards);
+    let (tp, pp) = split(&all[k]);
+    let mut s = all.swap_remove(k).s;
+    s.choice = Some(ParallelChoice {
+        tp,
+        pp,
+        pinned,
+        why,
+    });
+    // The tensor-parallel check says what the full split would do when it is not the one run.
+    if tp != cards {
+        let full = tensor_parallel(i.engine, a, cards);
+        s.tp = Some(match full {
+            Err(e) => Err(e),
+            // It can start: the check passes and says what runs instead.
+            Ok(m) => Ok(format!(
+                "{m}; {} runs instead (see the chosen layout)",
+                parallel_words(i.engine, tp, pp)
+            )),
+        });
+    }
+    s
+}
+
+/// `--tensor-parallel-size T --pipeline-parallel-size P` (SGLang `--tp-size`, `--pp-size`),
+/// each written when above 1 (`--tensor-parallel-size 1` on one card).
+pub fn parallel_words(engine: Engine, tp: u32, pp: u32) -> String {
+    let (tp_flag, pp_flag) = match engine {
+        Engine::Sglang => ("--tp-size", "--pp-size"),
+        _ => ("--tensor-parallel-size", "--pipeline-parallel-size"),
+    };
+    match (tp, pp) {
+        (t, 1) => format!("{tp_flag} {t}"),
+        (1, p) => format!("{pp_flag} {p}"),
+        (t, p) => format!("{tp_flag} {t} {pp_flag} {p}"),
+    }
+}
+
+/// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
+/// rule, one card or mixed cards).
+fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizing {
     let capacities = card_capacities(i);
     let cards = capacities.len() as u32;
     let budgets: Vec<Bytes> = capacities
@@ -563,26 +810,43 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         .collect();
     let mixed = capacities.iter().any(|&c| c != capacities[0]);
     // How the cards share the model: tensor parallelism when it can start (and the cards are
-    // alike: it gives every card an equal shard), else layer split.
-    let tp = (cards > 1).then(|| {
-        if mixed {
+    // alike: it gives every card an equal shard), else layer split; vLLM and SGLang run the
+    // split they are given.
+    let tp = match split {
+        Some((t, _)) if t > 1 => Some(tensor_parallel(i.engine, a, t)),
+        Some(_) => (cards > 1).then(|| {
             Err(format!(
-                "cards of different sizes: tensor parallelism would give each an equal shard, so the smallest would limit all {cards}"
+                "tensor parallelism not used over {cards} cards: {}",
+                parallel_words(i.engine, 1, cards)
             ))
-        } else {
-            tensor_parallel(i.engine, a, cards)
-        }
-    });
-    let layout = match &tp {
-        None => Layout::Single,
-        Some(Ok(_)) => Layout::Tensor,
-        Some(Err(_)) => Layout::Layer,
+        }),
+        None => (cards > 1).then(|| {
+            if mixed {
+                Err(format!(
+                    "cards of different sizes: tensor parallelism would give each an equal shard, so the smallest would limit all {cards}"
+                ))
+            } else {
+                tensor_parallel(i.engine, a, cards)
+            }
+        }),
     };
-    // Share of each card: equal under tensor parallelism (every layer split by heads), by whole
-    // layers under layer split (llama.cpp `-ts 1,1,…`: the first cards one layer more when the
-    // count does not divide; vLLM and SGLang: their `get_pp_indices`).
-    let shares: Vec<u64> = match layout {
-        // Mixed cards: whole layers in proportion to each card's memory (llama.cpp `-ts`).
+    let (tp_size, pp_size) = match (split, &tp) {
+        (Some(sp), _) => sp,
+        (None, None) => (1, 1),
+        (None, Some(Ok(_))) => (cards, 1),
+        (None, Some(Err(_))) => (1, cards),
+    };
+    let layout = if cards <= 1 {
+        Layout::Single
+    } else if pp_size == 1 {
+        Layout::Tensor
+    } else {
+        Layout::Layer
+    };
+    // Layers of each pipeline stage (vLLM and SGLang: their `get_pp_indices`); mixed cards:
+    // whole layers in proportion to each card's memory (llama.cpp `-ts`); llama.cpp's even
+    // `-ts 1,1,…`: the first cards one layer more when the count does not divide.
+    let stages: Vec<u64> = match layout {
         Layout::Layer if mixed => {
             let mib: Vec<u64> = capacities.iter().map(|c| c.get() >> 20).collect();
             Bytes(u64::from(a.layers))
@@ -591,21 +855,48 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
                 .map(Bytes::get)
                 .collect()
         }
-        // vLLM and SGLang: their own pipeline partition.
-        Layout::Layer => crate::layouts::pipeline_stages(i.engine, a.layers, cards),
+        Layout::Layer => crate::layouts::pipeline_stages(i.engine, a.layers, pp_size),
+        Layout::Single | Layout::Tensor => vec![1],
+    };
+    // Share of each card: equal under tensor parallelism (every layer split by heads), its
+    // stage's layers under pipeline parallelism (each of a stage's `tp` cards holds them all,
+    // split by heads).
+    let shares: Vec<u64> = match layout {
+        Layout::Layer => (0..cards as usize)
+            .map(|k| stages[(k / tp_size as usize).min(stages.len() - 1)])
+            .collect(),
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
+    let tensor = tp_size > 1;
     let mut w = weights::weights(a, f, i.engine);
     // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
-    // copy of the embedding) on the last.
+    // copy of the embedding) on the last; each of a stage's cards holds `1/tp` of it.
     let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {
-        let sw = crate::layouts::stage_weights(a, f, w.device, &shares);
+        let sw = crate::layouts::stage_weights(a, f, w.device, &stages);
         w.device = sw.iter().fold(Bytes::ZERO, |t, &b| t + b);
-        sw
+        sw.iter()
+            .flat_map(|b| b.split(&vec![1; tp_size as usize]))
+            .collect::<Vec<Bytes>>()
     });
     let mmproj = crate::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
     w.device += mmproj;
-    let kv = kv::for_engine(a, i, layout == Layout::Tensor, &shares);
+    let kv = if layout == Layout::Layer && tensor {
+        // Each stage's layers with one of `tp` cards' KV heads.
+        let ctx = u64::from(i.ctx);
+        let per_stage =
+            kv::paged(a, ctx, u64::from(i.par.max(1)), i.kv, u64::from(tp_size)).split(&stages);
+        let per_card: Vec<Bytes> = (0..cards as usize)
+            .map(|k| per_stage[k / tp_size as usize])
+            .collect();
+        kv::KvSizing {
+            total: per_card.iter().fold(Bytes::ZERO, |t, &b| t + b),
+            per_card,
+            cells: ctx.saturating_mul(u64::from(i.par.max(1))),
+            llama: None,
+        }
+    } else {
+        kv::for_engine(a, i, layout == Layout::Tensor, &shares)
+    };
     let o = if i.engine == Engine::Mlx {
         overhead::mlx(a, i.par)
     } else {
@@ -615,7 +906,7 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
             w.device.saturating_sub(mmproj),
             kv.cells,
             a.vocab,
-            layout == Layout::Tensor,
+            tensor,
             i.util,
         )
     };
@@ -636,6 +927,9 @@ pub(crate) fn size(i: &Inputs, a: &Arch, f: &Format) -> Sizing {
         budgets,
         mmproj,
         stage_weights,
+        split: (tp_size, pp_size),
+        stages,
+        choice: None,
     }
 }
 
@@ -743,8 +1037,17 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
         let message = match tp {
             Ok(m) => m.clone(),
             Err(m) => format!(
-                "{m}; layer split used instead ({}): {}",
-                layer_split_words(i.engine, i.cards),
+                "{m}; {} used instead ({}): {}",
+                if s.split.0 > 1 {
+                    "tensor parallelism within pipeline stages"
+                } else {
+                    "layer split"
+                },
+                if i.engine.preallocates() && i.gpus.is_empty() {
+                    parallel_words(i.engine, s.split.0, s.split.1)
+                } else {
+                    layer_split_words(i.engine, i.cards)
+                },
                 if vram_ok {
                     "it fits, but the extra cards add capacity, not speed"
                 } else {
@@ -752,11 +1055,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
                 }
             ),
         };
-        checks.push(Check::info(
-            CheckName::TensorParallel,
-            s.layout == Layout::Tensor,
-            message,
-        ));
+        checks.push(Check::info(CheckName::TensorParallel, tp.is_ok(), message));
     }
     checks
 }
@@ -796,6 +1095,9 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         .then(|| vllm_pool(i, a, s, &per_card));
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p));
+        if let Err(e) = vllm_pages(i, a, s) {
+            checks.push(Check::hard(CheckName::VllmStartup, false, e));
+        }
     }
     checks.extend(crate::support::check(i.engine, a, f));
     checks.extend(crate::support::device_check(i));
@@ -818,6 +1120,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         kv_pool_tokens: pool.map(|p| p.tokens),
         max_concurrency: pool.map(|p| p.max_concurrency),
         layouts: Vec::new(),
+        parallel: s.choice.clone(),
         checks,
         warnings: Vec::new(),
         command: String::new(),
@@ -848,7 +1151,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
         let o = assemble(&j, v, f, &s);
         out.push(EngineCommand {
             engine: other.id(),
-            command: crate::command::command(&j, f, s.layout, &s.shares),
+            command: crate::command::command(&j, f, s.layout, &s.shares, s.split),
             device_bytes: fullest(&o.per_card).bytes,
             fits: o.fits,
         });
@@ -878,12 +1181,16 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
             kv::paged(a, ctx, 1, i.kv, cards),
         ),
         Layout::Single => (slots, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
-        // The card's share of the layers.
-        Layout::Layer => (
-            (s.shares[k] * slots).div_ceil(u64::from(a.layers.max(1))),
-            u64::from(a.kv_heads),
-            kv::paged(a, ctx, 1, i.kv, 1).split(&s.shares)[k],
-        ),
+        // The card's stage: its share of the layers, with one of `tp` cards' KV heads.
+        Layout::Layer => {
+            let tp = u64::from(s.split.0.max(1));
+            let stage = (k / tp as usize).min(s.stages.len() - 1);
+            (
+                (s.stages[stage] * slots).div_ceil(u64::from(a.layers.max(1))),
+                kv::heads_per_card(a, tp),
+                kv::paged(a, ctx, 1, i.kv, tp).split(&s.stages)[stage],
+            )
+        }
     };
     let block = if i.engine == Engine::Sglang {
         1
@@ -901,6 +1208,16 @@ fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::Vllm
         block,
         per_request,
     )
+}
+
+/// vLLM's layer groups need one page size ([`kv::vllm_block_sizes`]); SGLang pages single
+/// tokens per pool and has no such rule.
+fn vllm_pages(i: &Inputs, a: &Arch, s: &Sizing) -> Result<(u64, u64), String> {
+    if i.engine == Engine::Vllm {
+        kv::vllm_block_sizes(a, i.kv, u64::from(s.split.0.max(1)))
+    } else {
+        Ok((kv::VLLM_BLOCK, kv::VLLM_BLOCK))
+    }
 }
 
 /// vLLM refuses to start when the weights and the profiled peak leave no room, or when the

@@ -251,6 +251,13 @@ pub struct Inputs {
     pub swa_full: bool,
     /// vLLM `--gpu-memory-utilization`.
     pub util: f64,
+    /// vLLM and SGLang: the tensor-parallel size pinned by `tp=` (`None`: chosen, see
+    /// [`crate::estimate::ParallelChoice`]); the pipeline size is `cards / tp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tp: Option<u32>,
+    /// vLLM and SGLang: the pipeline-parallel size pinned by `pp=` (when `tp=` is not given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pp: Option<u32>,
     /// Load the repo's multimodal projector (llama-server's default for `-hf`); `false` =
     /// text only (`mmproj=0`, `--no-mmproj`).
     pub mmproj: bool,
@@ -292,6 +299,8 @@ impl Default for Inputs {
             ubatch: 512,
             swa_full: false,
             util: 0.9,
+            tp: None,
+            pp: None,
             mmproj: true,
             gl: None,
             embed: false,

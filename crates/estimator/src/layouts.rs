@@ -20,12 +20,14 @@
 //!   tensor-parallel communication buffers when `tp > 1`); it fits when the fullest GPU stays
 //!   within `util × capacity`.
 //!
-//! The estimate itself runs the layout the engine starts by default for `cards` (all tensor
-//! parallel when that can start, else all pipeline); the list shows the others beside it.
+//! The estimate itself runs the split of [`crate::estimate::ParallelChoice`]: pinned by
+//! `tp=`/`pp=`, else the one that fits with the largest KV pool (the largest tensor split of
+//! those within a few percent of it); the list shows the others beside it, and [`summary`]
+//! gives one line per layout for the page.
 
 use crate::catalog::{Arch, Format};
 use crate::engine::Engine;
-use crate::estimate::{tensor_parallel, Layout};
+use crate::estimate::tensor_parallel;
 use crate::inputs::Inputs;
 use crate::terms::{kv, overhead, weights};
 use crate::units::Bytes;
@@ -119,8 +121,8 @@ pub(crate) fn stage_weights(
 }
 
 /// Every `tp × pp = cards` layout of `i` on `a` in `f` (vLLM and SGLang with alike cards; empty
-/// otherwise), largest `tp` first; `chosen` is the estimate's own.
-pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: Layout) -> Vec<ParallelLayout> {
+/// otherwise), largest `tp` first; `chosen` = the estimate's own `(tp, pp)`.
+pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<ParallelLayout> {
     if !i.engine.preallocates() || !i.gpus.is_empty() {
         return Vec::new();
     }
@@ -159,15 +161,11 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: Layout) -> Vec<Parallel
         if valid && !fits {
             why.push(format!(
                 "{per_gpu} on the fullest GPU > {budget} (util {} × {capacity}): short by {}",
-                i.util,
+                crate::units::Shortest(i.util),
                 per_gpu.saturating_sub(budget)
             ));
         }
-        let is_chosen = match chosen {
-            Layout::Single => cards == 1,
-            Layout::Tensor => tp == cards,
-            Layout::Layer => pp == cards,
-        };
+        let is_chosen = (tp, pp) == chosen;
         out.push(ParallelLayout {
             tp,
             pp,
@@ -190,16 +188,103 @@ pub(crate) fn other_fits(i: &Inputs, e: &crate::estimate::Estimate) -> Option<St
         return None;
     }
     let l = e.layouts.iter().find(|l| l.fits && !l.chosen)?;
-    let (tp_flag, pp_flag) = match i.engine {
-        Engine::Sglang => ("--tp-size", "--pp-size"),
-        _ => ("--tensor-parallel-size", "--pipeline-parallel-size"),
-    };
     Some(format!(
-        "{} fits as {tp_flag} {} {pp_flag} {}: {} on the fullest GPU of {} (see the layouts).",
+        "{} fits as {}: {} on the fullest GPU of {} (see the layouts).",
         i.engine.label(),
-        l.tp,
-        l.pp,
+        crate::estimate::parallel_words(i.engine, l.tp, l.pp),
         l.per_gpu_bytes,
         l.budget
     ))
+}
+
+/// One line of [`summary`]: a `tp × pp` layout, its memory on the fullest GPU and whether it
+/// fits, as the estimate would size it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LayoutLine {
+    /// Tensor-parallel size.
+    pub tp: u32,
+    /// Pipeline-parallel size.
+    pub pp: u32,
+    /// Bytes on the fullest GPU.
+    pub per_gpu: Bytes,
+    /// What the engine may use of that GPU (`util × capacity`).
+    pub budget: Bytes,
+    /// The KV pool in tokens on that layout (0 when it cannot start).
+    pub kv_tokens: u64,
+    /// The engine can start it (divisibility, a layer per stage).
+    pub valid: bool,
+    /// Valid, within the budget, and the pool holds one request of the context.
+    pub fits: bool,
+    /// The layout the estimate runs ([`crate::estimate::ParallelChoice`]).
+    pub chosen: bool,
+    /// The line, ready to show: `tp 2 × pp 2: 20.31 GiB of 21.60 GiB per GPU, 61,440 tokens of
+    /// KV: fits (chosen)`.
+    pub text: String,
+}
+
+/// One line per `tp × pp = cards` layout of vLLM or SGLang on alike cards (largest `tp` first;
+/// empty for other engines, mixed cards and models the catalog lacks), for the page: cheap
+/// (no words beyond the line, no commands, no speed), no float formatting, no sorting.
+pub fn summary(inputs: &Inputs) -> Vec<LayoutLine> {
+    let mut i = inputs.clone();
+    crate::permalink::normalize(&mut i);
+    let Some((_, v)) = crate::catalog::catalog().variant(&i.model) else {
+        return Vec::new();
+    };
+    let container = i.engine.container();
+    match v
+        .formats
+        .iter()
+        .find(|f| f.id == i.quant && f.container == container)
+    {
+        Some(f) => summary_with(&i, &v.arch, f),
+        None => Vec::new(),
+    }
+}
+
+/// [`summary`] for a model read from a file or the Hub (`i` already normalized, as
+/// [`crate::estimate::estimate_file`] does).
+pub fn summary_with(i: &Inputs, a: &Arch, f: &Format) -> Vec<LayoutLine> {
+    if !i.engine.preallocates() || !i.gpus.is_empty() {
+        return Vec::new();
+    }
+    let cards = i.cards.max(1);
+    let all = crate::estimate::candidates(i, a, f, cards);
+    let (k, _, _) = crate::estimate::pick(i, &all, cards);
+    all.iter()
+        .enumerate()
+        .map(|(n, c)| {
+            let (tp, pp) = c.s.split;
+            let (per_gpu, budget) = c.fullest;
+            let chosen = n == k;
+            let verdict = match &c.valid {
+                Err(e) => format!("cannot start ({e})"),
+                Ok(()) if c.fits => "fits".to_string(),
+                Ok(()) if per_gpu > budget => {
+                    format!("short by {}", per_gpu.saturating_sub(budget))
+                }
+                Ok(()) => "no room for one request of the context".to_string(),
+            };
+            let mark = if chosen { " (chosen)" } else { "" };
+            let text = if c.valid.is_ok() {
+                format!(
+                    "tp {tp} × pp {pp}: {per_gpu} of {budget} per GPU, {} tokens of KV: {verdict}{mark}",
+                    crate::inputs::thousands(c.tokens)
+                )
+            } else {
+                format!("tp {tp} × pp {pp}: {verdict}{mark}")
+            };
+            LayoutLine {
+                tp,
+                pp,
+                per_gpu,
+                budget,
+                kv_tokens: if c.valid.is_ok() { c.tokens } else { 0 },
+                valid: c.valid.is_ok(),
+                fits: c.fits,
+                chosen,
+                text,
+            }
+        })
+        .collect()
 }

@@ -77,6 +77,12 @@ pub fn encode(i: &Inputs) -> String {
         u8::from(i.swa_full),
         fmt_num(i.util)
     );
+    if let Some(t) = i.tp {
+        let _ = write!(s, "&tp={t}");
+    }
+    if let Some(p) = i.pp {
+        let _ = write!(s, "&pp={p}");
+    }
     let _ = write!(
         s,
         "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",
@@ -308,6 +314,8 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "swafull" => i.swa_full = flag(val)?,
         "mmproj" => i.mmproj = flag(val)?,
         "util" => i.util = fnum(val, limits::UTIL)?,
+        "tp" => i.tp = Some(num(val, limits::CARDS)?),
+        "pp" => i.pp = Some(num(val, limits::CARDS)?),
         "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
         "embed" => i.embed = flag(val)?,
         "rev" => i.rev = Some(revision(val)?),
@@ -492,6 +500,52 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         }
         i.cards = n;
         i.gpu = GpuChoice::Catalog(i.gpus[0].clone());
+    }
+    // vLLM and SGLang: a pinned `tp=`/`pp=` must multiply to the cards; `tp=` wins over `pp=`.
+    if i.tp.is_some() || i.pp.is_some() {
+        let cards = i.cards.max(1);
+        let problem = if !i.engine.preallocates() {
+            Some(format!(
+                "{} has no tensor × pipeline parallel sizes; the pin is ignored",
+                i.engine.label()
+            ))
+        } else if !i.gpus.is_empty() {
+            Some("mixed cards run pipeline stages only; the pin is ignored".to_string())
+        } else {
+            match (i.tp, i.pp) {
+                (Some(t), Some(p)) if t.saturating_mul(p) != cards => Some(format!(
+                    "tp {t} × pp {p} is not the {cards} cards; using tp {}",
+                    if cards.is_multiple_of(t) { t } else { 1 }
+                )),
+                (Some(t), _) if !cards.is_multiple_of(t) => Some(format!(
+                    "tp {t} does not divide the {cards} cards; the split is chosen"
+                )),
+                (None, Some(p)) if !cards.is_multiple_of(p) => Some(format!(
+                    "pp {p} does not divide the {cards} cards; the split is chosen"
+                )),
+                _ => None,
+            }
+        };
+        if let Some(message) = problem {
+            let key = if i.tp.is_some() { "tp" } else { "pp" };
+            notices.push(Notice {
+                key: key.into(),
+                message,
+            });
+            match (i.tp, i.pp) {
+                (Some(t), Some(_))
+                    if i.engine.preallocates() && i.gpus.is_empty() && cards.is_multiple_of(t) =>
+                {
+                    i.pp = None;
+                }
+                _ => {
+                    i.tp = None;
+                    i.pp = None;
+                }
+            }
+        } else if let (Some(_), Some(_)) = (i.tp, i.pp) {
+            i.pp = None;
+        }
     }
     // Train mode: `free` lists the GPUs when given, else `cards` cards do. A pick must name
     // each of those GPUs at most once.

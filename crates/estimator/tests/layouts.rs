@@ -149,22 +149,225 @@ fn chosen_layout_matches_the_estimate() {
 }
 
 /// Five requests of 8K on 4 × RTX 4090: four-way tensor parallelism needs 2.1 GiB of NCCL and
-/// all-reduce memory per card and does not fit; four pipeline stages, with 0.25 GiB each, do.
+/// all-reduce memory per card and does not fit; four pipeline stages, with 0.25 GiB each, do,
+/// so the estimate runs them (a user would), and says why. Pinned to `tp=4` it does not fit
+/// and names the layout that does.
 #[test]
 fn a_plan_that_fits_only_with_pipeline_parallelism() {
     let q = "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5";
     let e = est(q);
-    assert_eq!(e.layout, Layout::Tensor);
-    assert!(!e.fits);
-    let by = |tp: u32| e.layouts.iter().find(|l| l.tp == tp).expect("layout");
-    assert!(by(4).valid && !by(4).fits && by(4).chosen);
-    assert!(by(2).valid && !by(2).fits);
-    assert!(by(1).valid && by(1).fits, "{:?}", by(1));
+    assert_eq!(e.layout, Layout::Layer);
+    assert!(e.fits, "{:?}", e.reasons());
+    let p = e.parallel.as_ref().expect("a chosen split");
+    assert_eq!((p.tp, p.pp, p.pinned), (1, 4, false));
+    assert!(p.why.contains("--pipeline-parallel-size 4"), "{}", p.why);
+    assert!(p.why.contains("does not fit"), "{}", p.why);
     assert!(
-        e.warnings
-            .iter()
-            .any(|w| w.contains("--tensor-parallel-size 1 --pipeline-parallel-size 4")),
-        "{:?}",
-        e.warnings
+        e.command.contains("--pipeline-parallel-size 4"),
+        "{}",
+        e.command
     );
+    assert!(
+        !e.command.contains("--tensor-parallel-size"),
+        "{}",
+        e.command
+    );
+    let by = |e: &fitcard_estimator::Estimate, tp: u32| {
+        e.layouts
+            .iter()
+            .find(|l| l.tp == tp)
+            .expect("layout")
+            .clone()
+    };
+    assert!(by(&e, 4).valid && !by(&e, 4).fits && !by(&e, 4).chosen);
+    assert!(by(&e, 2).valid && !by(&e, 2).fits);
+    assert!(by(&e, 1).valid && by(&e, 1).fits && by(&e, 1).chosen);
+    // Pinned: the engine's own answer for that split, and the layout that fits named.
+    for pin in ["&tp=4", "&pp=1", "&tp=4&pp=1"] {
+        let e = est(&format!("{q}{pin}"));
+        assert_eq!(e.layout, Layout::Tensor, "{pin}");
+        assert!(!e.fits, "{pin}");
+        let p = e.parallel.as_ref().expect("a split");
+        assert_eq!((p.tp, p.pp, p.pinned), (4, 1, true), "{pin}");
+        assert!(by(&e, 4).chosen, "{pin}");
+        assert!(
+            e.warnings
+                .iter()
+                .any(|w| w.contains("fits as --pipeline-parallel-size 4")),
+            "{:?}",
+            e.warnings
+        );
+        assert!(
+            e.command.contains("--tensor-parallel-size 4"),
+            "{}",
+            e.command
+        );
+    }
+}
+
+/// The split a user would choose, as a table: (query, chosen tp, pp). Pure tensor parallelism
+/// when the pools are equal within the margin; a mixed split when full tensor parallelism
+/// replicates the KV heads (Llama-3.1-70B has 8: on 16 cards each holds one of them for every
+/// layer, while 8 × 2 holds one for half the layers, twice the pool); pipeline stages when the
+/// heads do not divide.
+#[test]
+fn the_chosen_split_fits_with_the_largest_pool() {
+    let rows: &[(&str, u32, u32)] = &[
+        ("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=2&gpu=h100-sxm&ctx=8192", 2, 1),
+        ("model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=2&gpu=h100-sxm&ctx=8192", 2, 1),
+        ("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=h100-sxm&ctx=8192", 4, 1),
+        ("model=meta-llama/Llama-3.1-70B-Instruct&engine=vllm&quant=BF16&cards=16&gpu=h100-sxm&ctx=8192", 8, 2),
+        ("model=meta-llama/Llama-3.1-70B-Instruct&engine=sglang&quant=BF16&cards=16&gpu=h100-sxm&ctx=8192", 8, 2),
+        // 64 heads: no 6-way tensor parallelism; on 24 GiB cards the 2-way all-reduce buffers
+        // of 2 × 3 cost more than 5 % of the pool, so six stages hold the most.
+        ("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192", 1, 6),
+    ];
+    for &(q, tp, pp) in rows {
+        let e = est(q);
+        let p = e.parallel.as_ref().expect("a chosen split");
+        assert_eq!((p.tp, p.pp), (tp, pp), "{q}: {}", p.why);
+        assert!(e.fits, "{q}");
+        // The chosen one is listed as chosen, and no fitting layout holds more than 5 % more.
+        let chosen = e.layouts.iter().find(|l| l.chosen).expect("chosen");
+        assert_eq!((chosen.tp, chosen.pp), (tp, pp), "{q}");
+        let (t, pf) = match e.engine {
+            "sglang" => ("--tp-size", "--pp-size"),
+            _ => ("--tensor-parallel-size", "--pipeline-parallel-size"),
+        };
+        let flags = match (tp, pp) {
+            (t1, 1) => format!("{t} {t1}"),
+            (1, p1) => format!("{pf} {p1}"),
+            (t1, p1) => format!("{t} {t1} {pf} {p1}"),
+        };
+        assert!(e.command.contains(&flags), "{q}: {}", e.command);
+        for other in e.layouts.iter().filter(|l| l.fits && !l.chosen) {
+            let mut i = decode(q).inputs;
+            i.tp = Some(other.tp);
+            let o = fitcard_estimator::estimate(&i);
+            let (a, b) = (
+                o.kv_pool_tokens.expect("pool"),
+                e.kv_pool_tokens.expect("pool"),
+            );
+            assert!(
+                a * 100 < b * 105 || other.tp < tp,
+                "{q}: tp {} holds {a} tokens > {b}",
+                other.tp
+            );
+        }
+    }
+    // The JSON carries the split and why (an addition: absent on one card and other engines).
+    let e = est("model=meta-llama/Llama-3.1-70B-Instruct&engine=vllm&quant=BF16&cards=16&gpu=h100-sxm&ctx=8192");
+    let j = serde_json::to_value(&e).expect("json");
+    assert_eq!(j["parallel"]["tp"], 8);
+    assert_eq!(j["parallel"]["pp"], 2);
+    let why = j["parallel"]["why"].as_str().expect("why");
+    assert!(why.contains("--tensor-parallel-size 16 holds"), "{why}");
+    let one = est("model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192");
+    assert!(serde_json::to_value(&one)
+        .expect("json")
+        .get("parallel")
+        .is_none());
+}
+
+/// A pin that does not fit the cards, or on an engine without these sizes, is dropped with a
+/// one-line notice.
+#[test]
+fn bad_pins_are_dropped_with_a_notice() {
+    for (q, key, kept) in [
+        (
+            "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&tp=3",
+            "tp",
+            None,
+        ),
+        (
+            "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&pp=3",
+            "pp",
+            None,
+        ),
+        // tp= wins when it divides the cards.
+        (
+            "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&tp=2&pp=3",
+            "tp",
+            Some(2),
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=llama.cpp&quant=Q4_K_M&cards=2&tp=2",
+            "tp",
+            None,
+        ),
+    ] {
+        let d = decode(q);
+        assert!(
+            d.notices.iter().any(|n| n.key == key),
+            "{q}: {:?}",
+            d.notices
+        );
+        let e = fitcard_estimator::estimate::estimate_full(&d.inputs);
+        let pinned = e.parallel.as_ref().filter(|p| p.pinned).map(|p| p.tp);
+        assert_eq!(pinned, kept, "{q}");
+    }
+    // A pin survives the permalink.
+    let d = decode("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&tp=2");
+    assert!(d.clean(), "{:?}", d.notices);
+    let again = decode(&fitcard_estimator::encode(&d.inputs));
+    assert_eq!(again.inputs.tp, Some(2));
+}
+
+/// The page's one line per layout: the same layouts, bytes and choice as the full estimate,
+/// every number printed without float formatting.
+#[test]
+fn summary_lines_match_the_layouts() {
+    use fitcard_estimator::layouts::summary;
+    for q in [
+        "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5",
+        "model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192",
+        "model=meta-llama/Llama-3.1-70B-Instruct&engine=vllm&quant=BF16&cards=16&gpu=h100-sxm&ctx=8192",
+        "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192",
+    ] {
+        let e = est(q);
+        let lines = summary(&decode(q).inputs);
+        assert_eq!(lines.len(), e.layouts.len(), "{q}");
+        for (l, full) in lines.iter().zip(&e.layouts) {
+            assert_eq!((l.tp, l.pp), (full.tp, full.pp), "{q}");
+            assert_eq!(l.valid, full.valid, "{q}");
+            assert_eq!(l.chosen, full.chosen, "{q}");
+            if l.valid {
+                assert_eq!(l.per_gpu, full.per_gpu_bytes, "{q} {}", l.text);
+            } else {
+                assert!(l.text.contains("cannot start") && l.kv_tokens == 0, "{}", l.text);
+            }
+            assert!(!l.text.contains('\n'), "{}", l.text);
+        }
+        let chosen: Vec<_> = lines.iter().filter(|l| l.chosen).collect();
+        assert_eq!(chosen.len(), 1, "{q}");
+        assert_eq!(chosen[0].fits, e.fits, "{q}");
+        assert_eq!(chosen[0].kv_tokens, e.kv_pool_tokens.expect("pool"), "{q}");
+        assert!(chosen[0].text.ends_with("(chosen)"), "{}", chosen[0].text);
+    }
+    let lines = summary(
+        &decode("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5")
+            .inputs,
+    );
+    let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
+    assert!(
+        texts[0].starts_with("tp 4 × pp 1: ") && texts[0].contains("short by"),
+        "{texts:?}"
+    );
+    assert!(
+        texts[2].starts_with("tp 1 × pp 4: ") && texts[2].contains(": fits (chosen)"),
+        "{texts:?}"
+    );
+    assert!(
+        texts[2].contains(" GiB of ") && texts[2].contains(" tokens of KV"),
+        "{texts:?}"
+    );
+    // Other engines and mixed cards: none.
+    assert!(
+        summary(&decode("model=Qwen/Qwen3-8B&engine=llama.cpp&quant=Q4_K_M&cards=2").inputs)
+            .is_empty()
+    );
+    assert!(summary(
+        &decode("model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpus=rtx-4090,rtx-3060-12gb").inputs
+    )
+    .is_empty());
 }

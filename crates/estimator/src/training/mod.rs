@@ -306,6 +306,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             kv_pool_tokens: None,
             max_concurrency: None,
             layouts: Vec::new(),
+            parallel: None,
             checks,
             warnings: Vec::new(),
             speed: None,
