@@ -190,7 +190,9 @@ pub enum Layout {
 
 /// The `tensor_parallel × pipeline_parallel` split of vLLM and SGLang on `tp × pp` alike cards.
 ///
-/// Unpinned (no `tp=`/`pp=`), it is chosen the way a user would choose it: among the layouts
+/// Unpinned (no `tp=`/`pp=`), it is chosen the way vLLM's documentation advises: tensor
+/// parallel over the cards of a node (up to [`GPUS_PER_NODE`]), pipeline parallel across nodes,
+/// whenever that fits. Otherwise, among the layouts
 /// the engine can start ([`tensor_parallel`], at least one layer per stage) that fit, the one
 /// whose KV pool holds the most tokens (hence the highest "maximum concurrency"); layouts
 /// within [`EQUAL_POOL_PERCENT`] % of the largest pool count as equal, and of those the largest
@@ -213,6 +215,9 @@ pub struct ParallelChoice {
 /// split is chosen: the estimate's own tolerance against published startup logs
 /// (tests/vllm_logs.rs), below which it cannot tell two layouts apart.
 pub const EQUAL_POOL_PERCENT: u64 = 5;
+
+/// GPUs in one node (DGX/HGX servers hold 8): the largest tensor-parallel size chosen unpinned.
+pub const GPUS_PER_NODE: u32 = 8;
 
 /// Everything the page, the embed and the CLI show for one configuration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -683,6 +688,23 @@ pub(crate) fn pick(i: &Inputs, all: &[Candidate], cards: u32) -> (usize, bool, S
             (k, true, why)
         }
         None => {
+            // vLLM's documented practice: tensor parallel over the GPUs of a node (up to 8),
+            // pipeline parallel across nodes
+            // (<https://docs.vllm.ai/en/v0.8.3/serving/distributed_serving.html>, "How to decide
+            // the distributed inference strategy"). Taken whenever it fits.
+            let node_tp = (1..=cards.min(GPUS_PER_NODE))
+                .rev()
+                .find(|t| cards.is_multiple_of(*t))
+                .unwrap_or(1);
+            if let Some(k) = all.iter().position(|c| c.s.split.0 == node_tp && c.fits) {
+                let why = format!(
+                    "{}: tensor parallel within a node of up to {GPUS_PER_NODE} GPUs{}, as vLLM's documentation advises, and it fits ({} tokens of KV)",
+                    words(&all[k]),
+                    if node_tp < cards { ", pipeline parallel across nodes" } else { "" },
+                    thousands(all[k].tokens)
+                );
+                return (k, false, why);
+            }
             let fitting = all.iter().filter(|c| c.fits).count();
             let best = all
                 .iter()
