@@ -52,6 +52,24 @@
 //! K-quants is compute-bound, a mechanism this bandwidth model does not have, so M1-generation
 //! quantized speeds are outside the domain.
 //!
+//! **AMD.** Held out against the CUDA fits, AMD cards decode slower than their bandwidth says:
+//! RDNA3 discrete cards (RX 7900 XTX/XT, W7900, ROCm) by 32–71 %, so they get their own fit
+//! ([`RDNA`], `eff` 0.565 fitted on the RX 7900 XTX rows; held out on the 7900 XT and W7900:
+//! median 13 %, worst 26 %, a 2023 Q4_K_M build). The MI300X (HBM, ROCm) runs 24 % below the
+//! HBM fit on Llama-2-7B Q4_0, the fixed time per token dominating at 5.3 TB/s (held out, kept
+//! on the HBM fit). The Ryzen AI Max+ 395's iGPU (Vulkan 52 t/s, HIP 49) runs 12–18 % faster
+//! than the Apple unified fit says: it reaches about 80 % of its 256 GB/s (the page that
+//! publishes the rows measures 212 GB/s with rocm_bandwidth_test).
+//!
+//! **CPU-only decode** is not an estimate this module gives (a free-form `bw=` device does not
+//! exist yet). The published CPU-backend llama-bench rows (`cpu_only` in `tests/data/speed.json`)
+//! read 42–70 % of the theoretical RAM bandwidth on single-socket desktops and laptops (Ryzen
+//! 7940HS, 5800X3D, the Ryzen AI Max+ 395's CPU cores) and 7–13 % on a two-socket EPYC (NUMA:
+//! threads read the other socket's memory). The spill below reads host memory at the full
+//! theoretical bandwidth, so its host term is optimistic by up to 2× on those machines; it is
+//! kept an upper bound until a published partial-offload row with its RAM stated validates a
+//! share (`tests/speed.rs` reports the shares).
+//!
 //! **Spill.** llama.cpp and Ollama keep running when the model does not fit: the layers that do
 //! not fit stay in system RAM and are read from there each token, at `ram_bw` (GB/s; default
 //! 76.8: dual-channel DDR5-4800, 4800 MT/s × 8 B × 2 channels, a peak the CPU will not beat), so
@@ -135,6 +153,33 @@ pub const UNIFIED: Fit = Fit {
     eff: 0.843,
     fixed_s: 0.005_85,
 };
+
+/// AMD discrete GDDR cards (RDNA3: Radeon RX 7900 XTX/XT, Radeon PRO W7900) under llama.cpp's
+/// HIP (ROCm) backend: `eff` fitted on the two RX 7900 XTX decode rows of `tests/data/speed.json`
+/// (Llama-2-7B Q4_0 tg128 119.09 t/s, build 1988; Llama-3-8B Q4_K_M tg64 105.75 t/s, llama.cpp
+/// PR #26284), the fixed time kept at the GDDR one. The CUDA GDDR fit over-estimates these cards
+/// by 32–71 %: at batch 1 the HIP matrix-vector kernels read about 55 % of the specified
+/// bandwidth, against about 81 % for CUDA on NVIDIA GDDR (the same model and build era: an RTX
+/// 3090, 936 GB/s, decodes Llama-2-7B Q4_0 at 134.5 t/s, the 960 GB/s 7900 XTX at 119.1).
+/// Held out: the RX 7900 XT and W7900 rows (median 13 %, every row within 26 %, `tests/speed.rs`).
+pub const RDNA: Fit = Fit {
+    eff: 0.565,
+    fixed_s: 0.001_23,
+};
+
+/// The decode fit of a catalog card: by memory kind, with AMD discrete GDDR cards apart
+/// ([`RDNA`]) and NVIDIA's unified-memory machine on the CUDA fit.
+pub fn decode_fit(g: &crate::catalog::Gpu) -> Fit {
+    match g.memory_kind {
+        MemoryKind::Gddr if g.name.starts_with("AMD") => RDNA,
+        MemoryKind::Gddr => GDDR,
+        MemoryKind::Hbm => HBM,
+        // NVIDIA's unified-memory machine (DGX Spark, GB10) runs llama.cpp's CUDA kernels: the
+        // CUDA fit, not the Metal one (its DGX Spark rows, `tests/speed.rs`).
+        MemoryKind::Unified if g.name.starts_with("NVIDIA") => GDDR,
+        MemoryKind::Unified => UNIFIED,
+    }
+}
 
 /// Host memory bandwidth when not given, GB/s (dual-channel DDR5-4800 peak).
 pub const DEFAULT_RAM_BW_GBS: f64 = 76.8;
@@ -353,15 +398,7 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
         (None, GpuChoice::VramGib(_)) => return None,
     };
     let g = catalog().gpu(&id)?;
-    let fit = match g.memory_kind {
-        MemoryKind::Gddr => GDDR,
-        MemoryKind::Hbm => HBM,
-        // NVIDIA's unified-memory machine (DGX Spark, GB10) runs llama.cpp's CUDA kernels: the
-        // CUDA fit, not the Metal one (its DGX Spark rows, `tests/speed.rs`).
-        MemoryKind::Unified if g.name.starts_with("NVIDIA") => GDDR,
-        MemoryKind::Unified => UNIFIED,
-    };
-    Some((g.bandwidth_gbs? * 1e9, fit, g.memory_kind))
+    Some((g.bandwidth_gbs? * 1e9, decode_fit(g), g.memory_kind))
 }
 
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
