@@ -174,9 +174,16 @@ pub fn safetensors_index(bytes: &[u8]) -> Result<Index, String> {
     }
     let raw: Raw = serde_json::from_slice(bytes).map_err(|e| {
         let e = e.to_string();
+        let e: String = e
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(200)
+            .collect();
         format!(
             "the index is not a safetensors index ({})",
-            e.lines().next().unwrap_or_default()
+            crate::inputs::clean(&e)
         )
     })?;
     if raw
