@@ -157,7 +157,8 @@ impl AppState {
     /// on failure nothing changes but the one-line message.
     pub fn start_import(self, t: crate::hub::Target) {
         let busy = format!("Importing {}…", t.repo);
-        let read = async move { crate::importer::run(&t, self.progress()).await };
+        let engine = self.inputs.with_untracked(|i| i.engine);
+        let read = async move { crate::importer::run(&t, engine, self.progress()).await };
         self.start_read(busy, read, |j| {
             let n = fitcard_estimator::catalog()
                 .family(&j.family)

@@ -307,6 +307,28 @@ pub fn choose<'a>(files: &'a RepoFiles, want: Option<&str>) -> Option<&'a GgufFi
     .or_else(|| g.last())
 }
 
+/// A model read two ways (a GGUF header, a checkpoint's config.json and shard headers), or one:
+/// which one the family is built on, and the other's format beside it. The checkpoint for the
+/// engines that load safetensors (vLLM, SGLang, transformers: their architecture is the
+/// config.json's and their format the checkpoint's), a GGUF for the others; the one read wins
+/// when the other could not be (a failure of both says the preferred one's reason).
+pub fn pick(
+    gguf: Option<Result<(Variant, Format), String>>,
+    checkpoint: Option<Result<(Variant, Format), String>>,
+    container: Container,
+) -> Result<((Variant, Format), Vec<Format>), String> {
+    let (first, second) = match container {
+        Container::Safetensors => (checkpoint, gguf),
+        Container::Gguf | Container::Mlx => (gguf, checkpoint),
+    };
+    match (first, second) {
+        (Some(Ok(a)), b) => Ok((a, b.and_then(Result::ok).map(|b| b.1).into_iter().collect())),
+        (_, Some(Ok(b))) => Ok((b, Vec::new())),
+        (Some(Err(e)), _) | (None, Some(Err(e))) => Err(e),
+        (None, None) => Err("no .gguf or .safetensors model file".into()),
+    }
+}
+
 /// Keep `rev=` and `file=` in step with the model: an imported model carries the commit it was
 /// read at and the file of the chosen format; a catalog model carries neither.
 pub fn pin(i: &mut fitcard_estimator::Inputs, rev: Option<&str>) {
@@ -348,20 +370,29 @@ pub fn family(
     extra: Vec<Format>,
 ) -> Family {
     let (mut v, f) = read;
-    let source = match f.container {
-        Container::Gguf => format!("{} on the Hub (its header read)", f.file),
-        Container::Safetensors | Container::Mlx => f.source.clone(),
-    };
-    let mut formats = vec![Format {
+    let on_hub = |f: Format| Format {
         repo: repo.to_string(),
-        source,
+        source: match f.container {
+            Container::Gguf => format!("{} on the Hub (its header read)", f.file),
+            Container::Safetensors | Container::Mlx => f.source.clone(),
+        },
         ..f
-    }];
+    };
+    let mut formats = vec![on_hub(f)];
+    let extra: Vec<Format> = extra.into_iter().map(on_hub).collect();
+    // The GGUF read (the model's, or beside a checkpoint) lends the others its embeddings' type.
+    let like = formats
+        .iter()
+        .chain(&extra)
+        .find(|x| x.container == Container::Gguf)
+        .unwrap_or(&formats[0]);
+    let (embd_type, duplicate_output) = (like.embd_type, like.duplicate_output);
     for g in &files.gguf {
         let Some(q) = g.quant else { continue };
         if formats
             .iter()
-            .any(|x| x.id == q && x.container == Container::Gguf)
+            .chain(&extra)
+            .any(|x| x.container == Container::Gguf && (x.id == q || x.file == g.path))
         {
             continue;
         }
@@ -373,8 +404,8 @@ pub fn family(
             repo: repo.to_string(),
             file: g.path.clone(),
             source: format!("{} on the Hub (its format from the name)", g.path),
-            embd_type: formats[0].embd_type,
-            duplicate_output: formats[0].duplicate_output,
+            embd_type,
+            duplicate_output,
             unquantized: Vec::new(),
             note: None,
         });
@@ -641,5 +672,85 @@ mod tests {
         assert_eq!(v.formats[0].bytes, Bytes(2_471_645_608));
         assert!(v.formats[0].source.contains("headers read"));
         assert_eq!(v.formats[0].repo, "o/m");
+    }
+
+    /// A repo with GGUF files and a checkpoint: vLLM, SGLang and transformers get the
+    /// checkpoint (its config.json's architecture, its format), llama.cpp and Ollama the GGUF;
+    /// the other stays a format beside it, and the GGUF formats named by file name take the
+    /// embeddings' type of the GGUF header read. One read failing leaves the other.
+    #[test]
+    fn the_engine_picks_the_checkpoint_or_the_gguf() {
+        use fitcard_estimator::quant::GgmlType;
+        use fitcard_estimator::{hf, Engine};
+        let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
+            "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
+            "intermediate_size": 8192, "max_position_embeddings": 131072,
+            "torch_dtype": "bfloat16", "tie_word_embeddings": true}"#;
+        let st = || hf::to_variant("o/m", config, Bytes(2_471_645_608), &[]).expect("reads");
+        // The GGUF's own reading: the same shapes, Q6_K embeddings, 20 layers to tell it apart.
+        let gg = || {
+            let (mut v, f) = st();
+            v.arch.layers = 20;
+            let f = Format {
+                id: Quant::Q4KM,
+                container: Container::Gguf,
+                file: "m-Q4_K_M.gguf".into(),
+                embd_type: GgmlType::Q6K,
+                ..f
+            };
+            (v, f)
+        };
+        let files = classify(
+            &[
+                sib("config.json", 700),
+                sib("model.safetensors", 2_471_645_608),
+                sib("m-Q4_K_M.gguf", 800_000_000),
+                sib("m-Q8_0.gguf", 1_300_000_000),
+            ],
+            None,
+        );
+        let both = || (Some(Ok(gg())), Some(Ok(st())));
+        for (engine, layers, quant) in [
+            (Engine::Vllm, 16, Quant::BF16),
+            (Engine::Sglang, 16, Quant::BF16),
+            (Engine::Transformers, 16, Quant::BF16),
+            (Engine::LlamaCpp, 20, Quant::Q4KM),
+            (Engine::Ollama, 20, Quant::Q4KM),
+        ] {
+            let (g, s) = both();
+            let (read, extra) = pick(g, s, engine.container()).expect("picks");
+            assert_eq!((read.0.arch.layers, read.1.id), (layers, quant), "{engine}");
+            let fam = family("o/m", &files, read, extra);
+            let fs = &fam.variants[0].formats;
+            let ids: Vec<(&str, Container)> = fs.iter().map(|f| (f.id.id(), f.container)).collect();
+            assert_eq!(
+                ids,
+                [
+                    ("BF16", Container::Safetensors),
+                    ("Q8_0", Container::Gguf),
+                    ("Q4_K_M", Container::Gguf)
+                ],
+                "{engine}"
+            );
+            for f in fs.iter().filter(|f| f.container == Container::Gguf) {
+                assert_eq!(f.embd_type, GgmlType::Q6K, "{engine} {}", f.file);
+                assert_eq!(f.repo, "o/m");
+            }
+            let q4 = fs.iter().find(|f| f.id == Quant::Q4KM).expect("Q4_K_M");
+            assert!(q4.source.contains("header read"), "{}", q4.source);
+        }
+        // One failed: the other is the model; both failed: the preferred one's reason.
+        let bad = || Some(Err::<(Variant, Format), String>("cut short".into()));
+        let (read, extra) = pick(bad(), Some(Ok(st())), Container::Gguf).expect("picks");
+        assert_eq!((read.1.id, extra.len()), (Quant::BF16, 0));
+        let (read, _) = pick(Some(Ok(gg())), bad(), Container::Safetensors).expect("picks");
+        assert_eq!(read.1.id, Quant::Q4KM);
+        let e = pick(
+            Some(Err("a".into())),
+            Some(Err("b".into())),
+            Container::Safetensors,
+        );
+        assert_eq!(e.map(|_| ()), Err("b".into()));
+        assert!(pick(None, None, Container::Gguf).is_err());
     }
 }

@@ -13,7 +13,8 @@ use crate::hub::{self, Sibling, Target};
 use fitcard_estimator::catalog::{Family, Format, Variant};
 use fitcard_estimator::gguf::{self, Error};
 use fitcard_estimator::hf;
-use fitcard_estimator::{Bytes, Quant};
+use fitcard_estimator::quant::Container;
+use fitcard_estimator::{Bytes, Engine, Quant};
 use js_sys::{Reflect, Uint8Array};
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -225,8 +226,13 @@ pub async fn run_disk(
     })
 }
 
-/// Read `t` from the Hub: its files, then the header of one GGUF. `progress` is told each step.
-pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, String> {
+/// Read `t` from the Hub: its files, then the header of one GGUF and/or the checkpoint's, the
+/// model built on the one `engine` loads (see [`hub::pick`]). `progress` is told each step.
+pub async fn run(
+    t: &Target,
+    engine: Option<Engine>,
+    progress: impl Fn(String),
+) -> Result<Imported, String> {
     let repo = t.repo.as_str();
     progress(format!("Reading the file list of {repo}…"));
     let (_, body) = get(repo, &hub::info_url(t), None, MAX_INFO).await?;
@@ -258,47 +264,40 @@ pub async fn run(t: &Target, progress: impl Fn(String)) -> Result<Imported, Stri
         return Err(gated(repo));
     }
     let files = hub::classify(&siblings, t.dir.as_deref());
-    // A link or address naming a .safetensors file asks for the checkpoint; else a GGUF is read
-    // when there is one, and the checkpoint beside it adds its format.
-    let want_st = t
-        .file
-        .as_deref()
-        .is_some_and(|f| f.ends_with(".safetensors"));
+    // A link or address naming a .safetensors file asks for the checkpoint, one naming a .gguf
+    // that GGUF; else the engine decides which the model is built on (`hub::pick`), and the
+    // other, when the repo has it, adds its format.
+    let named = |ext: &str| t.file.as_deref().is_some_and(|f| f.ends_with(ext));
+    let want_st = named(".safetensors");
+    let container = if want_st {
+        Container::Safetensors
+    } else if named(".gguf") {
+        Container::Gguf
+    } else {
+        engine.map_or(Container::Gguf, Engine::container)
+    };
+    let src = Source::Hub { repo, rev: &rev };
     let gguf = match hub::choose(&files, t.file.as_deref()).filter(|_| !want_st) {
-        Some(g) => Some(read_gguf(&Source::Hub { repo, rev: &rev }, g, &progress).await?),
+        Some(g) => Some(read_gguf(&src, g, &progress).await),
         None => None,
     };
     let st = if files.safetensors.is_empty() {
         None
     } else if !files.config {
-        if gguf.is_none() {
-            return Err(format!(
-                "{repo} holds .safetensors files without a config.json beside them: the \
+        Some(Err(format!(
+            "{repo} holds .safetensors files without a config.json beside them: the \
 architecture is unknown"
-            ));
-        }
-        None
+        )))
     } else {
-        match read_checkpoint(
-            &Source::Hub { repo, rev: &rev },
-            repo,
-            t.dir.as_deref(),
-            &files,
-            &progress,
-        )
-        .await
-        {
-            Ok(x) => Some(x),
-            // The GGUF formats still import.
-            Err(_) if gguf.is_some() => None,
-            Err(e) => return Err(e),
+        Some(read_checkpoint(&src, repo, t.dir.as_deref(), &files, &progress).await)
+    };
+    let (read, extra) = hub::pick(gguf, st, container).map_err(|e| {
+        if e.starts_with("no .gguf") {
+            format!("{repo} holds {e}")
+        } else {
+            e
         }
-    };
-    let (read, extra) = match (gguf, st) {
-        (Some(g), st) => (g, st.map(|s| s.1).into_iter().collect()),
-        (None, Some(s)) => (s, Vec::new()),
-        (None, None) => return Err(format!("{repo} holds no .gguf or .safetensors model file")),
-    };
+    })?;
     let quant = read.1.id;
     Ok(Imported {
         family: hub::family(repo, &files, read, extra),
@@ -521,7 +520,8 @@ async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>
 
 /// The importer's message loop (it first posts `{ready: true}`). Each message from the page is
 /// `[id, abi, kind, ...args]` (`abi` = [`abi_number`]):
-/// - `import` with `[repo, rev, dir, file]` (empty = none), or `disk` with `[files]` (an
+/// - `import` with `[repo, rev, dir, file, engine]` (empty = none; the engine decides which
+///   of a GGUF and a checkpoint the model is built on), or `disk` with `[files]` (an
 ///   array of `File`s picked on the disk): `{id, progress: text}` while it works, then
 ///   `{id, ok: bytes, family, model, rev, quant}` (see [`join`]; `rev` empty for the disk);
 /// - `frontier` with `[query, width]`: `{id, svg}`;
@@ -544,6 +544,7 @@ pub fn serve() {
             dir: arg(2),
             file: arg(3),
         };
+        let engine: Option<Engine> = arg(4).and_then(|e| e.parse().ok());
         let (a, b) = (arg(0).unwrap_or_default(), arg(1).unwrap_or_default());
         // Files picked on the disk: the first argument, an array of `File`s.
         let picked: Vec<web_sys::File> = js_sys::Array::from(&data.get(3))
@@ -570,7 +571,7 @@ pub fn serve() {
                 "import" | "disk" => {
                     let progress = |m: String| post(&[("progress", text(&m))]);
                     let joined = if kind == "import" {
-                        join(run(&target, progress)).await
+                        join(run(&target, engine, progress)).await
                     } else {
                         join(run_disk(&picked, progress)).await
                     };

@@ -165,14 +165,20 @@ fn joined(d: &JsValue) -> Result<Joined, String> {
     })
 }
 
-/// Read `t` from the Hub in the importer; `progress` is told each step.
-pub async fn run(t: &Target, progress: impl Fn(String) + 'static) -> Result<Joined, String> {
+/// Read `t` from the Hub in the importer, built on the files `engine` loads; `progress` is
+/// told each step.
+pub async fn run(
+    t: &Target,
+    engine: fitcard_estimator::Engine,
+    progress: impl Fn(String) + 'static,
+) -> Result<Joined, String> {
     let opt = |s: &Option<String>| JsValue::from_str(s.as_deref().unwrap_or(""));
     let args = [
         t.repo.as_str().into(),
         opt(&t.rev),
         opt(&t.dir),
         opt(&t.file),
+        engine.id().into(),
     ];
     joined(&ask("import", &args, Some(Rc::new(progress))).await?)
 }

@@ -152,7 +152,7 @@ impl Reader<'_> {
         }
         Ok(String::from_utf8_lossy(self.take(n)?).into_owned())
     }
-    /// Skip one value of type `t` (inside an array), or read it when `keep`.
+    /// Read one value of type `t` (`depth` 1 inside an array).
     fn value(&mut self, t: u32, depth: u32) -> Result<Value, Error> {
         Ok(match t {
             0 => Value::Int(i128::from(self.take(1)?[0])),
@@ -180,6 +180,34 @@ impl Reader<'_> {
                     return Err(Error::Bad(format!(
                         "an array of {n} elements (over {MAX_ARRAY})"
                     )));
+                }
+                // Long arrays (a vocabulary's tokens, scores and types), strings and floats
+                // are kept as their length only: skipped without building a value per element.
+                let width = match et {
+                    0 | 1 | 7 => Some(1),
+                    2 | 3 => Some(2),
+                    4..=6 => Some(4),
+                    10..=12 => Some(8),
+                    _ => None,
+                };
+                match width {
+                    Some(w) if n > 4096 || matches!(et, 6 | 12) => {
+                        self.take(n * w)?;
+                        return Ok(Value::Array(n, Vec::new()));
+                    }
+                    None if et == 8 => {
+                        for _ in 0..n {
+                            let len = self.u64()?;
+                            if len > MAX_STRING {
+                                return Err(Error::Bad(format!(
+                                    "a string value of {len} bytes (over {MAX_STRING})"
+                                )));
+                            }
+                            self.take(len)?;
+                        }
+                        return Ok(Value::Array(n, Vec::new()));
+                    }
+                    _ => {}
                 }
                 let mut keep = Vec::new();
                 for _ in 0..n {

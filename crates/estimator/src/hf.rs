@@ -87,6 +87,123 @@ pub fn safetensors_header(bytes: &[u8]) -> Result<Vec<Tensor>, HeaderError> {
     Ok(out)
 }
 
+/// Largest `model.safetensors.index.json` accepted, bytes (a large MoE's index is tens of MB).
+pub const MAX_INDEX: u64 = 200_000_000;
+/// Most distinct shards an index may name.
+pub const MAX_INDEX_SHARDS: usize = 100_000;
+
+/// What a sharded checkpoint's `model.safetensors.index.json` says (transformers
+/// `modeling_utils.py`, `SAFE_WEIGHTS_INDEX_NAME`: `{"metadata": {"total_size": N},
+/// "weight_map": {tensor: shard, …}}`): the shards, not the tensors (each shard's own header
+/// sizes those).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Index {
+    /// `metadata.total_size`: the tensors' bytes, when given.
+    pub total_size: Option<u64>,
+    /// The shard files the weight map names, each once, sorted.
+    pub shards: Vec<String>,
+    /// How many tensors the weight map lists.
+    pub tensors: u64,
+}
+
+/// The weight map read without keeping its keys: each value is compared with the shards
+/// already seen and copied only when new, so a 60 MB index allocates a few hundred strings.
+struct Shards(std::collections::BTreeSet<String>, u64);
+
+impl<'de> serde::Deserialize<'de> for Shards {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Map;
+        struct Name<'a>(&'a mut std::collections::BTreeSet<String>);
+        impl<'de> serde::de::DeserializeSeed<'de> for Name<'_> {
+            type Value = ();
+            fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<(), D::Error> {
+                d.deserialize_str(self)
+            }
+        }
+        impl serde::de::Visitor<'_> for Name<'_> {
+            type Value = ();
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a shard file name")
+            }
+            fn visit_str<E: serde::de::Error>(self, s: &str) -> Result<(), E> {
+                if !self.0.contains(s) {
+                    if self.0.len() >= MAX_INDEX_SHARDS {
+                        return Err(E::custom(format!(
+                            "the weight map names over {MAX_INDEX_SHARDS} shards"
+                        )));
+                    }
+                    self.0.insert(s.chars().take(256).collect());
+                }
+                Ok(())
+            }
+        }
+        impl<'de> serde::de::Visitor<'de> for Map {
+            type Value = Shards;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a weight map (an object of tensor: shard)")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(self, mut m: A) -> Result<Shards, A::Error> {
+                let mut out = Shards(std::collections::BTreeSet::new(), 0);
+                while m.next_key::<serde::de::IgnoredAny>()?.is_some() {
+                    m.next_value_seed(Name(&mut out.0))?;
+                    out.1 += 1;
+                }
+                Ok(out)
+            }
+        }
+        d.deserialize_map(Map)
+    }
+}
+
+/// Read a `model.safetensors.index.json`. Err is one line.
+pub fn safetensors_index(bytes: &[u8]) -> Result<Index, String> {
+    #[derive(serde::Deserialize)]
+    struct Meta {
+        total_size: Option<serde_json::Number>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Raw {
+        metadata: Option<Meta>,
+        weight_map: Shards,
+    }
+    if bytes.len() as u64 > MAX_INDEX {
+        return Err(format!(
+            "an index of {} bytes (over {MAX_INDEX})",
+            bytes.len()
+        ));
+    }
+    let raw: Raw = serde_json::from_slice(bytes).map_err(|e| {
+        let e = e.to_string();
+        let e: String = e
+            .lines()
+            .next()
+            .unwrap_or_default()
+            .chars()
+            .take(200)
+            .collect();
+        format!(
+            "the index is not a safetensors index ({})",
+            crate::inputs::clean(&e)
+        )
+    })?;
+    if raw
+        .weight_map
+        .0
+        .iter()
+        .any(|s| s.is_empty() || s.starts_with('/') || s.split(['/', '\\']).any(|p| p == ".."))
+    {
+        return Err("the index names a shard outside its folder".into());
+    }
+    Ok(Index {
+        total_size: raw
+            .metadata
+            .and_then(|m| m.total_size)
+            .and_then(|n| n.as_u64()),
+        shards: raw.weight_map.0.into_iter().collect(),
+        tensors: raw.weight_map.1,
+    })
+}
+
 /// The format a checkpoint is stored in, from `quantization_config` (transformers
 /// `utils/quantization_config.py`,
 /// <https://github.com/huggingface/transformers/blob/main/src/transformers/utils/quantization_config.py>)

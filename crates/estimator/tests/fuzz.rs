@@ -1,5 +1,5 @@
 //! Byte-mutation fuzzing of every parser that reads hostile input: GGUF headers, safetensors
-//! headers, config.json (architecture and quantization_config) and the query string. Seeds are
+//! headers and indexes, config.json (architecture and quantization_config) and the query string. Seeds are
 //! the committed files in `tests/data/fuzz/`; each input is a seed with 1–4 random mutations (bit
 //! flips, interesting bytes and 64-bit lengths such as 2^60 written over the bytes, insertions,
 //! deletions, duplicated chunks, truncation). A parser may refuse anything; it must never panic,
@@ -155,6 +155,22 @@ fn safetensors_headers() {
             Err(hf::HeaderError::NeedMore(n)) => assert!(n > 0),
         }
     });
+}
+
+#[test]
+fn safetensors_index() {
+    let seeds = vec![seed("model.safetensors.index.json")];
+    let i = hf::safetensors_index(&seeds[0]).expect("the seed parses");
+    assert_eq!((i.shards.len(), i.tensors), (2, 12));
+    fuzz(
+        "safetensors index",
+        &seeds,
+        5,
+        |b| match hf::safetensors_index(b) {
+            Ok(i) => assert!(i.shards.len() as u64 <= i.tensors && (i.tensors as usize) <= b.len()),
+            Err(m) => one_line(&m),
+        },
+    );
 }
 
 #[test]

@@ -260,3 +260,44 @@ fn latent_and_hybrid_headers() {
     let e = to_variant(&parse(&odd).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
     assert!(e.contains("not modelled yet"), "{e}");
 }
+
+#[path = "../benches/support/headers.rs"]
+mod bench_headers;
+
+/// The benchmark's header (a 262,144-token vocabulary, its scores and token types, 444
+/// tensors) reads into its model; the vocabulary's arrays are kept as their lengths only, and
+/// a header cut inside them asks for the bytes up to the array's end at once.
+#[test]
+fn a_262k_vocabulary_is_skipped_not_kept() {
+    use fitcard_estimator::gguf::Value;
+    let (b, n_kv) = bench_headers::gguf_262k();
+    let h = parse(&b).expect("reads");
+    assert_eq!(h.kv.len() as u64, n_kv);
+    assert_eq!(h.tensors.len() as u64, bench_headers::TENSORS);
+    for k in [
+        "tokenizer.ggml.tokens",
+        "tokenizer.ggml.scores",
+        "tokenizer.ggml.token_type",
+    ] {
+        assert_eq!(
+            h.kv.get(k),
+            Some(&Value::Array(bench_headers::VOCAB, Vec::new())),
+            "{k}"
+        );
+    }
+    let (v, f) = to_variant(&h, "gemma-3-4b-it-Q4_K_M.gguf", Bytes(1)).expect("model");
+    assert_eq!(
+        (v.arch.layers, v.arch.vocab, v.arch.kv_heads, f.id.id()),
+        (34, bench_headers::VOCAB, 4, "Q4_K_M")
+    );
+    // Cut inside the scores (f32s): the answer is the end of the whole array.
+    let scores = b
+        .windows(21)
+        .position(|w| w == b"tokenizer.ggml.scores")
+        .expect("scores key");
+    let end = scores + 21 + 4 + 4 + 8 + 4 * bench_headers::VOCAB as usize;
+    match parse(&b[..scores + 1000]) {
+        Err(Error::NeedMore(n)) => assert_eq!(n as usize, end),
+        other => panic!("{other:?}"),
+    }
+}

@@ -325,3 +325,43 @@ fn latent_recurrent_and_chunked_configs() {
         "{e}"
     );
 }
+
+/// A sharded checkpoint's index: its shards once each (names unescaped), its tensor count and
+/// total size; anything else is one line, and a shard outside the folder is refused.
+#[test]
+fn an_index_names_its_shards() {
+    use fitcard_estimator::hf::{safetensors_index, Index};
+    let text = br#"{"metadata": {"total_size": 16060522496},
+        "weight_map": {"lm_head.weight": "model-00004-of-00004.safetensors",
+        "model.embed_tokens.weight": "model-00001-of-00004.safetensors",
+        "model.layers.0.mlp.down_proj.weight": "model-00001-of-00004.safetensors",
+        "model.layers.31.mlp.up_proj.weight": "model-0000\u0034-of-00004.safetensors",
+        "model.norm.weight": "model-00004-of-00004.safetensors"}}"#;
+    assert_eq!(
+        safetensors_index(text),
+        Ok(Index {
+            total_size: Some(16_060_522_496),
+            shards: vec![
+                "model-00001-of-00004.safetensors".into(),
+                "model-00004-of-00004.safetensors".into()
+            ],
+            tensors: 5,
+        })
+    );
+    assert_eq!(
+        safetensors_index(br#"{"weight_map": {}}"#).map(|i| (i.total_size, i.tensors)),
+        Ok((None, 0))
+    );
+    for bad in [
+        &b""[..],
+        b"[]",
+        br#"{"metadata": {}}"#,
+        br#"{"weight_map": {"a": 3}}"#,
+        br#"{"weight_map": {"a": "../x.safetensors"}}"#,
+        br#"{"weight_map": {"a": "/etc/x"}}"#,
+        br#"{"weight_map": {"a": "x.safetensors""#,
+    ] {
+        let e = safetensors_index(bad).unwrap_err();
+        assert!(!e.is_empty() && !e.contains('\n'), "{e}");
+    }
+}
