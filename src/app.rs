@@ -120,18 +120,25 @@ impl AppState {
         let settled = RwSignal::new(first.clone());
         let inputs = RwSignal::new(first);
         let mode = Memo::new(move |_| inputs.with(|i| i.mode));
-        let train = Memo::new(move |_| {
-            (mode.get() == Mode::Train).then(|| inputs.with(training::estimate))
-        });
+        // The estimates change with almost every input change, so they are not compared with
+        // the previous one (a deep `PartialEq` of the estimate would cost the page its code
+        // for nothing): a new estimate always notifies.
+        let train = Memo::new_with_compare(
+            move |_| (mode.get() == Mode::Train).then(|| inputs.with(training::estimate)),
+            |a, b| !matches!((a, b), (Some(None), Some(None))),
+        );
         AppState {
             inputs,
             notices: RwSignal::new(notices),
             mode,
             train,
-            est: Memo::new(move |_| match train.get() {
-                Some(t) => t.estimate,
-                None => inputs.with(estimate),
-            }),
+            est: Memo::new_with_compare(
+                move |_| match train.get() {
+                    Some(t) => t.estimate,
+                    None => inputs.with(estimate),
+                },
+                |_, _| true,
+            ),
             settled,
             ranked: Memo::new(move |_| {
                 settled.with(|i| match i.mode {

@@ -137,6 +137,24 @@ pub fn Verdict() -> impl IntoView {
         <Disclosure class="limits" summary="Limits, with everything else held">
             <Limits />
         </Disclosure>
+        <Disclosure
+            class="layouts"
+            summary="Every tensor × pipeline split of these cards"
+            hidden=Signal::derive(move || {
+                st.inputs.with(|i| !(i.engine.preallocates() && i.cards > 1 && i.gpus.is_empty()))
+            })
+        >
+            <ul>
+                {move || {
+                    st.inputs.with(|i| {
+                        fitcard_estimator::layouts::summary(i)
+                            .into_iter()
+                            .map(|l| view! { <li class:chosen=l.chosen>{l.text}</li> })
+                            .collect_view()
+                    })
+                }}
+            </ul>
+        </Disclosure>
         <Disclosure class="checks" summary="All checks">
             <AllChecks />
         </Disclosure>

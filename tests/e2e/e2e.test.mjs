@@ -657,6 +657,34 @@ test('speed beside the verdict; layers spilled to system RAM say what they cost'
   await page.close();
 });
 
+test('a published measurement of the configuration shown is beside the estimate, with its source; gone when the configuration changes', async () => {
+  const page = await open('?model=meta-llama/Meta-Llama-3-8B-Instruct&quant=Q4_K_M&gpu=rtx-4090&par=1&ctx=8192');
+  assert.match(
+    await page.textContent('.verdict-box .measured'),
+    /^Measured: 130\.58 tokens\/s per request \(llama-bench tg512, Meta-Llama-3-8B Q4_K_M\) source$/,
+  );
+  assert.match(await page.getAttribute('.verdict-box .measured a', 'href'), /^https:\/\/github\.com\/XiongjieDai\//);
+  // Two requests are not what was measured.
+  await page.$eval('#par', (e) => { e.value = '2'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('.verdict-box .measured').hidden);
+  await page.close();
+});
+
+test('vLLM on several cards: every tensor × pipeline split, the one used marked', async () => {
+  const page = await open('?model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192');
+  assert.match(await page.textContent('#command'), /--pipeline-parallel-size 6/);
+  await page.click('details.layouts summary');
+  await page.waitForSelector('details.layouts li.chosen');
+  const lines = await page.$$eval('details.layouts li', (l) => l.map((x) => x.textContent));
+  assert.equal(lines.length, 4, lines.join(' | '));
+  assert.match(lines[0], /^tp 6 × pp 1: cannot start \(/);
+  assert.match(await page.textContent('details.layouts li.chosen'), /^tp 1 × pp 6: .* per GPU, [\d,]+ tokens of KV: fits \(chosen\)$/);
+  // One card: nothing to split, no list.
+  await page.$eval('#cards', (e) => { e.value = '1'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => document.querySelector('details.layouts').hidden);
+  await page.close();
+});
+
 test('a multimodal repo on llama.cpp: the vision projector can be left out, in the command and the link', async () => {
   const page = await open('?model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp');
   await page.click('.knobs summary');
