@@ -5,8 +5,8 @@
 
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::thousands;
-use fitcard_estimator::solve::{Solution, Target};
 use fitcard_estimator::measured::Measured;
+use fitcard_estimator::solve::{Solution, Target};
 use fitcard_estimator::speed::Speed;
 use fitcard_estimator::units::{tokens_label, Fixed, Shortest};
 use fitcard_estimator::{Estimate, Inputs, Mode};
@@ -300,15 +300,27 @@ mod tests {
             measured(&m),
             "Measured: 130.58 tokens/s per request (llama-bench tg512, Meta-Llama-3-8B Q4_K_M)"
         );
-        assert!(m.url.starts_with("https://github.com/XiongjieDai/"), "{}", m.url);
+        assert!(
+            m.url.starts_with("https://github.com/XiongjieDai/"),
+            "{}",
+            m.url
+        );
         // Another configuration of it is not "this very configuration".
-        for other in ["&par=2", "&par=1&kv=q8_0", "&par=1&engine=ollama", "&par=1&cards=2"] {
+        for other in [
+            "&par=2",
+            "&par=1&kv=q8_0",
+            "&par=1&engine=ollama",
+            "&par=1&cards=2",
+        ] {
             let e = estimate(&decode(&format!("{q}{other}")).inputs);
             assert_eq!(e.speed.and_then(|s| s.measured), None, "{other}");
         }
         // The DGX Spark depth sweep: the deepest measured cache up to the context.
         let q = "model=openai/gpt-oss-20b&quant=MXFP4&gpu=dgx-spark&par=1&ctx=12000";
-        let m = estimate(&decode(q).inputs).speed.and_then(|s| s.measured).expect("a row");
+        let m = estimate(&decode(q).inputs)
+            .speed
+            .and_then(|s| s.measured)
+            .expect("a row");
         assert_eq!((m.test.as_str(), m.decode_tps), ("tg32 @ d8192", 74.0));
     }
 }
