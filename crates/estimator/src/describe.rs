@@ -29,7 +29,11 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
     }
     e.warnings = warnings(e, i, v, f, s);
     // A model that spills runs with the layers that fit pinned (`-ngl N`, Ollama `num_gpu`).
-    let pinned = crate::speed::pinned_ngl(i, v.arch.layers, e);
+    let pinned = if e.fits || i.ngl.is_some() {
+        i.ngl
+    } else {
+        crate::estimate::fitted_ngl(i, &crate::estimate::arch_for(i, v), f).or(i.ngl)
+    };
     let j = if pinned != i.ngl {
         std::borrow::Cow::Owned(Inputs {
             ngl: pinned,

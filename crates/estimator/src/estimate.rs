@@ -576,7 +576,7 @@ pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
 
 /// The variant's architecture, with the measured global-layer count of `gl=` when it is the
 /// model measured (other variants of the family keep their own layout).
-fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
+pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
     match i.gl {
         Some(g) if v.id == i.model => {
             let mut a = v.arch.clone();
@@ -644,6 +644,36 @@ pub struct Offload {
 /// Blocks that `ngl` leaves on the CPU on a model of `layers` blocks.
 pub fn cpu_layers(layers: u32, ngl: u32) -> u32 {
     (layers.saturating_add(1)).saturating_sub(ngl).min(layers)
+}
+
+/// The most layers on the GPU (`-ngl`, the output layer counting as one) with which every card
+/// fits, when the model does not fit with all of them (llama.cpp and Ollama); `None` when it
+/// fits or nothing does.
+pub(crate) fn fitted_ngl(i: &Inputs, a: &Arch, f: &Format) -> Option<u32> {
+    if !i.engine.llama_family() || i.ngl.is_some() {
+        return None;
+    }
+    let fits_with = |ngl: Option<u32>| {
+        let j = Inputs { ngl, ..i.clone() };
+        shard(&size(&j, a, f)).iter().all(|c| c.bytes <= c.budget)
+    };
+    if fits_with(None) {
+        return None;
+    }
+    // Fewer layers on the GPU never need more of it: bisect on [0, layers].
+    let (mut lo, mut hi) = (0u32, a.layers);
+    if !fits_with(Some(lo)) {
+        return Some(0);
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits_with(Some(mid)) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(lo)
 }
 
 /// Move the host part of `ngl=` / `nkvo=1` out of the device terms.
@@ -981,6 +1011,8 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
     } else {
         kv::for_engine(a, i, layout == Layout::Tensor, &shares)
     };
+    let mut kv = kv;
+    let offload = offload(i, a, f, &mut w, &mut kv, mmproj);
     let o = if i.engine == Engine::Mlx {
         overhead::mlx(a, i.par)
     } else {
@@ -999,8 +1031,6 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
     } else {
         Bytes::ZERO
     };
-    let mut kv = kv;
-    let offload = offload(i, a, f, &mut w, &mut kv, mmproj);
     Sizing {
         offload,
         weights: w,

@@ -442,16 +442,6 @@ pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
     )
 }
 
-/// The `-ngl` the command pins: `ngl=` as given, else (when the model spills) the layers that
-/// fit, the output layer counting as one; `None` when everything fits.
-pub fn pinned_ngl(i: &Inputs, layers: u32, e: &Estimate) -> Option<u32> {
-    if i.ngl.is_some() {
-        return i.ngl;
-    }
-    let (over, n) = spill_layers(i, layers, e);
-    (over > 0).then(|| (layers + 1).saturating_sub(n))
-}
-
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let on_card = !crate::terms::weights::host_resident_applies(i.engine, i.engine.container());
