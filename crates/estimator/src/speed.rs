@@ -61,8 +61,8 @@
 //! than the Apple unified fit says: it reaches about 80 % of its 256 GB/s (the page that
 //! publishes the rows measures 212 GB/s with rocm_bandwidth_test).
 //!
-//! **CPU-only decode** is not an estimate this module gives (a free-form `bw=` device does not
-//! exist yet). The published CPU-backend llama-bench rows (`cpu_only` in `tests/data/speed.json`)
+//! **CPU-only decode** is not an estimate this module gives (`ngl=0` keeps every block in host
+//! RAM, but the card still runs prompt processing). The published CPU-backend llama-bench rows (`cpu_only` in `tests/data/speed.json`)
 //! read 42–70 % of the theoretical RAM bandwidth on single-socket desktops and laptops (Ryzen
 //! 7940HS, 5800X3D, the Ryzen AI Max+ 395's CPU cores) and 7–13 % on a two-socket EPYC (NUMA:
 //! threads read the other socket's memory). The spill below reads host memory at the full
@@ -73,7 +73,19 @@
 //! **Spill.** llama.cpp and Ollama keep running when the model does not fit: the layers that do
 //! not fit stay in system RAM and are read from there each token, at `ram_bw` (GB/s; default
 //! 76.8: dual-channel DDR5-4800, 4800 MT/s × 8 B × 2 channels, a peak the CPU will not beat), so
-//! one offloaded gigabyte costs as much as ~10–20 on the card.
+//! one offloaded gigabyte costs as much as ~10–20 on the card. `ram_bw=` (GB/s) sets the host
+//! bandwidth (a measured figure, or channels × MT/s × 8 B).
+//!
+//! **Pinned offload** (`ngl=`, llama.cpp `-ngl`, Ollama `num_gpu`; `nkvo=1`, llama.cpp
+//! `--no-kv-offload`): the blocks left on the CPU and their KV cache (or the whole cache) are
+//! host terms of the estimate ([`crate::estimate::Offload`]), off the card's bar; each token
+//! reads their active bytes at `ram_bw`. Without `ngl=`, a model that spills gets the most
+//! layers that fit pinned in its command. `on_card_tps` counts the same bytes at the card's
+//! bandwidth. Unvalidated: no published partial-offload row with its RAM stated is in the
+//! regression rows yet.
+//!
+//! **Free-form cards** (`vram=` with `bw=`, GB/s): decoded on the GDDR (CUDA) fit; no prefill
+//! (no FP16 throughput).
 //!
 //! **Domain.** Single-node decode with llama.cpp's kernels (2024 builds); the bandwidth of each
 //! catalog GPU from its specification. vLLM reaches more of HBM at batch 1 (75 tokens/s for
