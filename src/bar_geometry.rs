@@ -161,6 +161,8 @@ pub const fn term_class(name: TermName) -> &'static str {
         TermName::Overhead => "t-overhead",
         TermName::WeightsHost => "t-embd",
         TermName::Logits => "t-logits",
+        TermName::LayersHost => "t-layers-host",
+        TermName::KvHost => "t-kv-host",
         TermName::Lora => "t-lora",
         TermName::Optimizer => "t-optimizer",
         TermName::Gradients => "t-gradients",

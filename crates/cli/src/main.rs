@@ -33,7 +33,8 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
        fitcard frontier '<query>' [--json|--svg]   (most slots per context, per KV cache type)\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
        fitcard measure '<query>' --how   (how to take the readings)\n\
-  query keys: v mode model quant ctx par cards gpu|vram engine kv kvu ubatch swafull util\n\
+  query keys: v mode model quant ctx par cards gpu|vram bw engine kv kvu ubatch swafull util\n\
+              ngl nkvo ram_bw (llama.cpp, Ollama: layers and KV cache in host RAM)\n\
               method rank bsz seq gc optim targets free pick embed\n\
               best family license minctx reasoning (fitcard best)\n\
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
@@ -816,11 +817,12 @@ mod human {
                     pf.prefill_tps, pf.ttft_s
                 ));
             }
-            if sp.offloaded_layers > 0 {
+            if sp.offloaded_bytes > 0 {
                 s.push_str(&format!(
-                    "  {} layer(s) ({}) stay in system RAM: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+                    "  {} layer(s) ({}) stay in system RAM, read at {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
                     sp.offloaded_layers,
                     fitcard_estimator::Bytes(sp.offloaded_bytes),
+                    fitcard_estimator::units::Shortest(sp.ram_bw_gbs),
                     sp.decode_tps,
                     sp.on_card_tps
                 ));

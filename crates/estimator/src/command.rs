@@ -51,11 +51,16 @@ pub fn command(
             } else {
                 format!("-hf {}:{}", format.repo, format.id)
             };
+            // Every layer on the GPU unless `ngl` pins fewer (the rest stay in host RAM).
+            let ngl = i.ngl.map_or_else(|| "999".to_string(), |n| n.to_string());
             let mut s = format!(
-                "llama-server {source} -ngl 999 -c {} -np {}",
+                "llama-server {source} -ngl {ngl} -c {} -np {}",
                 ctx * par,
                 par
             );
+            if i.nkvo {
+                s.push_str(" --no-kv-offload");
+            }
             if i.kvu {
                 s.push_str(" -kvu");
             }
@@ -109,11 +114,19 @@ pub fn command(
                     " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"
                 ));
             }
-            if format.repo.is_empty() {
-                // A local file: Ollama imports it through a Modelfile.
+            if format.repo.is_empty() || i.ngl.is_some() {
+                // A local file, or layers pinned (`num_gpu`, a Modelfile parameter): Ollama
+                // imports it through a Modelfile.
+                let from = if format.repo.is_empty() {
+                    format.file.clone()
+                } else {
+                    format!("hf.co/{}:{}", format.repo, format.id)
+                };
+                let num_gpu = i
+                    .ngl
+                    .map_or(String::new(), |n| format!("PARAMETER num_gpu {n}\\n"));
                 s.push_str(&format!(
-                    " ollama serve\nprintf 'FROM {}\\n' > Modelfile && ollama create local -f Modelfile && ollama run local",
-                    format.file
+                    " ollama serve\nprintf 'FROM {from}\\n{num_gpu}' > Modelfile && ollama create local -f Modelfile && ollama run local"
                 ));
             } else {
                 s.push_str(&format!(

@@ -22,12 +22,27 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
             TermName::KvCache => kv::DOMAIN,
             TermName::Overhead => overhead::domain(i.engine),
             TermName::Logits => logits::DOMAIN,
+            TermName::LayersHost | TermName::KvHost => weights::DOMAIN,
             _ => "",
         };
         t.outside_domain = outside_domain(t.name, i, v, s);
     }
     e.warnings = warnings(e, i, v, f, s);
-    e.command = command(i, f, s.layout, &s.shares, s.split);
+    // A model that spills runs with the layers that fit pinned (`-ngl N`, Ollama `num_gpu`).
+    let pinned = if e.fits || i.ngl.is_some() {
+        i.ngl
+    } else {
+        crate::estimate::fitted_ngl(i, &crate::estimate::arch_for(i, v), f).or(i.ngl)
+    };
+    let j = if pinned != i.ngl {
+        std::borrow::Cow::Owned(Inputs {
+            ngl: pinned,
+            ..i.clone()
+        })
+    } else {
+        std::borrow::Cow::Borrowed(i)
+    };
+    e.command = command(&j, f, s.layout, &s.shares, s.split);
 }
 
 fn term_text(
@@ -141,6 +156,31 @@ fn term_text(
             format!("4 B × vocab {} × {} slot(s)", a.vocab, i.par.max(1)),
             logits::PROVENANCE,
         ),
+        TermName::LayersHost => (
+            match s.offload {
+                Some(o) => format!(
+                    "{} of {} blocks (-ngl {}: the output layer and the last blocks on the GPU) × the blocks' share of the file{}",
+                    o.cpu_layers,
+                    a.layers,
+                    i.ngl.map_or_else(|| "all".to_string(), |n| n.to_string()),
+                    if i.ngl == Some(0) { " + the output layer" } else { "" }
+                ),
+                None => String::new(),
+            },
+            OFFLOAD_PROVENANCE,
+        ),
+        TermName::KvHost => (
+            if i.nkvo {
+                "the whole KV cache (--no-kv-offload)".to_string()
+            } else {
+                format!(
+                    "{} of {} layers' share of the KV cache",
+                    s.offload.map_or(0, |o| o.cpu_layers),
+                    a.layers
+                )
+            },
+            OFFLOAD_PROVENANCE,
+        ),
         // Train-mode terms are described by the training module.
         TermName::Lora
         | TermName::Optimizer
@@ -149,6 +189,9 @@ fn term_text(
         | TermName::CudaOverhead => (String::new(), ""),
     }
 }
+
+/// Where the `-ngl` / `--no-kv-offload` placement comes from.
+const OFFLOAD_PROVENANCE: &str = "llama.cpp puts the last n_gpu_layers of layers + 1 slots (the output layer last) on the GPU and keeps the first blocks, with their KV cache, on the CPU (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0); src/llama-kv-cache.cpp: each layer's cache on its layer's device, all on the CPU with --no-kv-offload).";
 
 /// Weights beyond the largest consumer card (32 GiB): there the llama.cpp overhead fit's weight
 /// arm is unverified.

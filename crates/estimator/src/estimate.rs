@@ -236,6 +236,9 @@ pub struct Estimate {
     pub total_device_bytes: Bytes,
     /// Sum of the host terms.
     pub total_host_bytes: Bytes,
+    /// Layers and KV cache kept in host RAM by `ngl=` / `nkvo=1` (llama.cpp, Ollama).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offload: Option<Offload>,
     /// Every hard check passes.
     pub fits: bool,
     /// Fits, tight or does not fit.
@@ -297,6 +300,7 @@ impl Estimate {
             per_card,
             total_device_bytes: Bytes::ZERO,
             total_host_bytes: Bytes::ZERO,
+            offload: None,
             fits: false,
             verdict: Verdict::DoesNotFit,
             layout: Layout::Single,
@@ -572,7 +576,7 @@ pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
 
 /// The variant's architecture, with the measured global-layer count of `gl=` when it is the
 /// model measured (other variants of the family keep their own layout).
-fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
+pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
     match i.gl {
         Some(g) if v.id == i.model => {
             let mut a = v.arch.clone();
@@ -614,6 +618,94 @@ pub(crate) struct Sizing {
     pub stages: Vec<u64>,
     /// vLLM and SGLang on several alike cards: the split chosen and why.
     pub choice: Option<ParallelChoice>,
+    /// llama.cpp and Ollama with `ngl=` or `nkvo=1`: what stays in host RAM.
+    pub offload: Option<Offload>,
+}
+
+/// Layers and KV cache kept in host RAM by `-ngl N` / `--no-kv-offload` (llama.cpp, Ollama).
+///
+/// llama.cpp numbers `layers + 1` slots, the output layer last, and puts the last `ngl` of them
+/// on the GPU (`i_gpu_start = max(n_layer + 1 − n_gpu_layers, 0)` in `load_tensors`,
+/// `src/llama-model.cpp`): the output layer goes first, then the last `ngl − 1` blocks; the
+/// first `layers + 1 − ngl` blocks stay on the CPU with their KV cache (the cache of a layer is
+/// allocated on that layer's device, `src/llama-kv-cache.cpp`; `--no-kv-offload` keeps every
+/// layer's there). The host share of the weights is the blocks' share of the file less the
+/// output matrix (sized at the embedding's storage type); the KV cache's is the layers' share.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Offload {
+    /// Transformer blocks on the CPU.
+    pub cpu_layers: u32,
+    /// Weight bytes of those blocks (and of the output layer at `ngl=0`) in host RAM.
+    pub layers_host: Bytes,
+    /// KV cache bytes in host RAM.
+    pub kv_host: Bytes,
+}
+
+/// Blocks that `ngl` leaves on the CPU on a model of `layers` blocks.
+pub fn cpu_layers(layers: u32, ngl: u32) -> u32 {
+    (layers.saturating_add(1)).saturating_sub(ngl).min(layers)
+}
+
+/// The most layers on the GPU (`-ngl`, the output layer counting as one) with which every card
+/// fits, when the model does not fit with all of them (llama.cpp and Ollama); `None` when it
+/// fits or nothing does.
+pub(crate) fn fitted_ngl(i: &Inputs, a: &Arch, f: &Format) -> Option<u32> {
+    if !i.engine.llama_family() || i.ngl.is_some() {
+        return None;
+    }
+    let fits_with = |ngl: Option<u32>| {
+        let j = Inputs { ngl, ..i.clone() };
+        shard(&size(&j, a, f)).iter().all(|c| c.bytes <= c.budget)
+    };
+    if fits_with(None) {
+        return None;
+    }
+    // Fewer layers on the GPU never need more of it: bisect on [0, layers].
+    let (mut lo, mut hi) = (0u32, a.layers);
+    if !fits_with(Some(lo)) {
+        return Some(0);
+    }
+    while lo < hi {
+        let mid = lo + (hi - lo).div_ceil(2);
+        if fits_with(Some(mid)) {
+            lo = mid;
+        } else {
+            hi = mid - 1;
+        }
+    }
+    Some(lo)
+}
+
+/// Move the host part of `ngl=` / `nkvo=1` out of the device terms.
+fn offload(
+    i: &Inputs,
+    a: &Arch,
+    f: &Format,
+    w: &mut weights::Weights,
+    kv: &mut kv::KvSizing,
+    mmproj: Bytes,
+) -> Option<Offload> {
+    if !i.engine.llama_family() || (i.ngl.is_none() && !i.nkvo) {
+        return None;
+    }
+    let n = a.layers.max(1);
+    let ngl = i.ngl.unwrap_or(u32::MAX);
+    let cpu = cpu_layers(n, ngl);
+    let frac = f64::from(cpu) / f64::from(n);
+    let output = Bytes(f.embd_type.row_bytes(a.vocab.saturating_mul(a.hidden)));
+    let model = w.device.saturating_sub(mmproj);
+    let body = model.saturating_sub(output);
+    let layers_host = (body.scale(frac) + if ngl == 0 { output } else { Bytes::ZERO }).min(model);
+    w.device = w.device.saturating_sub(layers_host);
+    let keep = if i.nkvo { 0.0 } else { 1.0 - frac };
+    let before = kv.total;
+    kv.per_card = kv.per_card.iter().map(|b| b.scale(keep)).collect();
+    kv.total = kv.per_card.iter().fold(Bytes::ZERO, |t, &b| t + b);
+    Some(Offload {
+        cpu_layers: cpu,
+        layers_host,
+        kv_host: before.saturating_sub(kv.total),
+    })
 }
 
 /// Size every term for `i` on `arch` in format `f`: each term module applies its engine's rule.
@@ -919,6 +1011,8 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
     } else {
         kv::for_engine(a, i, layout == Layout::Tensor, &shares)
     };
+    let mut kv = kv;
+    let offload = offload(i, a, f, &mut w, &mut kv, mmproj);
     let o = if i.engine == Engine::Mlx {
         overhead::mlx(a, i.par)
     } else {
@@ -938,6 +1032,7 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
         Bytes::ZERO
     };
     Sizing {
+        offload,
         weights: w,
         kv,
         overhead: o,
@@ -1106,6 +1201,14 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
             Place::Host,
         ));
     }
+    if let Some(o) = &s.offload {
+        if o.layers_host > Bytes::ZERO {
+            terms.push(Term::new(TermName::LayersHost, o.layers_host, Place::Host));
+        }
+        if o.kv_host > Bytes::ZERO {
+            terms.push(Term::new(TermName::KvHost, o.kv_host, Place::Host));
+        }
+    }
     if s.logits > Bytes::ZERO {
         terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
     }
@@ -1131,7 +1234,10 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         quant: f.id.to_string(),
         engine: i.engine.id(),
         total_device_bytes: s.weights.device + s.kv.total + s.overhead.bytes,
-        total_host_bytes: s.weights.host + s.logits,
+        total_host_bytes: s.weights.host
+            + s.logits
+            + s.offload.map_or(Bytes::ZERO, |o| o.layers_host + o.kv_host),
+        offload: s.offload,
         terms,
         per_card,
         fits,

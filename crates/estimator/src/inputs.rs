@@ -264,6 +264,21 @@ pub struct Inputs {
     /// Measured equivalent global-attention layers of this model (`gl=`), replacing the
     /// catalog's layer layout for the KV cache; `None` = the catalog's.
     pub gl: Option<f64>,
+    /// Memory bandwidth of a free-form (`vram=`) card, GB/s (`bw=`): gives it a decode speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bw: Option<f64>,
+    /// Host RAM bandwidth, GB/s (`ram_bw=`), for layers and KV left in system RAM; `None` =
+    /// [`crate::speed::DEFAULT_RAM_BW_GBS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ram_bw: Option<f64>,
+    /// llama.cpp `-ngl` / Ollama `num_gpu` (`ngl=`): layers on the GPU, the output layer
+    /// counting as one of them; the first `layers + 1 − ngl` blocks stay in host RAM. `None` =
+    /// every layer on the card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ngl: Option<u32>,
+    /// llama.cpp `--no-kv-offload` (`nkvo=1`): the KV cache stays in host RAM.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nkvo: bool,
     /// Compact view for iframes.
     pub embed: bool,
     /// The Hub revision (commit sha) an imported model was read at (`rev=`): a shared link
@@ -303,6 +318,10 @@ impl Default for Inputs {
             pp: None,
             mmproj: true,
             gl: None,
+            bw: None,
+            ram_bw: None,
+            ngl: None,
+            nkvo: false,
             embed: false,
             rev: None,
             file: None,
@@ -366,6 +385,12 @@ pub mod limits {
     pub const SEQ: (u32, u32) = (1, 4_194_304);
     /// Free memory per GPU (GiB).
     pub const FREE_GIB: (f64, f64) = (0.0, 4096.0);
+    /// Memory bandwidth of a free-form card (GB/s): above any card made (HBM3e is ~8 TB/s).
+    pub const BW_GBS: (f64, f64) = (1.0, 100_000.0);
+    /// Host RAM bandwidth (GB/s): a single DDR3 channel to well past a 12-channel DDR5 socket.
+    pub const RAM_BW_GBS: (f64, f64) = (1.0, 10_000.0);
+    /// llama.cpp `-ngl` (layers on the GPU; anything above the model's layers + 1 means all).
+    pub const NGL: (u32, u32) = (0, 10_000);
     /// Most GPUs in a `free=` or `pick=` list.
     pub const GPUS: usize = 64;
 }

@@ -101,6 +101,18 @@ pub fn encode(i: &Inputs) -> String {
     if let Some(g) = i.gl {
         let _ = write!(s, "&gl={}", fmt_num(g));
     }
+    if let Some(b) = i.bw {
+        let _ = write!(s, "&bw={}", fmt_num(b));
+    }
+    if let Some(b) = i.ram_bw {
+        let _ = write!(s, "&ram_bw={}", fmt_num(b));
+    }
+    if let Some(n) = i.ngl {
+        let _ = write!(s, "&ngl={n}");
+    }
+    if i.nkvo {
+        s.push_str("&nkvo=1");
+    }
     if !t.pick.is_empty() {
         let v: Vec<String> = t.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
@@ -317,6 +329,10 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
         "tp" => i.tp = Some(num(val, limits::CARDS)?),
         "pp" => i.pp = Some(num(val, limits::CARDS)?),
         "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
+        "bw" => i.bw = Some(fnum(val, limits::BW_GBS)?),
+        "ram_bw" => i.ram_bw = Some(fnum(val, limits::RAM_BW_GBS)?),
+        "ngl" => i.ngl = Some(num(val, limits::NGL)?),
+        "nkvo" => i.nkvo = flag(val)?,
         "embed" => i.embed = flag(val)?,
         "rev" => i.rev = Some(revision(val)?),
         "file" => i.file = Some(repo_path(val)?),
@@ -488,6 +504,33 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             });
             i.gl = None;
         }
+    }
+    // Offload pins: llama.cpp and Ollama only; `bw=` describes a free-form card.
+    if (i.ngl.is_some() || i.nkvo) && !i.engine.llama_family() {
+        let key = if i.ngl.is_some() { "ngl" } else { "nkvo" };
+        notices.push(Notice {
+            key: key.into(),
+            message: format!(
+                "{} keeps every layer and its KV cache on the cards; ignored",
+                i.engine.label()
+            ),
+        });
+        i.ngl = None;
+        i.nkvo = false;
+    }
+    if i.nkvo && i.engine == Engine::Ollama {
+        notices.push(Notice {
+            key: "nkvo".into(),
+            message: "Ollama has no setting that keeps the KV cache in host RAM; ignored".into(),
+        });
+        i.nkvo = false;
+    }
+    if i.bw.is_some() && (!matches!(i.gpu, GpuChoice::VramGib(_)) || !i.gpus.is_empty()) {
+        notices.push(Notice {
+            key: "bw".into(),
+            message: "applies to a vram= card; the catalog card's bandwidth is used".into(),
+        });
+        i.bw = None;
     }
     // Mixed cards: the list is the cards.
     if !i.gpus.is_empty() {

@@ -61,8 +61,8 @@
 //! than the Apple unified fit says: it reaches about 80 % of its 256 GB/s (the page that
 //! publishes the rows measures 212 GB/s with rocm_bandwidth_test).
 //!
-//! **CPU-only decode** is not an estimate this module gives (a free-form `bw=` device does not
-//! exist yet). The published CPU-backend llama-bench rows (`cpu_only` in `tests/data/speed.json`)
+//! **CPU-only decode** is not an estimate this module gives (`ngl=0` keeps every block in host
+//! RAM, but the card still runs prompt processing). The published CPU-backend llama-bench rows (`cpu_only` in `tests/data/speed.json`)
 //! read 42–70 % of the theoretical RAM bandwidth on single-socket desktops and laptops (Ryzen
 //! 7940HS, 5800X3D, the Ryzen AI Max+ 395's CPU cores) and 7–13 % on a two-socket EPYC (NUMA:
 //! threads read the other socket's memory). The spill below reads host memory at the full
@@ -73,7 +73,19 @@
 //! **Spill.** llama.cpp and Ollama keep running when the model does not fit: the layers that do
 //! not fit stay in system RAM and are read from there each token, at `ram_bw` (GB/s; default
 //! 76.8: dual-channel DDR5-4800, 4800 MT/s × 8 B × 2 channels, a peak the CPU will not beat), so
-//! one offloaded gigabyte costs as much as ~10–20 on the card.
+//! one offloaded gigabyte costs as much as ~10–20 on the card. `ram_bw=` (GB/s) sets the host
+//! bandwidth (a measured figure, or channels × MT/s × 8 B).
+//!
+//! **Pinned offload** (`ngl=`, llama.cpp `-ngl`, Ollama `num_gpu`; `nkvo=1`, llama.cpp
+//! `--no-kv-offload`): the blocks left on the CPU and their KV cache (or the whole cache) are
+//! host terms of the estimate ([`crate::estimate::Offload`]), off the card's bar; each token
+//! reads their active bytes at `ram_bw`. Without `ngl=`, a model that spills gets the most
+//! layers that fit pinned in its command. `on_card_tps` counts the same bytes at the card's
+//! bandwidth. Unvalidated: no published partial-offload row with its RAM stated is in the
+//! regression rows yet.
+//!
+//! **Free-form cards** (`vram=` with `bw=`, GB/s): decoded on the GDDR (CUDA) fit; no prefill
+//! (no FP16 throughput).
 //!
 //! **Domain.** Single-node decode with llama.cpp's kernels (2024 builds); the bandwidth of each
 //! catalog GPU from its specification. vLLM reaches more of HBM at batch 1 (75 tokens/s for
@@ -197,6 +209,12 @@ pub struct Speed {
     pub offloaded_layers: u32,
     /// Decode speed if nothing spilled, per request (equal to `decode_tps` without a spill).
     pub on_card_tps: f64,
+    /// Memory bandwidth of the card(s) used, GB/s (the slowest card when they differ).
+    pub bandwidth_gbs: f64,
+    /// Share of that bandwidth the fit reaches ([`Fit::eff`]).
+    pub efficiency: f64,
+    /// Host RAM bandwidth used for layers and KV cache left in system RAM, GB/s.
+    pub ram_bw_gbs: f64,
     /// Prompt tokens per second over a prompt that fills the chosen context, batch 1 (`None`
     /// when a card's FP16 throughput is unknown; see [`prefill`]).
     pub prefill_tps: Option<f64>,
@@ -401,6 +419,41 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
     Some((g.bandwidth_gbs? * 1e9, decode_fit(g), g.memory_kind))
 }
 
+/// Bandwidth (bytes/s), fit and memory kind of card `k`: a catalog card's, or a free-form
+/// (`vram=`) card's with the `bw=` it was given, on the GDDR (CUDA) fit.
+fn card_bw(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
+    match (&i.gpu, i.bw) {
+        (GpuChoice::VramGib(_), Some(bw)) if i.gpus.is_empty() => {
+            Some((bw * 1e9, GDDR, MemoryKind::Gddr))
+        }
+        _ => card(i, k),
+    }
+}
+
+/// Host RAM bandwidth of `i`, bytes/s.
+pub fn ram_bw(i: &Inputs) -> f64 {
+    i.ram_bw.unwrap_or(DEFAULT_RAM_BW_GBS) * 1e9
+}
+
+/// Blocks that do not fit the cards and stay in host RAM when no `ngl=` is given (llama.cpp's
+/// `--fit`, Ollama's own choice): the bytes over each card's budget in whole layers of
+/// `total_device_bytes / layers`.
+pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
+    if !i.engine.llama_family() {
+        return (0, 0);
+    }
+    let over: u64 = e
+        .per_card
+        .iter()
+        .map(|c| c.bytes.get().saturating_sub(c.budget.get()))
+        .sum();
+    let per_layer = e.total_device_bytes.get() / u64::from(layers.max(1));
+    (
+        over,
+        (over.div_ceil(per_layer.max(1)).min(u64::from(layers))) as u32,
+    )
+}
+
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let on_card = !crate::terms::weights::host_resident_applies(i.engine, i.engine.container());
@@ -413,13 +466,17 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         .sum();
     let active = active_share(v, held as f64, i.quant.precision_bits(), on_card);
     let par = f64::from(i.par.max(1));
-    let ram_bw = DEFAULT_RAM_BW_GBS * 1e9;
+    let ram_bw = ram_bw(i);
     let mut times = Vec::with_capacity(e.per_card.len());
     let mut spilled = 0u64;
     let mut fixed: f64 = 0.0;
     let mut slowest_link = MemoryKind::Hbm;
+    let mut slowest: Option<(f64, Fit)> = None;
     for (k, c) in e.per_card.iter().enumerate() {
-        let (bw, fit, kind) = card(i, k)?;
+        let (bw, fit, kind) = card_bw(i, k)?;
+        if slowest.is_none_or(|(b, _)| bw < b) {
+            slowest = Some((bw, fit));
+        }
         if kind != MemoryKind::Hbm {
             slowest_link = kind;
         }
@@ -451,27 +508,56 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         times.push((
             w_card / (fit.eff * bw) + kv_card / (KV_EFF_RATIO * fit.eff * bw),
             host / ram_bw,
+            // The spilled bytes read on this card instead, for `on_card_tps`.
+            (weights * spill_share) / (fit.eff * bw)
+                + (kv * spill_share) / (KV_EFF_RATIO * fit.eff * bw),
         ));
         fixed = fixed.max(fit.fixed_s);
     }
-    let (card_t, host_t): (f64, f64) = if e.layout == Layout::Tensor {
+    let (card_t, host_t, spill_on_card_t): (f64, f64, f64) = if e.layout == Layout::Tensor {
         let t = times.iter().map(|t| t.0).fold(0.0, f64::max);
         let comm = tp_comm_s(&v.arch, e.per_card.len() as u32, slowest_link);
-        (t + comm, times.iter().map(|t| t.1).sum())
+        (
+            t + comm,
+            times.iter().map(|t| t.1).sum(),
+            times.iter().map(|t| t.2).fold(0.0, f64::max),
+        )
     } else {
         (
             times.iter().map(|t| t.0).sum(),
             times.iter().map(|t| t.1).sum(),
+            times.iter().map(|t| t.2).sum(),
         )
     };
-    let step = card_t + host_t + fixed;
-    let per_layer = e.total_device_bytes.get() / u64::from(v.arch.layers.max(1));
+    // `ngl=` / `nkvo=1`: the blocks and KV cache kept in host RAM are read from there.
+    let (bw0, fit0) = slowest?;
+    let (pinned_t, pinned_on_card_t, pinned_layers) = match e.offload {
+        Some(o) => {
+            let w = o.layers_host.get() as f64 * active;
+            let kv = o.kv_host.get() as f64;
+            (
+                (w + kv) / ram_bw,
+                // What the same bytes cost on the card, for `on_card_tps`.
+                w / (fit0.eff * bw0) + kv / (KV_EFF_RATIO * fit0.eff * bw0),
+                o.cpu_layers,
+            )
+        }
+        None => (0.0, 0.0, 0),
+    };
+    let step = card_t + host_t + pinned_t + fixed;
+    let (_, spill_layers) = spill_layers(i, v.arch.layers, e);
+    let pinned_host = e
+        .offload
+        .map_or(0, |o| o.layers_host.get() + o.kv_host.get());
     Some(Speed {
         decode_tps: 1.0 / step,
         aggregate_tps: par / step,
-        offloaded_bytes: spilled,
-        offloaded_layers: spilled.div_ceil(per_layer.max(1)) as u32,
-        on_card_tps: 1.0 / (card_t + fixed),
+        offloaded_bytes: spilled + pinned_host,
+        offloaded_layers: (spill_layers + pinned_layers).min(v.arch.layers),
+        on_card_tps: 1.0 / (card_t + spill_on_card_t + pinned_on_card_t + fixed),
+        bandwidth_gbs: bw0 / 1e9,
+        efficiency: fit0.eff,
+        ram_bw_gbs: ram_bw / 1e9,
         prefill_tps: None,
         ttft_s: None,
         measured: None,
@@ -655,11 +741,15 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
         }
         times.push(t);
     }
-    let per_token = if e.layout == Layout::Tensor {
+    let mut per_token = if e.layout == Layout::Tensor {
         times.iter().copied().fold(0.0, f64::max)
     } else {
         times.iter().sum()
     };
+    // Blocks pinned to host RAM by `ngl=` stream to the card the same way.
+    if let Some(o) = e.offload {
+        per_token += o.layers_host.get() as f64 / (UBATCH * PCIE_GBS * 1e9);
+    }
     if !(per_token.is_finite() && per_token > 0.0) {
         return None;
     }

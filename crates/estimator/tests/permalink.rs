@@ -28,6 +28,9 @@ fn round_trip_restores_everything() {
     let queries = [
         "v=1&mode=serve&model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=4&cards=2&vram=22.5&engine=llama.cpp&kv=q8_0&kvu=1&ubatch=1024&swafull=1&util=0.9",
         "v=1&mode=train&model=google/gemma-3-12b-it&quant=Q4_K_M&ctx=8192&par=1&cards=1&gpu=rtx-4090&engine=llama.cpp&kv=f16&method=lora&rank=64&bsz=4&seq=4096&gc=true&optim=sgd&targets=q,v&free=24,11.5&pick=1&embed=1",
+        // Offload and bandwidth keys.
+        "v=1&model=Qwen/Qwen3-32B&vram=12&bw=360&ram_bw=89.6&ngl=30&nkvo=1&engine=llama.cpp",
+        "v=1&model=Qwen/Qwen3-32B&gpu=rtx-3060-12gb&ngl=0&engine=ollama",
     ];
     for q in queries {
         let d = decode(q);
@@ -58,6 +61,17 @@ fn bad_values_fall_back_and_name_the_key() {
         ("wat=1", "wat"),                   // unknown key
         ("ctx=4096&ctx=8192", "ctx"),       // duplicate key: the first wins
         ("v=2", "v"),                       // unknown version
+        ("vram=24&bw=0", "bw"),             // no bandwidth
+        ("vram=24&bw=1e9", "bw"),           // absurd bandwidth
+        ("gpu=rtx-4090&bw=900", "bw"),      // bw= describes a vram= card only
+        ("ram_bw=abc", "ram_bw"),           // not a number
+        ("ram_bw=-5", "ram_bw"),            // negative
+        ("ngl=-1", "ngl"),                  // negative layer count
+        ("ngl=99999", "ngl"),               // beyond the bound
+        ("ngl=2.5", "ngl"),                 // not whole
+        ("engine=vllm&ngl=10", "ngl"),      // vLLM does not offload layers
+        ("nkvo=2", "nkvo"),                 // not a flag
+        ("engine=ollama&nkvo=1", "nkvo"),   // Ollama has no such setting
         ("util=1.5", "util"),               // out of range
         ("targets=q,zz", "targets"),        // unknown module
         ("gpu=rtx-4090&vram=24", "vram"),   // both card forms

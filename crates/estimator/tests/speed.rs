@@ -183,8 +183,76 @@ fn estimator_speed() {
     let spill = s("model=meta-llama/Llama-3.1-70B-Instruct&quant=Q4_K_M&ctx=4096");
     assert!(spill.offloaded_layers > 0 && spill.offloaded_bytes > 0);
     assert!(spill.decode_tps * 5.0 < spill.on_card_tps, "{spill:?}");
-    // A free-form card has no bandwidth: no speed rather than a guess.
+    // A free-form card has no bandwidth: no speed rather than a guess; with `bw=` it has one,
+    // the same as the catalog card of that bandwidth and size.
     assert!(estimate(&decode("vram=24").inputs).speed.is_none());
+    let free = s("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096&vram=24&bw=1008");
+    assert!(
+        (free.decode_tps / dense.decode_tps - 1.0).abs() < 0.02,
+        "{free:?} {dense:?}"
+    );
+    assert_eq!((free.bandwidth_gbs, free.efficiency), (1008.0, 0.81));
+}
+
+/// Push a model past the card: the speed drops, the command pins `-ngl` to the layers that
+/// fit, and pinning them with `ngl=` moves those layers (and their KV cache) off the card's
+/// bar and reads them at `ram_bw`.
+#[test]
+fn offload_pins_ngl_and_reads_host_layers_at_ram_bandwidth() {
+    let q = "model=Qwen/Qwen3-32B&quant=Q4_K_M&gpu=rtx-3060-12gb&ctx=8192";
+    let spill = estimate(&decode(q).inputs);
+    let sp = spill.speed.clone().unwrap();
+    assert!(!spill.fits && sp.offloaded_layers > 0);
+    let layers = 64; // Qwen3-32B's blocks
+    let pinned: u32 = spill.command.split(" -ngl ").nth(1).unwrap()[..2]
+        .trim()
+        .parse()
+        .unwrap();
+    // The pinned number is the most that fit: one more does not.
+    let e = estimate(&decode(&format!("{q}&ngl={pinned}")).inputs);
+    assert!(e.fits, "{:?}", e.checks);
+    assert!(!estimate(&decode(&format!("{q}&ngl={}", pinned + 1)).inputs).fits);
+    let o = e.offload.unwrap();
+    assert_eq!(o.cpu_layers, layers + 1 - pinned);
+    // The proportional spill estimate and the pinned one agree on the layers within two.
+    assert!(
+        o.cpu_layers.abs_diff(sp.offloaded_layers) <= 2,
+        "{o:?} {sp:?}"
+    );
+    assert!(o.layers_host.get() > 0 && o.kv_host.get() > 0);
+    assert!(e.terms.iter().any(|t| t.name.id() == "layers_host"));
+    let pe = e.speed.clone().unwrap();
+    assert!(
+        (pe.decode_tps / sp.decode_tps - 1.0).abs() < 0.1,
+        "{pe:?} {sp:?}"
+    );
+    assert!(pe.decode_tps * 2.0 < pe.on_card_tps);
+    // Twice the RAM bandwidth: the host part takes half the time.
+    let fast = estimate(&decode(&format!("{q}&ngl={pinned}&ram_bw=153.6")).inputs)
+        .speed
+        .unwrap();
+    assert!(fast.decode_tps > 1.5 * pe.decode_tps, "{fast:?}");
+    assert_eq!(fast.ram_bw_gbs, 153.6);
+    // ngl=0: everything on the CPU (the output layer too); ngl=65: everything on the GPU.
+    let cpu = estimate(&decode(&format!("{q}&ngl=0")).inputs);
+    assert_eq!(cpu.offload.unwrap().cpu_layers, 64);
+    let all = estimate(&decode(&format!("{q}&ngl=65")).inputs);
+    assert_eq!(all.offload.unwrap().cpu_layers, 0);
+    assert_eq!(all.total_device_bytes, spill.total_device_bytes);
+    // Ollama writes the pin as num_gpu.
+    let ol = estimate(&decode(&format!("{q}&ngl={pinned}&engine=ollama")).inputs);
+    assert!(
+        ol.command.contains(&format!("PARAMETER num_gpu {pinned}")),
+        "{}",
+        ol.command
+    );
+    // --no-kv-offload: the KV cache leaves the card and is read from host RAM.
+    let q8 = "model=meta-llama/Llama-3.1-8B-Instruct&ctx=32768";
+    let on = estimate(&decode(q8).inputs);
+    let off = estimate(&decode(&format!("{q8}&nkvo=1")).inputs);
+    assert!(off.command.contains("--no-kv-offload"));
+    assert!(off.total_device_bytes < on.total_device_bytes);
+    assert!(off.speed.unwrap().decode_tps < 0.5 * on.speed.unwrap().decode_tps);
 }
 
 /// MoE active parameters from the architecture against the counts the vendors publish. Vendors

@@ -33,6 +33,11 @@ ids! {
         WeightsHost = "weights_host",
         /// Host logits buffer (serve, llama.cpp family).
         Logits = "logits",
+        /// Transformer blocks left in host RAM by `-ngl` (serve, llama.cpp family).
+        LayersHost = "layers_host",
+        /// KV cache in host RAM: of the blocks left there, or all of it with
+        /// `--no-kv-offload` (serve, llama.cpp).
+        KvHost = "kv_cache_host",
         /// LoRA adapters (train).
         Lora = "lora",
         /// Optimizer states (train).
@@ -55,6 +60,8 @@ impl TermName {
             TermName::Overhead => "Runtime overhead",
             TermName::WeightsHost => "Embeddings kept in host RAM",
             TermName::Logits => "Logits buffer (host)",
+            TermName::LayersHost => "Layers kept in host RAM (-ngl)",
+            TermName::KvHost => "KV cache in host RAM",
             TermName::Lora => "LoRA adapters",
             TermName::Optimizer => "Optimizer states",
             TermName::Gradients => "Gradients",

@@ -112,9 +112,12 @@ pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
             ),
             TermName::CudaOverhead => ("1.4 GiB fixed".into(), PROV_CUDA),
             // Serve-mode terms never appear here.
-            TermName::KvCache | TermName::Overhead | TermName::WeightsHost | TermName::Logits => {
-                (String::new(), "")
-            }
+            TermName::KvCache
+            | TermName::Overhead
+            | TermName::WeightsHost
+            | TermName::Logits
+            | TermName::LayersHost
+            | TermName::KvHost => (String::new(), ""),
         };
         term.formula = formula;
         term.provenance = provenance;

@@ -294,6 +294,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             per_card,
             total_device_bytes: total,
             total_host_bytes: Bytes::ZERO,
+            offload: None,
             fits,
             verdict,
             layout: if choice.picked.len() > 1 {
