@@ -22,6 +22,8 @@ enum Kind {
         quant: Quant,
         headroom: SignedBytes,
         needs: Bytes,
+        /// Decode tokens/s per request, when known.
+        tps: Option<f64>,
     },
     /// A variant × method: the total the training needs and on how many GPUs.
     Train {
@@ -60,6 +62,7 @@ impl RowData {
             quant,
             headroom,
             needs,
+            tps: c.decode_tps,
         };
         RowData::new(
             &c.model, &c.name, c.verdict, c.fits, &c.reasons, current, kind,
@@ -131,11 +134,20 @@ impl RowData {
     fn size(&self) -> (String, &'static str, Option<String>) {
         match self.kind {
             Kind::Serve {
-                headroom, needs, ..
+                headroom,
+                needs,
+                tps,
+                ..
             } => (
                 headroom.to_string(),
                 "Headroom on the fullest card",
-                Some(format!("needs {needs} of VRAM")),
+                Some(match tps {
+                    Some(t) => format!(
+                        "needs {needs} of VRAM · ≈ {} tokens/s",
+                        crate::summary::about(t)
+                    ),
+                    None => format!("needs {needs} of VRAM"),
+                }),
             ),
             Kind::Train { total, gpus, .. } => (
                 total.to_string(),

@@ -887,17 +887,18 @@ mod human {
 
     pub fn rank(r: &[Candidate]) -> String {
         let mut s = format!(
-            "{:>3}  {:<40} {:<8} {:>12} {:>11}  reason\n",
-            "#", "model", "format", "on card", "headroom"
+            "{:>3}  {:<40} {:<8} {:>12} {:>11} {:>7}  reason\n",
+            "#", "model", "format", "on card", "headroom", "tok/s"
         );
         for (n, c) in r.iter().enumerate() {
             s.push_str(&format!(
-                "{:>3}  {:<40} {:<8} {:>12} {:>12}  {}\n",
+                "{:>3}  {:<40} {:<8} {:>12} {:>12} {:>7}  {}\n",
                 n + 1,
                 c.model,
                 c.quant,
                 c.device_bytes.to_string(),
                 c.headroom.to_string(),
+                c.decode_tps.map_or("?".to_string(), |t| format!("{t:.0}")),
                 if c.fits {
                     c.verdict.label().to_string()
                 } else {

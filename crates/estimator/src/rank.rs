@@ -34,6 +34,10 @@ pub struct Candidate {
     pub device_bytes: Bytes,
     /// Failed constraints in words (empty when it fits).
     pub reasons: Vec<String>,
+    /// Decode speed per request, tokens/s ([`crate::speed::decode`]; layers left in system RAM
+    /// included), when the cards' bandwidth is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub decode_tps: Option<f64>,
 }
 
 /// Candidates of the family of `inputs.model`, on the engine and cards of `inputs`.
@@ -64,6 +68,7 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
                 headroom: e.headroom(),
                 device_bytes: e.total_device_bytes,
                 reasons: e.reasons(),
+                decode_tps: crate::speed::decode(&i, v, &e).map(|s| s.decode_tps),
             });
         }
     }

@@ -364,9 +364,9 @@ pub fn param_counts(a: &Arch) -> ParamCounts {
 }
 
 /// Share of the weights on the cards that one decode step reads. `held_bytes`: the weight bytes
-/// on the cards; `expert_bits`: bits per weight of the format's expert tensors (the format's
-/// nominal precision, capped at the file's average: gpt-oss stores its experts in MXFP4 and the
-/// rest at 8–16 bits, so skipping an expert saves less than the file's average).
+/// on the cards; `expert_bits`: bits per weight of the format's expert tensors, capped at the
+/// file's average (gpt-oss stores its experts in MXFP4 and the rest at 8–16 bits, so skipping an
+/// expert saves less than the file's average; `INFINITY` = the average: a GGUF recipe's mix).
 /// `embedding_on_card`: the engine keeps the token embedding with the weights (vLLM,
 /// transformers) rather than in host memory (llama.cpp and Ollama with GGUF); a lookup reads one
 /// row of it, so it is held but not read. A tied output reuses the embedding matrix, which is
@@ -464,7 +464,19 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         .filter(|t| t.0 == TermName::Weights)
         .map(|t| t.1.get())
         .sum();
-    let active = active_share(v, held as f64, i.quant.precision_bits(), on_card);
+    // GGUF's K-quant, legacy and IQ recipes give the expert tensors their share of the
+    // recipe's larger types (llama.cpp's llama_tensor_get_type raises ffn_down, experts included,
+    // to Q6_K in part of the layers of Q4_K_M), so an expert weighs the file's average;
+    // MXFP4 (gpt-oss) and the safetensors quantizations (AWQ, GPTQ, FP8, NVFP4, MLX) store the
+    // experts at the format's precision and keep other tensors wider.
+    let expert_bits = if i.engine.container() == crate::quant::Container::Gguf
+        && i.quant != crate::quant::Quant::MXFP4
+    {
+        f64::INFINITY
+    } else {
+        i.quant.precision_bits()
+    };
+    let active = active_share(v, held as f64, expert_bits, on_card);
     let par = f64::from(i.par.max(1));
     let ram_bw = ram_bw(i);
     let mut times = Vec::with_capacity(e.per_card.len());
