@@ -506,6 +506,30 @@ async fn frontier(query: &str, width: u32) -> Result<String, String> {
     Ok(fitcard_estimator::frontier::svg::svg(&f, w, PLOT_HEIGHT))
 }
 
+/// The lines of a list the page shows when it is opened, for the configuration `query`, one per
+/// line as `key<TAB>text`: `limits`, each limit solved with every other input held (key: the
+/// target); `layouts`, every tensor × pipeline split of vLLM or SGLang cards (key: `chosen` for
+/// the one the estimate uses).
+async fn lines(kind: &str, query: &str) -> Result<String, String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    let rows: Vec<String> = if kind == "limits" {
+        crate::summary::targets(i.mode)
+            .iter()
+            .map(|&t| {
+                let s = fitcard_estimator::solve::solve(&i, t);
+                format!("{}\t{}", t.id(), crate::summary::limit(&s, &i))
+            })
+            .collect()
+    } else {
+        fitcard_estimator::layouts::summary(&i)
+            .into_iter()
+            .map(|l| format!("{}\t{}", if l.chosen { "chosen" } else { "" }, l.text))
+            .collect()
+    };
+    Ok(rows.join("\n"))
+}
+
 /// The calibration panel's answer for `readings` under the configuration `query`: the fit's
 /// text or its refusal, the global-layer count when fitted, and the measuring loop.
 async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>, String), String> {
@@ -586,6 +610,7 @@ pub fn serve() {
                     })
                 }
                 "frontier" => frontier(&a, num).await.map(|svg| vec![("svg", text(&svg))]),
+                "limits" | "layouts" => lines(&kind, &a).await.map(|t| vec![("text", text(&t))]),
                 "calibrate" => calibration(&a, &b).await.map(|(t, gl, how)| {
                     let mut v = vec![("text", text(&t)), ("how", text(&how))];
                     if let Some(g) = gl {

@@ -202,6 +202,15 @@ pub async fn frontier(query: &str, width: u32) -> Result<String, String> {
         .ok_or_else(|| "the importer sent no plot".into())
 }
 
+/// The lines of the list `kind` (`limits`, `layouts`) for the configuration `query`, each
+/// `key<TAB>text` (see the importer's `lines`).
+pub async fn lines(kind: &str, query: &str) -> Result<String, String> {
+    let d = ask(kind, &[query.into()], None).await?;
+    prop(&d, "text")
+        .as_string()
+        .ok_or_else(|| "the importer sent no list".into())
+}
+
 /// What the calibration panel shows for `readings` under the configuration `query`: the fit's
 /// text (or why it is refused), the global-layer count to apply when there is one, and the
 /// measuring loop for this engine and model.

@@ -220,6 +220,10 @@ fn TermDetail(
                     <a class="method-link" href=format!("{METHOD_PAGE}#{section}") target=target>
                         "How this term is computed"
                     </a>
+                    " · "
+                    <a href=format!("{METHOD_PAGE}#sources") target=target>
+                        "its sources, per engine"
+                    </a>
                 </p>
             })
         })

@@ -6,7 +6,6 @@
 use super::fields::Disclosure;
 use crate::app::use_app;
 use crate::summary;
-use fitcard_estimator::solve::solve;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -135,7 +134,7 @@ pub fn Verdict() -> impl IntoView {
         </div>
         <ul class="warnings">{warnings}</ul>
         <Disclosure class="limits" summary="Limits, with everything else held">
-            <Limits />
+            <Asked kind="limits" />
         </Disclosure>
         <Disclosure
             class="layouts"
@@ -144,16 +143,7 @@ pub fn Verdict() -> impl IntoView {
                 st.inputs.with(|i| !(i.engine.preallocates() && i.cards > 1 && i.gpus.is_empty()))
             })
         >
-            <ul>
-                {move || {
-                    st.inputs.with(|i| {
-                        fitcard_estimator::layouts::summary(i)
-                            .into_iter()
-                            .map(|l| view! { <li class:chosen=l.chosen>{l.text}</li> })
-                            .collect_view()
-                    })
-                }}
-            </ul>
+            <Asked kind="layouts" />
         </Disclosure>
         <Disclosure class="checks" summary="All checks">
             <AllChecks />
@@ -180,27 +170,40 @@ fn Line(
 
 /// The limits of this configuration, each solved with every other input held: the longest
 /// context, the most slots, the fewest cards and the smallest catalog GPU (train mode: the
-/// longest sequence and the largest batch). Solved once the controls are still, and only while
-/// shown.
+/// longest sequence and the largest batch); or every tensor × pipeline split of vLLM or SGLang
+/// cards (`layouts`). Computed in the importer's worker once the controls are still, and only
+/// while shown.
 #[component]
-fn Limits() -> impl IntoView {
+fn Asked(
+    /// The list: `limits` or `layouts`.
+    kind: &'static str,
+) -> impl IntoView {
     let st = use_app();
-    let lines = Memo::new(move |_| {
-        st.settled.with(|i| {
-            summary::targets(i.mode)
-                .iter()
-                .map(|&t| (t.id(), summary::limit(&solve(i, t), i)))
-                .collect::<Vec<_>>()
-        })
+    let text = RwSignal::new(String::new());
+    Effect::new(move |_| {
+        let q = st.query.get();
+        leptos::task::spawn_local(async move {
+            let t = crate::importer::lines(kind, &q)
+                .await
+                .unwrap_or_else(|m| format!("\t{m}"));
+            text.set(t);
+        });
     });
     view! {
         <ul>
             {move || {
-                lines
-                    .get()
-                    .into_iter()
-                    .map(|(id, text)| view! { <li data-target=id>{text}</li> })
-                    .collect_view()
+                text.with(|t| {
+                    t.lines()
+                        .map(|l| {
+                            let (key, words) = l.split_once('\t').unwrap_or(("", l));
+                            view! {
+                                <li data-target=key.to_string() class:chosen=key == "chosen">
+                                    {words.to_string()}
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                })
             }}
         </ul>
     }

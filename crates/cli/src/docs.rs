@@ -61,14 +61,47 @@ nav{margin-bottom:1rem}code{font-size:.9em}table{border-collapse:collapse;displa
 th,td{border:1px solid #cdd3da;padding:.2rem .45rem;vertical-align:top}h2{margin-top:2rem}\
 .al{text-align:left}.ac{text-align:center}.ar{text-align:right}";
 
+/// The method page's last section: the source of every term's formula, per engine and per
+/// trainer profile, as the estimator states it (the calculator links here instead of carrying
+/// these texts in its wasm).
+pub fn sources() -> String {
+    use fitcard_estimator::{decode, estimate, training, Engine};
+    let mut md = String::from(
+        "\n## Sources of each term {#sources}\n\nWhere each term's formula comes from, per engine \
+         (and per trainer profile in train mode), as the estimator states it in `fitcard estimate \
+         --json` (`terms[].provenance`).\n",
+    );
+    let mut section = |title: String, terms: &[fitcard_estimator::terms::Term]| {
+        md.push_str(&format!("\n### {title}\n\n"));
+        for t in terms.iter().filter(|t| !t.provenance.is_empty()) {
+            md.push_str(&format!("- **{}**: {}\n", t.label, t.provenance));
+        }
+    };
+    for e in Engine::ALL {
+        let i = decode(&format!("model=Qwen/Qwen3-8B&engine={}&cards=1", e.id())).inputs;
+        section(e.label().to_string(), &estimate(&i).terms);
+    }
+    for &t in fitcard_estimator::inputs::Trainer::ALL {
+        let i = decode(&format!("mode=train&trainer={}", t.id())).inputs;
+        section(
+            format!("Train mode: trainer={}", t.id()),
+            &training::estimate(&i).estimate.terms,
+        );
+    }
+    md
+}
+
 /// Write every page from `docs` into `out`.
 pub fn write_all(out: &Path, docs: &Path) -> Result<String, String> {
     std::fs::create_dir_all(out).map_err(|e| format!("cannot create {}: {e}", out.display()))?;
     let mut done = Vec::new();
     for (md, html_name, title) in PAGES {
         let src = docs.join(md);
-        let text = std::fs::read_to_string(&src)
+        let mut text = std::fs::read_to_string(&src)
             .map_err(|e| format!("cannot read {}: {e}", src.display()))?;
+        if md == "method.md" {
+            text.push_str(&sources());
+        }
         let dst = out.join(html_name);
         std::fs::write(&dst, page(&text, title))
             .map_err(|e| format!("cannot write {}: {e}", dst.display()))?;

@@ -191,7 +191,7 @@ fn term_text(
 }
 
 /// Where the `-ngl` / `--no-kv-offload` placement comes from.
-const OFFLOAD_PROVENANCE: &str = "llama.cpp puts the last n_gpu_layers of layers + 1 slots (the output layer last) on the GPU and keeps the first blocks, with their KV cache, on the CPU (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0); src/llama-kv-cache.cpp: each layer's cache on its layer's device, all on the CPU with --no-kv-offload).";
+const OFFLOAD_PROVENANCE: &str = prose!("llama.cpp puts the last n_gpu_layers of layers + 1 slots (the output layer last) on the GPU and keeps the first blocks, with their KV cache, on the CPU (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0); src/llama-kv-cache.cpp: each layer's cache on its layer's device, all on the CPU with --no-kv-offload).");
 
 /// Weights beyond the largest consumer card (32 GiB): there the llama.cpp overhead fit's weight
 /// arm is unverified.

@@ -5,8 +5,8 @@
 //! [`Estimate`] → [`rank()`]. Pure Rust, no web dependency: the CLI and the web page call the
 //! same functions with the same query string.
 
-/// A domain text (where a formula was checked): itself with the `prose` feature, empty without
-/// it (the page's build, which never shows it).
+/// A text the page does not carry (a term's domain or provenance): itself with the `prose`
+/// feature, empty without it (the page's build, which links to the method page instead).
 #[cfg(feature = "prose")]
 macro_rules! prose {
     ($s:expr) => {
@@ -14,8 +14,8 @@ macro_rules! prose {
     };
 }
 
-/// A domain text (where a formula was checked): itself with the `prose` feature, empty without
-/// it (the page's build, which never shows it).
+/// A text the page does not carry (a term's domain or provenance): itself with the `prose`
+/// feature, empty without it (the page's build, which links to the method page instead).
 #[cfg(not(feature = "prose"))]
 macro_rules! prose {
     ($s:expr) => {

@@ -13,7 +13,7 @@ use crate::catalog::Arch;
 use crate::units::Bytes;
 
 /// Where the formula comes from.
-pub const PROVENANCE: &str = "llama.cpp output buffer: 4 × n_vocab × max(1, n_seq) bytes of fp32 logits in host memory (llama.cpp src/llama-context.cpp, output_reserve).";
+pub const PROVENANCE: &str = prose!("llama.cpp output buffer: 4 × n_vocab × max(1, n_seq) bytes of fp32 logits in host memory (llama.cpp src/llama-context.cpp, output_reserve).");
 
 /// Where the formula was checked.
 pub const DOMAIN: &str = prose!("llama.cpp and Ollama, full offload; the buffer is host memory.");

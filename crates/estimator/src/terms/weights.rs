@@ -51,9 +51,9 @@ pub struct Weights {
 /// Where the device formula comes from, per engine.
 pub fn provenance(engine: Engine) -> &'static str {
     if engine.llama_family() {
-        "The file size, never a parameter count (the format's size on its Hugging Face repo). llama.cpp and Ollama assign the input layer (token_embd, and gemma-3n's per-layer embeddings) to host memory and create a tied output matrix as its own tensor on the card (llama.cpp src/llama-model.cpp, load_tensors); checked against a llama.cpp load of Llama-3.2-1B F16 (tests/serve.rs). Deduction gated on engine and GGUF."
+        prose!("The file size, never a parameter count (the format's size on its Hugging Face repo). llama.cpp and Ollama assign the input layer (token_embd, and gemma-3n's per-layer embeddings) to host memory and create a tied output matrix as its own tensor on the card (llama.cpp src/llama-model.cpp, load_tensors); checked against a llama.cpp load of Llama-3.2-1B F16 (tests/serve.rs). Deduction gated on engine and GGUF.")
     } else {
-        "The file size, never a parameter count (the format's size on its Hugging Face repo). vLLM and transformers load every tensor on the card (no host-resident deduction); a stored duplicate of a tied lm_head is skipped on load (tie_word_embeddings), as the transformers measurements in tests/measurements.rs show."
+        prose!("The file size, never a parameter count (the format's size on its Hugging Face repo). vLLM and transformers load every tensor on the card (no host-resident deduction); a stored duplicate of a tied lm_head is skipped on load (tie_word_embeddings), as the transformers measurements in tests/measurements.rs show.")
     }
 }
 
@@ -61,7 +61,7 @@ pub fn provenance(engine: Engine) -> &'static str {
 pub const DOMAIN: &str = prose!("llama.cpp and Ollama with GGUF files (host-resident embeddings deducted); vLLM, SGLang and transformers with safetensors (everything on the card, a stored duplicate of a tied lm_head dropped). Vision towers and other tensors count as weights on the card.");
 
 /// Where the host-resident formula comes from.
-pub const HOST_PROVENANCE: &str = "llama.cpp and Ollama keep token_embd (and gemma-3n's per_layer_token_embd) in host memory with full offload: the input layer is assigned to the CPU (llama.cpp src/llama-model.cpp, load_tensors); Llama-3.2-1B F16 keeps 501.00 MiB there (tests/serve.rs).";
+pub const HOST_PROVENANCE: &str = prose!("llama.cpp and Ollama keep token_embd (and gemma-3n's per_layer_token_embd) in host memory with full offload: the input layer is assigned to the CPU (llama.cpp src/llama-model.cpp, load_tensors); Llama-3.2-1B F16 keeps 501.00 MiB there (tests/serve.rs).");
 
 /// Does `engine` keep the embedding tables of a file in `container` in host memory?
 pub fn host_resident_applies(engine: Engine, container: Container) -> bool {

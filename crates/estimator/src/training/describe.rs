@@ -10,12 +10,12 @@ use crate::units::Bytes;
 
 /// Source of the formula: Unsloth Studio's estimator (`studio/backend/utils/hardware/vram_estimation.py`
 /// in unslothai/unsloth, with its `VRAM_ESTIMATION.md`).
-const PROV_WEIGHTS: &str = "Unsloth Studio's VRAM estimator (unslothai/unsloth, vram_estimation.py): QKVO = (H+2K+H)·H, MLP = H·M·3·E (+E·H router); NF4 at 2/3.2 B per parameter for q/k/v/o/gate/up/down, norms, embeddings and LM head at 2 B. Parameter count from the config, not the file size. Domain: dense and MoE Llama/Qwen-style decoders; K = (H/heads)·kv_heads as the estimator writes it.";
-const PROV_LORA: &str = "Unsloth Studio's VRAM estimator: A = in×r, B = r×out per selected module, MLP modules ×E for MoE, × L layers × 2 B. Zero for full fine-tuning.";
-const PROV_OPTIM: &str = "Unsloth Studio's VRAM estimator: bytes per trainable parameter (adamw_8bit 4, adamw_torch 6, paged_adamw_32bit 8, sgd 4) as Unsloth calibrated them; trainable = all parameters (full fine-tuning) or the LoRA parameters.";
-const PROV_GRADS: &str = "Unsloth Studio's VRAM estimator: 2 B per trainable parameter, floored at 15 % of the weights (autograd, NCCL, fragmentation).";
-const PROV_ACTS: &str = "Unsloth Studio's VRAM estimator (from unsloth_zoo): per layer (S·B·(H+2K) + 2·S·B + 2·S·B·M)·2·1.25, × layers kept (no checkpointing: L; Hugging Face: 2.0 full / 1.0 LoRA; Unsloth: 1.5 full / 1.0 LoRA), floored at 15 % × weights × B/2. Linear in S (flash attention); no logits or attention-score term.";
-const PROV_CUDA: &str = "Unsloth Studio's VRAM estimator: 1.4 GiB fixed for the CUDA driver and PyTorch runtime (CUDA_OVERHEAD_BYTES), calibrated by Unsloth on an RTX 5070 Ti.";
+const PROV_WEIGHTS: &str = prose!("Unsloth Studio's VRAM estimator (unslothai/unsloth, vram_estimation.py): QKVO = (H+2K+H)·H, MLP = H·M·3·E (+E·H router); NF4 at 2/3.2 B per parameter for q/k/v/o/gate/up/down, norms, embeddings and LM head at 2 B. Parameter count from the config, not the file size. Domain: dense and MoE Llama/Qwen-style decoders; K = (H/heads)·kv_heads as the estimator writes it.");
+const PROV_LORA: &str = prose!("Unsloth Studio's VRAM estimator: A = in×r, B = r×out per selected module, MLP modules ×E for MoE, × L layers × 2 B. Zero for full fine-tuning.");
+const PROV_OPTIM: &str = prose!("Unsloth Studio's VRAM estimator: bytes per trainable parameter (adamw_8bit 4, adamw_torch 6, paged_adamw_32bit 8, sgd 4) as Unsloth calibrated them; trainable = all parameters (full fine-tuning) or the LoRA parameters.");
+const PROV_GRADS: &str = prose!("Unsloth Studio's VRAM estimator: 2 B per trainable parameter, floored at 15 % of the weights (autograd, NCCL, fragmentation).");
+const PROV_ACTS: &str = prose!("Unsloth Studio's VRAM estimator (from unsloth_zoo): per layer (S·B·(H+2K) + 2·S·B + 2·S·B·M)·2·1.25, × layers kept (no checkpointing: L; Hugging Face: 2.0 full / 1.0 LoRA; Unsloth: 1.5 full / 1.0 LoRA), floored at 15 % × weights × B/2. Linear in S (flash attention); no logits or attention-score term.");
+const PROV_CUDA: &str = prose!("Unsloth Studio's VRAM estimator: 1.4 GiB fixed for the CUDA driver and PyTorch runtime (CUDA_OVERHEAD_BYTES), calibrated by Unsloth on an RTX 5070 Ti.");
 
 /// Where Unsloth's formula was checked.
 const DOMAIN: &str = prose!("Unsloth's estimator: dense and MoE Llama/Qwen-style decoders; its own end-to-end validation on Llama-3.2-1B (within 4 % but for one row; the accuracy report); linear in the sequence length (flash attention), no logits or attention-score term.");
