@@ -162,9 +162,15 @@ proptest! {
         prop_assert_eq!(e.fits, e.verdict != fitcard_estimator::Verdict::DoesNotFit);
     }
 
-    /// More context or more slots never need less memory.
+    /// More context or more slots never need less memory, on the same plan: vLLM and SGLang on
+    /// several cards keep the tensor × pipeline split chosen for the smaller request (unpinned,
+    /// a longer context may move them to another split, which holds its own pool).
     #[test]
     fn context_and_slots_are_monotone(i in serve_inputs(), dctx in 0u32..=65_536, dpar in 0u32..=8) {
+        let mut i = i;
+        if let Some(p) = estimate(&i).parallel {
+            i.tp = Some(p.tp);
+        }
         let more_ctx = Inputs { ctx: (i.ctx + dctx).min(limits::CTX.1), ..i.clone() };
         prop_assert!(device(&more_ctx) >= device(&i));
         let more_par = Inputs { par: i.par + dpar, ..i.clone() };

@@ -139,21 +139,15 @@ pub fn domain(engine: Engine) -> &'static str {
 }
 
 /// Where the formula comes from, per engine.
+#[cfg_attr(not(feature = "prose"), allow(unused_variables))]
 pub fn provenance(engine: Engine) -> &'static str {
-    if engine == Engine::Mlx {
-        return prose!("Computed, not validated: the activations of one mlx-lm prefill step (--prefill-step-size 2048 tokens, up to --prompt-concurrency 8 prompts; https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py) at the FFN's widest point, in the 2-byte activation dtype. No measured MLX peak was found to check it against.");
-    }
-    if engine == Engine::Sglang {
-        return prose!("SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json). Under tensor parallelism SGLang measures its free memory after the NCCL communicators and custom all-reduce buffers exist (model_runner.py, init_torch_distributed before profile_max_num_token), so the fraction of those buffers comes off the pool: 1.85 GiB per card, vLLM's measured tensor-parallel non-torch memory less its single-card value on H100 (same NCCL library; computed, not fitted to an SGLang log).");
-    }
-    if engine == Engine::Vllm {
-        return prose!("What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).");
-    }
-    if engine == Engine::Transformers {
-        prose!("CUDA context per card (0.7 GiB) plus the largest allocator residual of the Qwen3 transformers speed benchmark (33–48 MiB measured; https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html, tests/measurements.rs).")
-    } else {
-        prose!("Empirical fit (±0.15 GiB on four measured llama.cpp configurations; driver and engine version specific): the per-card CUDA context or weight-proportional activations, whichever is larger, plus a context slope. Re-measure after a driver update.")
-    }
+    prose!(match engine {
+        Engine::Mlx => "Computed, not validated: the activations of one mlx-lm prefill step (--prefill-step-size 2048 tokens, up to --prompt-concurrency 8 prompts; https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py) at the FFN's widest point, in the 2-byte activation dtype. No measured MLX peak was found to check it against.",
+        Engine::Sglang => "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json). Under tensor parallelism SGLang measures its free memory after the NCCL communicators and custom all-reduce buffers exist (model_runner.py, init_torch_distributed before profile_max_num_token), so the fraction of those buffers comes off the pool: 1.85 GiB per card, vLLM's measured tensor-parallel non-torch memory less its single-card value on H100 (same NCCL library; computed, not fitted to an SGLang log).",
+        Engine::Vllm => "What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).",
+        Engine::Transformers => "CUDA context per card (0.7 GiB) plus the largest allocator residual of the Qwen3 transformers speed benchmark (33–48 MiB measured; https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html, tests/measurements.rs).",
+        Engine::LlamaCpp | Engine::Ollama => "Empirical fit (±0.15 GiB on four measured llama.cpp configurations; driver and engine version specific): the per-card CUDA context or weight-proportional activations, whichever is larger, plus a context slope. Re-measure after a driver update.",
+    })
 }
 
 /// Runtime overhead of `engine` on `cards` cards with `device_weights` on them and `n_ctx`

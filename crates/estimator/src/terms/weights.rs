@@ -49,12 +49,13 @@ pub struct Weights {
 }
 
 /// Where the device formula comes from, per engine.
+#[cfg_attr(not(feature = "prose"), allow(unused_variables))]
 pub fn provenance(engine: Engine) -> &'static str {
-    if engine.llama_family() {
-        prose!("The file size, never a parameter count (the format's size on its Hugging Face repo). llama.cpp and Ollama assign the input layer (token_embd, and gemma-3n's per-layer embeddings) to host memory and create a tied output matrix as its own tensor on the card (llama.cpp src/llama-model.cpp, load_tensors); checked against a llama.cpp load of Llama-3.2-1B F16 (tests/serve.rs). Deduction gated on engine and GGUF.")
+    prose!(if engine.llama_family() {
+        "The file size, never a parameter count (the format's size on its Hugging Face repo). llama.cpp and Ollama assign the input layer (token_embd, and gemma-3n's per-layer embeddings) to host memory and create a tied output matrix as its own tensor on the card (llama.cpp src/llama-model.cpp, load_tensors); checked against a llama.cpp load of Llama-3.2-1B F16 (tests/serve.rs). Deduction gated on engine and GGUF."
     } else {
-        prose!("The file size, never a parameter count (the format's size on its Hugging Face repo). vLLM and transformers load every tensor on the card (no host-resident deduction); a stored duplicate of a tied lm_head is skipped on load (tie_word_embeddings), as the transformers measurements in tests/measurements.rs show.")
-    }
+        "The file size, never a parameter count (the format's size on its Hugging Face repo). vLLM and transformers load every tensor on the card (no host-resident deduction); a stored duplicate of a tied lm_head is skipped on load (tie_word_embeddings), as the transformers measurements in tests/measurements.rs show."
+    })
 }
 
 /// Where the formulas were checked.
