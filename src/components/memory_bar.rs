@@ -82,19 +82,23 @@ pub fn MemoryBar() -> impl IntoView {
 
     // A key per term: its colour, name and size; hovering, focusing or clicking one shows its
     // formula (the list takes the events of its keys). The keys are rebuilt only when the set of
-    // terms changes; their sizes and pressed state update in place.
+    // terms (or a term's domain mark) changes; their sizes and pressed state update in place.
     let keys = Memo::new(move |_| {
         est.with(|e| {
             e.terms
                 .iter()
-                .map(|t| (t.name, t.label, t.place == Place::Host))
+                .map(|t| {
+                    // Marked when used outside what its formula was checked on.
+                    let outside = t.outside_domain.is_some();
+                    (t.name, t.label, t.place == Place::Host, outside)
+                })
                 .collect::<Vec<_>>()
         })
     });
     let legend = move || {
         keys.get()
             .into_iter()
-            .map(|(name, label, host)| {
+            .map(|(name, label, host, outside)| {
                 let on = move || active.get() == Some(name);
                 let bytes = move || {
                     est.with(|e| {
@@ -118,6 +122,7 @@ pub fn MemoryBar() -> impl IntoView {
                             <span class="key-label">{label}</span>
                             <span class="num">{bytes}</span>
                             {host.then(|| view! { <span class="where">"host"</span> })}
+                            {outside.then(|| view! { <span class="outside">"⚠"</span> })}
                         </button>
                     </li>
                 }
@@ -225,6 +230,12 @@ fn TermDetail(
                         "its sources, per engine"
                     </a>
                 </p>
+                {t.outside_domain.clone().map(|w| view! {
+                    <p class="outside-domain">
+                        <span class="k">"Outside its checked domain "</span>
+                        {w}
+                    </p>
+                })}
             })
         })
     }

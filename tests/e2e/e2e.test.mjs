@@ -386,6 +386,21 @@ test('hovering a segment shows its formula, value and provenance', async () => {
   assert.match(d, /GiB|MiB/);
   assert.match(await page.textContent('.term-detail .formula'), /\S/);
   assert.match(await page.textContent('.term-detail .provenance'), /\S/);
+  // The sources of every term, per engine, are one link away (on the method page).
+  assert.equal(await page.getAttribute('.term-detail .provenance a[href$="#sources"]', 'href'), 'method.html#sources');
+  await page.close();
+});
+
+test('a term used outside what its formula was checked on is marked in the legend and said in its detail', async () => {
+  // llama.cpp's overhead fit was measured at one slot on one card.
+  const page = await open('?model=google/gemma-3-4b-it&quant=Q4_K_M&ctx=8192&par=4');
+  assert.equal(await page.locator('.key[data-term=overhead] .outside').count(), 1);
+  assert.equal(await page.locator('.key[data-term=weights] .outside').count(), 0);
+  await page.click('.key[data-term=overhead]');
+  assert.match(await page.textContent('.term-detail .outside-domain'), /^Outside its checked domain \S/);
+  // At one slot it is inside again.
+  await page.$eval('#par', (e) => { e.value = '1'; e.dispatchEvent(new Event('input', { bubbles: true })); });
+  await page.waitForFunction(() => !document.querySelector('.key[data-term=overhead] .outside'));
   await page.close();
 });
 
