@@ -1,12 +1,13 @@
 //! Benchmark in a browser (not a timed test: it asserts only what it reads): the headers of
-//! `benches/headers.rs`, parsed by the estimator compiled to wasm, as the importer parses them.
+//! `crates/estimator/benches/headers.rs`, parsed by the estimator compiled to wasm, as the
+//! importer parses them (here, beside the page, so the estimator keeps no web dependency).
 //! The median of each is printed. Run (headless Chromium, the release profile the page ships):
 //! `CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUNNER=wasm-bindgen-test-runner cargo test --release
-//! -p fitcard-estimator --target wasm32-unknown-unknown --test bench_headers -- --nocapture`
+//! -p fitcard --target wasm32-unknown-unknown --test bench_headers -- --nocapture`
 
 #![cfg(target_arch = "wasm32")]
 
-#[path = "../benches/support/headers.rs"]
+#[path = "../crates/estimator/benches/support/headers.rs"]
 mod headers;
 
 use fitcard_estimator::{gguf, hf, Bytes};
