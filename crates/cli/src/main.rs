@@ -819,9 +819,10 @@ mod human {
             }
             if sp.offloaded_bytes > 0 {
                 s.push_str(&format!(
-                    "  {} layer(s) ({}) stay in system RAM, read at {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+                    "  {} layer(s) ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
                     sp.offloaded_layers,
                     fitcard_estimator::Bytes(sp.offloaded_bytes),
+                    fitcard_estimator::units::Shortest(sp.ram_efficiency),
                     fitcard_estimator::units::Shortest(sp.ram_bw_gbs),
                     sp.decode_tps,
                     sp.on_card_tps

@@ -61,28 +61,35 @@
 //! than the Apple unified fit says: it reaches about 80 % of its 256 GB/s (the page that
 //! publishes the rows measures 212 GB/s with rocm_bandwidth_test).
 //!
-//! **CPU-only decode** is not an estimate this module gives (`ngl=0` keeps every block in host
-//! RAM, but the card still runs prompt processing). The published CPU-backend llama-bench rows (`cpu_only` in `tests/data/speed.json`)
-//! read 42–70 % of the theoretical RAM bandwidth on single-socket desktops and laptops (Ryzen
-//! 7940HS, 5800X3D, the Ryzen AI Max+ 395's CPU cores) and 7–13 % on a two-socket EPYC (NUMA:
-//! threads read the other socket's memory). The spill below reads host memory at the full
-//! theoretical bandwidth, so its host term is optimistic by up to 2× on those machines; it is
-//! kept an upper bound until a published partial-offload row with its RAM stated validates a
-//! share (`tests/speed.rs` reports the shares).
+//! **Host memory** is read by llama.cpp's CPU kernels (`ggml-cpu`: dequantize a block, dot it
+//! with the activation) at a share of the RAM's theoretical bandwidth, [`HOST_EFF`]: fitted on
+//! the CPU-backend llama-bench rows of single-socket machines with their RAM stated (`cpu_only`
+//! in `tests/data/speed.json`: Ryzen AI Max+ 395, 7940HS, 5800X3D reach 0.42–0.70 of it, median
+//! 0.603, counting the file less the token embedding, a lookup). Held out, the partial-offload
+//! rows of an RTX 2080 (8 GB) with a quad-channel DDR4 host (llmfit PRs #773–#778: seven models
+//! at `-ngl` 16–44, four on the card alone): median 10 %, worst 19 %, every one an over-estimate;
+//! with the host read at the full RAM bandwidth the median miss would be 40 % (`tests/speed.rs`).
+//! A two-socket server reads far less (0.07–0.13 on a 2 × EPYC 9R14: threads read the other
+//! socket's memory across NUMA) and is outside the domain. **Named miss:** `--no-kv-offload`
+//! halves LLaMA-7B Q4_0 `tg128` on an RTX 3090 Ti (127.4 → 60.0 t/s, llama.cpp PR #4812) with a
+//! cache of only 128 tokens: the attention of every layer then runs on the CPU, a round trip
+//! per layer and token this bandwidth model does not charge (it predicts a few per cent).
+//!
+//! **CPU-only decode**: `ngl=0&nkvo=1` keeps every block and the whole KV cache in host memory,
+//! so each token reads the active bytes at `HOST_EFF × ram_bw` (the card then holds only the
+//! compute buffers): the rows [`HOST_EFF`] is fitted on.
 //!
 //! **Spill.** llama.cpp and Ollama keep running when the model does not fit: the layers that do
-//! not fit stay in system RAM and are read from there each token, at `ram_bw` (GB/s; default
-//! 76.8: dual-channel DDR5-4800, 4800 MT/s × 8 B × 2 channels, a peak the CPU will not beat), so
-//! one offloaded gigabyte costs as much as ~10–20 on the card. `ram_bw=` (GB/s) sets the host
-//! bandwidth (a measured figure, or channels × MT/s × 8 B).
+//! not fit stay in system RAM and are read from there each token, at `HOST_EFF × ram_bw`
+//! (`ram_bw` in GB/s, the RAM's theoretical peak, channels × MT/s × 8 B; default 76.8:
+//! dual-channel DDR5-4800), so one offloaded gigabyte costs as much as ~15–30 on the card.
 //!
 //! **Pinned offload** (`ngl=`, llama.cpp `-ngl`, Ollama `num_gpu`; `nkvo=1`, llama.cpp
 //! `--no-kv-offload`): the blocks left on the CPU and their KV cache (or the whole cache) are
 //! host terms of the estimate ([`crate::estimate::Offload`]), off the card's bar; each token
-//! reads their active bytes at `ram_bw`. Without `ngl=`, a model that spills gets the most
-//! layers that fit pinned in its command. `on_card_tps` counts the same bytes at the card's
-//! bandwidth. Unvalidated: no published partial-offload row with its RAM stated is in the
-//! regression rows yet.
+//! reads their active bytes at `HOST_EFF × ram_bw`. Without `ngl=`, a model that spills gets
+//! the most layers that fit pinned in its command. `on_card_tps` counts the same bytes at the
+//! card's bandwidth.
 //!
 //! **Free-form cards** (`vram=` with `bw=`, GB/s): decoded on the GDDR (CUDA) fit; no prefill
 //! (no FP16 throughput).
@@ -196,6 +203,15 @@ pub fn decode_fit(g: &crate::catalog::Gpu) -> Fit {
 /// Host memory bandwidth when not given, GB/s (dual-channel DDR5-4800 peak).
 pub const DEFAULT_RAM_BW_GBS: f64 = 76.8;
 
+/// Share of the host RAM's theoretical bandwidth llama.cpp's CPU kernels read weights and KV
+/// at: the median of the single-socket CPU-backend llama-bench rows of `tests/data/speed.json`
+/// (`cpu_only`: Llama-2-7B Q4_0 `tg128` on a Ryzen AI Max+ 395, 28.94 t/s of 256 GB/s, 0.42; a
+/// Ryzen 9 7940HS, 14.42 t/s of 89.6 GB/s, 0.603; a Ryzen 7 5800X3D, 10.7 t/s of 57.6 GB/s, 0.70;
+/// bytes per token: the file less the token embedding).
+/// Domain: one socket, llama.cpp 2023–2025 builds; held out on the partial-offload rows (module
+/// docs).
+pub const HOST_EFF: f64 = 0.603;
+
 /// The speed of one configuration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Speed {
@@ -213,8 +229,11 @@ pub struct Speed {
     pub bandwidth_gbs: f64,
     /// Share of that bandwidth the fit reaches ([`Fit::eff`]).
     pub efficiency: f64,
-    /// Host RAM bandwidth used for layers and KV cache left in system RAM, GB/s.
+    /// Host RAM bandwidth used for layers and KV cache left in system RAM, GB/s (the theoretical
+    /// peak).
     pub ram_bw_gbs: f64,
+    /// Share of that bandwidth the CPU reads them at ([`HOST_EFF`]).
+    pub ram_efficiency: f64,
     /// Prompt tokens per second over a prompt that fills the chosen context, batch 1 (`None`
     /// when a card's FP16 throughput is unknown; see [`prefill`]).
     pub prefill_tps: Option<f64>,
@@ -430,7 +449,7 @@ fn card_bw(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
     }
 }
 
-/// Host RAM bandwidth of `i`, bytes/s.
+/// Host RAM bandwidth of `i`, bytes/s (the theoretical peak).
 pub fn ram_bw(i: &Inputs) -> f64 {
     i.ram_bw.unwrap_or(DEFAULT_RAM_BW_GBS) * 1e9
 }
@@ -479,6 +498,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let active = active_share(v, held as f64, expert_bits, on_card);
     let par = f64::from(i.par.max(1));
     let ram_bw = ram_bw(i);
+    let host_bw = HOST_EFF * ram_bw;
     let mut times = Vec::with_capacity(e.per_card.len());
     let mut spilled = 0u64;
     let mut fixed: f64 = 0.0;
@@ -519,7 +539,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         let host = (weights + kv) * spill_share;
         times.push((
             w_card / (fit.eff * bw) + kv_card / (KV_EFF_RATIO * fit.eff * bw),
-            host / ram_bw,
+            host / host_bw,
             // The spilled bytes read on this card instead, for `on_card_tps`.
             (weights * spill_share) / (fit.eff * bw)
                 + (kv * spill_share) / (KV_EFF_RATIO * fit.eff * bw),
@@ -548,7 +568,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
             let w = o.layers_host.get() as f64 * active;
             let kv = o.kv_host.get() as f64;
             (
-                (w + kv) / ram_bw,
+                (w + kv) / host_bw,
                 // What the same bytes cost on the card, for `on_card_tps`.
                 w / (fit0.eff * bw0) + kv / (KV_EFF_RATIO * fit0.eff * bw0),
                 o.cpu_layers,
@@ -570,6 +590,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         bandwidth_gbs: bw0 / 1e9,
         efficiency: fit0.eff,
         ram_bw_gbs: ram_bw / 1e9,
+        ram_efficiency: HOST_EFF,
         prefill_tps: None,
         ttft_s: None,
         measured: None,
