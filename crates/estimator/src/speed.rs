@@ -186,6 +186,23 @@ pub const RDNA: Fit = Fit {
     fixed_s: 0.001_23,
 };
 
+/// Apple GPUs under MLX (mlx-lm): fitted on the three Qwen3-4B-Instruct-2507 decode rows
+/// (BF16, 8-bit, 4-bit; 52.47, 86.91, 134.52 tokens/s) of mlx-lm's own benchmark on a 64 GB
+/// M4 Max (546 GB/s), `mlx_lm/BENCHMARKS.md`,
+/// <https://github.com/ml-explore/mlx-lm/blob/d78bf58e217c904ec282ed8da9b947491f78c022/mlx_lm/BENCHMARKS.md>
+/// (mlx 0.29.2, mlx-lm 0.28.2, `-p 2048 -g 128`): MLX's quantized matrix-vector kernels read 91 %
+/// of the bandwidth with 2.15 ms per token fixed, more than llama.cpp's Metal kernels
+/// ([`UNIFIED`], 0.843 and 5.85 ms). Held out (`tests/speed.rs`): the 6-bit, 5-bit and
+/// group-32 rows of the same table, an M3 Pro, four models on an M2 Pro and the M2 Ultra's
+/// 16-bit Llama-3-70B run: median 7 %, worst 26 % (gemma-3-12b on the M2 Pro, a run whose
+/// context is not printed). Mixture-of-experts models (Qwen3-30B-A3B on the same M4 Max, 4 to
+/// 8 bits) decode 28–37 % slower than this says (the estimate is 39–58 % high): the routed
+/// experts' gathered matmuls (`gather_qmm`) reach less of the bandwidth, a named miss.
+pub const MLX: Fit = Fit {
+    eff: 0.911,
+    fixed_s: 0.002_15,
+};
+
 /// The decode fit of a catalog card: by memory kind, with AMD discrete GDDR cards apart
 /// ([`RDNA`]) and NVIDIA's unified-memory machine on the CUDA fit.
 pub fn decode_fit(g: &crate::catalog::Gpu) -> Fit {
@@ -435,7 +452,11 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
         (None, GpuChoice::VramGib(_)) => return None,
     };
     let g = catalog().gpu(&id)?;
-    Some((g.bandwidth_gbs? * 1e9, decode_fit(g), g.memory_kind))
+    let fit = match decode_fit(g) {
+        f if f == UNIFIED && i.engine == crate::engine::Engine::Mlx => MLX,
+        f => f,
+    };
+    Some((g.bandwidth_gbs? * 1e9, fit, g.memory_kind))
 }
 
 /// Bandwidth (bytes/s), fit and memory kind of card `k`: a catalog card's, or a free-form

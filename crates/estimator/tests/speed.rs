@@ -341,6 +341,136 @@ fn host_part(sp: &fitcard_estimator::speed::Speed) -> f64 {
     (step - on_card) / (1.0 - host_bw / card_bw)
 }
 
+/// MLX decode (mlx-lm's generation speed on Apple GPUs, `mlx` rows with a `split`): bytes per
+/// token = the parameters a token goes through (without the embedding lookup) at the format's
+/// bits plus a BF16 scale and bias per group (`bits + 32 / group`; 64 by default) + the KV cache
+/// at the mean context of the run (the estimator's mlx-lm cache term) at `KV_EFF_RATIO`. The
+/// `fit` rows (Qwen3-4B at 16/8/4 bits on the M4 Max) set `MLX`: each within 3 %; the held-out
+/// rows (other bit widths and group sizes, an M3 Pro, four models on an M2 Pro, the M2 Ultra's
+/// 16-bit 70B): median within 10 %, each within a factor 1.5 (gemma-3-12b on the M2 Pro, +26 %,
+/// is the widest; that source prints neither the context nor the prompt). The Qwen3-30B-A3B rows
+/// are a named miss: estimated 35–60 % faster than measured (module docs). End to end, the estimator gives the catalog's
+/// Qwen3-4B MLX-4bit on an M4 Max within 3 % of the 4-bit row.
+#[test]
+fn mlx_rows() {
+    use fitcard_estimator::speed::{KV_EFF_RATIO, MLX};
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let rows = data["mlx"].as_array().expect("mlx rows");
+    let (mut fit, mut held, mut moe, mut lines) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for r in rows.iter().filter(|r| r["split"].is_string()) {
+        assert!(r["url"].as_str().unwrap().starts_with("https://"));
+        assert!(r["bw_source"].as_str().unwrap().len() > 20);
+        let id = r["catalog_model"].as_str().unwrap();
+        let (_, v) = catalog().variant(id).expect(id);
+        let p = param_counts(&v.arch);
+        let read = (p.active() - p.embedding) as f64;
+        let bits = r["bits"].as_f64().unwrap();
+        let group = r["group_size"].as_f64().unwrap_or(64.0);
+        let per_param = if bits >= 16.0 {
+            2.0
+        } else {
+            (bits + 32.0 / group) / 8.0
+        };
+        let ctx = match (r["prompt_tokens"].as_u64(), r["generation_tokens"].as_u64()) {
+            (Some(p), Some(g)) => p + g / 2,
+            _ => 512,
+        };
+        let e = estimate(
+            &decode(&format!(
+                "model={id}&engine=mlx&ctx={ctx}&par=1&gpu=m2-ultra-192gb"
+            ))
+            .inputs,
+        );
+        let kv = e
+            .terms
+            .iter()
+            .find(|t| t.name.id() == "kv_cache")
+            .map_or(0, |t| t.bytes.get()) as f64;
+        let bytes = read * per_param + kv / KV_EFF_RATIO;
+        let bw = r["bw_gbs"].as_f64().unwrap();
+        let est = predict(bytes, bw, MLX);
+        let measured = r["generation_tps"].as_f64().unwrap();
+        let err = est / measured - 1.0;
+        let split = r["split"].as_str().unwrap();
+        lines.push(format!(
+            "{} {} ({split}): measured {measured}, estimated {est:.1} ({:+.0} %)",
+            r["chip"].as_str().unwrap(),
+            r["model"].as_str().unwrap(),
+            err * 100.0
+        ));
+        match split {
+            "fit" => fit.push(err.abs()),
+            "held_out" => held.push(err.abs()),
+            "moe_miss" => moe.push(err),
+            other => panic!("split {other}"),
+        }
+    }
+    println!("{}", lines.join("\n"));
+    let (fm, fw) = stats(&mut fit);
+    let (hm, hw) = stats(&mut held);
+    println!(
+        "mlx decode, fit: {} rows, worst {:.1} %; held out: {} rows, median {:.0} %, worst {:.0} %",
+        fit.len(),
+        fw * 100.0,
+        held.len(),
+        hm * 100.0,
+        hw * 100.0
+    );
+    assert!(fit.len() == 3 && fm <= 0.03 && fw <= 0.03, "fit: {fw}");
+    assert!(
+        held.len() >= 8 && hm <= 0.10 && hw <= 0.5,
+        "held out: {hm} {hw}"
+    );
+    assert!(
+        moe.len() == 4 && moe.iter().all(|e| (0.35..0.6).contains(e)),
+        "{moe:?}"
+    );
+    // End to end: the catalog's Qwen3-4B MLX-4bit (the Instruct-2507 shapes) on an M4 Max.
+    let d = decode("model=Qwen/Qwen3-4B&quant=MLX-4bit&engine=mlx&ctx=2112&par=1&gpu=m4-max-128gb");
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let sp = estimate(&d.inputs).speed.unwrap();
+    assert_eq!(sp.efficiency, MLX.eff);
+    assert!((sp.decode_tps / 134.52 - 1.0).abs() < 0.03, "{sp:?}");
+}
+
+/// MLX's peak memory (`mlx_lm.benchmark` prints mlx's `get_peak_memory`) against the
+/// estimator's device total for the catalog's Qwen3-4B MLX formats at the benchmark's context
+/// (2048 prompt + 128 generated tokens; the Instruct-2507 checkpoints have Qwen3-4B's shapes):
+/// the estimate is short by 0.45–0.7 GB at 4 and 8 bits, a gap no term explains yet (the
+/// overhead's domain says so). The test holds the gap where it is, so that a change of the
+/// overhead term shows here.
+#[test]
+fn mlx_peak_memory_gap() {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let rows = data["mlx"].as_array().expect("mlx rows");
+    for (bits, quant) in [(4, "MLX-4bit"), (8, "MLX-8bit")] {
+        let r = rows
+            .iter()
+            .find(|r| {
+                r["chip"].as_str().unwrap().starts_with("M4 Max")
+                    && r["catalog_model"] == "Qwen/Qwen3-4B"
+                    && r["bits"] == bits
+                    && r["group_size"].is_null()
+            })
+            .expect("row");
+        let peak = r["peak_memory_gb"].as_f64().unwrap() * 1e9;
+        let d = decode(&format!(
+            "model=Qwen/Qwen3-4B&quant={quant}&engine=mlx&ctx=2176&par=1&gpu=m4-max-128gb"
+        ));
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        let est = estimate(&d.inputs).total_device_bytes.get() as f64;
+        let gap = (peak - est) / 1e9;
+        println!(
+            "{quant}: measured peak {:.2} GB, estimated {:.2} GB, short by {gap:.2} GB",
+            peak / 1e9,
+            est / 1e9
+        );
+        assert!((0.45..0.7).contains(&gap), "{quant}: {gap}");
+    }
+}
+
 /// MoE active parameters from the architecture against the counts the vendors publish. Vendors
 /// differ on whether the token embedding counts as active (OpenAI and Zhipu leave it out,
 /// DeepSeek and Qwen keep it in), so a count matches if either reading is within 7 %.
