@@ -122,9 +122,11 @@
 //! `ggml/src/ggml-cuda/mmq.cu`, chosen by `ggml_cuda_should_use_mmq`), so for quantized formats
 //! on discrete cards the estimate is on the slow side. GB10 (DGX Spark, build 6918, MMQ):
 //! 0.242 on the dense Qwen2.5-Coder-7B `pp2048 @ d0 … d32768` rows (within 16 %); its MoE rows
-//! run 18–70 % slower than estimated (routed experts see few tokens each). Apple GPUs have an
-//! `fp16_tflops` in the catalog but no fitted prefill efficiency (no Metal `pp512` rows in the
-//! regression set yet), and AMD cards no `fp16_tflops`: no prefill estimate for either. Cards
+//! run 18–70 % slower than estimated (routed experts see few tokens each). Apple GPUs under
+//! llama.cpp's Metal backend ([`PREFILL_METAL`]): 0.687 on the LLaMA-2-7B `pp512` rows of the
+//! M2 Ultra and M3 Max (llama.cpp discussion #4167, fit rows within 15 %); held out, the M1 Max
+//! and M2 Max rows within 10 %. MLX's prefill is not fitted, and AMD cards have no
+//! `fp16_tflops`: no prefill estimate for either. Cards
 //! added to the catalog after the fit are held out (`tests/speed.rs`): the RTX 3080 within
 //! 18 %; the RTX 6000 Ada runs 29–71 % slower than its specified throughput says (300 W for
 //! an AD102 with more SMs than the 450 W RTX 4090: it cannot hold the boost clock the
@@ -652,6 +654,18 @@ pub const PREFILL_GB10: PrefillFit = PrefillFit {
     dequant: false,
 };
 
+/// Apple GPUs under llama.cpp's Metal backend: the median over the LLaMA-2-7B `pp512` rows (F16,
+/// Q8_0, Q4_0) of the M2 Ultra (76 cores) and M3 Max (40 cores), the chips the Metal decode fit
+/// comes from, in the summary table of llama.cpp discussion #4167
+/// (<https://github.com/ggml-org/llama.cpp/discussions/4167>, "Performance of llama.cpp on
+/// Apple Silicon M-series"; `metal_prefill` in `tests/data/speed.json`): 0.60–0.72 of the GPU's
+/// FP16 throughput. The Metal matrix kernels dequantize tiles as they multiply (no separate
+/// dequantization pass). Held out: the M1 Max (32 cores) and M2 Max (38 cores) rows, within 10 %.
+pub const PREFILL_METAL: PrefillFit = PrefillFit {
+    eff: 0.687,
+    dequant: false,
+};
+
 /// Cost of one attention score (one query, one cached key, one head) in prefill, in FP16
 /// FLOP-equivalents at the card's dense throughput. Fitted on the depth slope (the time added
 /// from d0 to d32768) of the Qwen3-Coder-30B-A3B `pp2048 @ dN` rows (DGX Spark); the gpt-oss
@@ -732,7 +746,8 @@ pub fn prefill_token_s(
 }
 
 /// Prefill speed and time to first token of `e` for a prompt of `ctx` tokens at batch 1, or
-/// `None` when a card's FP16 throughput is unknown (free-form cards, AMD, Apple).
+/// `None` when a card's FP16 throughput is unknown (free-form cards, AMD, some Apple chips) or
+/// no fit covers it (MLX).
 pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
     let a = &v.arch;
     let n = u64::from(i.ctx.max(1));
@@ -765,6 +780,8 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
             MemoryKind::Gddr => PREFILL_GDDR,
             MemoryKind::Hbm => PREFILL_HBM,
             MemoryKind::Unified if g.name.starts_with("NVIDIA") => PREFILL_GB10,
+            // Apple GPUs: the Metal fit is llama.cpp's; MLX's prefill is not fitted.
+            MemoryKind::Unified if i.engine.llama_family() => PREFILL_METAL,
             MemoryKind::Unified => return None,
         };
         let w = c

@@ -6,6 +6,32 @@ use fitcard_estimator::catalog::MemoryKind;
 use fitcard_estimator::speed::{param_counts, tp_comm_s, Fit, GDDR, HBM};
 use fitcard_estimator::{catalog, decode, estimate};
 
+/// The published rows, `tests/data/speed.json`.
+fn speed_data() -> serde_json::Value {
+    serde_json::from_str(include_str!("data/speed.json")).expect("speed.json")
+}
+
+/// Print each row's line and the fit and held-out medians and worsts; returns them.
+fn report(
+    what: &str,
+    lines: &[String],
+    fit: &mut [f64],
+    held: &mut [f64],
+) -> ((f64, f64), (f64, f64)) {
+    println!("{}", lines.join("\n"));
+    let (f, h) = (stats(fit), stats(held));
+    println!(
+        "{what}, fit: {} rows, median {:.1} %, worst {:.1} %; held out: {} rows, median {:.1} %, worst {:.1} %",
+        fit.len(),
+        f.0 * 100.0,
+        f.1 * 100.0,
+        held.len(),
+        h.0 * 100.0,
+        h.1 * 100.0
+    );
+    (f, h)
+}
+
 /// The step time model on one row: `bytes / (eff × bw) + fixed`.
 fn predict(bytes: f64, bw_gbs: f64, fit: Fit) -> f64 {
     1.0 / (bytes / (fit.eff * bw_gbs * 1e9) + fit.fixed_s)
@@ -41,8 +67,7 @@ fn row_bytes(r: &serde_json::Value) -> Option<f64> {
 #[test]
 fn llama_bench_decode_rows_within_twenty_percent() {
     use fitcard_estimator::speed::{decode_fit, RDNA};
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let mut checked = 0;
     let mut bad = Vec::new();
     let (mut held, mut rdna_effs, mut lines) = (Vec::new(), Vec::new(), Vec::new());
@@ -131,8 +156,7 @@ fn llama_bench_decode_rows_within_twenty_percent() {
 /// the domain; module docs).
 #[test]
 fn cpu_only_rows_read_less_than_the_theoretical_ram_bandwidth() {
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let rows = data["cpu_only"].as_array().expect("cpu_only rows");
     assert!(rows.len() >= 5);
     let (mut bad, mut single) = (Vec::new(), Vec::new());
@@ -270,8 +294,7 @@ fn offload_pins_ngl_and_reads_host_layers_at_ram_bandwidth() {
 /// the full RAM bandwidth) the median miss would be more than 30 %.
 #[test]
 fn partial_offload_rows_held_out() {
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let rows = data["partial_offload"]
         .as_array()
         .expect("partial_offload rows");
@@ -354,8 +377,7 @@ fn host_part(sp: &fitcard_estimator::speed::Speed) -> f64 {
 #[test]
 fn mlx_rows() {
     use fitcard_estimator::speed::{KV_EFF_RATIO, MLX};
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let rows = data["mlx"].as_array().expect("mlx rows");
     let (mut fit, mut held, mut moe, mut lines) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for r in rows.iter().filter(|r| r["split"].is_string()) {
@@ -406,17 +428,7 @@ fn mlx_rows() {
             other => panic!("split {other}"),
         }
     }
-    println!("{}", lines.join("\n"));
-    let (fm, fw) = stats(&mut fit);
-    let (hm, hw) = stats(&mut held);
-    println!(
-        "mlx decode, fit: {} rows, worst {:.1} %; held out: {} rows, median {:.0} %, worst {:.0} %",
-        fit.len(),
-        fw * 100.0,
-        held.len(),
-        hm * 100.0,
-        hw * 100.0
-    );
+    let ((fm, fw), (hm, hw)) = report("mlx decode", &lines, &mut fit, &mut held);
     assert!(fit.len() == 3 && fm <= 0.03 && fw <= 0.03, "fit: {fw}");
     assert!(
         held.len() >= 8 && hm <= 0.10 && hw <= 0.5,
@@ -442,8 +454,7 @@ fn mlx_rows() {
 /// overhead term shows here.
 #[test]
 fn mlx_peak_memory_gap() {
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let rows = data["mlx"].as_array().expect("mlx rows");
     for (bits, quant) in [(4, "MLX-4bit"), (8, "MLX-8bit")] {
         let r = rows
@@ -469,6 +480,74 @@ fn mlx_peak_memory_gap() {
         );
         assert!((0.45..0.7).contains(&gap), "{quant}: {gap}");
     }
+}
+
+/// Prefill on Apple GPUs (llama.cpp Metal): the LLaMA-2-7B `pp512` rows of llama.cpp discussion
+/// #4167 (`metal_prefill`) for the chips whose FP16 throughput the GPU catalog holds, matched by
+/// GPU core count (M1 Max 32, M2 Max 38, M2 Ultra 76, M3 Max 40 cores). The M2 Ultra and M3 Max
+/// rows set `PREFILL_METAL` (each within 15 %); the M1 Max and M2 Max rows are held out: each
+/// within 10 %. End to end, the estimator gives the catalog's M2 Ultra a prefill speed.
+#[test]
+fn metal_prefill_rows() {
+    use fitcard_estimator::speed::{prefill_token_s, PREFILL_METAL, UNIFIED};
+    let data = speed_data();
+    let chips = [
+        ("M1 Max", 32, "m1-max-64gb", false),
+        ("M2 Max", 38, "m2-max-96gb", false),
+        ("M2 Ultra", 76, "m2-ultra-192gb", true),
+        ("M3 Max", 40, "m3-max-128gb", true),
+    ];
+    let (mut fit, mut held, mut lines) = (Vec::new(), Vec::new(), Vec::new());
+    for r in data["metal_prefill"].as_array().unwrap() {
+        assert!(r["url"].as_str().unwrap().starts_with("https://"));
+        let Some(&(chip, cores, id, fit_row)) = chips
+            .iter()
+            .find(|c| r["chip"] == c.0 && r["gpu_cores"] == c.1)
+        else {
+            continue;
+        };
+        let g = catalog().gpu(id).unwrap();
+        let tflops = g.fp16_tflops.unwrap();
+        // LLaMA-2-7B: 6.74e9 parameters less the embedding and the output head (32016 × 4096
+        // each); 32 heads × 32 layers scoring a 512-token causal prompt.
+        let p = 6.74e9 - 2.0 * 32_016.0 * 4096.0;
+        let scores = 32.0 * 32.0 * 512.0 / 2.0;
+        let t = prefill_token_s(
+            2.0 * p,
+            scores,
+            tflops,
+            PREFILL_METAL,
+            0.0,
+            UNIFIED.eff * g.bandwidth_gbs.unwrap() * 1e9,
+        );
+        let (est, tps) = (1.0 / t, r["pp512_tps"].as_f64().unwrap());
+        let err = est / tps - 1.0;
+        lines.push(format!(
+            "{chip} {cores} cores {} pp512: measured {tps}, estimated {est:.0} ({:+.0} %)",
+            r["quant"].as_str().unwrap(),
+            err * 100.0
+        ));
+        if fit_row { &mut fit } else { &mut held }.push(err.abs());
+    }
+    let ((_, fw), (hm, hw)) = report("Metal prefill", &lines, &mut fit, &mut held);
+    assert!(fit.len() == 6 && fw <= 0.15, "fit: {fw}");
+    assert!(held.len() == 6 && hw <= 0.10, "held out: {hm} {hw}");
+    let sp = estimate(
+        &decode("model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&gpu=m2-ultra-192gb&ctx=512")
+            .inputs,
+    )
+    .speed
+    .unwrap();
+    assert!(
+        sp.prefill_tps.is_some_and(|t| (600.0..2000.0).contains(&t)),
+        "{sp:?}"
+    );
+    let mlx = estimate(
+        &decode("model=Qwen/Qwen3-4B&quant=MLX-4bit&engine=mlx&gpu=m2-ultra-192gb&ctx=512").inputs,
+    )
+    .speed
+    .unwrap();
+    assert!(mlx.prefill_tps.is_none(), "MLX's prefill is not fitted");
 }
 
 /// MoE active parameters from the architecture against the counts the vendors publish. Vendors
@@ -618,8 +697,7 @@ fn moe_active_parameters_match_the_published_counts() {
 /// Qwen2.5-Coder-7B are held out.
 #[test]
 fn dgx_spark_depth_rows_within_fifteen_percent() {
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let rows = data["depth"].as_array().expect("depth rows");
     assert!(rows.len() >= 20);
     let mut bad = Vec::new();
@@ -763,8 +841,7 @@ fn llama_bench_prefill_rows() {
     use fitcard_estimator::speed::{
         prefill_token_s, PREFILL_GDDR, PREFILL_HBM, SCORE_FLOPS, UBATCH,
     };
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let (mut fit, mut held) = (Vec::new(), Vec::new());
     let mut bad = Vec::new();
     let mut lines = Vec::new();
@@ -878,8 +955,7 @@ fn llama_bench_prefill_rows() {
 #[test]
 fn dgx_spark_prefill_depth_rows() {
     use fitcard_estimator::speed::{prefill_scores, prefill_token_s, PREFILL_GB10};
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("data/speed.json")).expect("speed.json");
+    let data = speed_data();
     let rows = data["prefill_depth"].as_array().expect("prefill rows");
     assert!(rows.len() >= 20);
     let (mut fit, mut held) = (Vec::new(), Vec::new());
@@ -959,7 +1035,10 @@ fn estimator_prefill() {
         .expect("h100");
     assert!(spill.prefill_tps < fits.prefill_tps, "{spill:?} {fits:?}");
     assert!(p("vram=24").is_none());
-    assert!(p("model=meta-llama/Llama-3.1-8B-Instruct&gpu=m2-ultra-192gb").is_none());
+    // Apple: llama.cpp's Metal has a fit (`metal_prefill_rows`); a chip without an FP16
+    // throughput in the catalog has no prefill estimate.
+    assert!(p("model=meta-llama/Llama-3.1-8B-Instruct&gpu=m2-ultra-192gb").is_some());
+    assert!(p("model=meta-llama/Llama-3.1-8B-Instruct&gpu=m4-max-128gb").is_none());
     // The JSON speed object carries both.
     let e = estimate(&decode("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096").inputs);
     let j = serde_json::to_value(&e).unwrap();
