@@ -669,6 +669,11 @@ test('speed beside the verdict; layers spilled to system RAM say what they cost'
   const m = spill.match(/^(\d+) layers? stay in system RAM: ≈ ([\d.,]+) tokens\/s instead of ([\d.,]+)$/);
   assert.ok(m, spill);
   assert.ok(Number(m[2].replace(/,/g, '')) < Number(m[3].replace(/,/g, '')), spill);
+  // The command pins the layers that fit on the card: gemma-3-27b has 62 blocks and the output
+  // layer, and the ones left in system RAM are not among them.
+  const ngl = (await page.textContent('#command')).match(/ -ngl (\d+) /);
+  assert.ok(ngl, await page.textContent('#command'));
+  assert.ok(Number(ngl[1]) > 0 && Number(ngl[1]) < 63, ngl[0]);
   await page.close();
 });
 
