@@ -587,6 +587,9 @@ M = {
     "nvidia/Llama-3.1-Nemotron-70B-Instruct-HF": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=8192, layers=80, heads=64, kv_heads=8, head_dim=128, intermediate=28672, vocab=128256, has_output=True, is70b=True),
     "meta-llama/Llama-3.1-405B-Instruct": dict(b=llama_like, kw=dict(rope_freqs=True), tok="llama3", hidden=16384, layers=126, heads=128, kv_heads=8, head_dim=128, intermediate=53248, vocab=128256, has_output=True),
     # DeepSeek V3 / V3.1 / R1: the V3-0324 layout (deepseek2 rule, validated on V3-0324).
+    # GLM-4.7-Flash (glm4_moe_lite, converted to llama.cpp's deepseek2): multi-head latent attention
+    # with 20 heads, 1 dense layer, 64 routed experts + 1 shared; the MTP layer is not converted.
+    "zai-org/GLM-4.7-Flash": dict(b=deepseek2, kw={}, tok="glm4", hidden=2048, layers=47, heads=20, kv_heads=20, head_dim=256, nope=192, rope=64, v_dim=256, q_lora=768, kv_lora=512, intermediate=10240, moe_intermediate=1536, experts=64, dense=1, vocab=154880, has_output=True),
     "deepseek-ai/DeepSeek-V3.1-Terminus": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
     "deepseek-ai/DeepSeek-V3.1": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
     "deepseek-ai/DeepSeek-V3": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
@@ -828,6 +831,8 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("zai-org/GLM-4.5-Air", "BF16", 205.811 * 2**30, "ubergarm BF16 205.811 GiB (tensor data)"),
     ("zai-org/GLM-4.5-Air", "Q8_0", 109.381 * 2**30, "ubergarm Q8_0 109.381 GiB (tensor data)"),
     ("deepseek-ai/DeepSeek-V3-0324", "Q8_0", 713.29e9, "bartowski 713.29GB"),
+    ("zai-org/GLM-4.7-Flash", "Q8_0", 31.84e9, "bartowski 31.84GB"),
+    ("zai-org/GLM-4.7-Flash", "BF16", 59.91e9, "bartowski BF16 GGUF 59.91GB"),
     ("deepseek-ai/DeepSeek-V3-0324", "Q4_K_M", 404.43e9, "bartowski 404.43GB"),
     ("Qwen/Qwen3-Next-80B-A3B-Instruct", "Q4_K_M", 48.5e9, "steampunque Qwen3-Coder-Next Q4_K_M 48.5e9 (same shapes)"),
     ("mistral-community/Mixtral-8x22B-v0.1", "Q4_K_M", 85.58e9, "bartowski 85.58GB (mixtral rule)"),
@@ -957,6 +962,7 @@ WANTED = [
      for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "gguf", ft) for m in ("moonshotai/Kimi-K2-Thinking", "moonshotai/Kimi-K2-Instruct-0905") for ft in ("Q8_0", "Q4_K_M")] + \
     [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
+    [("zai-org/GLM-4.7-Flash", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q4_K_M")] + [("zai-org/GLM-4.7-Flash", "st-bf16", None)] + \
     [(m, "gguf", ft) for m in ("zai-org/GLM-4.7", "zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
     [(m, "gguf", ft) for m in M if m.startswith(("Qwen/Qwen2.5-", "deepseek-ai/DeepSeek-R1-Distill-"))
