@@ -9,7 +9,6 @@ use crate::catalog::catalog;
 use crate::engine::{Engine, KvDtype};
 use crate::inputs::*;
 use crate::quant::Quant;
-use percent_encoding::{utf8_percent_encode, AsciiSet, NON_ALPHANUMERIC};
 use std::fmt::Write;
 use std::str::FromStr;
 
@@ -771,19 +770,22 @@ fn fmt_num(x: f64) -> String {
     crate::units::Shortest(x).to_string()
 }
 
-/// What a query value writes literally: letters, digits and `- _ . ~ / ,` (the repo id's `/`
-/// and a list's `,` stay readable); everything else is percent-encoded.
-const VALUE: &AsciiSet = &NON_ALPHANUMERIC
-    .remove(b'-')
-    .remove(b'_')
-    .remove(b'.')
-    .remove(b'~')
-    .remove(b'/')
-    .remove(b',');
-
-/// Percent-encode a query value (see [`VALUE`]).
+/// Percent-encode a query value: letters, digits and `- _ . ~ / ,` are written literally (the
+/// repo id's `/` and a list's `,` stay readable); every other byte of the UTF-8 text as `%XX`
+/// (RFC 3986, section 2.1, upper-case hex).
 fn escape(s: &str) -> String {
-    utf8_percent_encode(s, VALUE).to_string()
+    const HEX: &[u8; 16] = b"0123456789ABCDEF";
+    let mut out = String::with_capacity(s.len());
+    for &b in s.as_bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.~/,".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push('%');
+            out.push(char::from(HEX[usize::from(b >> 4)]));
+            out.push(char::from(HEX[usize::from(b & 15)]));
+        }
+    }
+    out
 }
 
 #[cfg(test)]
