@@ -17,6 +17,7 @@
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
 mod docs;
+mod speed_report;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
 use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
@@ -414,9 +415,11 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
             .to_string());
     }
     if cmd == "report" && query.is_empty() {
-        return Ok(fitcard_estimator::baselines::report()
-            .trim_end()
-            .to_string());
+        return Ok(format!(
+            "{}\n\n{}",
+            fitcard_estimator::baselines::report().trim_end(),
+            speed_report::section().trim_end()
+        ));
     }
     if cmd == "catalog" {
         return Ok(if json {

@@ -20,8 +20,10 @@ fn accuracy_report_is_current() {
     let path = root().join("docs/accuracy.md");
     let want = report();
     let have = std::fs::read_to_string(&path).unwrap_or_default();
+    // The CLI appends the decode-speed section (`crates/cli/tests/accuracy.rs` checks the
+    // whole file); the size part is this crate's.
     assert!(
-        have.trim_end() == want.trim_end(),
+        have.starts_with(want.trim_end()),
         "docs/accuracy.md is stale: run `cargo run -p fitcard-cli -- report > docs/accuracy.md`"
     );
 }
