@@ -677,6 +677,19 @@ test('speed beside the verdict; layers spilled to system RAM say what they cost'
   await page.close();
 });
 
+test('a CPU-only machine from the GPU list: the command keeps every layer on the CPU, the speed comes from the RAM', async () => {
+  const page = await open('?model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&ctx=8192&par=1');
+  assert.match(await page.textContent('#command'), / -ngl 999 /);
+  await page.selectOption('#gpu', 'cpu-ddr5-5600-64gb');
+  await page.waitForFunction(() => / -ngl 0 /.test(document.querySelector('#command').textContent));
+  assert.match(await page.textContent('.verdict-label'), /^Fits$/);
+  const speed = await page.textContent('.verdict-box .speed');
+  const tps = Number(speed.match(/^≈ ([\d.,]+) tokens\/s/)[1]);
+  assert.ok(tps > 5 && tps < 15, speed);
+  assert.ok(await page.locator('.verdict-box .spill').isHidden());
+  await page.close();
+});
+
 test('a published measurement of the configuration shown is beside the estimate, with its source; gone when the configuration changes', async () => {
   const page = await open('?model=meta-llama/Meta-Llama-3-8B-Instruct&quant=Q4_K_M&gpu=rtx-4090&par=1&ctx=8192');
   assert.match(

@@ -810,6 +810,8 @@ mod human {
                 sp.aggregate_tps,
                 if e.engine == "mlx" {
                     "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower"
+                } else if sp.efficiency == fitcard_estimator::speed::HOST_EFF {
+                    "CPU only: the weights read at 0.603 of the RAM's bandwidth, the median of published CPU-only llama.cpp runs"
                 } else {
                     "±20 % on the published llama.cpp runs"
                 }

@@ -461,6 +461,9 @@ pub enum MemoryKind {
     /// LPDDR shared by CPU and GPU (Apple M-series, Ryzen AI Max, DGX Spark): `vram_bytes` is
     /// what the GPU may use by default, not the machine's total.
     Unified,
+    /// No GPU: the CPU runs the model from system RAM (llama.cpp, Ollama); `vram_bytes` is the
+    /// RAM and `bandwidth_gbs` its theoretical peak (`ram_bw=` overrides it).
+    Host,
 }
 
 impl Arch {

@@ -43,6 +43,12 @@ pub fn command(
     let ctx = i.ctx as u64;
     let par = i.par as u64;
     let (tk, tv) = i.kv_types();
+    // A CPU-only machine: no layer on a GPU (llama.cpp `-ngl 0`, Ollama `num_gpu 0`).
+    let pinned = if crate::support::cpu_only(i) {
+        Some(0)
+    } else {
+        i.ngl
+    };
     match i.engine {
         Engine::LlamaCpp => {
             // A catalog file by its Hugging Face repo; a local file by its path.
@@ -52,7 +58,7 @@ pub fn command(
                 format!("-hf {}:{}", format.repo, format.id)
             };
             // Every layer on the GPU unless `ngl` pins fewer (the rest stay in host RAM).
-            let ngl = i.ngl.map_or_else(|| "999".to_string(), |n| n.to_string());
+            let ngl = pinned.map_or_else(|| "999".to_string(), |n| n.to_string());
             let mut s = format!(
                 "llama-server {source} -ngl {ngl} -c {} -np {}",
                 ctx * par,
@@ -114,7 +120,7 @@ pub fn command(
                     " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"
                 ));
             }
-            if format.repo.is_empty() || i.ngl.is_some() {
+            if format.repo.is_empty() || pinned.is_some() {
                 // A local file, or layers pinned (`num_gpu`, a Modelfile parameter): Ollama
                 // imports it through a Modelfile.
                 let from = if format.repo.is_empty() {
@@ -122,9 +128,7 @@ pub fn command(
                 } else {
                     format!("hf.co/{}:{}", format.repo, format.id)
                 };
-                let num_gpu = i
-                    .ngl
-                    .map_or(String::new(), |n| format!("PARAMETER num_gpu {n}\\n"));
+                let num_gpu = pinned.map_or(String::new(), |n| format!("PARAMETER num_gpu {n}\\n"));
                 s.push_str(&format!(
                     " ollama serve\nprintf 'FROM {from}\\n{num_gpu}' > Modelfile && ollama create local -f Modelfile && ollama run local"
                 ));

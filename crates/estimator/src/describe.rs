@@ -202,6 +202,10 @@ const LLAMA_FIT_WEIGHTS: Bytes = Bytes(32 * crate::units::GIB);
 fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
     let a = &v.arch;
     match (name, i.engine) {
+        // No card: the fit's CUDA context does not exist on the CPU backend.
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if crate::support::cpu_only(i) => Some(
+            "the overhead fit was measured on CUDA cards (their context and compute buffers); the CPU backend has no CUDA context, so it is likely high".into(),
+        ),
         // The overhead fit was measured on llama.cpp at one slot and one card, on models that
         // fit one consumer card; its weight-proportional arm grows without bound.
         (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama)

@@ -650,7 +650,7 @@ pub fn cpu_layers(layers: u32, ngl: u32) -> u32 {
 /// fits, when the model does not fit with all of them (llama.cpp and Ollama); `None` when it
 /// fits or nothing does.
 pub(crate) fn fitted_ngl(i: &Inputs, a: &Arch, f: &Format) -> Option<u32> {
-    if !i.engine.llama_family() || i.ngl.is_some() {
+    if !crate::support::spills(i) || i.ngl.is_some() {
         return None;
     }
     let fits_with = |ngl: Option<u32>| {
@@ -998,6 +998,15 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
     };
     let tensor = tp_size > 1;
     let mut w = weights::weights(a, f, i.engine);
+    let cpu_only = crate::support::cpu_only(i);
+    if cpu_only {
+        // No card: the embedding llama.cpp keeps in host memory is in the same RAM, and a tied
+        // output needs no second copy; the device holds the file.
+        w.device = w.file;
+        w.host = Bytes::ZERO;
+        w.tied_copy = Bytes::ZERO;
+        w.ple = Bytes::ZERO;
+    }
     // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
     // copy of the embedding) on the last; each of a stage's cards holds `1/tp` of it.
     let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {
@@ -1027,7 +1036,13 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
         kv::for_engine(a, i, layout == Layout::Tensor, &shares)
     };
     let mut kv = kv;
-    let offload = offload(i, a, f, &mut w, &mut kv, mmproj);
+    // `ngl=` and `nkvo=1` move layers between a card and the RAM: nothing to move without a
+    // card.
+    let offload = if cpu_only {
+        None
+    } else {
+        offload(i, a, f, &mut w, &mut kv, mmproj)
+    };
     let o = if i.engine == Engine::Mlx {
         overhead::mlx(a, i.par)
     } else {

@@ -205,6 +205,14 @@ pub const MLX: Fit = Fit {
     fixed_s: 0.002_15,
 };
 
+/// A CPU-only machine (llama.cpp's CPU backend): the weights and cache read at [`HOST_EFF`] of
+/// the RAM's theoretical bandwidth, the share it is fitted as (the CPU-only rows of
+/// `tests/data/speed.json` carry no fixed time per token: none is added).
+pub const CPU: Fit = Fit {
+    eff: HOST_EFF,
+    fixed_s: 0.0,
+};
+
 /// The decode fit of a catalog card: by memory kind, with AMD discrete GDDR cards apart
 /// ([`RDNA`]) and NVIDIA's unified-memory machine on the CUDA fit.
 pub fn decode_fit(g: &crate::catalog::Gpu) -> Fit {
@@ -216,6 +224,7 @@ pub fn decode_fit(g: &crate::catalog::Gpu) -> Fit {
         // CUDA fit, not the Metal one (its DGX Spark rows, `tests/speed.rs`).
         MemoryKind::Unified if g.name.starts_with("NVIDIA") => GDDR,
         MemoryKind::Unified => UNIFIED,
+        MemoryKind::Host => CPU,
     }
 }
 
@@ -458,7 +467,12 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
         f if f == UNIFIED && i.engine == crate::engine::Engine::Mlx => MLX,
         f => f,
     };
-    Some((g.bandwidth_gbs? * 1e9, fit, g.memory_kind))
+    // A CPU-only machine's bandwidth is its RAM's: `ram_bw=` when given.
+    let bw = match (g.memory_kind, i.ram_bw) {
+        (MemoryKind::Host, Some(r)) => r,
+        _ => g.bandwidth_gbs?,
+    };
+    Some((bw * 1e9, fit, g.memory_kind))
 }
 
 /// Bandwidth (bytes/s), fit and memory kind of card `k`: a catalog card's, or a free-form
@@ -481,7 +495,7 @@ pub fn ram_bw(i: &Inputs) -> f64 {
 /// `--fit`, Ollama's own choice): the bytes over each card's budget in whole layers of
 /// `total_device_bytes / layers`.
 pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
-    if !i.engine.llama_family() {
+    if !crate::support::spills(i) {
         return (0, 0);
     }
     let over: u64 = e
@@ -498,7 +512,8 @@ pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
 
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
-    let on_card = !crate::terms::weights::host_resident_applies(i.engine, i.engine.container());
+    let on_card = !crate::terms::weights::host_resident_applies(i.engine, i.engine.container())
+        || crate::support::cpu_only(i);
     let held: u64 = e
         .per_card
         .iter()
@@ -545,7 +560,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         let weights = part(TermName::Weights).saturating_sub(projector) as f64 * active;
         let kv = part(TermName::KvCache) as f64;
         // What does not fit this card stays in host memory (llama.cpp, Ollama).
-        let over = if i.engine.llama_family() {
+        let over = if crate::support::spills(i) {
             c.bytes.get().saturating_sub(c.budget.get())
         } else {
             0
@@ -782,7 +797,8 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
             MemoryKind::Unified if g.name.starts_with("NVIDIA") => PREFILL_GB10,
             // Apple GPUs: the Metal fit is llama.cpp's; MLX's prefill is not fitted.
             MemoryKind::Unified if i.engine.llama_family() => PREFILL_METAL,
-            MemoryKind::Unified => return None,
+            // No fit for CPUs' or MLX's prompt processing.
+            MemoryKind::Unified | MemoryKind::Host => return None,
         };
         let w = c
             .terms
@@ -806,7 +822,7 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
         );
         // Layers left in host memory: llama.cpp's CUDA backend runs their matmuls on the card
         // for batches of 32 tokens or more, copying the weights over PCIe each micro-batch.
-        if i.engine.llama_family() {
+        if crate::support::spills(i) {
             let over = c.bytes.get().saturating_sub(c.budget.get()) as f64;
             t += over.min(w) / (UBATCH * PCIE_GBS * 1e9);
         }

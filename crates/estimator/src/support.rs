@@ -168,6 +168,27 @@ pub fn check(engine: Engine, arch: &Arch, format: &Format) -> Option<Check> {
     (!words.is_empty()).then(|| Check::info(CheckName::EngineSupports, true, words.join("; ")))
 }
 
+/// Is the device of `i` a CPU-only machine (a catalog entry of memory kind `host`)? Then the
+/// whole model sits in system RAM and nothing spills anywhere.
+pub fn cpu_only(i: &crate::inputs::Inputs) -> bool {
+    let host = |id: &str| {
+        crate::catalog::catalog()
+            .gpu(id)
+            .is_some_and(|g| g.memory_kind == crate::catalog::MemoryKind::Host)
+    };
+    match (&i.gpu, i.gpus.first()) {
+        (_, Some(id)) => host(id),
+        (crate::inputs::GpuChoice::Catalog(id), None) => host(id),
+        (crate::inputs::GpuChoice::VramGib(_), None) => false,
+    }
+}
+
+/// Does a model that does not fit the cards keep running with layers in system RAM (llama.cpp
+/// and Ollama on a GPU)? Not on a CPU-only machine: there the RAM is the device.
+pub fn spills(i: &crate::inputs::Inputs) -> bool {
+    i.engine.llama_family() && !cpu_only(i)
+}
+
 /// Is `gpu` an Apple silicon GPU (Metal, unified memory)?
 pub fn is_apple(gpu: &crate::catalog::Gpu) -> bool {
     gpu.memory_kind == crate::catalog::MemoryKind::Unified && gpu.name.starts_with("Apple")
@@ -178,6 +199,23 @@ pub fn is_apple(gpu: &crate::catalog::Gpu) -> bool {
 /// `None` otherwise (other engines, Apple machines, and a free-form `vram=` device, which may be
 /// a Mac the catalog lacks).
 pub fn device_check(i: &crate::inputs::Inputs) -> Option<Check> {
+    if cpu_only(i) {
+        let cards = i.cards.max(i.gpus.len() as u32);
+        return (!i.engine.llama_family() || cards > 1).then(|| {
+            Check::hard(
+                CheckName::EngineSupports,
+                false,
+                if cards > 1 {
+                    "a CPU-only machine is one pool of system RAM: set one card (cards=1)".to_string()
+                } else {
+                    format!(
+                        "{} is planned on GPUs here; on a CPU-only machine use llama.cpp or Ollama (their CPU backend)",
+                        i.engine.label()
+                    )
+                },
+            )
+        });
+    }
     if i.engine != Engine::Mlx {
         return None;
     }

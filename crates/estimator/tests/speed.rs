@@ -550,6 +550,70 @@ fn metal_prefill_rows() {
     assert!(mlx.prefill_tps.is_none(), "MLX's prefill is not fitted");
 }
 
+/// A CPU-only machine (a `host` entry of the GPU list): the whole file in RAM (no host-resident
+/// embedding, no tied copy), nothing spills, decode at `HOST_EFF` of the RAM's bandwidth
+/// (`ram_bw=` overrides the entry's), no prefill estimate, `-ngl 0` / `num_gpu 0` in the
+/// commands, and GPU-only engines and several "cards" refused.
+#[test]
+fn cpu_only_machine() {
+    use fitcard_estimator::speed::HOST_EFF;
+    let q =
+        "model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&gpu=cpu-ddr5-5600-64gb&ctx=4096&par=1";
+    let d = decode(q);
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let e = estimate(&d.inputs);
+    let (_, v) = catalog()
+        .variant("meta-llama/Llama-3.1-8B-Instruct")
+        .unwrap();
+    let file = v
+        .formats
+        .iter()
+        .find(|f| {
+            f.id == d.inputs.quant && f.container == fitcard_estimator::quant::Container::Gguf
+        })
+        .unwrap()
+        .bytes;
+    let term = |id: &str| e.terms.iter().find(|t| t.name.id() == id).map(|t| t.bytes);
+    assert_eq!(term("weights"), Some(file));
+    assert_eq!(term("weights_host"), None);
+    assert!(e.fits, "{:?}", e.checks);
+    assert!(e.command.contains(" -ngl 0 "), "{}", e.command);
+    let sp = e.speed.clone().unwrap();
+    assert_eq!((sp.efficiency, sp.bandwidth_gbs), (HOST_EFF, 89.6));
+    assert!(sp.prefill_tps.is_none() && sp.offloaded_layers == 0);
+    // An 8B Q4_K_M model reads about 4.6 GB per token: about 11 tokens/s at 0.603 × 89.6 GB/s.
+    assert!((9.0..13.0).contains(&sp.decode_tps), "{sp:?}");
+    let slow = estimate(&decode(&format!("{q}&ram_bw=51.2")).inputs)
+        .speed
+        .unwrap();
+    assert!(
+        (sp.decode_tps / slow.decode_tps - 89.6 / 51.2).abs() < 0.01,
+        "{slow:?}"
+    );
+    // Too big for the RAM: it does not fit, and nothing is said to spill.
+    let big = estimate(
+        &decode("model=Qwen/Qwen3-32B&quant=Q8_0&gpu=cpu-ddr5-5600-32gb&ctx=4096&par=1").inputs,
+    );
+    assert!(!big.fits && big.speed.unwrap().offloaded_layers == 0);
+    assert!(big.command.contains(" -ngl 0 "), "{}", big.command);
+    // GPU engines and card pools are refused.
+    for bad in [
+        format!("{q}&engine=vllm&quant=BF16"),
+        format!("{q}&cards=2"),
+    ] {
+        let e = estimate(&decode(&bad).inputs);
+        assert!(
+            e.checks
+                .iter()
+                .any(|c| c.name.id() == "engine_supports" && !c.ok),
+            "{bad}: {:?}",
+            e.checks
+        );
+    }
+    let ol = estimate(&decode(&format!("{q}&engine=ollama")).inputs);
+    assert!(ol.command.contains("PARAMETER num_gpu 0"), "{}", ol.command);
+}
+
 /// MoE active parameters from the architecture against the counts the vendors publish. Vendors
 /// differ on whether the token embedding counts as active (OpenAI and Zhipu leave it out,
 /// DeepSeek and Qwen keep it in), so a count matches if either reading is within 7 %.
