@@ -235,13 +235,17 @@ fn row_html(k: usize, r: &BestRow) -> String {
         .map(|w| format!("<span class=\"why\">{}</span>", e(w)))
         .unwrap_or_default();
     format!(
-        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free</span><span class=\"chip {chip}\">{v}</span></button>{why}</li>",
+        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free{tps}</span><span class=\"chip {chip}\">{v}</span></button>{why}</li>",
         m = e(&r.model),
         q = e(&r.quant.to_string()),
         f = e(&r.family),
         n = e(&r.name),
         d = r.device_bytes,
         free = r.headroom,
+        tps = r
+            .decode_tps
+            .map(|t| format!(" · ≈ {} tokens/s", crate::summary::about(t)))
+            .unwrap_or_default(),
         v = r.verdict.label(),
     )
 }

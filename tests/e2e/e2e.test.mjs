@@ -1291,7 +1291,7 @@ test('a link that names no model lands on the best model for the card; a row ope
   assert.equal(await page.locator('.verdict-label').count(), 0, 'no calculator');
   await page.waitForFunction(() => new URL(location.href).searchParams.get('best') === '1');
   assert.match(await page.textContent('.best-eval'), /Artificial Analysis/);
-  assert.match(await page.textContent('.best-list > li .best-row'), /GiB on the card/);
+  assert.match(await page.textContent('.best-list > li .best-row'), /GiB on the card · [+−-]?[\d.,]+ [GMK]iB free · ≈ [\d.,]+ tokens\/s/);
   const on4090 = await bestRows(page);
   assert.ok(on4090.length >= 3, on4090.join('\n'));
   // Another card: the list follows once the controls settle.

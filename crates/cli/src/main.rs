@@ -921,12 +921,12 @@ mod human {
             None => "no cross-family evaluation in this build: family order\n".to_string(),
         };
         s.push_str(&format!(
-            "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12}\n",
-            "#", "model", "format", "score", "on card", "headroom"
+            "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12} {:>8}\n",
+            "#", "model", "format", "score", "on card", "headroom", "tok/s"
         ));
         for (n, r) in b.rows.iter().enumerate() {
             s.push_str(&format!(
-                "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12}{}\n",
+                "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12} {:>8}{}\n",
                 n + 1,
                 r.model,
                 r.quant.to_string(),
@@ -936,6 +936,7 @@ mod human {
                 )),
                 r.device_bytes.to_string(),
                 r.headroom.to_string(),
+                r.decode_tps.map_or("-".to_string(), |t| format!("{t:.0}")),
                 r.unscored
                     .as_ref()
                     .map_or(String::new(), |u| format!("  ({u})"))

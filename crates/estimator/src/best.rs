@@ -45,6 +45,9 @@ pub struct BestRow {
     pub headroom: SignedBytes,
     /// Bytes on the cards.
     pub device_bytes: Bytes,
+    /// Decode tokens/s per request of that format at the chosen context and concurrency
+    /// ([`crate::speed::decode`]; `None` when a card's bandwidth is unknown).
+    pub decode_tps: Option<f64>,
 }
 
 /// The cross-family ranking.
@@ -98,9 +101,14 @@ pub fn best(inputs: &Inputs) -> Best {
                     i.model.clone_from(&v.id);
                     i.quant = fm.id;
                     let e = candidate(&i, v, fm);
-                    e.fits.then_some((fm.id, e))
+                    // Decode speed of the one format kept (microseconds: no cost to the
+                    // ranking's budget).
+                    e.fits.then(|| {
+                        let tps = crate::speed::decode(&i, v, &e).map(|s| s.decode_tps);
+                        (fm.id, e, tps)
+                    })
                 });
-            let Some((quant, e)) = fit else {
+            let Some((quant, e, decode_tps)) = fit else {
                 not_fitting += 1;
                 continue;
             };
@@ -126,6 +134,7 @@ pub fn best(inputs: &Inputs) -> Best {
                 verdict: e.verdict,
                 headroom: e.headroom(),
                 device_bytes: e.total_device_bytes,
+                decode_tps,
             });
         }
     }
