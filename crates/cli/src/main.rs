@@ -810,6 +810,8 @@ mod human {
                 sp.aggregate_tps,
                 if e.engine == "mlx" {
                     "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower"
+                } else if matches!(e.engine, "vllm" | "sglang") {
+                    "the llama.cpp fit: 10–30 % low on published single-request vLLM runs, whose CUDA graphs read more of the bandwidth"
                 } else if sp.efficiency == fitcard_estimator::speed::HOST_EFF {
                     "CPU only: the weights read at 0.603 of the RAM's bandwidth, the median of published CPU-only llama.cpp runs"
                 } else {

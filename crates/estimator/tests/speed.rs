@@ -614,6 +614,39 @@ fn cpu_only_machine() {
     assert!(ol.command.contains("PARAMETER num_gpu 0"), "{}", ol.command);
 }
 
+/// vLLM at one request (`vllm_decode` rows with a `catalog_query`: Qwen2.5 3B–32B BF16 on one
+/// A100 80GB, vLLM 0.6.3, the Qwen speed benchmark). The decode fit is llama.cpp's, and vLLM is
+/// outside its domain (module docs): its CUDA-graph decode reads more of HBM at batch 1, so the
+/// estimate is low by 10–30 % on these rows. A named miss, held here so that a vLLM fit shows
+/// its gain (the 32B row ran with `enforce_eager`, no CUDA graphs, and is low by as much).
+#[test]
+fn vllm_single_request_rows_are_a_named_miss() {
+    let data = speed_data();
+    let rows = data["vllm_decode"].as_array().expect("vllm_decode rows");
+    assert!(rows.len() >= 20);
+    let mut errs = Vec::new();
+    for r in rows {
+        assert!(r["url"].as_str().unwrap().starts_with("http"));
+        assert!(!r["quote"].as_str().unwrap_or_default().is_empty());
+        let Some(q) = r["catalog_query"].as_str() else {
+            continue;
+        };
+        let d = decode(q);
+        assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+        let sp = estimate(&d.inputs).speed.expect(q);
+        let measured = r["decode_tps"].as_f64().unwrap();
+        let err = sp.decode_tps / measured - 1.0;
+        println!(
+            "{q}: measured {measured}, estimated {:.1} ({:+.0} %)",
+            sp.decode_tps,
+            err * 100.0
+        );
+        errs.push(err);
+    }
+    assert!(errs.len() >= 4, "{errs:?}");
+    assert!(errs.iter().all(|e| (-0.35..-0.05).contains(e)), "{errs:?}");
+}
+
 /// MoE active parameters from the architecture against the counts the vendors publish. Vendors
 /// differ on whether the token embedding counts as active (OpenAI and Zhipu leave it out,
 /// DeepSeek and Qwen keep it in), so a count matches if either reading is within 7 %.
