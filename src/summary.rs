@@ -225,7 +225,7 @@ mod tests {
             bandwidth_gbs: 1008.0,
             efficiency: 0.81,
             ram_bw_gbs: 76.8,
-            ram_efficiency: 0.603,
+            ram_efficiency: fitcard_estimator::speed::HOST_EFF,
             prefill_tps: None,
             ttft_s: None,
             measured: None,

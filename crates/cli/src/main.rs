@@ -804,19 +804,22 @@ mod human {
         }
         s.push_str(&format!("verdict: {}\n", e.verdict.label()));
         if let Some(sp) = &e.speed {
+            let basis = if e.engine == "mlx" {
+                "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
+            } else if matches!(e.engine, "vllm" | "sglang") {
+                "the llama.cpp fit: 10–30 % low on published single-request vLLM runs, whose CUDA graphs read more of the bandwidth".to_string()
+            } else if sp.efficiency == fitcard_estimator::speed::HOST_EFF {
+                format!(
+                    "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
+                    fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
+                )
+            } else {
+                "±20 % on the published llama.cpp runs".to_string()
+            };
             s.push_str(&format!(
-                "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {})\n",
+                "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {basis})\n",
                 sp.decode_tps,
                 sp.aggregate_tps,
-                if e.engine == "mlx" {
-                    "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower"
-                } else if matches!(e.engine, "vllm" | "sglang") {
-                    "the llama.cpp fit: 10–30 % low on published single-request vLLM runs, whose CUDA graphs read more of the bandwidth"
-                } else if sp.efficiency == fitcard_estimator::speed::HOST_EFF {
-                    "CPU only: the weights read at 0.603 of the RAM's bandwidth, the median of published CPU-only llama.cpp runs"
-                } else {
-                    "±20 % on the published llama.cpp runs"
-                }
             ));
             if let Some(pf) = sp.prefill() {
                 s.push_str(&format!(

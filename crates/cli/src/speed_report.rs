@@ -20,7 +20,7 @@ struct Row {
 }
 
 /// A group of rows: its heading, what the rows are, and the rows.
-fn groups(data: &Value) -> Vec<(&'static str, &'static str, Vec<Row>)> {
+fn groups(data: &Value) -> Vec<(&'static str, String, Vec<Row>)> {
     let rows = |key: &str| data[key].as_array().cloned().unwrap_or_default();
     let text = |r: &Value, k: &str| r[k].as_str().unwrap_or_default().to_string();
     let depth = rows("depth")
@@ -82,17 +82,20 @@ fn groups(data: &Value) -> Vec<(&'static str, &'static str, Vec<Row>)> {
     vec![
         (
             "llama.cpp decode at depth, DGX Spark",
-            "`tg32` after N cached tokens (llama.cpp's `benches/dgx-spark.md`, build 6918): the context's KV read fitted on two models, held out on two.",
+            "`tg32` after N cached tokens (llama.cpp's `benches/dgx-spark.md`, build 6918): the context's KV read fitted on two models, held out on two.".to_string(),
             depth,
         ),
         (
             "llama.cpp partial offload, RTX 2080 with quad-channel DDR4",
-            "`-ngl` below the layer count: the layers left in system RAM read by the CPU at 0.603 of the RAM's bandwidth (fitted on CPU-only runs, not on these rows); the rows without `ngl` run on the card alone.",
+            format!(
+                "`-ngl` below the layer count: the layers left in system RAM read by the CPU at {} of the RAM's bandwidth (fitted on CPU-only runs, not on these rows); the rows without `ngl` run on the card alone.",
+                fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
+            ),
             offload,
         ),
         (
             "MLX decode, M4 Max",
-            "mlx-lm's own benchmark (Qwen3-4B-Instruct-2507, whose shapes are Qwen3-4B's): the MLX fit's rows at 4 and 8 bits.",
+            "mlx-lm's own benchmark (Qwen3-4B-Instruct-2507, whose shapes are Qwen3-4B's): the MLX fit's rows at 4 and 8 bits.".to_string(),
             mlx,
         ),
     ]
