@@ -164,7 +164,7 @@ pub fn decode(query: &str) -> Decoded {
             dropped += 1;
         }
     };
-    for (k, v) in form_urlencoded::parse(q.as_bytes()) {
+    for (k, v) in pairs(q) {
         let key = clean(&k);
         let val = v.trim();
         if !seen.insert(&k) {
@@ -770,6 +770,37 @@ fn fmt_num(x: f64) -> String {
     crate::units::Shortest(x).to_string()
 }
 
+/// The `application/x-www-form-urlencoded` pairs of `q` (the URL Standard's parser,
+/// <https://url.spec.whatwg.org/#urlencoded-parsing>): `&`-separated, empty pieces skipped, split
+/// at the first `=`, each side unescaped by [`form_decode`].
+fn pairs(q: &str) -> impl Iterator<Item = (String, String)> + '_ {
+    q.split('&').filter(|p| !p.is_empty()).map(|p| {
+        let (k, v) = p.split_once('=').unwrap_or((p, ""));
+        (form_decode(k), form_decode(v))
+    })
+}
+
+/// One side of a pair: `+` is a space, `%XX` the byte it names, a malformed escape stays as it
+/// is, and bytes that are not UTF-8 become U+FFFD.
+fn form_decode(s: &str) -> String {
+    let b = s.as_bytes();
+    let hex = |k: usize| b.get(k).and_then(|&x| char::from(x).to_digit(16));
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        match (b[k], hex(k + 1), hex(k + 2)) {
+            (b'+', _, _) => out.push(b' '),
+            (b'%', Some(h), Some(l)) => {
+                out.push((h * 16 + l) as u8);
+                k += 2;
+            }
+            (c, _, _) => out.push(c),
+        }
+        k += 1;
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 /// Percent-encode a query value: letters, digits and `- _ . ~ / ,` are written literally (the
 /// repo id's `/` and a list's `,` stay readable); every other byte of the UTF-8 text as `%XX`
 /// (RFC 3986, section 2.1, upper-case hex).
@@ -793,10 +824,22 @@ mod tests {
     use super::*;
 
     fn unescape(s: &str) -> String {
-        form_urlencoded::parse(format!("k={s}").as_bytes())
-            .next()
-            .map(|(_, v)| v.into_owned())
-            .unwrap_or_default()
+        form_decode(s)
+    }
+
+    #[test]
+    fn form_decoding_follows_the_url_standard() {
+        assert_eq!(form_decode("a+b%20c%2Fd"), "a b c/d");
+        // Malformed escapes stay literal; a lone byte that is not UTF-8 becomes U+FFFD.
+        assert_eq!(form_decode("%zz%4"), "%zz%4");
+        assert_eq!(form_decode("%"), "%");
+        assert_eq!(form_decode("x%FFy"), "x\u{FFFD}y");
+        assert_eq!(form_decode("%E2%89%88"), "≈");
+        let p: Vec<(String, String)> = pairs("&a=1&&b&c==2&").collect();
+        assert_eq!(
+            p,
+            [("a", "1"), ("b", ""), ("c", "=2")].map(|(k, v)| (k.to_string(), v.to_string()))
+        );
     }
 
     #[test]
