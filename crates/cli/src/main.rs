@@ -807,7 +807,7 @@ mod human {
             let basis = if e.engine == "mlx" {
                 "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
             } else if matches!(e.engine, "vllm" | "sglang") {
-                "the llama.cpp fit: 10–30 % low on published single-request vLLM runs, whose CUDA graphs read more of the bandwidth".to_string()
+                "median 15 % on published single-request vLLM runs of dense BF16 models on HBM cards".to_string()
             } else if sp.efficiency == fitcard_estimator::speed::HOST_EFF {
                 format!(
                     "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",

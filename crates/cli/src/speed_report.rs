@@ -79,7 +79,23 @@ fn groups(data: &Value) -> Vec<(&'static str, String, Vec<Row>)> {
             url: text(r, "url"),
         })
         .collect();
+    let vllm = rows("vllm_decode")
+        .iter()
+        .filter_map(|r| {
+            Some(Row {
+                query: r["catalog_query"].as_str()?.to_string(),
+                measured: r["decode_tps"].as_f64()?,
+                split: text(r, "split"),
+                url: text(r, "url"),
+            })
+        })
+        .collect();
     vec![
+        (
+            "vLLM decode, one request, HBM cards",
+            "Dense BF16 models (the Qwen speed benchmark on an A100 80GB with vLLM 0.6.3, Llama-3.1-8B on an A100 40GB and an H100): the vLLM fit's two rows and eight held out.".to_string(),
+            vllm,
+        ),
         (
             "llama.cpp decode at depth, DGX Spark",
             "`tg32` after N cached tokens (llama.cpp's `benches/dgx-spark.md`, build 6918): the context's KV read fitted on two models, held out on two.".to_string(),

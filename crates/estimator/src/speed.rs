@@ -95,9 +95,9 @@
 //! (no FP16 throughput).
 //!
 //! **Domain.** Single-node decode with llama.cpp's kernels (2024 builds); the bandwidth of each
-//! catalog GPU from its specification. vLLM reaches more of HBM at batch 1 (75 tokens/s for
-//! Llama-3.1-8B BF16 on an A100 40GB where this fit says about 45), and MoE kernels less of it,
-//! so both are outside the fitted domain.
+//! catalog GPU from its specification. vLLM and SGLang reach more of HBM at batch 1: their own
+//! fit ([`VLLM_HBM`], dense BF16 models; on GDDR cards they keep the llama.cpp fit, unvalidated).
+//! MoE kernels reach less of it.
 //! Unified memory other than Apple's: the DGX Spark (GB10, CUDA) rows of llama.cpp's
 //! `benches/dgx-spark.md` run through the estimator end to end (`tests/speed.rs`).
 
@@ -211,6 +211,19 @@ pub const MLX: Fit = Fit {
 pub const CPU: Fit = Fit {
     eff: HOST_EFF,
     fixed_s: 0.0,
+};
+
+/// vLLM and SGLang on HBM cards, one request: their CUDA-graph decode reads more of the
+/// bandwidth than llama.cpp's kernels ([`HBM`]). Fitted on the two single-card BF16 rows of the
+/// Qwen speed benchmark on an A100 80GB (vLLM 0.6.3, one prompt token, 2048 generated: Qwen2.5-7B
+/// 84.28 and 14B 46.30 tokens/s; `vllm_decode` in `tests/data/speed.json`). Held out
+/// (`tests/speed.rs`): Qwen2.5-3B (+24 %: more, smaller layers), 32B, 7B at 6K and 30K tokens of
+/// context, 72B under tensor parallelism on 2 and 4 cards, Llama-3.1-8B on an A100 40GB (−16 %)
+/// and an H100 (−23 %): median 15 %. Domain: dense BF16 models; quantized kernels (GPTQ, AWQ,
+/// FP8) not compared.
+pub const VLLM_HBM: Fit = Fit {
+    eff: 0.709,
+    fixed_s: 0.002_04,
 };
 
 /// The decode fit of a catalog card: by memory kind, with AMD discrete GDDR cards apart
@@ -465,6 +478,7 @@ fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
     let g = catalog().gpu(&id)?;
     let fit = match decode_fit(g) {
         f if f == UNIFIED && i.engine == crate::engine::Engine::Mlx => MLX,
+        f if f == HBM && i.engine.preallocates() => VLLM_HBM,
         f => f,
     };
     // A CPU-only machine's bandwidth is its RAM's: `ram_bw=` when given.
