@@ -808,7 +808,7 @@ mod human {
                 "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
             } else if matches!(e.engine, "vllm" | "sglang") {
                 "median 15 % on published single-request vLLM runs of dense BF16 models on HBM cards".to_string()
-            } else if sp.efficiency == fitcard_estimator::speed::HOST_EFF {
+            } else if sp.efficiency == fitcard_estimator::speed::CPU.eff {
                 format!(
                     "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
                     fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)

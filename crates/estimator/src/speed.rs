@@ -526,8 +526,9 @@ pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
 
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
-    let on_card = !crate::terms::weights::host_resident_applies(i.engine, i.engine.container())
-        || crate::support::cpu_only(i);
+    // The token embedding is held with the weights unless the sizing kept it in host memory
+    // (llama.cpp and Ollama with a GGUF on a card: its `weights_host` term).
+    let on_card = !e.terms.iter().any(|t| t.name == TermName::WeightsHost);
     let held: u64 = e
         .per_card
         .iter()
