@@ -19,87 +19,37 @@ struct Row {
     url: String,
 }
 
-/// A group of rows: its heading, what the rows are, and the rows.
-fn groups(data: &Value) -> Vec<(&'static str, String, Vec<Row>)> {
-    let rows = |key: &str| data[key].as_array().cloned().unwrap_or_default();
+/// The rows of `key` in the data that name their `catalog_query`, measured in `field`.
+fn rows(data: &Value, key: &str, field: &str) -> Vec<Row> {
     let text = |r: &Value, k: &str| r[k].as_str().unwrap_or_default().to_string();
-    let depth = rows("depth")
-        .iter()
-        .map(|r| Row {
-            query: format!(
-                "model={}&quant={}&gpu={}&engine=llama.cpp&ctx={}",
-                text(r, "model"),
-                text(r, "quant"),
-                text(r, "gpu"),
-                r["depth"].as_u64().unwrap_or(0) + 32
-            ),
-            measured: r["tokens_per_s"].as_f64().unwrap_or(0.0),
-            split: text(r, "split"),
-            url: text(r, "url"),
-        })
-        .collect();
-    let offload = rows("partial_offload")
-        .iter()
-        .filter(|r| r["ram_bw_gbs"].is_f64())
-        .map(|r| Row {
-            query: format!(
-                "model={}&quant={}&gpu={}&ctx={}&par=1&mmproj=0&ram_bw={}{}",
-                text(r, "model"),
-                text(r, "quant"),
-                text(r, "gpu"),
-                r["ctx"],
-                r["ram_bw_gbs"],
-                r["ngl"]
-                    .as_u64()
-                    .map(|n| format!("&ngl={n}"))
-                    .unwrap_or_default()
-            ),
-            measured: r["tokens_per_s"].as_f64().unwrap_or(0.0),
-            split: text(r, "split"),
-            url: text(r, "url"),
-        })
-        .collect();
-    // The MLX rows whose checkpoint has the shapes of a catalog format (Qwen3-4B at 4 and 8
-    // bits, group 64) on the catalog's M4 Max.
-    let mlx = rows("mlx")
-        .iter()
-        .filter(|r| {
-            r["chip"].as_str().is_some_and(|c| c.starts_with("M4 Max"))
-                && r["catalog_model"] == "Qwen/Qwen3-4B"
-                && r["group_size"].is_null()
-                && matches!(r["bits"].as_u64(), Some(4 | 8))
-        })
-        .map(|r| Row {
-            query: format!(
-                "model=Qwen/Qwen3-4B&quant=MLX-{}bit&engine=mlx&ctx=2112&par=1&gpu=m4-max-128gb",
-                r["bits"]
-            ),
-            measured: r["generation_tps"].as_f64().unwrap_or(0.0),
-            split: text(r, "split"),
-            url: text(r, "url"),
-        })
-        .collect();
-    let vllm = rows("vllm_decode")
+    data[key]
+        .as_array()
+        .map(Vec::as_slice)
+        .unwrap_or_default()
         .iter()
         .filter_map(|r| {
             Some(Row {
                 query: r["catalog_query"].as_str()?.to_string(),
-                measured: r["decode_tps"].as_f64()?,
+                measured: r[field].as_f64()?,
                 split: text(r, "split"),
                 url: text(r, "url"),
             })
         })
-        .collect();
+        .collect()
+}
+
+/// A group of rows: its heading, what the rows are, and the rows.
+fn groups(data: &Value) -> Vec<(&'static str, String, Vec<Row>)> {
     vec![
         (
             "vLLM decode, one request, HBM cards",
             "Dense BF16 models (the Qwen speed benchmark on an A100 80GB with vLLM 0.6.3, Llama-3.1-8B on an A100 40GB and an H100): the vLLM fit's two rows and eight held out.".to_string(),
-            vllm,
+            rows(data, "vllm_decode", "decode_tps"),
         ),
         (
             "llama.cpp decode at depth, DGX Spark",
             "`tg32` after N cached tokens (llama.cpp's `benches/dgx-spark.md`, build 6918): the context's KV read fitted on two models, held out on two.".to_string(),
-            depth,
+            rows(data, "depth", "tokens_per_s"),
         ),
         (
             "llama.cpp partial offload, RTX 2080 with quad-channel DDR4",
@@ -107,12 +57,12 @@ fn groups(data: &Value) -> Vec<(&'static str, String, Vec<Row>)> {
                 "`-ngl` below the layer count: the layers left in system RAM read by the CPU at {} of the RAM's bandwidth (fitted on CPU-only runs, not on these rows); the rows without `ngl` run on the card alone.",
                 fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
             ),
-            offload,
+            rows(data, "partial_offload", "tokens_per_s"),
         ),
         (
             "MLX decode, M4 Max",
             "mlx-lm's own benchmark (Qwen3-4B-Instruct-2507, whose shapes are Qwen3-4B's): the MLX fit's rows at 4 and 8 bits.".to_string(),
-            mlx,
+            rows(data, "mlx", "generation_tps"),
         ),
     ]
 }

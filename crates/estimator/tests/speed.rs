@@ -32,6 +32,25 @@ fn report(
     (f, h)
 }
 
+/// One row run through the estimator as its query says: the speed, the error against
+/// `measured` (estimate ÷ measured − 1), and a line for the report.
+fn end_to_end(
+    q: &str,
+    measured: f64,
+    lines: &mut Vec<String>,
+) -> (fitcard_estimator::speed::Speed, f64) {
+    let d = decode(q);
+    assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+    let sp = estimate(&d.inputs).speed.expect(q);
+    let err = sp.decode_tps / measured - 1.0;
+    lines.push(format!(
+        "{q}: measured {measured}, estimated {:.1} ({:+.0} %)",
+        sp.decode_tps,
+        err * 100.0
+    ));
+    (sp, err)
+}
+
 /// The step time model on one row: `bytes / (eff × bw) + fixed`.
 fn predict(bytes: f64, bw_gbs: f64, fit: Fit) -> f64 {
     1.0 / (bytes / (fit.eff * bw_gbs * 1e9) + fit.fixed_s)
@@ -302,28 +321,12 @@ fn partial_offload_rows_held_out() {
     for r in rows.iter().filter(|r| r["ram_bw_gbs"].is_f64()) {
         assert!(r["url"].as_str().unwrap().starts_with("https://"));
         assert_eq!(r["split"], "held_out");
-        let ngl = r["ngl"]
-            .as_u64()
-            .map(|n| format!("&ngl={n}"))
-            .unwrap_or_default();
-        let q = format!(
-            "model={}&quant={}&gpu={}&ctx={}&par=1&mmproj=0&ram_bw={}{ngl}",
-            r["model"].as_str().unwrap(),
-            r["quant"].as_str().unwrap(),
-            r["gpu"].as_str().unwrap(),
-            r["ctx"],
-            r["ram_bw_gbs"]
-        );
-        let d = decode(&q);
-        assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
-        let sp = estimate(&d.inputs).speed.expect(&q);
+        // The query states the row's card, RAM bandwidth and pinned layers.
+        let q = r["catalog_query"].as_str().expect("catalog_query");
+        assert!(q.contains(&format!("ram_bw={}", r["ram_bw_gbs"])), "{q}");
+        assert_eq!(q.contains("&ngl="), r["ngl"].is_u64(), "{q}");
         let measured = r["tokens_per_s"].as_f64().unwrap();
-        let err = sp.decode_tps / measured - 1.0;
-        lines.push(format!(
-            "{q}: measured {measured}, estimated {:.1} ({:+.0} %)",
-            sp.decode_tps,
-            err * 100.0
-        ));
+        let (sp, err) = end_to_end(q, measured, &mut lines);
         if r["ngl"].is_u64() {
             // The same estimate with the host read at the full bandwidth.
             let full = 1.0
@@ -632,17 +635,8 @@ fn vllm_single_request_rows() {
         let Some(q) = r["catalog_query"].as_str() else {
             continue;
         };
-        let d = decode(q);
-        assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
-        let sp = estimate(&d.inputs).speed.expect(q);
+        let (sp, err) = end_to_end(q, r["decode_tps"].as_f64().unwrap(), &mut lines);
         assert_eq!(sp.efficiency, VLLM_HBM.eff, "{q}");
-        let measured = r["decode_tps"].as_f64().unwrap();
-        let err = sp.decode_tps / measured - 1.0;
-        lines.push(format!(
-            "{q}: measured {measured}, estimated {:.1} ({:+.0} %)",
-            sp.decode_tps,
-            err * 100.0
-        ));
         if r["split"] == "fit" {
             &mut fit
         } else {
@@ -815,14 +809,9 @@ fn dgx_spark_depth_rows_within_fifteen_percent() {
     for r in rows {
         assert!(r["url"].as_str().unwrap().starts_with("https://"));
         let depth = r["depth"].as_u64().unwrap();
-        let q = format!(
-            "model={}&quant={}&gpu={}&engine=llama.cpp&ctx={}",
-            r["model"].as_str().unwrap(),
-            r["quant"].as_str().unwrap(),
-            r["gpu"].as_str().unwrap(),
-            depth + 32
-        );
-        let s = estimate(&decode(&q).inputs).speed.expect(&q);
+        let q = r["catalog_query"].as_str().expect("catalog_query");
+        assert!(q.ends_with(&format!("&ctx={}", depth + 32)), "{q}");
+        let s = estimate(&decode(q).inputs).speed.expect(q);
         let tps = r["tokens_per_s"].as_f64().unwrap();
         let err = (s.decode_tps - tps) / tps;
         if r["split"] == "held_out" {
