@@ -997,16 +997,8 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
     let tensor = tp_size > 1;
-    let mut w = weights::weights(a, f, i.engine);
     let cpu_only = crate::support::cpu_only(i);
-    if cpu_only {
-        // No card: the embedding llama.cpp keeps in host memory is in the same RAM, and a tied
-        // output needs no second copy; the device holds the file.
-        w.device = w.file;
-        w.host = Bytes::ZERO;
-        w.tied_copy = Bytes::ZERO;
-        w.ple = Bytes::ZERO;
-    }
+    let mut w = weights::weights(a, f, i.engine, cpu_only);
     // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
     // copy of the embedding) on the last; each of a stage's cards holds `1/tp` of it.
     let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {

@@ -129,7 +129,8 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
     let cards = i.cards.max(1);
     let capacity = crate::estimate::card_capacity(i);
     let budget = capacity.scale(i.util);
-    let device = weights::weights(a, f, i.engine).device;
+    // vLLM and SGLang run on cards (a CPU-only machine is refused by the device check).
+    let device = weights::weights(a, f, i.engine, false).device;
     let ctx = u64::from(i.ctx);
     let par = u64::from(i.par.max(1));
     let mut out = Vec::new();

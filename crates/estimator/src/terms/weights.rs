@@ -69,12 +69,14 @@ pub fn host_resident_applies(engine: Engine, container: Container) -> bool {
     engine.llama_family() && container == Container::Gguf
 }
 
-/// How `format`'s bytes divide between card and host on `engine`.
-pub fn weights(arch: &Arch, format: &Format, engine: Engine) -> Weights {
+/// How `format`'s bytes divide between card and host on `engine`. `cpu_only`: the machine has
+/// no card (the device is the system RAM), so nothing is kept apart from it and a tied output
+/// needs no second copy.
+pub fn weights(arch: &Arch, format: &Format, engine: Engine, cpu_only: bool) -> Weights {
     let file = format.size();
     let t = format.embd_type;
     let embd = Bytes(t.row_bytes(arch.vocab.saturating_mul(arch.hidden)));
-    if !host_resident_applies(engine, format.container) {
+    if cpu_only || !host_resident_applies(engine, format.container) {
         let dropped = if arch.tied_embeddings && format.duplicate_output {
             embd
         } else {
