@@ -476,7 +476,9 @@ impl Arch {
         let r = self.recurrent.as_ref();
         let m = self.mla.as_ref();
         let g = self.global_attn.as_ref();
-        let checks: [(&str, u64, u64); 16] = [
+        // Each dimension bounded on its own: a sum of two hostile values could wrap to a small
+        // one and pass.
+        let checks: [(&str, u64, u64); 19] = [
             ("hidden size", self.hidden, 1 << 20),
             ("layers", u64::from(self.layers), 4096),
             ("attention heads", u64::from(self.heads), 1 << 16),
@@ -486,10 +488,21 @@ impl Arch {
             ("expert width", self.moe_intermediate.unwrap_or(0), 1 << 24),
             ("experts", u64::from(self.experts), 1 << 16),
             ("vocabulary", self.vocab, 1 << 24),
+            ("latent rank", m.map_or(0, |m| m.kv_lora_rank), 1 << 20),
             (
-                "latent rank",
-                m.map_or(0, |m| m.kv_lora_rank + m.qk_rope_head_dim),
+                "rotary head size",
+                m.map_or(0, |m| m.qk_rope_head_dim),
+                1 << 16,
+            ),
+            (
+                "query rank",
+                m.and_then(|m| m.q_lora_rank).unwrap_or(0),
                 1 << 20,
+            ),
+            (
+                "value head size",
+                m.and_then(|m| m.v_head_dim).unwrap_or(0),
+                1 << 16,
             ),
             (
                 "indexer head",

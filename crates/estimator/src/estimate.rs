@@ -665,11 +665,14 @@ pub(crate) fn fitted_ngl(i: &Inputs, a: &Arch, f: &Format) -> Option<u32> {
     // first guess from the bytes over the budget and the bytes per layer (weights and cache
     // alike), checked with its next one: most ticks end there, two estimates instead of a
     // bisection's eight (the page computes this on every input change of a spilling model).
-    let over: u64 = all
+    // Saturating sums: per-card bytes from a hostile header can each be near u64::MAX.
+    let over = all.iter().fold(0u64, |s, c| {
+        s.saturating_add(c.bytes.get().saturating_sub(c.budget.get()))
+    });
+    let per_layer = all
         .iter()
-        .map(|c| c.bytes.get().saturating_sub(c.budget.get()))
-        .sum();
-    let per_layer = all.iter().map(|c| c.bytes.get()).sum::<u64>() / u64::from(a.layers + 1);
+        .fold(0u64, |s, c| s.saturating_add(c.bytes.get()))
+        / (u64::from(a.layers) + 1);
     let shed = u32::try_from(over.div_ceil(per_layer.max(1))).unwrap_or(u32::MAX);
     let guess = (a.layers + 1).saturating_sub(shed).min(a.layers);
     if fits_with(Some(guess)) && (guess == a.layers || !fits_with(Some(guess + 1))) {

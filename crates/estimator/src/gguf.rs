@@ -416,7 +416,9 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
     let layers = u32::try_from(need("block_count")?).map_err(|_| "block_count too large")?;
     let hidden = need("embedding_length")?;
     let heads = u32::try_from(need("attention.head_count")?).map_err(|_| "head_count too large")?;
-    let kv_heads = key("attention.head_count_kv").map_or(heads, |k| k as u32);
+    let kv_heads = key("attention.head_count_kv").map_or(Ok(heads), |k| {
+        u32::try_from(k).map_err(|_| "head_count_kv too large")
+    })?;
     if layers == 0 || hidden == 0 || heads == 0 || kv_heads == 0 || layers > 100_000 {
         return Err("zero or absurd dimensions".into());
     }
@@ -486,7 +488,7 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
             _ => return None,
         };
         Some(Swa {
-            window: w as Tokens,
+            window: w.min(u64::from(u32::MAX)) as Tokens,
             period,
             global_offset,
             chunked: false,
@@ -506,7 +508,9 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         None => None,
     };
     let recurrent = recurrent_of(h, &arch_name, layers)?;
-    let experts = key("expert_count").unwrap_or(1) as u32;
+    let experts = key("expert_count")
+        .map_or(Ok(1), u32::try_from)
+        .map_err(|_| "expert_count too large")?;
     // What a decode step reads besides the routed experts (llama.cpp's hparams of the same
     // names): leading dense blocks, Llama 4's interleave step and the shared experts.
     let moe = if experts > 1 {
@@ -537,10 +541,12 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         heads,
         kv_heads,
         head_dim,
-        intermediate: key("feed_forward_length").unwrap_or(4 * hidden),
+        intermediate: key("feed_forward_length").unwrap_or_else(|| hidden.saturating_mul(4)),
         moe_intermediate: key("expert_feed_forward_length"),
         experts: experts.max(1),
-        experts_active: key("expert_used_count").unwrap_or(1) as u32,
+        experts_active: key("expert_used_count")
+            .unwrap_or(1)
+            .min(u64::from(u32::MAX)) as u32,
         vocab,
         tied_embeddings: tensor("output.weight").is_none(),
         max_ctx,

@@ -342,7 +342,9 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         u32::try_from(need("num_hidden_layers")?).map_err(|_| "num_hidden_layers too large")?;
     let heads =
         u32::try_from(need("num_attention_heads")?).map_err(|_| "num_attention_heads too large")?;
-    let kv_heads = num("num_key_value_heads").map_or(heads, |k| k as u32);
+    let kv_heads = num("num_key_value_heads").map_or(Ok(heads), |k| {
+        u32::try_from(k).map_err(|_| "num_key_value_heads too large")
+    })?;
     if hidden == 0
         || layers == 0
         || heads == 0
@@ -360,6 +362,14 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     // Sliding windows: an explicit per-layer list (`layer_types`), else the known period.
     let model_type = c["model_type"].as_str().unwrap_or_default().to_string();
     let window = num("sliding_window").filter(|_| c["use_sliding_window"].as_bool() != Some(false));
+    let gemma3_period = match &c["sliding_window_pattern"] {
+        Value::Null => 6,
+        p => p
+            .as_u64()
+            .and_then(|p| u32::try_from(p).ok())
+            .filter(|p| (1..=layers).contains(p))
+            .ok_or("config.json: sliding_window_pattern is not a layer period")?,
+    };
     let swa = window.and_then(|w| {
         let types = c["layer_types"].as_array();
         let (period, global_offset) = match types {
@@ -376,14 +386,12 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
                 let p = full.get(1).zip(full.first()).map(|(b, a)| b - a)?;
                 (p as u32, full[0] as u32 % p as u32)
             }
-            _ if model_type.starts_with("gemma3") => (
-                c["sliding_window_pattern"].as_u64().unwrap_or(6) as u32,
-                c["sliding_window_pattern"].as_u64().unwrap_or(6) as u32 - 1,
-            ),
+            // Gemma 3: every `sliding_window_pattern`-th layer is global.
+            _ if model_type.starts_with("gemma3") => (gemma3_period, gemma3_period - 1),
             _ => return None,
         };
         Some(Swa {
-            window: w as Tokens,
+            window: w.min(u64::from(u32::MAX)) as Tokens,
             period,
             global_offset,
             chunked: false,
@@ -404,7 +412,8 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     let experts = num("num_experts")
         .or(num("num_local_experts"))
         .or(num("n_routed_experts"))
-        .unwrap_or(1) as u32;
+        .map_or(Ok(1), u32::try_from)
+        .map_err(|_| "config.json: the expert count is too large")?;
     // What a decode step reads besides the routed experts: leading dense layers
     // (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
     // (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
@@ -468,7 +477,8 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         experts: experts.max(1),
         experts_active: num("num_experts_per_tok")
             .or(num("top_k_experts"))
-            .unwrap_or(1) as u32,
+            .unwrap_or(1)
+            .min(u64::from(u32::MAX)) as u32,
         vocab,
         tied_embeddings: config["tie_word_embeddings"]
             .as_bool()

@@ -146,6 +146,7 @@ use crate::catalog::{catalog, Arch, MemoryKind, Variant};
 use crate::estimate::{Estimate, Layout};
 use crate::inputs::{GpuChoice, Inputs};
 use crate::terms::TermName;
+use crate::units::Bytes;
 use serde::Serialize;
 
 /// Bandwidth efficiency and fixed time per token of one memory kind (see the module docs).
@@ -330,18 +331,21 @@ pub struct ParamCounts {
 impl ParamCounts {
     /// Every parameter (embedding and output counted apart even when tied).
     pub fn total(&self) -> u64 {
-        self.embedding
-            + self.output
-            + self.attention
-            + self.dense_ffn
-            + self.routed
-            + self.shared
-            + self.router
+        [
+            self.output,
+            self.attention,
+            self.dense_ffn,
+            self.routed,
+            self.shared,
+            self.router,
+        ]
+        .iter()
+        .fold(self.embedding, |s, x| s.saturating_add(*x))
     }
 
     /// Parameters a token goes through, embedding included (the vendors' "active" count).
     pub fn active(&self) -> u64 {
-        self.total() - self.routed + self.routed_active
+        (self.total() - self.routed.min(self.total())).saturating_add(self.routed_active)
     }
 }
 
@@ -357,18 +361,23 @@ fn attention_params(a: &Arch) -> u64 {
             let qk = a.head_dim;
             let nope = qk.saturating_sub(m.qk_rope_head_dim);
             let v = m.v_head_dim.unwrap_or(nope);
+            // Saturating throughout: the dimensions are bounded one by one
+            // ([`Arch::absurd`]), their products are not.
+            let mul = |xs: &[u64]| xs.iter().fold(1u64, |p, x| p.saturating_mul(*x));
             let q = match m.q_lora_rank {
-                Some(r) => h * r + r * heads * qk,
-                None => h * heads * qk,
+                Some(r) => mul(&[h, r]).saturating_add(mul(&[r, heads, qk])),
+                None => mul(&[h, heads, qk]),
             };
-            let kv_a = h * (m.kv_lora_rank + m.qk_rope_head_dim);
-            let kv_b = m.kv_lora_rank * heads * (nope + v);
-            q + kv_a + kv_b + heads * v * h
+            let kv_a = mul(&[h, m.kv_lora_rank.saturating_add(m.qk_rope_head_dim)]);
+            let kv_b = mul(&[m.kv_lora_rank, heads, nope.saturating_add(v)]);
+            [kv_a, kv_b, mul(&[heads, v, h])]
+                .iter()
+                .fold(q, |s, x| s.saturating_add(*x))
         }
         None => {
-            let q = heads * a.head_dim;
-            let kv = u64::from(a.kv_heads) * a.head_dim;
-            2 * h * q + 2 * h * kv
+            let q = heads.saturating_mul(a.head_dim);
+            let kv = u64::from(a.kv_heads).saturating_mul(a.head_dim);
+            2u64.saturating_mul(h).saturating_mul(q.saturating_add(kv))
         }
     }
 }
@@ -389,9 +398,15 @@ pub fn param_counts(a: &Arch) -> ParamCounts {
             // short convolution over q, k, v.
             let kdim = r.k_heads.saturating_mul(r.k_dim);
             let vdim = r.v_heads.saturating_mul(r.v_dim);
-            let rec = h.saturating_mul(2 * kdim + 2 * vdim + 2 * r.v_heads)
-                + vdim.saturating_mul(h)
-                + (2 * kdim + vdim).saturating_mul(r.conv_kernel);
+            let two = |x: u64| x.saturating_mul(2);
+            let rec = h
+                .saturating_mul(
+                    two(kdim)
+                        .saturating_add(two(vdim))
+                        .saturating_add(two(r.v_heads)),
+                )
+                .saturating_add(vdim.saturating_mul(h))
+                .saturating_add(two(kdim).saturating_add(vdim).saturating_mul(r.conv_kernel));
             let att = r.attention_layers.len() as u64;
             att.saturating_mul(attention_params(a))
                 .saturating_add(layers.saturating_sub(att).saturating_mul(rec))
@@ -512,11 +527,13 @@ pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
     if !crate::support::spills(i) {
         return (0, 0);
     }
-    let over: u64 = e
+    // Bytes sum saturating: per-card bytes from a hostile header can be near u64::MAX.
+    let over = e
         .per_card
         .iter()
-        .map(|c| c.bytes.get().saturating_sub(c.budget.get()))
-        .sum();
+        .map(|c| Bytes(c.bytes.get().saturating_sub(c.budget.get())))
+        .sum::<Bytes>()
+        .get();
     let per_layer = e.total_device_bytes.get() / u64::from(layers.max(1));
     (
         over,
@@ -529,13 +546,14 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     // The token embedding is held with the weights unless the sizing kept it in host memory
     // (llama.cpp and Ollama with a GGUF on a card: its `weights_host` term).
     let on_card = !e.terms.iter().any(|t| t.name == TermName::WeightsHost);
-    let held: u64 = e
+    let held = e
         .per_card
         .iter()
         .flat_map(|c| c.terms.iter())
         .filter(|t| t.0 == TermName::Weights)
-        .map(|t| t.1.get())
-        .sum();
+        .map(|t| t.1)
+        .sum::<Bytes>()
+        .get();
     // GGUF's K-quant, legacy and IQ recipes give the expert tensors their share of the
     // recipe's larger types (llama.cpp's llama_tensor_get_type raises ffn_down, experts included,
     // to Q6_K in part of the layers of Q4_K_M), so an expert weighs the file's average;
@@ -580,7 +598,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         } else {
             0
         };
-        spilled += over;
+        spilled = spilled.saturating_add(over);
         // The spill takes whole layers: weights and their KV in proportion.
         let spill_share = if weights + kv > 0.0 {
             (over as f64 / (weights / active + kv)).min(1.0)
