@@ -23,16 +23,16 @@ use wasm_bindgen_futures::JsFuture;
 const MAX_INFO: usize = 16 << 20;
 /// The first read of a GGUF header; it doubles while the header continues.
 const FIRST: u64 = 1 << 20;
-/// Most bytes of a GGUF header read (a 262K-token vocabulary is a few MB).
-const MAX_HEADER: u64 = 48 << 20;
+/// Most bytes of a GGUF header read: the CLI's cap too.
+const MAX_HEADER: u64 = gguf::MAX_HEADER;
 /// The first read of a `.safetensors` header (a shard's is tens of KB); later shards start
 /// from the length of the one before.
 const FIRST_ST: u64 = 64 << 10;
 /// Most `.safetensors` shards read (their headers one by one).
 const MAX_SHARDS: usize = 2000;
 /// Most bytes of `.safetensors` headers read, all shards together (one header may be up to
-/// the format's 100 MB).
-const MAX_HEADERS: u64 = 256 << 20;
+/// the format's 100 MB, [`hf::MAX_HEADER`]): the CLI's cap too.
+const MAX_HEADERS: u64 = hf::MAX_HEADERS;
 
 /// A repo read from the Hub, ready to join the catalog.
 pub struct Imported {

@@ -17,6 +17,7 @@
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
 mod docs;
+mod files;
 mod speed_report;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
@@ -40,43 +41,21 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
               best family license minctx reasoning (fitcard best)\n\
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
 
-/// Read the header of the GGUF file at `path`: the first MiB, then as much more as the header
-/// says it needs (at most 256 MiB), never the tensor data.
-fn read_gguf(path: &str) -> Result<(fitcard_estimator::gguf::Header, u64), String> {
-    use fitcard_estimator::gguf::{parse, Error};
-    use std::io::Read;
-    const MAX: u64 = 256 << 20;
-    let shown = quote(path);
-    let mut f = std::fs::File::open(path).map_err(|e| format!("--file {shown}: {e}"))?;
-    let size = f
-        .metadata()
-        .map_err(|e| format!("--file {shown}: {e}"))?
-        .len();
-    let mut buf = Vec::new();
-    let mut want: u64 = 1 << 20;
-    loop {
-        let need = want.min(size).min(MAX);
-        if need > buf.len() as u64 {
-            let extra = need - buf.len() as u64;
-            (&mut f)
-                .take(extra)
-                .read_to_end(&mut buf)
-                .map_err(|e| format!("--file {shown}: {e}"))?;
-        }
-        match parse(&buf) {
-            Ok(h) => return Ok((h, size)),
-            Err(Error::NeedMore(n)) if n <= size.min(MAX) && n > buf.len() as u64 => {
-                want = n.max(want * 2)
-            }
-            Err(e) => return Err(format!("--file {shown}: {e}")),
-        }
-    }
+/// Print the answer (text through [`files::terminal_safe`]; JSON as its encoder wrote it); a
+/// closed pipe (`fitcard … | head`) is not an error.
+fn print_out(s: &str, json: bool) {
+    use std::io::Write;
+    let s = if json {
+        s.into()
+    } else {
+        files::terminal_safe(s)
+    };
+    let _ = writeln!(std::io::stdout().lock(), "{s}");
 }
 
-/// Print the answer; a closed pipe (`fitcard … | head`) is not an error.
-fn print_out(s: &str) {
-    use std::io::Write;
-    let _ = writeln!(std::io::stdout().lock(), "{s}");
+/// A refusal on stderr: one line, terminal-safe.
+fn print_err(msg: &str) {
+    eprintln!("fitcard: {}", files::terminal_safe(msg));
 }
 
 fn main() -> ExitCode {
@@ -97,7 +76,7 @@ fn main() -> ExitCode {
     let args = match args {
         Ok(a) => a,
         Err(msg) => {
-            eprintln!("fitcard: {msg}");
+            print_err(&msg);
             return ExitCode::from(2);
         }
     };
@@ -116,101 +95,25 @@ fn main() -> ExitCode {
         let path = args.get(at + 1).map_or("", String::as_str);
         return match estimate_file(&rest, path, json) {
             Ok(o) => {
-                print_out(&o);
+                print_out(&o, json);
                 ExitCode::SUCCESS
             }
             Err(msg) => {
-                eprintln!("fitcard: {msg}");
+                print_err(&msg);
                 ExitCode::from(2)
             }
         };
     }
     match run(&rest, json) {
         Ok(out) => {
-            print_out(&out);
+            print_out(&out, json);
             ExitCode::SUCCESS
         }
         Err(msg) => {
-            eprintln!("fitcard: {msg}");
+            print_err(&msg);
             ExitCode::from(2)
         }
     }
-}
-
-/// A Hugging Face checkpoint folder (or one `.safetensors` file of it): its `config.json`, the
-/// total size of its `.safetensors` files, and their headers.
-fn read_checkpoint(
-    p: &std::path::Path,
-) -> Result<
-    (
-        fitcard_estimator::catalog::Variant,
-        fitcard_estimator::catalog::Format,
-        Vec<fitcard_estimator::hf::Tensor>,
-    ),
-    String,
-> {
-    use fitcard_estimator::hf::{safetensors_header, HeaderError, MAX_CONFIG, MAX_HEADER};
-    use std::io::Read;
-    let dir = if p.is_dir() {
-        p
-    } else {
-        p.parent().unwrap_or(p)
-    };
-    let shown = quote(&dir.display().to_string());
-    let config_path = dir.join("config.json");
-    let meta =
-        std::fs::metadata(&config_path).map_err(|e| format!("--file {shown}: config.json: {e}"))?;
-    if meta.len() > MAX_CONFIG as u64 {
-        return Err(format!(
-            "--file {shown}: config.json is over {MAX_CONFIG} bytes"
-        ));
-    }
-    let config = std::fs::read_to_string(&config_path)
-        .map_err(|e| format!("--file {shown}: config.json: {e}"))?;
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .map_err(|e| format!("--file {shown}: {e}"))?
-        .flatten()
-        .map(|e| e.path())
-        .filter(|q| q.extension().is_some_and(|x| x == "safetensors"))
-        .collect();
-    files.sort();
-    if files.is_empty() {
-        return Err(format!("--file {shown}: no .safetensors file"));
-    }
-    let mut total = 0u64;
-    let mut tensors = Vec::new();
-    for f in &files {
-        let mut file = std::fs::File::open(f).map_err(|e| format!("--file {shown}: {e}"))?;
-        total += file
-            .metadata()
-            .map_err(|e| format!("--file {shown}: {e}"))?
-            .len();
-        let mut len = [0u8; 8];
-        file.read_exact(&mut len)
-            .map_err(|e| format!("--file {shown}: {}: {e}", f.display()))?;
-        let n = u64::from_le_bytes(len).min(MAX_HEADER + 1);
-        let mut buf = len.to_vec();
-        (&mut file)
-            .take(n)
-            .read_to_end(&mut buf)
-            .map_err(|e| format!("--file {shown}: {e}"))?;
-        match safetensors_header(&buf) {
-            Ok(t) => tensors.extend(t),
-            Err(HeaderError::NeedMore(_)) => {
-                return Err(format!("--file {shown}: {} is cut short", f.display()))
-            }
-            Err(HeaderError::Bad(m)) => {
-                return Err(format!("--file {shown}: {}: {m}", f.display()))
-            }
-        }
-    }
-    let id = dir.file_name().map_or("checkpoint".to_string(), |n| {
-        n.to_string_lossy().into_owned()
-    });
-    let (v, f) =
-        fitcard_estimator::hf::to_variant(&id, &config, fitcard_estimator::Bytes(total), &tensors)
-            .map_err(|e| format!("--file {shown}: {e}"))?;
-    Ok((v, f, tensors))
 }
 
 /// One row of `fitcard inspect`: a tensor type, how many tensors have it, their bytes.
@@ -236,6 +139,7 @@ struct Inspection {
 fn inspect(path: &str, json: bool) -> Result<String, String> {
     use std::collections::BTreeMap;
     let p = std::path::Path::new(path);
+    let who = format!("inspect {}", quote(path));
     let mut by_type: BTreeMap<String, (u64, Option<u64>)> = BTreeMap::new();
     let mut add = |kind: String, bytes: Option<u64>| {
         let e = by_type.entry(kind).or_insert((0, Some(0)));
@@ -243,13 +147,13 @@ fn inspect(path: &str, json: bool) -> Result<String, String> {
         e.1 = e.1.zip(bytes).map(|(a, b)| a.saturating_add(b));
     };
     let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
-        let (v, f, tensors) = read_checkpoint(p)?;
+        let (v, f, tensors) = files::read_checkpoint(p, &who)?;
         for t in &tensors {
             add(t.dtype.clone(), Some(t.bytes));
         }
         (v, f)
     } else {
-        let (h, size) = read_gguf(path)?;
+        let (h, size) = files::read_gguf(p, &who)?;
         for t in &h.tensors {
             add(t.type_name(), t.bytes());
         }
@@ -257,7 +161,7 @@ fn inspect(path: &str, json: bool) -> Result<String, String> {
             .file_name()
             .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
         fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
-            .map_err(|e| format!("inspect {}: {e}", quote(path)))?
+            .map_err(|e| format!("{who}: {e}"))?
     };
     let rows: Vec<TypeRow> = by_type
         .into_iter()
@@ -355,16 +259,17 @@ fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, String
         return Err(format!("bad parameter {n}"));
     }
     let p = std::path::Path::new(path);
+    let who = format!("--file {}", quote(path));
     let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
-        let (v, f, _) = read_checkpoint(p)?;
+        let (v, f, _) = files::read_checkpoint(p, &who)?;
         (v, f)
     } else {
-        let (h, size) = read_gguf(path)?;
+        let (h, size) = files::read_gguf(p, &who)?;
         let name = p
             .file_name()
             .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
         let (v, f) = fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
-            .map_err(|e| format!("--file {}: {e}", quote(path)))?;
+            .map_err(|e| format!("{who}: {e}"))?;
         let f = fitcard_estimator::catalog::Format {
             file: path.to_string(),
             ..f

@@ -15,6 +15,9 @@ use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use std::collections::BTreeMap;
 
+/// Largest GGUF header read, bytes, by the CLI and the page's importer alike: the metadata and
+/// the tensor table (a 262,144-token vocabulary's header is about 10 MB; the data is never read).
+pub const MAX_HEADER: u64 = 48 << 20;
 /// Most metadata pairs accepted (real files hold tens to a few hundred).
 pub const MAX_KV: u64 = 65_536;
 /// Most tensors accepted (real files hold hundreds to a few thousand).
@@ -412,7 +415,12 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         _ => return Err("no general.architecture".into()),
     };
     let key = |k: &str| h.kv.get(&format!("{arch_name}.{k}")).and_then(Value::int);
-    let need = |k: &str| key(k).ok_or_else(|| format!("no {arch_name}.{k}"));
+    let need = |k: &str| {
+        key(k).ok_or_else(|| match h.kv.get(&format!("{arch_name}.{k}")) {
+            None => format!("no {arch_name}.{k}"),
+            Some(_) => format!("{arch_name}.{k} is not a whole number"),
+        })
+    };
     let layers = u32::try_from(need("block_count")?).map_err(|_| "block_count too large")?;
     let hidden = need("embedding_length")?;
     let heads = u32::try_from(need("attention.head_count")?).map_err(|_| "head_count too large")?;
@@ -469,6 +477,9 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
     let max_ctx = key("context_length")
         .unwrap_or(4096)
         .min(u64::from(u32::MAX)) as Tokens;
+    if max_ctx == 0 {
+        return Err(format!("{arch_name}.context_length is 0 (no context)"));
+    }
     // Sliding-window layouts llama.cpp fixes per architecture (src/llama-model.cpp).
     let swa = key("attention.sliding_window").and_then(|w| {
         let (period, global_offset) = match (arch_name.as_str(), &swa_pattern) {
@@ -573,7 +584,7 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
     }
     let (ftype_name, quant) = file_type(key_general(h, "file_type").unwrap_or(u64::MAX));
     let name = match h.kv.get("general.name") {
-        Some(Value::Str(s)) => s.chars().take(120).collect(),
+        Some(Value::Str(s)) => crate::inputs::header_text(s, 120),
         _ => file.to_string(),
     };
     let variant = Variant {

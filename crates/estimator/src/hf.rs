@@ -15,8 +15,16 @@ use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use serde_json::Value;
 
-/// Largest safetensors header accepted (the safetensors library refuses larger ones).
+/// Largest safetensors header accepted, bytes: the safetensors library's own limit
+/// (`MAX_HEADER_SIZE` in safetensors/src/tensor.rs), for the CLI and the page's importer alike.
+/// The header is read into the few fields needed, never a generic JSON tree, so a header at the
+/// limit costs a few times its tensors' count in memory, not 17 times its bytes.
 pub const MAX_HEADER: u64 = 100_000_000;
+/// Largest sum of all shards' headers a checkpoint may have, bytes (the largest published
+/// checkpoints' headers total a few MB).
+pub const MAX_HEADERS: u64 = 256 << 20;
+/// Longest dtype kept, characters (the longest the format defines is 8: `F8_E4M3`, `F8_E5M2`).
+pub const MAX_DTYPE: usize = 16;
 /// Largest config.json accepted, bytes.
 pub const MAX_CONFIG: usize = 4 << 20;
 
@@ -40,6 +48,76 @@ pub enum HeaderError {
     Bad(String),
 }
 
+/// The declared length of a safetensors header from the file's first 8 bytes, checked against
+/// [`MAX_HEADER`] and the file's size before anything more is read.
+pub fn header_len(first8: [u8; 8], file_bytes: u64) -> Result<u64, HeaderError> {
+    let n = u64::from_le_bytes(first8);
+    if n > MAX_HEADER {
+        return Err(HeaderError::Bad(format!(
+            "a header of {n} bytes (over {MAX_HEADER})"
+        )));
+    }
+    if n > file_bytes.saturating_sub(8) {
+        return Err(HeaderError::Bad(format!(
+            "the file ends inside its header (it says {n} bytes; the file has {file_bytes})"
+        )));
+    }
+    Ok(n)
+}
+
+/// One entry of the header: the two fields read (`shape` and any other is skipped unread).
+#[derive(serde::Deserialize)]
+struct Entry<'a> {
+    #[serde(borrow)]
+    dtype: std::borrow::Cow<'a, str>,
+    data_offsets: (u64, u64),
+}
+
+/// The header's tensors, read entry by entry (`__metadata__` skipped).
+struct Tensors(Vec<Tensor>);
+
+impl<'de> serde::Deserialize<'de> for Tensors {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Map;
+        impl<'de> serde::de::Visitor<'de> for Map {
+            type Value = Tensors;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a JSON object of tensors")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut m: A,
+            ) -> Result<Tensors, A::Error> {
+                use serde::de::Error;
+                let mut out = Vec::new();
+                while let Some(name) = m.next_key::<std::borrow::Cow<'de, str>>()? {
+                    if name == "__metadata__" {
+                        m.next_value::<serde::de::IgnoredAny>()?;
+                        continue;
+                    }
+                    let e: Entry = m.next_value().map_err(|e| {
+                        A::Error::custom(format!("tensor {}: {e}", crate::inputs::quote(&name)))
+                    })?;
+                    let (a, b) = e.data_offsets;
+                    if b < a {
+                        return Err(A::Error::custom(format!(
+                            "tensor {} has no valid data_offsets",
+                            crate::inputs::quote(&name)
+                        )));
+                    }
+                    out.push(Tensor {
+                        name: crate::inputs::header_text(&name, 256),
+                        dtype: crate::inputs::header_text(&e.dtype, MAX_DTYPE),
+                        bytes: b - a,
+                    });
+                }
+                Ok(Tensors(out))
+            }
+        }
+        d.deserialize_map(Map)
+    }
+}
+
 /// Read a safetensors header from the first bytes of the file.
 pub fn safetensors_header(bytes: &[u8]) -> Result<Vec<Tensor>, HeaderError> {
     let Some(len) = bytes.get(..8) else {
@@ -55,36 +133,15 @@ pub fn safetensors_header(bytes: &[u8]) -> Result<Vec<Tensor>, HeaderError> {
     let Some(json) = bytes.get(8..end as usize) else {
         return Err(HeaderError::NeedMore(end));
     };
-    let v: Value = serde_json::from_slice(json)
-        .map_err(|e| HeaderError::Bad(format!("the header is not JSON ({e})")))?;
-    let obj = v
-        .as_object()
-        .ok_or_else(|| HeaderError::Bad("the header is not a JSON object".into()))?;
-    let mut out = Vec::with_capacity(obj.len().min(100_000));
-    for (name, t) in obj.iter().filter(|(k, _)| k.as_str() != "__metadata__") {
-        let dtype = t["dtype"].as_str().unwrap_or_default().to_string();
-        let offs = t["data_offsets"].as_array();
-        let bytes = match offs.map(|o| {
-            (
-                o.first().and_then(Value::as_u64),
-                o.get(1).and_then(Value::as_u64),
-            )
-        }) {
-            Some((Some(a), Some(b))) if b >= a => b - a,
-            _ => {
-                return Err(HeaderError::Bad(format!(
-                    "tensor {} has no valid data_offsets",
-                    crate::inputs::quote(name)
-                )))
-            }
-        };
-        out.push(Tensor {
-            name: name.chars().take(256).collect(),
-            dtype,
-            bytes,
-        });
-    }
-    Ok(out)
+    let t: Tensors = serde_json::from_slice(json).map_err(|e| {
+        let e = e.to_string();
+        HeaderError::Bad(if e.starts_with("tensor ") {
+            e
+        } else {
+            format!("the header is not a JSON object of tensors ({e})")
+        })
+    })?;
+    Ok(t.0)
 }
 
 /// Largest `model.safetensors.index.json` accepted, bytes (a large MoE's index is tens of MB).
@@ -336,7 +393,7 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         config
     };
     let num = |k: &str| c[k].as_u64();
-    let need = |k: &str| num(k).ok_or_else(|| format!("config.json has no {k}"));
+    let need = |k: &str| need_count(c, k);
     let hidden = need("hidden_size")?;
     let layers =
         u32::try_from(need("num_hidden_layers")?).map_err(|_| "num_hidden_layers too large")?;
@@ -359,8 +416,11 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     let max_ctx = num("max_position_embeddings")
         .unwrap_or(4096)
         .min(u64::from(u32::MAX)) as Tokens;
+    if max_ctx == 0 {
+        return Err("config.json: max_position_embeddings is 0 (no context)".into());
+    }
     // Sliding windows: an explicit per-layer list (`layer_types`), else the known period.
-    let model_type = c["model_type"].as_str().unwrap_or_default().to_string();
+    let model_type = crate::inputs::header_text(c["model_type"].as_str().unwrap_or_default(), 64);
     let window = num("sliding_window").filter(|_| c["use_sliding_window"].as_bool() != Some(false));
     let gemma3_period = match &c["sliding_window_pattern"] {
         Value::Null => 6,
@@ -503,6 +563,21 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     }
 }
 
+/// A count `config.json` must give: missing, or not a whole number (`4096.0`, `"4096"`, `-1`),
+/// each said as such.
+fn need_count(c: &Value, k: &str) -> Result<u64, String> {
+    match &c[k] {
+        Value::Null => Err(format!("config.json has no {k}")),
+        v => v.as_u64().ok_or_else(|| {
+            let shown: String = v.to_string().chars().take(24).collect();
+            format!(
+                "config.json: {k} is {} where a whole number is needed",
+                crate::inputs::clean(&shown)
+            )
+        }),
+    }
+}
+
 /// The recurrent layers of a hybrid config: Gated DeltaNet (`layer_types` with
 /// `linear_attention`, or `full_attention_interval`; `linear_*` shapes) or Mamba-2 (`layer_types`
 /// with `mamba`; `mamba_*` shapes). Err for a layer kind the estimator does not model, rather
@@ -537,7 +612,7 @@ fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
             .map(|k| k as u32)
             .collect()
     };
-    let need = |k: &str| num(k).ok_or_else(|| format!("config.json has no {k}"));
+    let need = |k: &str| need_count(c, k);
     if types.contains(&"linear_attention") || num("full_attention_interval").is_some() {
         let attention_layers = if types.is_empty() {
             let every = need("full_attention_interval")?.max(1);

@@ -455,6 +455,24 @@ pub fn clean(s: &str) -> String {
     out
 }
 
+/// A name read from a file header, kept to display: at most `max` characters, each control
+/// or bidirectional-formatting character (a newline, ESC, U+202E) replaced by U+FFFD, so it
+/// stays one line and prints as it reads wherever it goes.
+pub fn header_text(s: &str, max: usize) -> String {
+    s.chars()
+        .take(max)
+        .map(|c| {
+            if c.is_control()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
 /// [`clean`] in double quotes.
 pub fn quote(s: &str) -> String {
     format!("\"{}\"", clean(s))
