@@ -334,7 +334,17 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
         });
     }
     let d = decode(query);
-    if let Some(n) = d.notices.first() {
+    // `best` ranks every family: the model and format it would fall back to are not used, so
+    // what the notices say of them (the default model has no MLX files) is no reason to refuse.
+    let about_the_model = |n: &&fitcard_estimator::inputs::Notice| {
+        cmd == "best"
+            && (n.key == "model"
+                || n.key == "quant"
+                || n.key == "engine"
+                    && n.message
+                        .starts_with(&format!("{} has no ", d.inputs.model)))
+    };
+    if let Some(n) = d.notices.iter().find(|n| !about_the_model(n)) {
         // The library falls back to defaults; the CLI refuses, naming the key.
         return Err(format!("bad parameter {n}"));
     }
@@ -540,7 +550,17 @@ fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
         return Err(format!("bad parameter {n}"));
     }
     if points == ["--how"] {
-        return fitcard_estimator::measure::how_to_measure(&d.inputs);
+        let how = fitcard_estimator::measure::how_to_measure(&d.inputs)?;
+        return Ok(if json {
+            // The loop as one JSON string, with what it measures.
+            to_json(&serde_json::json!({
+                "model": d.inputs.model,
+                "engine": d.inputs.engine.id(),
+                "script": how,
+            }))
+        } else {
+            how
+        });
     }
     if d.inputs.par != 1 {
         return Err(format!(

@@ -483,3 +483,27 @@ fn inspect_prints_the_header() {
     assert_eq!(missing.status.code(), Some(2));
     assert_eq!(String::from_utf8_lossy(&missing.stderr).lines().count(), 1);
 }
+
+/// `best` never uses the default model, so an engine that model has no files for (MLX) is no
+/// reason to refuse; a bad engine still is, naming every engine; `measure --how --json` is JSON.
+#[test]
+fn best_on_mlx_and_measure_how_as_json() {
+    let v = json(&fitcard(&["best", "engine=mlx&gpu=m4-max-128gb", "--json"]));
+    let rows = v["rows"].as_array().or(v.as_array()).expect("best rows");
+    assert!(!rows.is_empty(), "{v}");
+    let out = fitcard(&["best", "engine=bogus"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(err.contains("mlx") && !err.contains("Mlx"), "{err}");
+    let out = fitcard(&["estimate", "model=google/gemma-3-12b-it&engine=mlx"]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("no MLX files"), "{err}");
+    let how = json(&fitcard(&[
+        "measure",
+        "model=google/gemma-3-27b-it&kv=f16",
+        "--how",
+        "--json",
+    ]));
+    assert!(how["script"].as_str().unwrap().contains("llama-server"));
+    assert_eq!(how["engine"], "llama.cpp");
+}

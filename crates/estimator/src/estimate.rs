@@ -494,9 +494,10 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
             CheckName::FormatAvailable,
             false,
             format!(
-                "{} publishes no {:?} files for {}",
+                "the catalog lists no {} files of {} for {} (import the repo from the Hub to \
+                 read the files it publishes)",
+                i.engine.container().label(),
                 v.id,
-                i.engine.container(),
                 i.engine.label()
             ),
         ),

@@ -314,8 +314,10 @@ fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), St
             i.gpus = ids;
         }
         "engine" => {
-            i.engine = Engine::from_str(val)
-                .map_err(|_| bad(val, "llama.cpp, ollama, vllm, sglang, transformers"))?
+            i.engine = Engine::from_str(val).map_err(|_| {
+                let all: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
+                bad(val, &all.join(", "))
+            })?
         }
         "kv" => seen.kv = Some(kv_type(val)?),
         "kvk" => seen.k = Some(kv_type(val)?),
@@ -447,7 +449,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
             }
             None => notices.push(Notice {
                 key: "engine".into(),
-                message: format!("{} has no {:?} files in the catalog", v.id, container),
+                message: format!("{} has no {} files in the catalog", v.id, container.label()),
             }),
         }
     }

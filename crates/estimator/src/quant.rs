@@ -159,6 +159,17 @@ pub enum Container {
     Mlx,
 }
 
+impl Container {
+    /// Its name in messages (`GGUF`, `safetensors`, `MLX`).
+    pub const fn label(self) -> &'static str {
+        match self {
+            Container::Gguf => "GGUF",
+            Container::Safetensors => "safetensors",
+            Container::Mlx => "MLX",
+        }
+    }
+}
+
 /// A weight format as the ecosystem spells it (the permalink's `quant=`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Quant {

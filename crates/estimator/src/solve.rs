@@ -252,6 +252,32 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
                 ),
             }
         }
+        // With a list of cards (`gpus=`), the list is the cards: the shortest prefix of it
+        // that fits.
+        Target::Cards if !base.gpus.is_empty() => {
+            let list = base.gpus.clone();
+            let r = (1..=list.len()).find(|&c| {
+                n += 1;
+                fits(&Inputs {
+                    gpus: list[..c].to_vec(),
+                    ..base.clone()
+                })
+            });
+            match r {
+                Some(c) => (
+                    Some(c.to_string()),
+                    format!(
+                        "the first {c} card(s) of the list ({}) for {}",
+                        list[..c].join(", "),
+                        at(&base)
+                    ),
+                ),
+                None => (
+                    None,
+                    format!("all {} cards of the list are not enough", list.len()),
+                ),
+            }
+        }
         Target::Cards => {
             let r = (limits::CARDS.0..=limits::CARDS.1).find(|&c| {
                 n += 1;
@@ -274,22 +300,38 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
         Target::Gpu => {
             let mut gpus: Vec<_> = catalog().gpus.iter().collect();
             crate::order::sort_by_key(&mut gpus, |g| g.vram_bytes);
+            // With a list of cards (`gpus=`): as many cards of one model as the list holds.
+            let listed = base.gpus.len() as u32;
+            let one_model = Inputs {
+                gpus: Vec::new(),
+                cards: if listed > 0 { listed } else { base.cards },
+                ..base.clone()
+            };
             let r = gpus.into_iter().find(|g| {
                 n += 1;
                 fits(&Inputs {
                     gpu: GpuChoice::Catalog(g.id.clone()),
-                    ..base.clone()
+                    ..one_model.clone()
                 })
             });
+            let base = Inputs {
+                cards: one_model.cards,
+                ..base
+            };
             match r {
                 Some(g) => (
                     Some(g.id.clone()),
                     format!(
-                        "{} × {} ({}) for {}",
+                        "{} × {} ({}) for {}{}",
                         base.cards,
                         g.name,
                         g.vram_bytes,
-                        at(&base)
+                        at(&base),
+                        if listed > 0 {
+                            " (as many cards as the list holds)"
+                        } else {
+                            ""
+                        }
                     ),
                 ),
                 None => (None, format!("no catalog GPU fits {} card(s)", base.cards)),

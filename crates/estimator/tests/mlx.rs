@@ -142,7 +142,7 @@ fn mlx_refuses_other_cards_other_formats_and_several_cards() {
     let e = estimate(&decode("model=Qwen/Qwen3-32B&engine=mlx&gpu=m3-max-128gb").inputs);
     assert!(!e.fits);
     assert!(
-        e.reasons().iter().any(|r| r.contains("Mlx")),
+        e.reasons().iter().any(|r| r.contains("no MLX files")),
         "{:?}",
         e.reasons()
     );

@@ -342,3 +342,72 @@ fn llamafactory_memory_per_length() {
     let on_40 = at(40);
     assert!((32768..65536).contains(&on_40), "{on_40}");
 }
+
+mod common;
+use common::Rng;
+
+/// `fitcard solve --for cards|gpu` with a list of cards (`gpus=`): the answer re-estimates as
+/// fitting and one step past it does not, on random mixed-card cases (model, format, engine,
+/// context and list drawn from the catalog). `cards`: the shortest prefix of the list that fits;
+/// `gpu`: the smallest catalog card of which as many as the list holds fit.
+#[test]
+fn solve_answers_with_a_list_of_cards_reestimate() {
+    let cat = catalog();
+    let variants: Vec<_> = cat.families.iter().flat_map(|f| &f.variants).collect();
+    let mut by_size: Vec<_> = cat.gpus.iter().collect();
+    by_size.sort_by_key(|g| g.vram_bytes);
+    let mut r = Rng(0xA076_1D64_78BD_642F);
+    let (mut answered, mut checked) = (0, 0);
+    for _ in 0..69 {
+        let v = variants[r.next() as usize % variants.len()];
+        let f = &v.formats[r.next() as usize % v.formats.len()];
+        let engine = match f.container {
+            fitcard_estimator::quant::Container::Gguf => "llama.cpp",
+            _ => ["vllm", "transformers", "sglang"][r.next() as usize % 3],
+        };
+        let n = 1 + r.next() as usize % 8;
+        let list: Vec<&str> = (0..n)
+            .map(|_| cat.gpus[r.next() as usize % cat.gpus.len()].id.as_str())
+            .collect();
+        let q = format!(
+            "model={}&quant={}&engine={engine}&ctx={}&gpus={}",
+            v.id,
+            f.id,
+            [4096, 32768][r.next() as usize % 2],
+            list.join(",")
+        );
+        let i = decode(&q).inputs;
+        checked += 1;
+        if let Some(c) = solve(&i, Target::Cards).value {
+            answered += 1;
+            let c: usize = c.parse().unwrap();
+            let prefix = |k: usize| Inputs {
+                gpus: list[..k].iter().map(|s| s.to_string()).collect(),
+                ..i.clone()
+            };
+            assert!(fits(&prefix(c)), "{q}: cards {c} does not fit");
+            assert!(c == 1 || !fits(&prefix(c - 1)), "{q}: {} cards fit", c - 1);
+        } else {
+            assert!(!fits(&i), "{q}: the whole list fits but cards says none");
+        }
+        let one_model = |id: &str| Inputs {
+            gpus: Vec::new(),
+            cards: n as u32,
+            gpu: GpuChoice::Catalog(id.into()),
+            ..i.clone()
+        };
+        if let Some(g) = solve(&i, Target::Gpu).value {
+            answered += 1;
+            assert!(fits(&one_model(&g)), "{q}: {n} × {g} does not fit");
+            let at = by_size.iter().position(|x| x.id == g).unwrap();
+            assert!(
+                by_size[..at].iter().all(|x| !fits(&one_model(&x.id))),
+                "{q}: a smaller card than {g} fits"
+            );
+        }
+    }
+    assert!(
+        answered > checked / 2,
+        "{answered} answers of {checked} cases"
+    );
+}
