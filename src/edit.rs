@@ -415,18 +415,21 @@ fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
         .expect("a catalog family has variants")
 }
 
-/// A context beyond the model's maximum no longer applies: bring it down, and say so. (Train
+/// A context beyond the longest the model runs at on the engine ([`fitcard_estimator::catalog::Arch::longest_ctx`]: with
+/// YaRN where validated) no longer applies: bring it down, and say so. (Train
 /// mode's sequence length is left alone: the estimator reports what it implies.)
 fn clamp_ctx(i: &mut Inputs) -> Option<Notice> {
     let (_, v) = catalog().variant(&i.model)?;
-    (i.ctx > v.arch.max_ctx).then(|| {
+    let longest = v.arch.longest_ctx(i.engine);
+    (i.ctx > longest).then(|| {
         let was = i.ctx;
-        i.ctx = v.arch.max_ctx;
+        i.ctx = longest;
         Notice {
             key: "ctx".into(),
             message: format!(
-                "{} reads at most {} tokens; context lowered from {was}",
-                v.name, v.arch.max_ctx
+                "{} reads at most {longest} tokens on {}; context lowered from {was}",
+                v.name,
+                i.engine.label()
             ),
         }
     })
@@ -741,8 +744,28 @@ mod tests {
                 quant: v.formats[0].id,
             },
         );
-        assert_eq!(i.ctx, v.arch.max_ctx);
+        assert_eq!(i.ctx, v.arch.longest_ctx(i.engine));
         assert!(n.iter().any(|n| n.key == "ctx"));
+    }
+
+    /// One context limit: a link at 131,072 tokens on Qwen3-8B (40,960 native, 131,072 with
+    /// YaRN) keeps its context on llama.cpp, where the checks pass and the command enables
+    /// YaRN, and is lowered to the native maximum on Ollama, which cannot switch YaRN on.
+    #[test]
+    fn a_yarn_context_is_kept_where_the_engine_can_run_it() {
+        for (engine, want) in [(Engine::LlamaCpp, 131_072), (Engine::Ollama, 40_960)] {
+            let mut i = base();
+            i.engine = engine;
+            i.ctx = 131_072;
+            apply(
+                &mut i,
+                Edit::Candidate {
+                    model: "Qwen/Qwen3-8B".into(),
+                    quant: Quant::Q4KM,
+                },
+            );
+            assert_eq!(i.ctx, want, "{engine}");
+        }
     }
 
     #[test]

@@ -193,20 +193,27 @@ pub fn TokensSlider(
     on_pick: Callback<u32>,
 ) -> impl IntoView {
     let model = model_memo();
+    let engine = use_app().pick(|i| i.engine);
+    // The stops reach the longest context the model runs at on the engine (with YaRN where
+    // the publisher validated it): the same limit the checks and the solver use.
     let stops = Memo::new(move |_| {
+        let e = engine.get();
         model.with(|m| {
             let (_, v) = edit::family_of(m);
-            snap::ctx_stops(v.arch.max_ctx, &v.arch.native_ctx)
+            snap::ctx_stops(v.arch.longest_ctx(e), &v.arch.native_ctx)
         })
     });
     let text = Signal::derive(move || {
         let c = value.get();
+        let e = engine.get();
         model.with(|m| {
             let (_, v) = edit::family_of(m);
             let native = if v.arch.native_ctx.contains(&c) {
                 " · native"
-            } else if c > v.arch.max_ctx {
+            } else if c > v.arch.longest_ctx(e) {
                 " · beyond the model's maximum"
+            } else if c > v.arch.max_ctx {
+                " · with YaRN"
             } else {
                 ""
             };

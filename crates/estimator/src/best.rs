@@ -82,11 +82,7 @@ pub fn best(inputs: &Inputs) -> Best {
             })
             && f.reasoning.is_none_or(|r| fam.reasoning == Some(r));
         for v in &fam.variants {
-            let longest = v
-                .arch
-                .yarn
-                .as_ref()
-                .map_or(v.arch.max_ctx, |y| y.max_ctx().max(v.arch.max_ctx));
+            let longest = v.arch.longest_ctx(inputs.engine);
             if !family_ok || f.min_ctx.is_some_and(|c| longest < c) {
                 filtered_out += 1;
                 continue;

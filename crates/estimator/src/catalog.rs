@@ -533,6 +533,17 @@ impl Arch {
             .map(|(name, v, max)| format!("{name} {v} is beyond any model (at most {max})"))
     }
 
+    /// The longest context `engine` runs this model at, defined once for the checks, the solver,
+    /// the best-model filter and the page's slider: the native maximum (`max_ctx`), or the
+    /// longest with YaRN rope scaling where the publisher validated it (`yarn`), except on
+    /// Ollama, which cannot switch YaRN on.
+    pub fn longest_ctx(&self, engine: crate::engine::Engine) -> Tokens {
+        match &self.yarn {
+            Some(y) if engine != crate::engine::Engine::Ollama => y.max_ctx().max(self.max_ctx),
+            _ => self.max_ctx,
+        }
+    }
+
     /// Is layer `il` a sliding-window layer?
     pub fn is_swa(&self, il: u32) -> bool {
         match self.swa {

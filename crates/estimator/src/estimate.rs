@@ -20,7 +20,7 @@
 //! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
 
-use crate::catalog::{catalog, Arch, Format, Variant, Yarn};
+use crate::catalog::{catalog, Arch, Format, Variant};
 use crate::describe;
 use crate::engine::Engine;
 use crate::inputs::{thousands, GpuChoice, Inputs, Notice};
@@ -1132,7 +1132,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
             (false, None) => format!(
                 "context {} exceeds the model's maximum {} tokens",
                 i.ctx,
-                a.yarn.as_ref().map_or(a.max_ctx, Yarn::max_ctx)
+                a.longest_ctx(i.engine)
             ),
         },
     ));

@@ -128,10 +128,7 @@ fn top(base: &Inputs, target: Target) -> u32 {
 pub fn ctx_max(base: &Inputs) -> u32 {
     catalog()
         .variant(&base.model)
-        .map_or(limits::CTX.1, |(_, v)| match &v.arch.yarn {
-            Some(y) if base.engine != crate::engine::Engine::Ollama => y.max_ctx(),
-            _ => v.arch.max_ctx,
-        })
+        .map_or(limits::CTX.1, |(_, v)| v.arch.longest_ctx(base.engine))
         .min(limits::CTX.1)
 }
 

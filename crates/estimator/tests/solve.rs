@@ -411,3 +411,46 @@ fn solve_answers_with_a_list_of_cards_reestimate() {
         "{answered} answers of {checked} cases"
     );
 }
+
+/// The context limit is defined once (`Arch::longest_ctx`): for every catalog variant and
+/// engine, the solver's range ends there, the context check passes there and fails one token
+/// past it, and the best-model filter reaches it.
+#[test]
+fn one_context_limit_everywhere() {
+    use fitcard_estimator::estimate::CheckName;
+    use fitcard_estimator::inputs::limits;
+    use fitcard_estimator::solve::ctx_max;
+    use fitcard_estimator::Engine;
+    let ctx_ok = |q: &str| {
+        let e = estimate(&decode(q).inputs);
+        e.checks
+            .iter()
+            .find(|c| c.name == CheckName::ContextLength)
+            .map(|c| c.ok)
+    };
+    let mut checked = 0;
+    for f in &catalog().families {
+        for v in f.variants.iter().take(1) {
+            for engine in [Engine::LlamaCpp, Engine::Ollama, Engine::Vllm] {
+                let longest = v.arch.longest_ctx(engine).min(limits::CTX.1);
+                let q = format!("model={}&engine={}", v.id, engine.id());
+                assert_eq!(ctx_max(&decode(&q).inputs), longest, "{q}");
+                if ctx_ok(&format!("{q}&ctx={longest}")).is_none() {
+                    continue; // no format for this engine
+                }
+                assert_eq!(ctx_ok(&format!("{q}&ctx={longest}")), Some(true), "{q}");
+                if longest < limits::CTX.1 {
+                    let past = format!("{q}&ctx={}", longest + 1);
+                    assert_eq!(ctx_ok(&past), Some(false), "{past}");
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 30, "{checked}");
+    // Qwen3-8B: 40,960 native, 131,072 with YaRN (not on Ollama).
+    let (_, q8) = catalog().variant("Qwen/Qwen3-8B").unwrap();
+    assert_eq!(q8.arch.max_ctx, 40_960);
+    assert_eq!(q8.arch.longest_ctx(Engine::LlamaCpp), 131_072);
+    assert_eq!(q8.arch.longest_ctx(Engine::Ollama), 40_960);
+}
