@@ -52,7 +52,13 @@ pub fn Verdict() -> impl IntoView {
                     } else {
                         "on the fullest card"
                     };
-                    format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom())
+                    let memory =
+                        format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
+                    // The memory fits but the plan does not: lead with the reason.
+                    match e.lead_reason() {
+                        Some(why) => format!("{why} · {memory}"),
+                        None => memory,
+                    }
                 }),
             };
             let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
@@ -107,9 +113,9 @@ pub fn Verdict() -> impl IntoView {
     // Decode speed and the first token's wait, and what layers left in system RAM cost.
     let speed = Signal::derive(move || {
         let (par, ctx) = st.inputs.with(|i| (i.par, i.ctx));
-        est.with(|e| e.speed.as_ref().map(|s| summary::speed(s, par, ctx)))
+        est.with(|e| e.shown_speed().map(|s| summary::speed(s, par, ctx)))
     });
-    let spill = Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(summary::spill)));
+    let spill = Signal::derive(move || est.with(|e| e.shown_speed().and_then(summary::spill)));
     // A published measurement of this very configuration, with its source.
     let measured =
         Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));

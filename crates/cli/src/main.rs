@@ -727,8 +727,12 @@ mod human {
                 ));
             }
         }
-        s.push_str(&format!("verdict: {}\n", e.verdict.label()));
-        if let Some(sp) = &e.speed {
+        s.push_str(&format!("verdict: {}", e.verdict.label()));
+        if let Some(why) = e.lead_reason() {
+            s.push_str(&format!(": {why}"));
+        }
+        s.push('\n');
+        if let Some(sp) = e.shown_speed() {
             let basis = if e.engine == "mlx" {
                 "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
             } else if matches!(e.engine, "vllm" | "sglang") {

@@ -340,6 +340,45 @@ impl Estimate {
             .collect()
     }
 
+    /// Would the engine start this plan? `false` when vLLM or SGLang refuse at startup, or the
+    /// engine does not run the model's architecture, format or card: such a plan has no speed
+    /// to show (its [`Estimate::speed`] is what it would run at if it started).
+    pub fn starts(&self) -> bool {
+        !self.checks.iter().any(|c| {
+            !c.ok
+                && matches!(
+                    c.name,
+                    CheckName::VllmStartup
+                        | CheckName::SglangStartup
+                        | CheckName::EngineSupports
+                        | CheckName::FormatAvailable
+                )
+        })
+    }
+
+    /// The decode speed to show: none for a plan the engine would not start.
+    pub fn shown_speed(&self) -> Option<&crate::speed::Speed> {
+        self.speed.as_ref().filter(|_| self.starts())
+    }
+
+    /// Why a plan does not fit when its memory does: the first failed hard check other than
+    /// the memory per card (the context past the model's limit, an engine that does not run
+    /// the architecture, a startup refusal), to lead with instead of a positive headroom.
+    /// `None` when it fits or when memory is a reason.
+    pub fn lead_reason(&self) -> Option<&str> {
+        let memory_fails = self
+            .checks
+            .iter()
+            .any(|c| matches!(c.name, CheckName::VramPerCard | CheckName::VramPool) && !c.passes());
+        if self.fits || memory_fails {
+            return None;
+        }
+        self.checks
+            .iter()
+            .find(|c| !c.passes())
+            .map(|c| c.message.as_str())
+    }
+
     /// Smallest `budget − bytes` over the cards (negative = over).
     pub fn headroom(&self) -> SignedBytes {
         self.per_card

@@ -68,7 +68,9 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
                 headroom: e.headroom(),
                 device_bytes: e.total_device_bytes,
                 reasons: e.reasons(),
-                decode_tps: crate::speed::decode(&i, v, &e).map(|s| s.decode_tps),
+                decode_tps: crate::speed::decode(&i, v, &e)
+                    .filter(|_| e.starts())
+                    .map(|s| s.decode_tps),
             });
         }
     }

@@ -339,3 +339,39 @@ fn whole_catalog_estimates() {
         }
     }
 }
+
+/// A plan the engine would not start shows no speed (vLLM refusing at startup), and one that
+/// fails with room to spare leads with its real reason, not a positive headroom.
+#[test]
+fn refused_plans_show_no_speed_and_lead_with_their_reason() {
+    let q = "model=Qwen/Qwen2.5-72B-Instruct&quant=BF16&engine=vllm&gpu=a100-80gb&cards=2&tp=2&ctx=1025&par=1";
+    let e = fitcard_estimator::estimate(&fitcard_estimator::decode(q).inputs);
+    assert!(!e.starts(), "{:?}", e.reasons());
+    assert!(
+        e.speed.is_some(),
+        "the speed it would run at is still computed"
+    );
+    assert!(e.shown_speed().is_none());
+    // The ranking of the family on one 24 GB card: the rows vLLM refuses show no tokens/s.
+    let q = "model=Qwen/Qwen2.5-72B-Instruct&engine=vllm&gpu=rtx-4090&ctx=32768";
+    let r = fitcard_estimator::rank(&fitcard_estimator::decode(q).inputs);
+    let refused: Vec<_> = r
+        .iter()
+        .filter(|c| c.reasons.iter().any(|m| m.contains("fails at startup")))
+        .collect();
+    assert!(!refused.is_empty(), "{q}");
+    assert!(refused.iter().all(|c| c.decode_tps.is_none()));
+    let q = "model=Qwen/Qwen3.5-9B&engine=ollama&gpu=rtx-4090";
+    let e = fitcard_estimator::estimate(&fitcard_estimator::decode(q).inputs);
+    assert!(
+        !e.fits && e.headroom() > fitcard_estimator::units::SignedBytes::default(),
+        "{q}"
+    );
+    let why = e.lead_reason().expect("a reason other than memory");
+    assert!(why.contains("Ollama cannot run"), "{why}");
+    let q = "model=Qwen/Qwen3-8B&gpu=rtx-4090";
+    assert_eq!(
+        fitcard_estimator::estimate(&fitcard_estimator::decode(q).inputs).lead_reason(),
+        None
+    );
+}
