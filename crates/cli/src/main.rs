@@ -35,9 +35,10 @@ const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]
        fitcard frontier '<query>' [--json|--svg]   (most slots per context, per KV cache type)\n\
        fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
        fitcard measure '<query>' --how   (how to take the readings)\n\
-  query keys: v mode model quant ctx par cards gpu|vram bw engine kv kvu ubatch swafull util\n\
+  query keys: v mode model quant ctx par cards gpu|vram gpus bw engine kv kvk kvv kvu ubatch\n\
+              swafull mmproj util tp pp gl rev file embed\n\
               ngl nkvo ram_bw (llama.cpp, Ollama: layers and KV cache in host RAM)\n\
-              method rank bsz seq gc optim targets free pick embed\n\
+              method rank bsz seq gc optim trainer targets free pick (train mode)\n\
               best family license minctx reasoning (fitcard best)\n\
   example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
 

@@ -507,3 +507,32 @@ fn best_on_mlx_and_measure_how_as_json() {
     assert!(how["script"].as_str().unwrap().contains("llama-server"));
     assert_eq!(how["engine"], "llama.cpp");
 }
+
+/// The usage text names every key the query string reads (`permalink::KEYS`).
+#[test]
+fn usage_names_every_query_key() {
+    let out = fitcard(&[]);
+    let usage = String::from_utf8_lossy(&out.stderr);
+    let words: Vec<&str> = usage
+        .split(|c: char| c.is_whitespace() || c == '|')
+        .collect();
+    for k in fitcard_estimator::permalink::KEYS {
+        assert!(words.contains(&k), "the usage text lacks {k}");
+    }
+}
+
+/// The README's query-string table names every key the decoder reads (but `v`, said above it).
+#[test]
+fn readme_table_names_every_query_key() {
+    let readme = include_str!("../../../README.md");
+    let table = &readme[readme.find("## The query string").unwrap()..];
+    for k in fitcard_estimator::permalink::KEYS
+        .iter()
+        .filter(|k| **k != "v")
+    {
+        assert!(
+            table.contains(&format!("`{k}`")),
+            "the README's key table lacks {k}"
+        );
+    }
+}

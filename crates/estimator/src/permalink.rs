@@ -237,6 +237,55 @@ struct Keys {
 }
 
 /// Set one key. Err = why the value was refused (the default stays).
+/// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
+/// names each one; a test holds both lists to the decoder).
+pub const KEYS: [&str; 44] = [
+    "v",
+    "mode",
+    "model",
+    "quant",
+    "ctx",
+    "par",
+    "cards",
+    "gpu",
+    "vram",
+    "gpus",
+    "engine",
+    "kv",
+    "kvk",
+    "kvv",
+    "kvu",
+    "ubatch",
+    "swafull",
+    "mmproj",
+    "util",
+    "tp",
+    "pp",
+    "gl",
+    "bw",
+    "ram_bw",
+    "ngl",
+    "nkvo",
+    "embed",
+    "rev",
+    "file",
+    "best",
+    "family",
+    "license",
+    "minctx",
+    "reasoning",
+    "method",
+    "rank",
+    "bsz",
+    "seq",
+    "gc",
+    "optim",
+    "trainer",
+    "targets",
+    "free",
+    "pick",
+];
+
 fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), String> {
     let kv_type = |val: &str| {
         KvDtype::from_str(val).map_err(|_| {

@@ -188,3 +188,39 @@ proptest! {
         let _ = rank(&Inputs { ctx, par, cards, ..Inputs::default() });
     }
 }
+
+/// `KEYS` is the decoder's list: each key is read (no "unknown parameter" notice, whatever its
+/// value), and a key outside it is not.
+#[test]
+fn keys_lists_every_key_the_decoder_reads() {
+    use fitcard_estimator::permalink::KEYS;
+    for k in KEYS {
+        let d = fitcard_estimator::decode(&format!("{k}=x"));
+        assert!(
+            d.notices
+                .iter()
+                .all(|n| !n.message.contains("unknown parameter")),
+            "{k}: {:?}",
+            d.notices
+        );
+    }
+    let d = fitcard_estimator::decode("nosuchkey=1");
+    assert!(d
+        .notices
+        .iter()
+        .any(|n| n.message.contains("unknown parameter")));
+    // The decoder's match arms, read from its source: every one is in KEYS.
+    let src = include_str!("../src/permalink.rs");
+    let body =
+        &src[src.find("fn apply(").unwrap()..src.find("unknown parameter, ignored").unwrap()];
+    let mut arms: Vec<&str> = body
+        .lines()
+        .filter_map(|l| l.strip_prefix("        \"")?.split('"').next())
+        .collect();
+    arms.dedup();
+    assert!(arms.len() >= 40, "{arms:?}");
+    for a in &arms {
+        assert!(KEYS.contains(a), "{a} is read but not in KEYS");
+    }
+    assert_eq!(arms.len(), KEYS.len(), "{arms:?}");
+}
