@@ -20,7 +20,7 @@ pub struct Catalog {
     pub common_eval: Option<CommonEval>,
     /// Published decode measurements of catalog configurations, shown beside the estimate.
     #[serde(default)]
-    pub measured: Vec<crate::measured::Measured>,
+    pub measured: Vec<Measured>,
 }
 
 /// One public evaluation covering many families: the cross-family order of `best=1`.
@@ -937,6 +937,28 @@ fn params_of(tokens: &[String]) -> Option<f64> {
             _ => None,
         }
     })
+}
+
+/// One published decode measurement of a catalog configuration (its lookup:
+/// [`crate::measured::find`]).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Measured {
+    /// The catalog variant it measures.
+    pub variant: String,
+    /// The model as the source names it (a base checkpoint may stand for its instruct release).
+    pub model: String,
+    /// The GGUF format.
+    pub quant: Quant,
+    /// The catalog card.
+    pub gpu: String,
+    /// Tokens in the cache when the test started (0: an empty cache).
+    pub depth: u32,
+    /// The llama-bench test as printed (`tg128`, `tg32 @ d4096`).
+    pub test: String,
+    /// Tokens per second, the mean llama-bench printed.
+    pub decode_tps: f64,
+    /// Where it was published.
+    pub url: String,
 }
 
 #[cfg(test)]

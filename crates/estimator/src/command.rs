@@ -4,9 +4,10 @@
 
 use crate::catalog::{catalog, Format};
 use crate::engine::Engine;
-use crate::estimate::{card_capacities, Layout};
 use crate::inputs::Inputs;
+use crate::placement::card_capacities;
 use crate::quant::GgmlType;
+use crate::result::Layout;
 
 /// `x` as `format!("{x:?}")` writes it for the factors a config holds (`4.0`, `2.5`: a JSON and
 /// Python float literal), without core's float formatting in the page.
@@ -20,7 +21,7 @@ fn float_literal(x: f64) -> String {
 }
 
 /// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
-/// layout that starts: see [`crate::estimate::tensor_parallel`]) holding `shares` of the layers
+/// layout that starts: see [`crate::placement::tensor_parallel`]) holding `shares` of the layers
 /// under layer split.
 pub fn command(
     i: &Inputs,
@@ -141,7 +142,7 @@ pub fn command(
             s
         }
         Engine::Vllm => {
-            // The chosen tensor × pipeline split (crate::estimate::ParallelChoice).
+            // The chosen tensor × pipeline split (crate::result::ParallelChoice).
             let parallel = parallel_flags(i, layout, split);
             // Uneven pipeline stages: the layers each card holds.
             let partition = if layout == Layout::Layer && !i.gpus.is_empty() {
@@ -226,5 +227,5 @@ fn parallel_flags(i: &Inputs, layout: Layout, split: (u32, u32)) -> String {
     } else {
         (i.cards, 1)
     };
-    crate::estimate::parallel_words(i.engine, tp, pp)
+    crate::placement::parallel_words(i.engine, tp, pp)
 }

@@ -8,7 +8,7 @@
 //!   `DEFAULT_VOCAB_PADDING_SIZE = 64` and `divide()`s the padded rows by `tp`, which asserts
 //!   divisibility: vllm/model_executor/layers/vocab_parallel_embedding.py; SGLang's
 //!   python/sglang/srt/layers/vocab_parallel_embedding.py is adapted from it):
-//!   [`crate::estimate::tensor_parallel`].
+//!   [`crate::placement::tensor_parallel`].
 //! * Pipeline parallelism over `pp` stages splits the layers as each engine's `get_pp_indices`
 //!   does ([`pipeline_stages`]), at least one layer per stage. The first stage also holds the
 //!   embedding and the last the LM head; a model that ties them keeps a copy of the embedding on
@@ -20,105 +20,20 @@
 //!   tensor-parallel communication buffers when `tp > 1`); it fits when the fullest GPU stays
 //!   within `util × capacity`.
 //!
-//! The estimate itself runs the split of [`crate::estimate::ParallelChoice`]: pinned by
+//! The estimate itself runs the split of [`crate::result::ParallelChoice`]: pinned by
 //! `tp=`/`pp=`, else the one that fits with the largest KV pool (the largest tensor split of
 //! those within a few percent of it); the list shows the others beside it, and [`summary`]
 //! gives one line per layout for the page.
 
 use crate::catalog::{Arch, Format};
-use crate::engine::Engine;
-use crate::estimate::tensor_parallel;
 use crate::inputs::Inputs;
+use crate::placement::tensor_parallel;
+pub use crate::result::ParallelLayout;
+pub use crate::stages::pipeline_stages;
+pub(crate) use crate::stages::stage_weights;
 use crate::terms::{kv, overhead, weights};
 use crate::units::Bytes;
 use serde::Serialize;
-
-/// One `tp × pp` layout.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct ParallelLayout {
-    /// Tensor-parallel size (`--tensor-parallel-size`, SGLang `--tp-size`).
-    pub tp: u32,
-    /// Pipeline-parallel size (`--pipeline-parallel-size`, SGLang `--pp-size`).
-    pub pp: u32,
-    /// Layers per pipeline stage, first to last.
-    pub stage_layers: Vec<u64>,
-    /// Bytes on one GPU of each stage, first to last.
-    pub stage_bytes: Vec<Bytes>,
-    /// Bytes on the fullest GPU.
-    pub per_gpu_bytes: Bytes,
-    /// What the engine may use of each GPU (`util × capacity`).
-    pub budget: Bytes,
-    /// The engine can start this layout on this model (divisibility).
-    pub valid: bool,
-    /// Valid, and the fullest GPU stays within the budget.
-    pub fits: bool,
-    /// Why not, when it is invalid or does not fit.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<String>,
-    /// The layout the estimate, its per-card bars and its command use.
-    pub chosen: bool,
-}
-
-/// Layers per pipeline stage, first to last, as `engine` splits `layers` over `stages` when no
-/// partition is given. vLLM gives the remainder one layer each to the stages before the last,
-/// from the second-to-last backwards (the last holds the final norm and the LM head;
-/// `get_pp_indices` in vllm/distributed/utils.py, overridden by `VLLM_PP_LAYER_PARTITION`).
-/// SGLang gives it to the last `remainder` stages (`get_pp_indices` in
-/// python/sglang/srt/distributed/utils.py, overridden by `SGLANG_PP_LAYER_PARTITION`). Other
-/// engines: [`crate::estimate::layers_per_card`].
-pub fn pipeline_stages(engine: Engine, layers: u32, stages: u32) -> Vec<u64> {
-    let n = stages.max(1) as usize;
-    let base = u64::from(layers) / n as u64;
-    let rem = (u64::from(layers) % n as u64) as usize;
-    let mut parts = vec![base; n];
-    match engine {
-        Engine::Vllm => {
-            for k in 2..rem + 2 {
-                parts[n - k] += 1;
-            }
-        }
-        Engine::Sglang => {
-            for p in parts.iter_mut().skip(n - rem) {
-                *p += 1;
-            }
-        }
-        _ => return crate::estimate::layers_per_card(layers, stages),
-    }
-    parts
-}
-
-/// Bytes of the embedding table (and of the LM head, its size) in `f`.
-pub(crate) fn embedding_bytes(a: &Arch, f: &Format) -> Bytes {
-    Bytes(f.embd_type.row_bytes(a.vocab.saturating_mul(a.hidden)))
-}
-
-/// Weights over all GPUs of each stage: the layers by `stage_layers`, the embedding on the
-/// first stage, the LM head (or the tied copy) on the last. `device` = the weights on the
-/// cards with one stage (a tied head not yet copied).
-pub(crate) fn stage_weights(
-    a: &Arch,
-    f: &Format,
-    device: Bytes,
-    stage_layers: &[u64],
-) -> Vec<Bytes> {
-    let embed = embedding_bytes(a, f);
-    let n = stage_layers.len();
-    if n <= 1 {
-        return vec![device; n.max(1)];
-    }
-    // Untied: the file holds the head, the size of the embedding; tied: the last stage adds
-    // its own copy.
-    let head_in_file = if a.tied_embeddings {
-        Bytes::ZERO
-    } else {
-        embed
-    };
-    let body = device.saturating_sub(embed).saturating_sub(head_in_file);
-    let mut w = body.split(stage_layers);
-    w[0] += embed;
-    w[n - 1] += embed;
-    w
-}
 
 /// Every `tp × pp = cards` layout of `i` on `a` in `f` (vLLM and SGLang with alike cards; empty
 /// otherwise), largest `tp` first; `chosen` = the estimate's own `(tp, pp)`.
@@ -127,7 +42,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         return Vec::new();
     }
     let cards = i.cards.max(1);
-    let capacity = crate::estimate::card_capacity(i);
+    let capacity = crate::placement::card_capacity(i);
     let budget = capacity.scale(i.util);
     // vLLM and SGLang run on cards (a CPU-only machine is refused by the device check).
     let device = weights::weights(a, f, i.engine, false).device;
@@ -184,7 +99,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
 }
 
 /// When the estimate's layout does not fit and another does: which, in words.
-pub(crate) fn other_fits(i: &Inputs, e: &crate::estimate::Estimate) -> Option<String> {
+pub(crate) fn other_fits(i: &Inputs, e: &crate::result::Estimate) -> Option<String> {
     if e.fits {
         return None;
     }
@@ -192,7 +107,7 @@ pub(crate) fn other_fits(i: &Inputs, e: &crate::estimate::Estimate) -> Option<St
     Some(format!(
         "{} fits as {}: {} on the fullest GPU of {} (see the layouts).",
         i.engine.label(),
-        crate::estimate::parallel_words(i.engine, l.tp, l.pp),
+        crate::placement::parallel_words(i.engine, l.tp, l.pp),
         l.per_gpu_bytes,
         l.budget
     ))
@@ -216,7 +131,7 @@ pub struct LayoutLine {
     pub valid: bool,
     /// Valid, within the budget, and the pool holds one request of the context.
     pub fits: bool,
-    /// The layout the estimate runs ([`crate::estimate::ParallelChoice`]).
+    /// The layout the estimate runs ([`crate::result::ParallelChoice`]).
     pub chosen: bool,
     /// The line, ready to show: `tp 2 × pp 2: 20.31 GiB of 21.60 GiB per GPU, 61,440 tokens of
     /// KV: fits (chosen)`.
@@ -250,8 +165,8 @@ pub fn summary_with(i: &Inputs, a: &Arch, f: &Format) -> Vec<LayoutLine> {
         return Vec::new();
     }
     let cards = i.cards.max(1);
-    let all = crate::estimate::candidates(i, a, f, cards);
-    let (k, _, _) = crate::estimate::pick(i, &all, cards);
+    let all = crate::sizing::candidates(i, a, f, cards);
+    let (k, _, _) = crate::sizing::pick(i, &all, cards);
     all.iter()
         .enumerate()
         .map(|(n, c)| {

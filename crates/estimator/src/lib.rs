@@ -4,6 +4,42 @@
 //! Data flows one way: query string → [`Inputs`] ([`permalink::decode`]) → [`estimate()`] →
 //! [`Estimate`] → [`rank()`]. Pure Rust, no web dependency: the CLI and the web page call the
 //! same functions with the same query string.
+//!
+//! ## Layers
+//!
+//! A file uses only the files listed above it (`tests/layout.rs` holds this list to every
+//! `crate::` path in the code), so each can be read knowing only what comes before it:
+//!
+//! - `units`: bytes, tokens and the float printer
+//! - `order`: the stable sort
+//! - `quant`: weight formats and ggml types
+//! - `engine`: the engines and KV cache types
+//! - `catalog`: families, variants, architectures, formats, cards, measured rows
+//! - `mmproj`: vision projectors
+//! - `inputs`: everything a user sets
+//! - `permalink`: the query string, and the inputs made consistent with the catalog
+//! - `gguf`: GGUF headers read without trusting them
+//! - `hf`: config.json and safetensors headers read without trusting them
+//! - `terms`: the memory terms (weights, KV cache, logits, overhead)
+//! - `result`: what an estimate says (verdict, cards, checks, speed, layouts)
+//! - `placement`: card capacities, tensor parallelism, layer splits
+//! - `support`: what each engine runs, and the hardware predicates
+//! - `stages`: pipeline stages and their weights
+//! - `sizing`: the terms for a split, sharded; the splits weighed
+//! - `layouts`: every tensor × pipeline layout
+//! - `command`: the command for each engine
+//! - `measured`: the published measurement of a configuration
+//! - `speed`: decode and prefill speed
+//! - `describe`: each term's words
+//! - `estimate`: the serve pipeline
+//! - `rank`: a family's variants and formats, ranked
+//! - `best`: the best model for the cards, across families
+//! - `training`: fine-tuning memory
+//! - `solve`: the limits of one input, every other held
+//! - `badge`: the badge
+//! - `frontier`: the context × concurrency frontier
+//! - `measure`: global layers backed out of readings
+//! - `baselines`: the accuracy report over the measured rows
 
 /// A text the page does not carry (a term's domain or provenance): itself with the `prose`
 /// feature, empty without it (the page's build, which links to the method page instead).
@@ -82,10 +118,14 @@ pub mod measured;
 pub mod mmproj;
 pub mod order;
 pub mod permalink;
+pub mod placement;
 pub mod quant;
 pub mod rank;
+pub mod result;
+mod sizing;
 pub mod solve;
 pub mod speed;
+mod stages;
 pub mod support;
 pub mod terms;
 pub mod training;

@@ -16,33 +16,12 @@
 //! (`tg32 @ d4096` for a 6K context); a context below every measured depth takes the shallowest.
 
 use crate::catalog::catalog;
+pub use crate::catalog::Measured;
 use crate::engine::KvDtype;
-use crate::estimate::Estimate;
 use crate::inputs::{GpuChoice, Inputs};
 use crate::quant::{GgmlType, Quant};
+use crate::result::Estimate;
 use crate::Engine;
-use serde::{Deserialize, Serialize};
-
-/// One published decode measurement of a catalog configuration.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-pub struct Measured {
-    /// The catalog variant it measures.
-    pub variant: String,
-    /// The model as the source names it (a base checkpoint may stand for its instruct release).
-    pub model: String,
-    /// The GGUF format.
-    pub quant: Quant,
-    /// The catalog card.
-    pub gpu: String,
-    /// Tokens in the cache when the test started (0: an empty cache).
-    pub depth: u32,
-    /// The llama-bench test as printed (`tg128`, `tg32 @ d4096`).
-    pub test: String,
-    /// Tokens per second, the mean llama-bench printed.
-    pub decode_tps: f64,
-    /// Where it was published.
-    pub url: String,
-}
 
 /// The published measurement of the configuration `i` (estimated as `e`), if there is one.
 pub fn find(i: &Inputs, e: &Estimate) -> Option<Measured> {

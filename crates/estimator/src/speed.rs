@@ -86,7 +86,7 @@
 //!
 //! **Pinned offload** (`ngl=`, llama.cpp `-ngl`, Ollama `num_gpu`; `nkvo=1`, llama.cpp
 //! `--no-kv-offload`): the blocks left on the CPU and their KV cache (or the whole cache) are
-//! host terms of the estimate ([`crate::estimate::Offload`]), off the card's bar; each token
+//! host terms of the estimate ([`crate::result::Offload`]), off the card's bar; each token
 //! reads their active bytes at `HOST_EFF × ram_bw`. Without `ngl=`, a model that spills gets
 //! the most layers that fit pinned in its command. `on_card_tps` counts the same bytes at the
 //! card's bandwidth.
@@ -143,11 +143,11 @@
 //! per token is added. Unvalidated against a published partial-offload prefill row.
 
 use crate::catalog::{catalog, Arch, MemoryKind, Variant};
-use crate::estimate::{Estimate, Layout};
 use crate::inputs::{GpuChoice, Inputs};
+use crate::result::{Estimate, Layout};
+pub use crate::result::{Prefill, Speed};
 use crate::terms::TermName;
 use crate::units::Bytes;
-use serde::Serialize;
 
 /// Bandwidth efficiency and fixed time per token of one memory kind (see the module docs).
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -163,6 +163,7 @@ pub const GDDR: Fit = Fit {
     eff: 0.81,
     fixed_s: 0.001_23,
 };
+
 /// HBM cards.
 pub const HBM: Fit = Fit {
     eff: 0.533,
@@ -253,49 +254,6 @@ pub const DEFAULT_RAM_BW_GBS: f64 = 76.8;
 /// Domain: one socket, llama.cpp 2023–2025 builds; held out on the partial-offload rows (module
 /// docs).
 pub const HOST_EFF: f64 = 0.603;
-
-/// The speed of one configuration.
-#[derive(Clone, Debug, PartialEq, Serialize)]
-pub struct Speed {
-    /// Tokens per second for each request, at the chosen context and concurrency.
-    pub decode_tps: f64,
-    /// Tokens per second over all concurrent requests.
-    pub aggregate_tps: f64,
-    /// Bytes that stay in system RAM and are read from there each token (llama.cpp, Ollama).
-    pub offloaded_bytes: u64,
-    /// Whole layers that stay in system RAM.
-    pub offloaded_layers: u32,
-    /// Decode speed if nothing spilled, per request (equal to `decode_tps` without a spill).
-    pub on_card_tps: f64,
-    /// Memory bandwidth of the card(s) used, GB/s (the slowest card when they differ).
-    pub bandwidth_gbs: f64,
-    /// Share of that bandwidth the fit reaches ([`Fit::eff`]).
-    pub efficiency: f64,
-    /// Host RAM bandwidth used for layers and KV cache left in system RAM, GB/s (the theoretical
-    /// peak).
-    pub ram_bw_gbs: f64,
-    /// Share of that bandwidth the CPU reads them at ([`HOST_EFF`]).
-    pub ram_efficiency: f64,
-    /// Prompt tokens per second over a prompt that fills the chosen context, batch 1 (`None`
-    /// when a card's FP16 throughput is unknown; see [`prefill`]).
-    pub prefill_tps: Option<f64>,
-    /// Time to first token for that prompt, seconds.
-    pub ttft_s: Option<f64>,
-    /// A published measurement of this very configuration, if one is known
-    /// ([`crate::measured`]).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub measured: Option<crate::measured::Measured>,
-}
-
-impl Speed {
-    /// The prefill, when it is known.
-    pub fn prefill(&self) -> Option<Prefill> {
-        Some(Prefill {
-            prefill_tps: self.prefill_tps?,
-            ttft_s: self.ttft_s?,
-        })
-    }
-}
 
 /// The KV cache is read at this share of the weights' effective bandwidth. Fitted on the depth
 /// rows (`tg32 @ d0 … d32768`) of llama.cpp's DGX Spark benchmarks
@@ -686,11 +644,13 @@ pub const PREFILL_GDDR: PrefillFit = PrefillFit {
     eff: 0.441,
     dequant: true,
 };
+
 /// HBM cards: fitted on the Llama-3-8B `pp512` rows of the A100 (PCIe, SXM) and H100 PCIe.
 pub const PREFILL_HBM: PrefillFit = PrefillFit {
     eff: 0.333,
     dequant: true,
 };
+
 /// NVIDIA's unified-memory machine (DGX Spark, GB10): fitted on the dense Qwen2.5-Coder-7B
 /// `pp2048` row of llama.cpp's `benches/dgx-spark.md` (build 6918, MMQ kernels: quantized
 /// weights are multiplied as they are, no dequantization). The MoE rows of the same benchmark
@@ -730,15 +690,6 @@ pub const UBATCH: f64 = 512.0;
 /// Host-to-card link for weights streamed during prefill: PCIe 4.0 × 16, 31.5 GB/s (see the
 /// tensor-parallel link above).
 pub const PCIE_GBS: f64 = 31.5;
-
-/// Prompt processing of one configuration.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Prefill {
-    /// Prompt tokens per second over a prompt that fills the context.
-    pub prefill_tps: f64,
-    /// Time to first token for that prompt at batch 1, seconds.
-    pub ttft_s: f64,
-}
 
 /// Weight FLOPs per prompt token: `2 ×` the parameters a token goes through, without the
 /// embedding (a lookup) and the output head (llama.cpp computes logits for the last prompt

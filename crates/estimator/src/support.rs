@@ -7,8 +7,8 @@
 
 use crate::catalog::{Arch, Format};
 use crate::engine::Engine;
-use crate::estimate::{Check, CheckName};
 use crate::quant::{Container, Quant};
+use crate::result::{Check, CheckName};
 
 /// Whether an engine runs a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
