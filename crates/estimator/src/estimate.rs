@@ -24,7 +24,7 @@ use crate::catalog::{catalog, Arch, Format, Variant};
 use crate::describe;
 use crate::engine::Engine;
 use crate::inputs::{GpuChoice, Inputs};
-use crate::permalink::normalize;
+use crate::normalize::normalize;
 use crate::terms::{kv, Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 

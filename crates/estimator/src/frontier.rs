@@ -18,7 +18,7 @@ pub mod svg;
 use crate::engine::{Engine, KvDtype};
 use crate::estimate::estimate;
 use crate::inputs::{limits, Inputs, Mode};
-use crate::permalink::normalize;
+use crate::normalize::normalize;
 use crate::solve::{ctx_max, max_par};
 use crate::units::Tokens;
 use serde::Serialize;

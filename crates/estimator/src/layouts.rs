@@ -143,7 +143,7 @@ pub struct LayoutLine {
 /// (no words beyond the line, no commands, no speed), no float formatting, no sorting.
 pub fn summary(inputs: &Inputs) -> Vec<LayoutLine> {
     let mut i = inputs.clone();
-    crate::permalink::normalize(&mut i);
+    crate::normalize::normalize(&mut i);
     let Some((_, v)) = crate::catalog::catalog().variant(&i.model) else {
         return Vec::new();
     };

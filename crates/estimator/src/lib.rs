@@ -17,7 +17,8 @@
 //! - `catalog`: families, variants, architectures, formats, cards, measured rows
 //! - `mmproj`: vision projectors
 //! - `inputs`: everything a user sets
-//! - `permalink`: the query string, and the inputs made consistent with the catalog
+//! - `normalize`: the inputs made consistent with the catalog and the engine, one rule each
+//! - `permalink`: the query string
 //! - `gguf`: GGUF headers read without trusting them
 //! - `hf`: config.json and safetensors headers read without trusting them
 //! - `terms`: the memory terms (weights, KV cache, logits, overhead)
@@ -116,6 +117,7 @@ pub mod layouts;
 pub mod measure;
 pub mod measured;
 pub mod mmproj;
+pub mod normalize;
 pub mod order;
 pub mod permalink;
 pub mod placement;

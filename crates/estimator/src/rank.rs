@@ -6,7 +6,7 @@
 use crate::catalog::catalog;
 use crate::estimate::{candidate, Verdict};
 use crate::inputs::Inputs;
-use crate::permalink::normalize;
+use crate::normalize::normalize;
 use crate::quant::Quant;
 use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;

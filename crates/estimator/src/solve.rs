@@ -23,7 +23,7 @@ use crate::catalog::catalog;
 use crate::estimate::estimate;
 use crate::inputs::Trainer;
 use crate::inputs::{limits, GpuChoice, Inputs, Mode};
-use crate::permalink::normalize;
+use crate::normalize::normalize;
 use crate::training;
 use crate::units::Bytes;
 use serde::Serialize;

@@ -42,7 +42,7 @@ pub use terms::{Breakdown, Floors};
 use crate::catalog::{catalog, Arch, Variant};
 use crate::estimate::{card_capacity, CardUse, Check, CheckName, Estimate, Layout, Verdict};
 use crate::inputs::{quote, Inputs, Method, Trainer};
-use crate::permalink::normalize;
+use crate::normalize::normalize;
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
