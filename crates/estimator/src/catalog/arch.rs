@@ -1,0 +1,364 @@
+//! A model's architecture: the facts of its config.json the memory terms need (attention,
+//! sliding windows, latent attention, experts, recurrent layers), and their sanity bounds.
+
+use super::*;
+
+/// Architecture facts the memory terms need (from the model's `config.json`).
+#[derive(Clone, Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct Arch {
+    /// `model_type` of the config.
+    pub model_type: String,
+    /// Hidden size.
+    pub hidden: u64,
+    /// Number of decoder layers.
+    pub layers: u32,
+    /// Attention (query) heads.
+    pub heads: u32,
+    /// Key/value heads.
+    pub kv_heads: u32,
+    /// Dimension of one attention head.
+    pub head_dim: u64,
+    /// MLP intermediate size (dense layers).
+    pub intermediate: u64,
+    /// Intermediate size of one expert (MoE models).
+    pub moe_intermediate: Option<u64>,
+    /// 0 for dense models.
+    pub experts: u32,
+    /// Experts routed per token (MoE models; 1 for dense).
+    pub experts_active: u32,
+    /// Vocabulary size.
+    pub vocab: u64,
+    /// The output matrix is tied to the token embedding.
+    pub tied_embeddings: bool,
+    /// Longest context the model supports (tokens).
+    pub max_ctx: Tokens,
+    /// Trained / documented context lengths, ascending (slider snap points).
+    pub native_ctx: Vec<Tokens>,
+    /// Sliding-window attention layout, if any.
+    pub swa: Option<Swa>,
+    /// Only layers `il < kv_layers` own a KV cache; later layers reuse one (gemma-3n).
+    pub kv_layers: Option<u32>,
+    /// Per-layer token embeddings (gemma-3n): a `vocab × layers × dim` lookup table.
+    pub ple: Option<Ple>,
+    /// Where the config facts come from (URL).
+    #[serde(default)]
+    pub source: String,
+    /// Context extension by YaRN rope scaling, where the publisher validated it.
+    #[serde(default)]
+    pub yarn: Option<Yarn>,
+    /// Multi-head latent attention (DeepSeek-V2/V3, Kimi K2): one compressed latent per token
+    /// and layer is cached instead of keys and values per head.
+    #[serde(default)]
+    pub mla: Option<Mla>,
+    /// Hybrid recurrent layers (Gated DeltaNet in Qwen3-Next/Qwen3.5, Mamba-2 in Granite 4.0-H):
+    /// a fixed state per sequence on those layers, KV only on `attention_layers`.
+    #[serde(default)]
+    pub recurrent: Option<Recurrent>,
+    /// Where a MoE model's layers are not all alike: leading dense layers, interleaved MoE layers
+    /// and shared experts (decode reads them on every token). `None` = every layer routes through
+    /// `experts` only (or the model is dense).
+    #[serde(default)]
+    pub moe: Option<MoeLayout>,
+    /// Full-attention layers with their own KV heads and head size (Gemma 4:
+    /// `num_global_key_value_heads`, `global_head_dim`); `kv_heads` and `head_dim` above are then
+    /// the sliding-window layers'. `None` = every layer has the same shape.
+    #[serde(default)]
+    pub global_attn: Option<GlobalAttn>,
+    /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
+    /// calibration panel), replacing the layout above for the KV cache when set. Never read
+    /// from or written to the catalog file.
+    #[serde(skip)]
+    pub global_override: Option<u32>,
+}
+
+/// Sliding-window attention layout: layer `il` is global iff `il % period == global_offset`.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Swa {
+    /// Window of a sliding layer (tokens).
+    pub window: Tokens,
+    /// One global layer every `period` layers.
+    pub period: u32,
+    /// Index within the period of the global layer.
+    pub global_offset: u32,
+    /// Chunked local attention (Llama 4): a token sees only its own `window`-sized chunk. The
+    /// cache holds the same number of cells as a sliding window of that size.
+    #[serde(default)]
+    pub chunked: bool,
+}
+
+impl Swa {
+    /// Llama 4's chunked local attention: chunks of `chunk` tokens, one global (NoPE) layer in
+    /// four, the last of each group (llama.cpp's llama4 pattern, `set_swa_pattern(4)` in
+    /// src/llama-model.cpp).
+    pub fn llama4_chunked(chunk: u64) -> Swa {
+        Swa {
+            window: chunk.min(u64::from(u32::MAX)) as Tokens,
+            period: 4,
+            global_offset: 3,
+            chunked: true,
+        }
+    }
+}
+
+/// The attention shape of the full-attention (global) layers where it differs from the
+/// sliding-window layers' (Gemma 4). llama.cpp reads it from the GGUF's per-layer
+/// `attention.head_count_kv` array and `attention.key_length` (global) beside
+/// `attention.key_length_swa` (`n_embd_head_k(il)` in src/llama-hparams.cpp).
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct GlobalAttn {
+    /// KV heads of a global layer (`num_global_key_value_heads`; the sliding layers' count
+    /// when the config gives none).
+    pub kv_heads: u32,
+    /// Head size of a global layer (`global_head_dim`).
+    pub head_dim: u64,
+    /// Keys double as values (`attention_k_eq_v`): the layer has no V projection. Engines still
+    /// cache a V row: llama.cpp copies K into V (`Vcur = Kcur` in src/models/gemma4-iswa.cpp)
+    /// and allocates both (`has_v = !is_mla` in src/llama-kv-cache.cpp), so the cache size does
+    /// not change; the weights do (no `attn_v` on those layers).
+    #[serde(default)]
+    pub k_eq_v: bool,
+}
+
+/// Multi-head latent attention, from the config's `kv_lora_rank` and `qk_rope_head_dim`.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Mla {
+    /// Rank of the compressed key/value latent (`kv_lora_rank`).
+    pub kv_lora_rank: u64,
+    /// Rotary part of a key head, cached beside the latent (`qk_rope_head_dim`).
+    pub qk_rope_head_dim: u64,
+    /// Head size of the sparse-attention indexer's key cache (`index_head_dim`, DeepSeek-V3.2),
+    /// when the model has one.
+    #[serde(default)]
+    pub index_head_dim: Option<u64>,
+    /// Rank of the compressed query (`q_lora_rank`); `None` = full-rank query projection.
+    #[serde(default)]
+    pub q_lora_rank: Option<u64>,
+    /// Size of one value head (`v_head_dim`); `None` = the key head without its rotary part.
+    #[serde(default)]
+    pub v_head_dim: Option<u64>,
+}
+
+/// The layer layout of a MoE model beyond "every layer routes through `experts`", from its
+/// `config.json` (or the GGUF header): what a decode step reads besides the routed experts.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
+#[serde(deny_unknown_fields)]
+pub struct MoeLayout {
+    /// Leading layers with a dense FFN of `intermediate` (`first_k_dense_replace` in DeepSeek-V3,
+    /// Kimi K2 and GLM-4.5; GGUF `leading_dense_block_count`).
+    #[serde(default)]
+    pub dense_layers: u32,
+    /// One MoE layer every `step` layers after the dense ones, the others dense (Llama 4
+    /// `interleave_moe_layer_step`; GGUF `interleave_moe_layer_step`); 0 or 1 = every layer.
+    #[serde(default)]
+    pub step: u32,
+    /// Total FFN width of the shared expert(s) on each MoE layer, run for every token:
+    /// `n_shared_experts × moe_intermediate_size` (DeepSeek-V3, Kimi K2, GLM-4.5; GGUF
+    /// `expert_shared_count × expert_feed_forward_length`), `shared_expert_intermediate_size`
+    /// (Qwen-MoE, Qwen3-Next, Qwen3.5; GGUF `expert_shared_feed_forward_length`), the
+    /// `intermediate_size` of Llama 4's shared expert.
+    #[serde(default)]
+    pub shared_ffn: u64,
+}
+
+impl MoeLayout {
+    /// The layout a file's header or `config.json` spells (`dense` leading dense layers, one MoE
+    /// layer every `step`, shared experts `shared` wide), bounded by the model's `layers`; `None`
+    /// for the plain layout (every layer routed, nothing shared), which is what no layout means.
+    /// One reader for both file kinds ([`crate::gguf`], [`crate::hf`]).
+    pub fn read(
+        dense: Option<u64>,
+        step: Option<u64>,
+        shared: Option<u64>,
+        layers: u32,
+    ) -> Option<MoeLayout> {
+        let layout = MoeLayout {
+            dense_layers: dense.unwrap_or(0).min(u64::from(layers)) as u32,
+            step: step.unwrap_or(1).min(1024) as u32,
+            shared_ffn: shared.unwrap_or(0),
+        };
+        let plain = MoeLayout {
+            step: 1,
+            ..MoeLayout::default()
+        };
+        (layout != plain).then_some(layout)
+    }
+}
+
+/// Recurrent (linear-attention or state-space) layers of a hybrid model. One shape covers both
+/// kinds: a short causal convolution over `k_heads·k_dim·2 + v_heads·v_dim` channels and a state of
+/// `v_heads · k_dim · v_dim` values per sequence and layer.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Recurrent {
+    /// `gated_deltanet` or `mamba2`.
+    pub kind: String,
+    /// Indices of the full-attention layers (every other layer is recurrent).
+    pub attention_layers: Vec<u32>,
+    /// Convolution kernel width (`linear_conv_kernel_dim`, `mamba_d_conv`).
+    pub conv_kernel: u64,
+    /// Key heads (`linear_num_key_heads`; Mamba-2: `mamba_n_groups`).
+    pub k_heads: u64,
+    /// Key head size (`linear_key_head_dim`; Mamba-2: `mamba_d_state`).
+    pub k_dim: u64,
+    /// Value heads (`linear_num_value_heads`; Mamba-2: `mamba_n_heads`).
+    pub v_heads: u64,
+    /// Value head size (`linear_value_head_dim`; Mamba-2: `mamba_d_head`).
+    pub v_dim: u64,
+}
+
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+/// gemma-3n per-layer embeddings.
+pub struct Ple {
+    /// Vocabulary of the per-layer embeddings.
+    pub vocab: u64,
+    /// Width per layer.
+    pub dim: u64,
+}
+
+/// YaRN rope scaling: the model's context stretched `factor` times beyond `original_ctx`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+#[serde(deny_unknown_fields)]
+pub struct Yarn {
+    /// Scaling factor (`--rope-scale`).
+    pub factor: f64,
+    /// The pre-training context it scales (`--yarn-orig-ctx`).
+    pub original_ctx: Tokens,
+    /// Where the publisher says so (URL).
+    #[serde(default)]
+    pub source: String,
+}
+
+impl Yarn {
+    /// The longest context with YaRN.
+    pub fn max_ctx(&self) -> Tokens {
+        (f64::from(self.original_ctx) * self.factor) as Tokens
+    }
+}
+
+impl Arch {
+    /// A dimension outside what any model has (read from a file header or a config, which are
+    /// hostile input), named; `None` when every dimension is plausible. The bounds are sanity
+    /// limits far above any published model (the widest hidden size is 16,384, the largest
+    /// vocabulary about a million, the deepest model under 200 layers), so that every term
+    /// stays meaningful instead of saturating.
+    pub fn absurd(&self) -> Option<String> {
+        let r = self.recurrent.as_ref();
+        let m = self.mla.as_ref();
+        let g = self.global_attn.as_ref();
+        // Each dimension bounded on its own: a sum of two hostile values could wrap to a small
+        // one and pass.
+        let checks: [(&str, u64, u64); 19] = [
+            ("hidden size", self.hidden, 1 << 20),
+            ("layers", u64::from(self.layers), 4096),
+            ("attention heads", u64::from(self.heads), 1 << 16),
+            ("KV heads", u64::from(self.kv_heads), 1 << 16),
+            ("head size", self.head_dim, 1 << 16),
+            ("intermediate size", self.intermediate, 1 << 24),
+            ("expert width", self.moe_intermediate.unwrap_or(0), 1 << 24),
+            ("experts", u64::from(self.experts), 1 << 16),
+            ("vocabulary", self.vocab, 1 << 24),
+            ("latent rank", m.map_or(0, |m| m.kv_lora_rank), 1 << 20),
+            (
+                "rotary head size",
+                m.map_or(0, |m| m.qk_rope_head_dim),
+                1 << 16,
+            ),
+            (
+                "query rank",
+                m.and_then(|m| m.q_lora_rank).unwrap_or(0),
+                1 << 20,
+            ),
+            (
+                "value head size",
+                m.and_then(|m| m.v_head_dim).unwrap_or(0),
+                1 << 16,
+            ),
+            (
+                "indexer head",
+                m.and_then(|m| m.index_head_dim).unwrap_or(0),
+                1 << 16,
+            ),
+            (
+                "recurrent heads",
+                r.map_or(0, |r| r.k_heads.max(r.v_heads)),
+                1 << 16,
+            ),
+            (
+                "recurrent head size",
+                r.map_or(0, |r| r.k_dim.max(r.v_dim)),
+                1 << 16,
+            ),
+            ("convolution kernel", r.map_or(0, |r| r.conv_kernel), 1024),
+            (
+                "global KV heads",
+                g.map_or(0, |g| u64::from(g.kv_heads)),
+                1 << 16,
+            ),
+            ("global head size", g.map_or(0, |g| g.head_dim), 1 << 16),
+        ];
+        checks
+            .iter()
+            .find(|(_, v, max)| v > max)
+            .map(|(name, v, max)| format!("{name} {v} is beyond any model (at most {max})"))
+    }
+
+    /// The longest context `engine` runs this model at, defined once for the checks, the solver,
+    /// the best-model filter and the page's slider: the native maximum (`max_ctx`), or the
+    /// longest with YaRN rope scaling where the publisher validated it (`yarn`), except on
+    /// Ollama, which cannot switch YaRN on.
+    pub fn longest_ctx(&self, engine: crate::engine::Engine) -> Tokens {
+        match &self.yarn {
+            Some(y) if engine != crate::engine::Engine::Ollama => y.max_ctx().max(self.max_ctx),
+            _ => self.max_ctx,
+        }
+    }
+
+    /// Is layer `il` a sliding-window layer?
+    pub fn is_swa(&self, il: u32) -> bool {
+        match self.swa {
+            Some(s) if s.period > 0 => il % s.period != s.global_offset,
+            _ => false,
+        }
+    }
+
+    /// Layers that own a KV cache (all, unless KV sharing or recurrent layers).
+    pub fn kv_owning_layers(&self) -> u32 {
+        let attention = self.recurrent.as_ref().map_or(self.layers, |r| {
+            r.attention_layers
+                .iter()
+                .filter(|&&l| l < self.layers)
+                .count() as u32
+        });
+        self.kv_layers.unwrap_or(attention).min(attention)
+    }
+
+    /// (global, sliding) counts among the layers that own a KV cache.
+    pub fn kv_layer_split(&self) -> (u32, u32) {
+        let n = self.kv_owning_layers();
+        if let Some(g) = self.global_override {
+            let g = g.min(n);
+            return (g, n - g);
+        }
+        let swa = (0..n).filter(|&il| self.is_swa(il)).count() as u32;
+        (n - swa, swa)
+    }
+
+    /// (KV heads, head size) of a global layer (`global`) or of a sliding-window layer: the
+    /// same unless [`Arch::global_attn`] is set.
+    pub fn kv_shape(&self, global: bool) -> (u64, u64) {
+        match self.global_attn {
+            Some(g) if global => (u64::from(g.kv_heads), g.head_dim),
+            _ => (u64::from(self.kv_heads), self.head_dim),
+        }
+    }
+
+    /// Mixture of experts?
+    pub fn is_moe(&self) -> bool {
+        self.experts > 1
+    }
+}

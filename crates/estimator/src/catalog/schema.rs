@@ -1,0 +1,255 @@
+//! The catalog's types: families, variants, formats, cards, evaluations and the measured
+//! rows, as the JSON under `data/` spells them (the architecture: `arch.rs`).
+
+use super::*;
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+/// The embedded catalog: model families and GPUs, every entry with its source.
+pub struct Catalog {
+    /// Model families, each with its variants ranked by capability.
+    pub families: Vec<Family>,
+    /// GPUs with their memory as the driver reports it.
+    pub gpus: Vec<Gpu>,
+    /// The one public evaluation that orders variants across families (`best=1`).
+    #[serde(default)]
+    pub common_eval: Option<CommonEval>,
+    /// Published decode measurements of catalog configurations, shown beside the estimate.
+    #[serde(default)]
+    pub measured: Vec<Measured>,
+}
+
+/// One public evaluation covering many families: the cross-family order of `best=1`.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommonEval {
+    /// The evaluation and its metric.
+    pub name: String,
+    /// Date of the snapshot read (YYYY-MM-DD).
+    pub date: String,
+    /// Where the snapshot is published.
+    pub url: String,
+    /// One score per model that the evaluation covers.
+    pub scores: Vec<CommonScore>,
+}
+
+/// How an evaluated model was matched to a catalog variant.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum Matched {
+    /// This exact checkpoint was evaluated.
+    Exact,
+    /// The same model in another format or another publisher's copy.
+    SameModel,
+}
+
+/// A model's score in the common evaluation.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct CommonScore {
+    /// Hugging Face repo id of the model evaluated (a catalog variant id).
+    pub model: String,
+    /// The score (higher is better).
+    pub score: f64,
+    /// How it was matched.
+    pub matched: Matched,
+    /// The evaluation marks the score as estimated (not every component was run).
+    #[serde(default)]
+    pub estimated: bool,
+    /// Where the row is printed (URL).
+    #[serde(default)]
+    pub source: String,
+    /// How the match was made, when not obvious.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A family's licence as its model cards state it.
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+pub struct License {
+    /// The Hugging Face licence id (`apache-2.0`, `mit`, `gemma`, `llama3.1`, …).
+    pub id: String,
+    /// Where it is stated (URL).
+    #[serde(default)]
+    pub source: String,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+/// A model family: variants of one release, comparable by one published evaluation.
+pub struct Family {
+    /// Stable id of the family.
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Which published evaluation orders the variants, and its caveats.
+    #[serde(default)]
+    pub capability_basis: String,
+    /// Strongest first (`capability_rank` 1, 2, …).
+    pub variants: Vec<Variant>,
+    /// The licence of the family's weights (`license=` filter); `None` = not recorded.
+    #[serde(default)]
+    pub license: Option<License>,
+    /// Trained to reason before answering (a thinking mode); `None` = not recorded.
+    #[serde(default)]
+    pub reasoning: Option<bool>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+/// One variant: a Hugging Face repo, its architecture and its formats.
+pub struct Variant {
+    /// The Hugging Face repo id (the permalink's `model=`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// 1 = strongest in its family.
+    pub capability_rank: u32,
+    /// The published score behind `capability_rank` (`None` when none is comparable).
+    pub capability: Option<Score>,
+    /// Architecture facts from the model's config.
+    pub arch: Arch,
+    /// Highest precision first.
+    pub formats: Vec<Format>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+/// A published evaluation score.
+pub struct Score {
+    /// The benchmark and setting, as published.
+    pub benchmark: String,
+    /// The score.
+    pub score: f64,
+    /// Where it was published (URL).
+    #[serde(default)]
+    pub source: String,
+}
+
+/// How a format's byte count was obtained.
+#[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum SizeKind {
+    /// Printed by the publisher (decimal GB × 10^9; carries the print's rounding).
+    Published,
+    /// An exact byte count.
+    Exact,
+    /// Computed from tensor shapes and the format's block layout (no published size found).
+    Computed,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+/// One published file (or set of shards) of a variant in one format.
+pub struct Format {
+    /// The format as the ecosystem spells it.
+    pub id: Quant,
+    /// GGUF or safetensors.
+    pub container: Container,
+    /// File size (all shards), the input the estimate starts from.
+    pub bytes: Bytes,
+    /// How the size is known.
+    pub size: SizeKind,
+    /// Hugging Face repo holding the file.
+    pub repo: String,
+    /// The file (or the first shard) in that repo.
+    pub file: String,
+    /// Where the size comes from (URL).
+    #[serde(default)]
+    pub source: String,
+    /// Storage type of `token_embd` (and per-layer embeddings) in this file.
+    pub embd_type: GgmlType,
+    /// The file stores a separate output matrix although the config ties it to the embedding
+    /// (Qwen3-0.6B/1.7B checkpoints and their GGUFs; Qwen3-4B FP8/AWQ).
+    #[serde(default)]
+    pub duplicate_output: bool,
+    /// Tensors the format leaves at (near) original precision, with their type: quantisation
+    /// coverage is not uniform.
+    pub unquantized: Vec<String>,
+    /// Anything a reader should know about this file.
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(deny_unknown_fields)]
+/// A GPU model and its memory.
+pub struct Gpu {
+    /// Stable id (`rtx-4090`).
+    pub id: String,
+    /// Display name.
+    pub name: String,
+    /// Total memory as the driver reports it (nvidia-smi `memory.total`), in bytes.
+    pub vram_bytes: Bytes,
+    /// Where the memory size comes from (URL).
+    #[serde(default)]
+    pub source: String,
+    /// Memory bandwidth, GB/s (10^9 bytes per second), as the vendor's specification prints it.
+    #[serde(default)]
+    pub bandwidth_gbs: Option<f64>,
+    /// Where the bandwidth comes from (URL).
+    #[serde(default)]
+    pub bandwidth_source: Option<String>,
+    /// `gddr`, `hbm` or `unified`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
+    #[serde(default)]
+    pub memory_kind: MemoryKind,
+    /// Dense FP16 tensor throughput, TFLOPS (10^12 per second), without 2:4 sparsity: the
+    /// prefill roofline (see [`crate::speed`]). GeForce cards: the FP16-accumulate rate, the one
+    /// llama.cpp's cuBLAS path runs at. `None` where no specification was found.
+    #[serde(default)]
+    pub fp16_tflops: Option<f64>,
+    /// Where the throughput comes from (URL; "computed:" when a sparse figure was halved).
+    #[serde(default)]
+    pub fp16_tflops_source: Option<String>,
+    /// Unified-memory machines: the machine's whole RAM (`vram_bytes` is the GPU's default
+    /// share of it; see [`crate::support::default_wired_limit`]), from the same source.
+    #[serde(default)]
+    pub ram_bytes: Option<Bytes>,
+}
+
+/// The kind of memory a GPU has.
+#[derive(Clone, Copy, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum MemoryKind {
+    /// GDDR6/6X/7 (consumer and workstation cards).
+    #[default]
+    Gddr,
+    /// HBM2/2e/3/3e (data-centre cards).
+    Hbm,
+    /// LPDDR shared by CPU and GPU (Apple M-series, Ryzen AI Max, DGX Spark): `vram_bytes` is
+    /// what the GPU may use by default, not the machine's total.
+    Unified,
+    /// No GPU: the CPU runs the model from system RAM (llama.cpp, Ollama); `vram_bytes` is the
+    /// RAM and `bandwidth_gbs` its theoretical peak (`ram_bw=` overrides it).
+    Host,
+}
+
+impl Format {
+    /// File size in bytes.
+    pub fn size(&self) -> Bytes {
+        self.bytes
+    }
+}
+
+/// One published decode measurement of a catalog configuration (its lookup:
+/// [`crate::measured::find`]).
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
+pub struct Measured {
+    /// The catalog variant it measures.
+    pub variant: String,
+    /// The model as the source names it (a base checkpoint may stand for its instruct release).
+    pub model: String,
+    /// The GGUF format.
+    pub quant: Quant,
+    /// The catalog card.
+    pub gpu: String,
+    /// Tokens in the cache when the test started (0: an empty cache).
+    pub depth: u32,
+    /// The llama-bench test as printed (`tg128`, `tg32 @ d4096`).
+    pub test: String,
+    /// Tokens per second, the mean llama-bench printed.
+    pub decode_tps: f64,
+    /// Where it was published.
+    pub url: String,
+}
