@@ -158,3 +158,23 @@ fn the_checker_reads_code_only() {
     let text = "use crate::a::X;\n// crate::b\n/// [`crate::c`]\nlet s = \"crate::d\";\nfn f() { crate::e::g(); }\nuse crate::{f, h::I};\n";
     assert_eq!(uses(&code(text)), ["a", "e", "f", "h"]);
 }
+
+/// The README's layout section names every module of the layer map, in its order.
+#[test]
+fn the_readme_follows_the_layer_map() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let map = layer_map(&std::fs::read_to_string(root.join("src/lib.rs")).unwrap());
+    let readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
+    let row = readme
+        .lines()
+        .find(|l| l.starts_with("| `crates/estimator/src`"))
+        .expect("the README's layout row of the estimator");
+    let mut from = 0;
+    for m in &map {
+        let at = row[from..]
+            .find(&format!(" {m}"))
+            .or_else(|| row[from..].find(&format!("`{m}/`")))
+            .unwrap_or_else(|| panic!("the README's layout row lacks {m} after position {from}"));
+        from += at + 1;
+    }
+}
