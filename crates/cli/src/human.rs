@@ -1,0 +1,230 @@
+//! Plain-text tables (binary units: 1 GiB = 2^30 bytes).
+use fitcard_estimator::training::{TrainCandidate, TrainEstimate};
+use fitcard_estimator::{Bytes, Candidate, Estimate};
+
+pub fn estimate(e: &Estimate) -> String {
+    let mut s = format!("{} {} on {}\n", e.model, e.quant, e.engine);
+    for t in &e.terms {
+        let place = match t.place {
+            fitcard_estimator::terms::Place::Device => "card",
+            fitcard_estimator::terms::Place::Host => "host",
+        };
+        s.push_str(&format!(
+            "  {:<14} {:>12}  [{place}]  {}\n",
+            t.name,
+            t.bytes.to_string(),
+            t.formula
+        ));
+        if let Some(d) = &t.outside_domain {
+            s.push_str(&format!("  {:<14} outside its checked domain: {d}\n", ""));
+        }
+    }
+    for c in &e.per_card {
+        s.push_str(&format!(
+            "  card {}: {} of {}\n",
+            c.index, c.bytes, c.budget
+        ));
+    }
+    if !e.layouts.is_empty() {
+        s.push_str("  layouts (tensor × pipeline parallel, memory on the fullest GPU):\n");
+        for l in &e.layouts {
+            let stages: Vec<String> = l.stage_layers.iter().map(u64::to_string).collect();
+            s.push_str(&format!(
+                "    tp {} × pp {} (layers {}): {} of {}, {}{}{}\n",
+                l.tp,
+                l.pp,
+                stages.join("+"),
+                l.per_gpu_bytes,
+                l.budget,
+                if l.fits {
+                    "fits"
+                } else if l.valid {
+                    "does not fit"
+                } else {
+                    "cannot start"
+                },
+                l.reason
+                    .as_deref()
+                    .map_or(String::new(), |r| format!(": {r}")),
+                if l.chosen { " [used]" } else { "" }
+            ));
+        }
+    }
+    s.push_str(&format!("verdict: {}", e.verdict.label()));
+    if let Some(why) = e.lead_reason() {
+        s.push_str(&format!(": {why}"));
+    }
+    s.push('\n');
+    if let Some(sp) = e.shown_speed() {
+        let basis = if e.engine == "mlx" {
+            "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
+        } else if matches!(e.engine, "vllm" | "sglang") {
+            "median 15 % on published single-request vLLM runs of dense BF16 models on HBM cards"
+                .to_string()
+        } else if sp.efficiency == fitcard_estimator::speed::CPU.eff {
+            format!(
+                "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
+                fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
+            )
+        } else {
+            "±20 % on the published llama.cpp runs".to_string()
+        };
+        s.push_str(&format!(
+            "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {basis})\n",
+            sp.decode_tps,
+            sp.aggregate_tps,
+        ));
+        if let Some(pf) = sp.prefill() {
+            s.push_str(&format!(
+                "  prefill ≈{:.0} tokens/s, first token after ≈{:.2} s for a prompt that fills the context (batch 1)\n",
+                pf.prefill_tps, pf.ttft_s
+            ));
+        }
+        if sp.offloaded_bytes > 0 {
+            s.push_str(&format!(
+                "  {} layer(s) ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+                sp.offloaded_layers,
+                fitcard_estimator::Bytes(sp.offloaded_bytes),
+                fitcard_estimator::units::Shortest(sp.ram_efficiency),
+                fitcard_estimator::units::Shortest(sp.ram_bw_gbs),
+                sp.decode_tps,
+                sp.on_card_tps
+            ));
+        }
+        if let Some(m) = &sp.measured {
+            s.push_str(&format!(
+                "  measured: {} tokens/s per request (llama-bench {}, {} {}): {}\n",
+                m.decode_tps,
+                m.test,
+                m.model,
+                m.quant.id(),
+                m.url
+            ));
+        }
+    }
+    for c in &e.checks {
+        let mark = match (c.ok, c.severity) {
+            (true, _) => "ok",
+            (false, fitcard_estimator::estimate::Severity::Hard) => "FAIL",
+            (false, fitcard_estimator::estimate::Severity::Info) => "info",
+        };
+        s.push_str(&format!("  [{mark}] {}: {}\n", c.name, c.message));
+    }
+    for w in &e.warnings {
+        s.push_str(&format!("  warning: {w}\n"));
+    }
+    if !e.command.is_empty() {
+        s.push_str(&format!(
+            "command:\n  {}\n",
+            e.command.replace('\n', "\n  ")
+        ));
+    }
+    for c in e.commands.iter().skip(1) {
+        s.push_str(&format!(
+            "on {} ({} on the fullest card, {}):\n  {}\n",
+            c.engine,
+            c.device_bytes,
+            if c.fits { "fits" } else { "does not fit" },
+            c.command.replace('\n', "\n  ")
+        ));
+    }
+    s
+}
+
+pub fn train(e: &TrainEstimate) -> String {
+    let mut s = estimate(&e.estimate);
+    s.push_str(&format!(
+        "trainer profile: {}{}\n",
+        e.trainer,
+        if e.trainer == fitcard_estimator::inputs::Trainer::UnslothFormula {
+            " (Unsloth's published formula)"
+        } else {
+            ""
+        }
+    ));
+    s.push_str(&format!(
+        "GPUs: {} (device_map {})\n",
+        e.selection.message, e.selection.device_map
+    ));
+    s
+}
+
+pub fn rank(r: &[Candidate]) -> String {
+    let mut s = format!(
+        "{:>3}  {:<40} {:<8} {:>12} {:>11} {:>7}  reason\n",
+        "#", "model", "format", "on card", "headroom", "tok/s"
+    );
+    for (n, c) in r.iter().enumerate() {
+        s.push_str(&format!(
+            "{:>3}  {:<40} {:<8} {:>12} {:>12} {:>7}  {}\n",
+            n + 1,
+            c.model,
+            c.quant,
+            c.device_bytes.to_string(),
+            c.headroom.to_string(),
+            c.decode_tps.map_or("?".to_string(), |t| format!("{t:.0}")),
+            if c.fits {
+                c.verdict.label().to_string()
+            } else {
+                c.reasons.join("; ")
+            }
+        ));
+    }
+    s
+}
+
+pub fn best(b: &fitcard_estimator::best::Best) -> String {
+    let mut s = match &b.evaluation {
+        Some((name, date, url)) => format!("ordered by {name} ({date}, {url})\n"),
+        None => "no cross-family evaluation in this build: family order\n".to_string(),
+    };
+    s.push_str(&format!(
+        "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12} {:>8}\n",
+        "#", "model", "format", "score", "on card", "headroom", "tok/s"
+    ));
+    for (n, r) in b.rows.iter().enumerate() {
+        s.push_str(&format!(
+            "{:>3}  {:<44} {:<9} {:>7} {:>12} {:>12} {:>8}{}\n",
+            n + 1,
+            r.model,
+            r.quant.to_string(),
+            r.score.map_or("-".to_string(), |x| format!(
+                "{x:.1}{}",
+                if r.estimated { "*" } else { "" }
+            )),
+            r.device_bytes.to_string(),
+            r.headroom.to_string(),
+            r.decode_tps.map_or("-".to_string(), |t| format!("{t:.0}")),
+            r.unscored
+                .as_ref()
+                .map_or(String::new(), |u| format!("  ({u})"))
+        ));
+    }
+    if b.rows.iter().any(|r| r.estimated) {
+        s.push_str("* the evaluation marks this score as estimated\n");
+    }
+    s.push_str(&format!(
+        "{} more variant(s) do not fit; {} left out by the filters\n",
+        b.not_fitting, b.filtered_out
+    ));
+    s
+}
+
+pub fn train_rank(r: &[TrainCandidate]) -> String {
+    let mut s = String::new();
+    for (n, c) in r.iter().enumerate() {
+        s.push_str(&format!(
+            "{:>3}  {:<40} {:<6} {:>12}  {}\n",
+            n + 1,
+            c.model,
+            c.method,
+            Bytes::to_string(&c.total),
+            if c.fits {
+                "fits".to_string()
+            } else {
+                c.reasons.join("; ")
+            }
+        ));
+    }
+    s
+}
