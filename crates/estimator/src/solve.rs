@@ -216,161 +216,183 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
     let mut base = inputs.clone();
     normalize(&mut base);
     let mut n = 0u32;
-    let at = |i: &Inputs| format!("{} slot(s) of {} tokens", i.par, i.ctx);
     let (value, message) = match target {
-        Target::Ctx => {
-            let r = largest(limits::CTX.0, ctx_max(&base), &mut n, |c| {
-                fits(&Inputs {
-                    ctx: c,
-                    ..base.clone()
-                })
-            });
-            match r {
-                Some(c) => (
-                    Some(c.to_string()),
-                    format!("up to {c} tokens per request at {} slot(s)", base.par),
-                ),
-                None => (
-                    None,
-                    format!("not even 1 token fits at {} slot(s)", base.par),
-                ),
-            }
-        }
-        Target::Par => {
-            let r = max_par(&base, limits::PAR.1, &mut n);
-            match r {
-                Some(p) => (
-                    Some(p.to_string()),
-                    format!("up to {p} concurrent request(s) of {} tokens", base.ctx),
-                ),
-                None => (
-                    None,
-                    format!("not even one request of {} tokens fits", base.ctx),
-                ),
-            }
-        }
-        // With a list of cards (`gpus=`), the list is the cards: the shortest prefix of it
-        // that fits.
-        Target::Cards if !base.gpus.is_empty() => {
-            let list = base.gpus.clone();
-            let r = (1..=list.len()).find(|&c| {
-                n += 1;
-                fits(&Inputs {
-                    gpus: list[..c].to_vec(),
-                    ..base.clone()
-                })
-            });
-            match r {
-                Some(c) => (
-                    Some(c.to_string()),
-                    format!(
-                        "the first {c} card(s) of the list ({}) for {}",
-                        list[..c].join(", "),
-                        at(&base)
-                    ),
-                ),
-                None => (
-                    None,
-                    format!("all {} cards of the list are not enough", list.len()),
-                ),
-            }
-        }
-        Target::Cards => {
-            let r = (limits::CARDS.0..=limits::CARDS.1).find(|&c| {
-                n += 1;
-                fits(&Inputs {
-                    cards: c,
-                    ..base.clone()
-                })
-            });
-            match r {
-                Some(c) => (
-                    Some(c.to_string()),
-                    format!("{c} card(s) of {} for {}", base.gpu, at(&base)),
-                ),
-                None => (
-                    None,
-                    format!("{} cards of {} are not enough", limits::CARDS.1, base.gpu),
-                ),
-            }
-        }
-        Target::Gpu => {
-            let mut gpus: Vec<_> = catalog().gpus.iter().collect();
-            crate::order::sort_by_key(&mut gpus, |g| g.vram_bytes);
-            // With a list of cards (`gpus=`): as many cards of one model as the list holds.
-            let listed = base.gpus.len() as u32;
-            let one_model = Inputs {
-                gpus: Vec::new(),
-                cards: if listed > 0 { listed } else { base.cards },
-                ..base.clone()
-            };
-            let r = gpus.into_iter().find(|g| {
-                n += 1;
-                fits(&Inputs {
-                    gpu: GpuChoice::Catalog(g.id.clone()),
-                    ..one_model.clone()
-                })
-            });
-            let base = Inputs {
-                cards: one_model.cards,
-                ..base
-            };
-            match r {
-                Some(g) => (
-                    Some(g.id.clone()),
-                    format!(
-                        "{} × {} ({}) for {}{}",
-                        base.cards,
-                        g.name,
-                        g.vram_bytes,
-                        at(&base),
-                        if listed > 0 {
-                            " (as many cards as the list holds)"
-                        } else {
-                            ""
-                        }
-                    ),
-                ),
-                None => (None, format!("no catalog GPU fits {} card(s)", base.cards)),
-            }
-        }
-        Target::Bsz => {
-            let mut t = base.clone();
-            t.mode = Mode::Train;
-            let r = largest(limits::BSZ.0, limits::BSZ.1, &mut n, |b| {
-                let mut j = t.clone();
-                j.train.bsz = b;
-                fits(&j)
-            });
-            match r {
-                Some(b) => (
-                    Some(b.to_string()),
-                    format!("batches up to {b} at sequence {}", base.train.seq),
-                ),
-                None => (None, "not even a batch of 1 fits".into()),
-            }
-        }
-        Target::Seq => {
-            let mut t = base.clone();
-            t.mode = Mode::Train;
-            let r = largest(limits::SEQ.0, limits::SEQ.1, &mut n, |q| {
-                let mut j = t.clone();
-                j.train.seq = q;
-                fits(&j)
-            });
-            match r {
-                Some(q) => (
-                    Some(q.to_string()),
-                    format!("sequences up to {q} tokens at batch {}", base.train.bsz),
-                ),
-                None => (None, "not even a 1-token sequence fits".into()),
-            }
-        }
+        Target::Ctx => longest_ctx(&base, &mut n),
+        Target::Par => most_slots(&base, &mut n),
+        Target::Cards if !base.gpus.is_empty() => fewest_of_the_list(&base, &mut n),
+        Target::Cards => fewest_cards(&base, &mut n),
+        Target::Gpu => smallest_gpu(&base, &mut n),
+        Target::Bsz => largest_batch(&base, &mut n),
+        Target::Seq => longest_seq(&base, &mut n),
     };
     Solution {
         target,
         value,
         message,
         evaluations: n,
+    }
+}
+
+/// The longest context per request at the chosen slots.
+fn longest_ctx(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let r = largest(limits::CTX.0, ctx_max(base), n, |c| {
+        fits(&Inputs {
+            ctx: c,
+            ..base.clone()
+        })
+    });
+    match r {
+        Some(c) => (
+            Some(c.to_string()),
+            format!("up to {c} tokens per request at {} slot(s)", base.par),
+        ),
+        None => (
+            None,
+            format!("not even 1 token fits at {} slot(s)", base.par),
+        ),
+    }
+}
+
+/// The most concurrent requests at the chosen context.
+fn most_slots(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let r = max_par(base, limits::PAR.1, n);
+    match r {
+        Some(p) => (
+            Some(p.to_string()),
+            format!("up to {p} concurrent request(s) of {} tokens", base.ctx),
+        ),
+        None => (
+            None,
+            format!("not even one request of {} tokens fits", base.ctx),
+        ),
+    }
+}
+
+/// With a list of cards (`gpus=`), the list is the cards: the shortest prefix of it that fits.
+fn fewest_of_the_list(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let at = |i: &Inputs| format!("{} slot(s) of {} tokens", i.par, i.ctx);
+    let list = base.gpus.clone();
+    let r = (1..=list.len()).find(|&c| {
+        *n += 1;
+        fits(&Inputs {
+            gpus: list[..c].to_vec(),
+            ..base.clone()
+        })
+    });
+    match r {
+        Some(c) => (
+            Some(c.to_string()),
+            format!(
+                "the first {c} card(s) of the list ({}) for {}",
+                list[..c].join(", "),
+                at(base)
+            ),
+        ),
+        None => (
+            None,
+            format!("all {} cards of the list are not enough", list.len()),
+        ),
+    }
+}
+
+/// The fewest cards of the chosen model.
+fn fewest_cards(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let at = |i: &Inputs| format!("{} slot(s) of {} tokens", i.par, i.ctx);
+    let r = (limits::CARDS.0..=limits::CARDS.1).find(|&c| {
+        *n += 1;
+        fits(&Inputs {
+            cards: c,
+            ..base.clone()
+        })
+    });
+    match r {
+        Some(c) => (
+            Some(c.to_string()),
+            format!("{c} card(s) of {} for {}", base.gpu, at(base)),
+        ),
+        None => (
+            None,
+            format!("{} cards of {} are not enough", limits::CARDS.1, base.gpu),
+        ),
+    }
+}
+
+/// The catalog card with the least memory that fits, at the chosen card count (with a list:
+/// as many cards of one model as the list holds).
+fn smallest_gpu(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let at = |i: &Inputs| format!("{} slot(s) of {} tokens", i.par, i.ctx);
+    let mut gpus: Vec<_> = catalog().gpus.iter().collect();
+    crate::order::sort_by_key(&mut gpus, |g| g.vram_bytes);
+    // With a list of cards (`gpus=`): as many cards of one model as the list holds.
+    let listed = base.gpus.len() as u32;
+    let one_model = Inputs {
+        gpus: Vec::new(),
+        cards: if listed > 0 { listed } else { base.cards },
+        ..base.clone()
+    };
+    let r = gpus.into_iter().find(|g| {
+        *n += 1;
+        fits(&Inputs {
+            gpu: GpuChoice::Catalog(g.id.clone()),
+            ..one_model.clone()
+        })
+    });
+    let base = Inputs {
+        cards: one_model.cards,
+        ..base.clone()
+    };
+    match r {
+        Some(g) => (
+            Some(g.id.clone()),
+            format!(
+                "{} × {} ({}) for {}{}",
+                base.cards,
+                g.name,
+                g.vram_bytes,
+                at(&base),
+                if listed > 0 {
+                    " (as many cards as the list holds)"
+                } else {
+                    ""
+                }
+            ),
+        ),
+        None => (None, format!("no catalog GPU fits {} card(s)", base.cards)),
+    }
+}
+
+/// Train mode: the largest batch at the chosen sequence.
+fn largest_batch(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let mut t = base.clone();
+    t.mode = Mode::Train;
+    let r = largest(limits::BSZ.0, limits::BSZ.1, n, |b| {
+        let mut j = t.clone();
+        j.train.bsz = b;
+        fits(&j)
+    });
+    match r {
+        Some(b) => (
+            Some(b.to_string()),
+            format!("batches up to {b} at sequence {}", base.train.seq),
+        ),
+        None => (None, "not even a batch of 1 fits".into()),
+    }
+}
+
+/// Train mode: the longest sequence at the chosen batch.
+fn longest_seq(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    let mut t = base.clone();
+    t.mode = Mode::Train;
+    let r = largest(limits::SEQ.0, limits::SEQ.1, n, |q| {
+        let mut j = t.clone();
+        j.train.seq = q;
+        fits(&j)
+    });
+    match r {
+        Some(q) => (
+            Some(q.to_string()),
+            format!("sequences up to {q} tokens at batch {}", base.train.bsz),
+        ),
+        None => (None, "not even a 1-token sequence fits".into()),
     }
 }
