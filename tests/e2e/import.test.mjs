@@ -267,6 +267,13 @@ async function newPage(query = '') {
 }
 
 const statusLine = (page) => page.textContent('.import-status');
+/** The shown option of the family select. */
+const familyShown = (page) => page.$eval('#family', (s) => s.options[s.selectedIndex].textContent);
+/** Type `input` in the model search and press Enter. */
+async function search(page, input) {
+  await page.fill('#model-search', input);
+  await page.press('#model-search', 'Enter');
+}
 
 test('?model= of a repo outside the catalog imports it on load: formats, an estimate, the command, a pinned link', { skip }, async () => {
   sent = 0;
@@ -470,6 +477,22 @@ test('a model file dropped on the page is read like a picked one: the page is ou
   await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'file:Dropped-Q4_K_M.gguf');
   assert.match(await page.textContent('#command'), /llama-server -m Dropped-Q4_K_M\.gguf /);
   assert.deepEqual(requests, [], 'nothing went to the Hub');
+  await page.close();
+});
+
+test('an import from the calculator view: the family select shows the imported model (a Hub repo, then a file on the disk)', { skip }, async () => {
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  assert.doesNotMatch(await familyShown(page), /imported/);
+  await search(page, 'fx/Tiny-GGUF');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'fx/Tiny-GGUF');
+  assert.match(await familyShown(page), /^Tiny-GGUF \(imported\)$/);
+  assert.equal(await page.$eval('#family', (s) => s.value), 'hub:fx/Tiny-GGUF');
+  await page.setInputFiles('#model-file', [{ name: 'Mine-Q4_K_M.gguf', mimeType: 'application/octet-stream', buffer: Q4KM }]);
+  await page.waitForSelector('.import-status.done >> text=/^Read Mine-Q4_K_M/', { timeout: 20000 });
+  assert.match(await familyShown(page), /^Mine-Q4_K_M\.gguf \(from your disk\)$/);
+  assert.equal(await page.$eval('#family', (s) => s.value), 'file:Mine-Q4_K_M.gguf');
   await page.close();
 });
 
