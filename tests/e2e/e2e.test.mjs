@@ -1431,6 +1431,25 @@ test('detect my GPU: on a click, reads the renderer string and chooses the catal
   await other.close();
 });
 
+test('phones: no horizontal overflow at 320 and 375 px, on the calculator and the best-model view', async () => {
+  for (const width of [320, 375]) {
+    for (const [query, ready] of [[calc('?ctx=8192&gpu=rtx-4090'), '.cands > li'], ['?ctx=8192&gpu=rtx-4090', '.best-list > li']]) {
+      const page = await context.newPage();
+      page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${origin}${BASE}${query}`);
+      await page.waitForSelector(ready);
+      await page.waitForTimeout(URL_SETTLE_MS);
+      const [sw, wide] = await page.evaluate((w) => [
+        document.documentElement.scrollWidth,
+        [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5).slice(0, 5).map((e) => `${e.tagName}.${e.className}`),
+      ], width);
+      assert.ok(sw <= width, `${query} at ${width} px: ${sw} px wide (${wide.join(', ')})`);
+      await page.close();
+    }
+  }
+});
+
 test('no request left the origin, no page error happened, the CSP never fired', () => {
   assert.deepEqual(offsite, []);
   assert.deepEqual(pageErrors, []);
