@@ -582,9 +582,13 @@ fn EmbedView() -> impl IntoView {
     let title = move || {
         st.inputs.with(|i| {
             let (_, v) = edit::family_of(&i.model);
+            // The card(s) too: the embed has no GPU selector to read them from.
+            let on = fitcard_estimator::badge::cards_words(i);
             match i.mode {
-                Mode::Serve => format!("{} · {}", v.name, i.engine.label()),
-                Mode::Train => format!("{} · fine-tuning ({})", v.name, i.train.method.id()),
+                Mode::Serve => format!("{} · {} on {on}", v.name, i.engine.label()),
+                Mode::Train => {
+                    format!("{} · fine-tuning ({}) on {on}", v.name, i.train.method.id())
+                }
             }
         })
     };

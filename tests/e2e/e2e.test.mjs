@@ -1450,6 +1450,15 @@ test('phones: no horizontal overflow at 320 and 375 px, on the calculator and th
   }
 });
 
+test('the embed names the card(s) it estimates for', async () => {
+  const page = await open('?embed=1&gpu=rtx-4090&cards=2');
+  assert.match(await page.textContent('.embed-model'), /on 2 × RTX 4090$/);
+  await page.close();
+  const one = await open('?embed=1&gpu=rtx-3060-12gb');
+  assert.match(await one.textContent('.embed-model'), /on RTX 3060 12GB$/);
+  await one.close();
+});
+
 test('no request left the origin, no page error happened, the CSP never fired', () => {
   assert.deepEqual(offsite, []);
   assert.deepEqual(pageErrors, []);
