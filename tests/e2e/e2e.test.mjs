@@ -1459,6 +1459,24 @@ test('the embed names the card(s) it estimates for', async () => {
   await one.close();
 });
 
+test('on several cards the legend gives what one card holds, as the verdict does', async () => {
+  const page = await open('?engine=vllm&gpu=rtx-4090&cards=2&ctx=4096');
+  assert.match(await page.textContent('.verdict-line'), /per card/);
+  const key = page.locator('.legend .key[data-term=weights] .num');
+  assert.match(await key.textContent(), / per card$/);
+  // The term's detail gives the total and the same figure per card.
+  await page.hover('.legend .key[data-term=weights]');
+  const detail = await page.textContent('.term-detail h3');
+  const per = detail.match(/\(([\d.,]+ [KMG]iB) per card\)/)?.[1];
+  assert.ok(per, detail);
+  assert.equal(await key.textContent(), `${per} per card`);
+  // One card: the key is the term's size.
+  await page.focus('#cards');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => !/per card/.test(document.querySelector('.legend .key[data-term=weights] .num').textContent));
+  await page.close();
+});
+
 test('no request left the origin, no page error happened, the CSP never fired', () => {
   assert.deepEqual(offsite, []);
   assert.deepEqual(pageErrors, []);
