@@ -385,9 +385,12 @@ pub fn App() -> impl IntoView {
     }
     // Which view: the missing model, the embed, the best-model view or the calculator. Only a
     // change of view rebuilds the page.
+    // Each import counts in the value too (above the view's two bits): the view is rebuilt
+    // after it, so that every part drawn from the catalog (the family select, the variant
+    // slider) holds the import, even one that took the place of a catalog entry of the same id.
     let shown = Memo::new(move |_| {
-        st.generation.track();
-        if st.missing.with(Option::is_some) {
+        let g = st.generation.get() << 2;
+        g | if st.missing.with(Option::is_some) {
             MISSING
         } else if embed {
             EMBED
@@ -397,7 +400,7 @@ pub fn App() -> impl IntoView {
             CALCULATOR
         }
     });
-    move || match shown.get() {
+    move || match shown.get() & 3 {
         MISSING => view! { <Unavailable embed=embed /> }.into_any(),
         EMBED => view! { <EmbedView /> }.into_any(),
         BEST => view! { <BestPage /> }.into_any(),

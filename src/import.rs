@@ -575,10 +575,20 @@ async fn join(
         .first()
         .map(|v| v.id.clone())
         .unwrap_or_default();
-    let c = fitcard_estimator::catalog::with_import(
-        fitcard_estimator::catalog::decode(&bytes)?,
-        imp.family,
-    )?;
+    // A repo the catalog holds (its entry lacked the files the engine loads) is replaced by
+    // what the Hub holds.
+    let mut base = fitcard_estimator::catalog::decode(&bytes)?;
+    let read = |id: &str| {
+        imp.family
+            .variants
+            .iter()
+            .any(|v| v.id.eq_ignore_ascii_case(id))
+    };
+    for f in &mut base.families {
+        f.variants.retain(|v| !read(&v.id));
+    }
+    base.families.retain(|f| !f.variants.is_empty());
+    let c = fitcard_estimator::catalog::with_import(base, imp.family)?;
     let bytes = postcard::to_allocvec(&c).map_err(|_| "the model read could not be sent")?;
     fitcard_estimator::catalog::replace(&bytes)?;
     Ok((bytes, family, model, imp.rev, imp.quant))

@@ -125,16 +125,12 @@ pub fn model_memo() -> Memo<String> {
 /// The model family selector.
 #[component]
 fn FamilyField() -> impl IntoView {
+    let families = catalog()
+        .families
+        .iter()
+        .map(|f| (f.id.clone(), f.name.clone()))
+        .collect::<Vec<_>>();
     let (st, model) = (use_app(), model_memo());
-    // Listed again after each import (the catalog holds it then).
-    let families = Signal::derive(move || {
-        st.generation.track();
-        catalog()
-            .families
-            .iter()
-            .map(|f| (f.id.clone(), f.name.clone()))
-            .collect::<Vec<_>>()
-    });
     view! {
         <SelectField
             id="family"

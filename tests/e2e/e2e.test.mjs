@@ -1514,6 +1514,20 @@ test('on several cards the legend gives what one card holds, as the verdict does
   await page.close();
 });
 
+test('a catalog entry without the files the engine loads: the catalog lacks them, and the import is offered', async () => {
+  const page = await open('?model=mistralai/Mistral-Small-3.2-24B-Instruct-2506&engine=vllm&ctx=4096');
+  const line = page.locator('.reasons li[data-check=format_available]');
+  assert.match(await line.textContent(), /^fitcard's catalog lists no Safetensors files of mistralai\/Mistral-Small-3\.2-24B-Instruct-2506 for vLLM; the repo may publish them\./);
+  assert.doesNotMatch(await line.textContent(), /publishes no/);
+  // The offer reads the repo from the Hub (aborted here: no network in this suite).
+  const asked = hubRequests.length;
+  assert.ok(await page.locator('.import-offer').isVisible());
+  await page.click('.import-offer');
+  await page.waitForSelector('.import-status.failed', { timeout: 20000 });
+  assert.ok(hubRequests.slice(asked).some((u) => u.includes('/api/models/mistralai/Mistral-Small-3.2-24B-Instruct-2506')), hubRequests.join(' '));
+  await page.close();
+});
+
 test('no request left the origin, no page error happened, the CSP never fired', () => {
   assert.deepEqual(offsite, []);
   assert.deepEqual(pageErrors, []);

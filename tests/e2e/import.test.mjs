@@ -153,6 +153,8 @@ const REPOS = {
   // Redirected outside the Hub and its file hosts: the file, or the model info.
   'fx/Away-GGUF': { ...GGUF_REPO, away: 'file' },
   'fx/AwayInfo-GGUF': { ...GGUF_REPO, away: 'info' },
+  // A catalog entry (GGUF files only in the catalog) whose repo holds a checkpoint.
+  'mistralai/Mistral-Small-3.2-24B-Instruct-2506': ST_REPO,
 };
 
 const CORS = {
@@ -585,6 +587,21 @@ test('an answer from outside the Hub and its file hosts is refused: a redirected
     assert.equal(page.url(), url, repo);
     await page.fill('#model-search', '');
   }
+  await page.close();
+});
+
+test('a catalog entry without the files the engine loads: the import it offers reads the repo, which replaces the entry', { skip }, async () => {
+  const repo = 'mistralai/Mistral-Small-3.2-24B-Instruct-2506';
+  const page = await newPage(`?model=${repo}&engine=vllm&ctx=4096`);
+  await page.waitForSelector('.reasons li[data-check=format_available]');
+  assert.match(await page.textContent('.reasons li[data-check=format_available]'), /^fitcard's catalog lists no Safetensors files of /);
+  await page.click('.import-offer');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), new RegExp(`^Imported ${repo} at 0123456: 1 format$`));
+  assert.equal(await page.$eval('#family', (s) => s.value), `hub:${repo}`);
+  assert.equal(await page.locator('.reasons li[data-check=format_available]').count(), 0);
+  assert.ok(await page.locator('.import-offer').isHidden());
+  assert.match(await page.textContent('#command'), new RegExp(`vllm serve ${repo} `));
   await page.close();
 });
 
