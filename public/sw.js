@@ -9,6 +9,19 @@
 
 const VERSION = 'dev';
 const ASSETS = [];
+// Files the page fetches on demand (the importer: a worker with its own wasm), cached once the
+// build is installed and the page is idle, so that the extras work offline too.
+const LATER = [];
+// The policy of a worker script served here (a worker's policy comes from its own response,
+// which static hosts cannot give one): the page's, for what a worker does.
+const WORKER_CSP = '';
+
+// A file whose name carries trunk's content hash never changes: the copy the page has just
+// downloaded (the HTTP cache) is the one to keep. Any other file is revalidated (a 304 when
+// unchanged), never downloaded again for nothing.
+// https://developer.mozilla.org/en-US/docs/Web/API/Request/cache
+const request = (a) => new Request(a, { cache: /-[0-9a-f]{16}[._]/.test(a) ? 'default' : 'no-cache' });
+const store = (list) => caches.open(CACHE).then((c) => c.addAll(list.map(request)));
 
 // One origin may host several copies of the site under different paths: each keeps to its
 // own caches (named by its scope).
@@ -17,10 +30,7 @@ const CACHE = PREFIX + VERSION;
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
-    caches
-      .open(CACHE)
-      .then((c) => c.addAll(ASSETS.map((a) => new Request(a, { cache: 'reload' }))))
-      .then(() => self.skipWaiting()),
+    store(ASSETS).then(() => self.skipWaiting()),
   );
 });
 
@@ -31,9 +41,19 @@ self.addEventListener('activate', (event) => {
       .then((keys) =>
         Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))),
       )
-      .then(() => self.clients.claim()),
+      .then(() => self.clients.claim())
+      // The page is up by now: the files it fetches later follow (a failure leaves them to
+      // the network).
+      .then(() => store(LATER).catch(() => {})),
   );
 });
+
+const withPolicy = (r) => {
+  if (!r || !r.ok || !WORKER_CSP) return r;
+  const headers = new Headers(r.headers);
+  headers.set('Content-Security-Policy', WORKER_CSP);
+  return new Response(r.body, { status: r.status, statusText: r.statusText, headers });
+};
 
 self.addEventListener('fetch', (event) => {
   const req = event.request;
@@ -45,7 +65,9 @@ self.addEventListener('fetch', (event) => {
     // have new names); the cached copy when the network is gone.
     event.respondWith(fetch(req).catch(() => cached().then((r) => r || Response.error())));
   } else {
-    // Assets: their names change with their content, so a cached one is never stale.
-    event.respondWith(cached().then((r) => r || fetch(req)));
+    // Assets: their names change with their content, so a cached one is never stale (the
+    // importer's keep theirs, but each build has its own cache).
+    const worker = req.destination === 'worker';
+    event.respondWith(cached().then((r) => r || fetch(req)).then((r) => (worker ? withPolicy(r) : r)));
   }
 });

@@ -75,6 +75,12 @@ if (site) {
 }
 fs.writeFileSync(file('index.html'), index);
 
+// The Hugging Face Hub and the hosts it redirects file downloads to (the importer refuses an
+// answer from anywhere else: src/hub.rs, may_read).
+const CONNECT = "connect-src 'self' https://huggingface.co https://*.hf.co";
+// A worker's own policy (its script has no inline parts), given by the service worker.
+const WORKER_POLICY = ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", CONNECT].join('; ');
+
 // 3. The policy of each page, from its own inline scripts and styles. No inline event
 // handler or style attribute may exist: the policy blocks them.
 for (const name of PAGES) {
@@ -89,8 +95,7 @@ for (const name of PAGES) {
     "default-src 'self'",
     ["script-src 'self'", ...scripts, "'wasm-unsafe-eval'"].join(' '),
     styles.length && ["style-src 'self'", ...styles].join(' '),
-    // The Hugging Face Hub and the hosts it redirects file downloads to.
-    "connect-src 'self' https://huggingface.co https://*.hf.co",
+    CONNECT,
     "object-src 'none'",
     "base-uri 'self'",
   ]
@@ -112,13 +117,16 @@ manifest.icons = manifest.icons.map((i) => ({ ...i, src: icon }));
 fs.writeFileSync(file('manifest.webmanifest'), `${JSON.stringify(manifest, null, 2)}\n`);
 
 const SKIP = new Set(['sw.js', 'robots.txt', 'og.png']);
-const assets = fs
+const files = fs
   .readdirSync(dist, { withFileTypes: true })
-  // The importer (a web worker: the Hub client and the file readers) is fetched on the first
-  // import only, which needs the network anyway: not precached.
-  .filter((d) => d.isFile() && !SKIP.has(d.name) && !d.name.startsWith('fitcard-import'))
+  .filter((d) => d.isFile() && !SKIP.has(d.name))
   .map((d) => d.name)
   .sort();
+// The importer (a web worker: the Hub client, the file readers and the extras) is fetched on
+// demand: cached after the build, once the page is up.
+const later = files.filter((n) => n.startsWith('fitcard-import'));
+const assets = files.filter((n) => !later.includes(n));
+if (!later.some((n) => n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
 for (const need of [...PAGES, 'manifest.webmanifest', icon]) {
   if (!assets.includes(need)) fail(`${need} is missing from ${dist}`);
 }
@@ -126,18 +134,20 @@ for (const ext of ['.js', '.wasm', '.css']) {
   if (!assets.some((a) => a.endsWith(ext))) fail(`no ${ext} file in ${dist}`);
 }
 const hash = crypto.createHash('sha256');
-for (const a of assets) hash.update(`${a}\0`).update(fs.readFileSync(file(a)));
+for (const a of files) hash.update(`${a}\0`).update(fs.readFileSync(file(a)));
 const version = hash.digest('hex').slice(0, 16);
 let sw = read('sw.js');
 const before = sw;
 sw = sw
   .replace(/^const VERSION = '[^']*';$/m, `const VERSION = '${version}';`)
-  .replace(/^const ASSETS = \[\];$/m, `const ASSETS = ${JSON.stringify(['./', ...assets])};`);
-if (sw === before || !sw.includes(version) || sw.includes('const ASSETS = [];')) {
-  fail('sw.js lacks its VERSION and ASSETS lines');
+  .replace(/^const ASSETS = \[\];$/m, `const ASSETS = ${JSON.stringify(['./', ...assets])};`)
+  .replace(/^const LATER = \[\];$/m, `const LATER = ${JSON.stringify(later)};`)
+  .replace(/^const WORKER_CSP = '';$/m, `const WORKER_CSP = ${JSON.stringify(WORKER_POLICY)};`);
+if (sw === before || !sw.includes(version) || /^const (ASSETS|LATER) = \[\];$|^const WORKER_CSP = '';$/m.test(sw)) {
+  fail('sw.js lacks its VERSION, ASSETS, LATER and WORKER_CSP lines');
 }
 fs.writeFileSync(file('sw.js'), sw);
 console.log(
-  `finish-site: CSP on ${PAGES.length} pages, service worker ${version} precaching ${assets.length + 1} URLs` +
+  `finish-site: CSP on ${PAGES.length} pages, service worker ${version} precaching ${assets.length + 1} URLs, ${later.length} after load` +
     (site ? `, link previews for ${site}` : ', no link previews (FITCARD_SITE_URL unset)'),
 );

@@ -40,8 +40,10 @@ step "end-to-end tests: tests/e2e against dist/"
 timed
 
 step "Hub import: a build pointed at the local fixture Hub (target/dist-hub), tests/e2e/import.test.mjs"
-# The port must equal HUB_PORT in tests/e2e/import.test.mjs.
-FITCARD_HUB="http://127.0.0.1:47831" trunk build --release=true --dist target/dist-hub
+# The ports must equal HUB_PORT and CDN_PORT in tests/e2e/import.test.mjs (the importer reads
+# answers from the Hub and its file hosts only); a short timeout for its slow answers.
+FITCARD_HUB="http://127.0.0.1:47831" FITCARD_HUB_CDN="http://127.0.0.1:47832" FITCARD_IMPORT_TIMEOUT_MS=4000 \
+  trunk build --release=true --dist target/dist-hub
 (cd tests/e2e && FITCARD_HUB_DIST="$FITCARD_ROOT/target/dist-hub" node --test import.test.mjs)
 timed
 

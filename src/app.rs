@@ -55,6 +55,20 @@ pub struct AppState {
     pub generation: RwSignal<u32>,
 }
 
+thread_local! {
+    /// Numbers the reads started: only the last one's answer is used (a later read, or a
+    /// cancel, makes an earlier one's answer stale). Plain cells, not signals: nothing is
+    /// drawn from them.
+    static TICKET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The Hub repo of the last import, offered again when it failed (none for a file).
+    static RETRY: std::cell::RefCell<Option<crate::hub::Target>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The ticket of the last read started.
+fn ticket() -> u32 {
+    TICKET.with(std::cell::Cell::get)
+}
+
 /// Where an import from the Hub stands (one line of text each).
 #[derive(Clone, Debug, PartialEq)]
 pub enum ImportState {
@@ -161,12 +175,15 @@ impl AppState {
     }
 
     /// Import `t` from the Hub; on success it joins the catalog and becomes the model shown,
-    /// on failure nothing changes but the one-line message.
+    /// on failure nothing changes but the one-line message. (Called from several places: one
+    /// copy of its code.)
+    #[inline(never)]
     pub fn start_import(self, t: crate::hub::Target) {
-        let busy = format!("Importing {}…", t.repo);
         let engine = self.inputs.with_untracked(|i| i.engine);
-        let read = async move { crate::importer::run(&t, engine, self.progress()).await };
-        self.start_read(busy, read, |j| {
+        RETRY.with(|r| r.replace(Some(t.clone())));
+        let (mine, progress) = self.begin(format!("Importing {}…", t.repo));
+        let read = async move { crate::importer::run(&t, engine, progress).await };
+        self.finish(mine, read, |j| {
             let n = fitcard_estimator::catalog()
                 .family(&j.family)
                 .map_or(0, |f| f.variants.iter().map(|v| v.formats.len()).sum());
@@ -187,9 +204,10 @@ impl AppState {
     /// Read the model in `files` (picked on the disk) in the importer, headers only, and
     /// open it; a failure is said in one line and changes nothing else.
     pub fn start_disk(self, files: Vec<web_sys::File>) {
-        let busy = "Reading the file from your disk…".to_string();
-        let read = async move { crate::importer::disk(&files, self.progress()).await };
-        self.start_read(busy, read, |j| {
+        RETRY.with(|r| r.take());
+        let (mine, progress) = self.begin("Reading the file from your disk…".into());
+        let read = async move { crate::importer::disk(&files, progress).await };
+        self.finish(mine, read, |j| {
             format!(
                 "Read {} from your disk (headers only): a link to it works where the file is picked again",
                 j.model.trim_start_matches("file:")
@@ -197,26 +215,57 @@ impl AppState {
         });
     }
 
-    /// The import status line, told each step of a read.
-    fn progress(self) -> impl Fn(String) + 'static {
-        move |m| self.import.set(ImportState::Busy(m))
+    /// Start a read (`busy` says what it does): it takes the next ticket, so that the answer
+    /// of any read still under way is dropped. Its ticket, and the status line's progress
+    /// function (silent once the read is stale).
+    fn begin(self, busy: String) -> (u32, impl Fn(String) + 'static) {
+        let mine = ticket().wrapping_add(1);
+        TICKET.with(|t| t.set(mine));
+        self.import.set(ImportState::Busy(busy));
+        (mine, move |m| {
+            if ticket() == mine {
+                self.import.set(ImportState::Busy(m))
+            }
+        })
     }
 
-    /// Run `read` (one at a time; `busy` says what it does): the model it read has joined the
-    /// catalog, and is opened (from the best-model view too) with `said(model)` as the status
-    /// line; a failure is said in one line and changes nothing else.
-    fn start_read(
+    /// Read the last Hub import again (none after a file from the disk).
+    pub fn retry_import(self) {
+        if let Some(t) = RETRY.with(|r| r.borrow().clone()) {
+            self.start_import(t);
+        }
+    }
+
+    /// Is there a Hub import to try again?
+    pub fn can_retry(self) -> bool {
+        RETRY.with(|r| r.borrow().is_some())
+    }
+
+    /// Stop the read under way: its answer is dropped, the importer stops its requests, and
+    /// the configuration stays as it was.
+    pub fn cancel_import(self) {
+        TICKET.with(|t| t.set(t.get().wrapping_add(1)));
+        crate::importer::cancel();
+        self.import.set(ImportState::Failed(
+            "Import cancelled: nothing changed".into(),
+        ));
+    }
+
+    /// Run `read` under ticket `mine`: when it is still the last read, the model it read joins
+    /// the catalog and is opened (from the best-model view too) with `said(model)` as the
+    /// status line; a failure is said in one line and changes nothing else.
+    fn finish(
         self,
-        busy: String,
+        mine: u32,
         read: impl std::future::Future<Output = Result<crate::importer::Joined, String>> + 'static,
         said: fn(&crate::importer::Joined) -> String,
     ) {
-        if matches!(self.import.get_untracked(), ImportState::Busy(_)) {
-            return;
-        }
-        self.import.set(ImportState::Busy(busy));
         leptos::task::spawn_local(async move {
-            match read.await {
+            let got = read.await;
+            if ticket() != mine {
+                return;
+            }
+            match got.and_then(|j| j.install().map(|()| j)) {
                 Ok(j) => {
                     let said = said(&j);
                     self.rev.set_value(j.rev);
@@ -336,9 +385,12 @@ pub fn App() -> impl IntoView {
     }
     // Which view: the missing model, the embed, the best-model view or the calculator. Only a
     // change of view rebuilds the page.
+    // Each import counts in the value too (above the view's two bits): the view is rebuilt
+    // after it, so that every part drawn from the catalog (the family select, the variant
+    // slider) holds the import, even one that took the place of a catalog entry of the same id.
     let shown = Memo::new(move |_| {
-        st.generation.track();
-        if st.missing.with(Option::is_some) {
+        let g = st.generation.get() << 2;
+        g | if st.missing.with(Option::is_some) {
             MISSING
         } else if embed {
             EMBED
@@ -348,7 +400,7 @@ pub fn App() -> impl IntoView {
             CALCULATOR
         }
     });
-    move || match shown.get() {
+    move || match shown.get() & 3 {
         MISSING => view! { <Unavailable embed=embed /> }.into_any(),
         EMBED => view! { <EmbedView /> }.into_any(),
         BEST => view! { <BestPage /> }.into_any(),
@@ -582,9 +634,13 @@ fn EmbedView() -> impl IntoView {
     let title = move || {
         st.inputs.with(|i| {
             let (_, v) = edit::family_of(&i.model);
+            // The card(s) too: the embed has no GPU selector to read them from.
+            let on = fitcard_estimator::badge::cards_words(i);
             match i.mode {
-                Mode::Serve => format!("{} · {}", v.name, i.engine.label()),
-                Mode::Train => format!("{} · fine-tuning ({})", v.name, i.train.method.id()),
+                Mode::Serve => format!("{} · {} on {on}", v.name, i.engine.label()),
+                Mode::Train => {
+                    format!("{} · fine-tuning ({}) on {on}", v.name, i.train.method.id())
+                }
             }
         })
     };

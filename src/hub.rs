@@ -19,6 +19,39 @@ pub const HUB: &str = match option_env!("FITCARD_HUB") {
     None => "https://huggingface.co",
 };
 
+/// The file hosts of a stand-in [`HUB`] (origins, space-separated; `FITCARD_HUB_CDN` at
+/// compile time, for the end-to-end suite's); none for the public Hub, whose file hosts are
+/// `*.hf.co`.
+const HUB_CDN: &str = match option_env!("FITCARD_HUB_CDN") {
+    Some(h) => h,
+    None => "",
+};
+
+/// The origin (`scheme://host[:port]`) of the absolute URL `url`.
+pub fn origin(url: &str) -> Option<&str> {
+    let (scheme, rest) = url.split_once("://")?;
+    let host = rest.split(['/', '?', '#']).next().unwrap_or_default();
+    (!scheme.is_empty() && !host.is_empty()).then(|| &url[..scheme.len() + 3 + host.len()])
+}
+
+/// May the importer read an answer from `url`? Only from the hosts the page's
+/// Content-Security-Policy lets it connect to (`connect-src https://huggingface.co
+/// https://*.hf.co`, see scripts/finish-site.mjs), or from the stand-in Hub and its file hosts
+/// a test build names.
+pub fn may_read(url: &str) -> bool {
+    let Some(o) = origin(url) else { return false };
+    let public = match o.strip_prefix("https://") {
+        Some(host) => {
+            host == "huggingface.co"
+                || host
+                    .strip_suffix(".hf.co")
+                    .is_some_and(|sub| !sub.is_empty() && !sub.contains([':', '@']))
+        }
+        None => false,
+    };
+    public || o == HUB.trim_end_matches('/') || HUB_CDN.split_whitespace().any(|c| c == o)
+}
+
 /// The longest input read as a repo or address.
 const MAX_INPUT: usize = 600;
 
@@ -436,6 +469,36 @@ pub fn family(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn answers_are_read_from_the_hub_and_its_file_hosts_only() {
+        for ok in [
+            "https://huggingface.co/api/models/a/b?blobs=true",
+            "https://cdn-lfs.hf.co/repos/x",
+            "https://cas-bridge.xethub.hf.co/xet-bridge-us/y?X-Amz=1",
+        ] {
+            assert!(may_read(ok), "{ok}");
+        }
+        for no in [
+            "http://huggingface.co/a",
+            "https://huggingface.co:8443/a",
+            "https://hf.co/a",
+            "https://evil.example/x.hf.co",
+            "https://x.hf.co.evil.example/a",
+            "https://huggingface.co.evil.example/a",
+            "https://a.hf.co:444/b",
+            "http://127.0.0.1:47833/cdn",
+            "",
+            "no scheme",
+        ] {
+            assert!(!may_read(no), "{no}");
+        }
+        assert_eq!(origin("http://127.0.0.1:1/a?b"), Some("http://127.0.0.1:1"));
+        assert_eq!(
+            origin("https://huggingface.co"),
+            Some("https://huggingface.co")
+        );
+    }
 
     fn t(repo: &str) -> Target {
         Target {

@@ -34,6 +34,83 @@ const MAX_SHARDS: usize = 2000;
 /// the format's 100 MB, [`hf::MAX_HEADER`]): the CLI's cap too.
 const MAX_HEADERS: u64 = hf::MAX_HEADERS;
 
+/// How long the Hub may take to answer a request, or to send the next part of its answer,
+/// before the import stops (milliseconds). A build pointed at a stand-in Hub may set a shorter
+/// one at compile time (`FITCARD_IMPORT_TIMEOUT_MS`), so that its tests need not wait.
+const TIMEOUT_MS: i32 = match option_env!("FITCARD_IMPORT_TIMEOUT_MS") {
+    Some(ms) => digits(ms),
+    None => 30_000,
+};
+
+/// The number `s` spells in decimal digits (a compile-time setting; anything else stops the
+/// build).
+const fn digits(s: &str) -> i32 {
+    let b = s.as_bytes();
+    let mut n = 0i32;
+    let mut k = 0;
+    while k < b.len() {
+        assert!(
+            b[k].is_ascii_digit(),
+            "FITCARD_IMPORT_TIMEOUT_MS: digits only"
+        );
+        n = n * 10 + (b[k] - b'0') as i32;
+        k += 1;
+    }
+    assert!(n > 0, "FITCARD_IMPORT_TIMEOUT_MS: more than 0");
+    n
+}
+
+thread_local! {
+    /// The import under way: a new one, or the page's `cancel`, aborts its requests (its
+    /// answer, an error, is no longer awaited), and the number tells a stale read from the
+    /// current one.
+    static CURRENT: std::cell::RefCell<(u32, Option<web_sys::AbortController>)> =
+        const { std::cell::RefCell::new((0, None)) };
+}
+
+/// Abort the import under way, if any; a fresh controller for the next one (with `start`)
+/// and its number.
+fn take_over(start: bool) -> u32 {
+    CURRENT.with(|c| {
+        let mut c = c.borrow_mut();
+        if let Some(old) = c.1.take() {
+            old.abort();
+        }
+        c.0 = c.0.wrapping_add(1);
+        c.1 = if start {
+            web_sys::AbortController::new().ok()
+        } else {
+            None
+        };
+        c.0
+    })
+}
+
+/// The abort signal of the import under way.
+fn signal() -> Option<web_sys::AbortSignal> {
+    CURRENT.with(|c| c.borrow().1.as_ref().map(web_sys::AbortController::signal))
+}
+
+/// `p`, unless [`TIMEOUT_MS`] pass first: then the import under way is aborted, and the line
+/// says so. `what` says what failed otherwise.
+async fn within(p: js_sys::Promise, what: impl Fn() -> String) -> Result<JsValue, String> {
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let timer = js_sys::Promise::new(&mut |done, _| {
+        let _ = scope.set_timeout_with_callback_and_timeout_and_arguments_0(&done, TIMEOUT_MS);
+    });
+    let v = JsFuture::from(js_sys::Promise::race(&js_sys::Array::of2(&p, &timer)))
+        .await
+        .map_err(|_| what())?;
+    if v.is_undefined() {
+        take_over(false);
+        return Err(format!(
+            "the Hugging Face Hub did not answer within {} s: try again",
+            TIMEOUT_MS / 1000
+        ));
+    }
+    Ok(v)
+}
+
 /// A repo read from the Hub, ready to join the catalog.
 pub struct Imported {
     /// The family: the repo as one variant with its formats.
@@ -84,13 +161,29 @@ async fn get(
         let _ = h.set("Range", &format!("bytes=0-{}", n.saturating_sub(1)));
         init.set_headers(&h);
     }
+    init.set_signal(signal().as_ref());
     let req = web_sys::Request::new_with_str_and_init(url, &init)
         .map_err(|_| "the browser refused a request".to_string())?;
     let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let resp: web_sys::Response = JsFuture::from(scope.fetch_with_request(&req))
-        .await
-        .map_err(|_| "the Hugging Face Hub could not be reached (offline, or blocked)".to_string())?
-        .unchecked_into();
+    let resp: web_sys::Response = within(scope.fetch_with_request(&req), || {
+        "the Hugging Face Hub could not be reached (offline, or blocked)".to_string()
+    })
+    .await?
+    .unchecked_into();
+    // The page's policy reads only the Hub and its file hosts (connect-src); a worker's fetch
+    // follows redirects wherever they lead, so where the answer came from is checked here.
+    let from = resp.url();
+    if !hub::may_read(&from) {
+        return Err(format!(
+            "refused: the Hub {} {repo}'s request to {}, outside the Hub and its file hosts",
+            if resp.redirected() {
+                "redirected"
+            } else {
+                "answered"
+            },
+            fitcard_estimator::inputs::clean(hub::origin(&from).unwrap_or("another host"))
+        ));
+    }
     let status = resp.status();
     if status == 401 || status == 403 || status == 404 {
         let code = resp.headers().get("X-Error-Code").ok().flatten();
@@ -114,7 +207,7 @@ async fn get(
     let reader: web_sys::ReadableStreamDefaultReader = body.get_reader().unchecked_into();
     let mut out = Vec::new();
     loop {
-        let chunk = JsFuture::from(reader.read()).await.map_err(|_| cut())?;
+        let chunk = within(reader.read(), cut).await?;
         if prop(&chunk, "done").as_bool().unwrap_or(true) {
             break;
         }
@@ -469,8 +562,12 @@ async fn installed() -> Result<Vec<u8>, String> {
 async fn join(
     read: impl std::future::Future<Output = Result<Imported, String>>,
 ) -> Result<(Vec<u8>, String, String, String, Quant), String> {
+    let mine = CURRENT.with(|c| c.borrow().0);
     let bytes = installed().await?;
     let imp = read.await?;
+    if CURRENT.with(|c| c.borrow().0) != mine {
+        return Err("a later import replaced this one".into());
+    }
     let family = imp.family.id.clone();
     let model = imp
         .family
@@ -478,10 +575,20 @@ async fn join(
         .first()
         .map(|v| v.id.clone())
         .unwrap_or_default();
-    let c = fitcard_estimator::catalog::with_import(
-        fitcard_estimator::catalog::decode(&bytes)?,
-        imp.family,
-    )?;
+    // A repo the catalog holds (its entry lacked the files the engine loads) is replaced by
+    // what the Hub holds.
+    let mut base = fitcard_estimator::catalog::decode(&bytes)?;
+    let read = |id: &str| {
+        imp.family
+            .variants
+            .iter()
+            .any(|v| v.id.eq_ignore_ascii_case(id))
+    };
+    for f in &mut base.families {
+        f.variants.retain(|v| !read(&v.id));
+    }
+    base.families.retain(|f| !f.variants.is_empty());
+    let c = fitcard_estimator::catalog::with_import(base, imp.family)?;
     let bytes = postcard::to_allocvec(&c).map_err(|_| "the model read could not be sent")?;
     fitcard_estimator::catalog::replace(&bytes)?;
     Ok((bytes, family, model, imp.rev, imp.quant))
@@ -550,6 +657,7 @@ async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>
 ///   `{id, ok: bytes, family, model, rev, quant}` (see [`join`]; `rev` empty for the disk);
 /// - `frontier` with `[query, width]`: `{id, svg}`;
 /// - `calibrate` with `[query, readings]`: `{id, text, gl, how}` (`gl` absent when refused);
+/// - `cancel`: the import under way stops (a new `import` or `disk` stops it too), unanswered;
 ///
 /// and `{id, err: text}` when a request fails.
 pub fn serve() {
@@ -560,6 +668,17 @@ pub fn serve() {
         let id = data.get(0);
         let same_build = data.get(1).as_f64() == Some(abi_number());
         let kind = data.get(2).as_string().unwrap_or_default();
+        // A new read stops the one under way; so does `cancel`, which has no arguments.
+        match kind.as_str() {
+            "cancel" => {
+                take_over(false);
+                return;
+            }
+            "import" | "disk" => {
+                take_over(true);
+            }
+            _ => {}
+        }
         let arg = |i: u32| data.get(3 + i).as_string().filter(|s| !s.is_empty());
         let num = data.get(4).as_f64().unwrap_or(0.0) as u32;
         let target = Target {

@@ -149,20 +149,43 @@ pub struct Joined {
     pub rev: Option<String>,
     /// The format of the file whose header was read.
     pub quant: Quant,
+    /// The catalog with the model, postcard-encoded (installed by [`Joined::install`]).
+    catalog: Vec<u8>,
 }
 
-/// Install the catalog the importer answered with and say what joined it.
+impl Joined {
+    /// The catalog with the model becomes the page's.
+    pub fn install(&self) -> Result<(), String> {
+        fitcard_estimator::catalog::replace(&self.catalog)
+    }
+}
+
+/// What the importer answered: the model read and the catalog it joined.
 fn joined(d: &JsValue) -> Result<Joined, String> {
     let text = |k: &str| prop(d, k).as_string().unwrap_or_default();
     let quant = Quant::from_str(&text("quant"))
         .map_err(|_| "the importer sent an unknown format".to_string())?;
-    fitcard_estimator::catalog::replace(&Uint8Array::new(&prop(d, "ok")).to_vec())?;
     Ok(Joined {
         family: text("family"),
         model: text("model"),
         rev: Some(text("rev")).filter(|r| !r.is_empty()),
         quant,
+        catalog: Uint8Array::new(&prop(d, "ok")).to_vec(),
     })
+}
+
+/// Tell the importer, when it runs, to stop the read under way (its answer is an error,
+/// which nobody waits for any more).
+pub fn cancel() {
+    WORKER.with(|slot| {
+        if let Some((w, _)) = slot.borrow().as_ref() {
+            let _ = w.post_message(&Array::of3(
+                &0.into(),
+                &abi_number().into(),
+                &"cancel".into(),
+            ));
+        }
+    });
 }
 
 /// Read `t` from the Hub in the importer, built on the files `engine` loads; `progress` is

@@ -8,7 +8,7 @@ use crate::app::use_app;
 use crate::bar_geometry::term_class;
 use crate::bar_svg;
 use fitcard_estimator::terms::{Place, TermName};
-use fitcard_estimator::{Bytes, Mode};
+use fitcard_estimator::{Bytes, Estimate, Mode};
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -20,6 +20,18 @@ fn term_of(ev: &web_sys::Event) -> Option<TermName> {
         .ok()??
         .get_attribute("data-term")?;
     TermName::ALL.iter().copied().find(|n| n.id() == id)
+}
+
+/// On several cards, what the device term `name` takes on the fullest card, and whether every
+/// card holds as much.
+fn on_card(e: &Estimate, name: TermName) -> Option<(Bytes, bool)> {
+    let c = (e.per_card.len() > 1).then(|| fitcard_estimator::estimate::fullest(&e.per_card))?;
+    let b = c
+        .terms
+        .iter()
+        .find(|x| x.0 == name)
+        .map_or(Bytes::ZERO, |x| x.1);
+    Some((b, e.per_card.iter().all(|x| x.bytes == c.bytes)))
 }
 
 /// Memory per card as a stacked bar against each card's capacity, the host-resident part on
@@ -100,14 +112,22 @@ pub fn MemoryBar() -> impl IntoView {
             .into_iter()
             .map(|(name, label, host, outside)| {
                 let on = move || active.get() == Some(name);
+                // On several cards a device term's key says what one card holds, as the
+                // verdict does.
                 let bytes = move || {
                     est.with(|e| {
-                        e.terms
-                            .iter()
-                            .find(|t| t.name == name)
-                            .map(|t| t.bytes)
-                            .unwrap_or_default()
-                            .to_string()
+                        let total = e.terms.iter().find(|t| t.name == name).map(|t| t.bytes);
+                        match (!host).then(|| on_card(e, name)).flatten() {
+                            Some((b, all)) => format!(
+                                "{b} {}",
+                                if all {
+                                    "per card"
+                                } else {
+                                    "on the fullest card"
+                                }
+                            ),
+                            None => total.unwrap_or_default().to_string(),
+                        }
                     })
                 };
                 view! {
@@ -195,15 +215,10 @@ fn TermDetail(
             let t = name
                 .and_then(|n| e.terms.iter().find(|t| t.name == n))
                 .or_else(|| e.terms.first())?;
-            let per_card = (e.per_card.len() > 1 && t.place == Place::Device).then(|| {
-                let b: Bytes = e
-                    .per_card
-                    .first()
-                    .and_then(|c| c.terms.iter().find(|x| x.0 == t.name))
-                    .map(|x| x.1)
-                    .unwrap_or_default();
-                format!(" ({b} per card)")
-            });
+            let per_card = (t.place == Place::Device)
+                .then(|| on_card(e, t.name))
+                .flatten()
+                .map(|(b, _)| format!(" ({b} per card)"));
             let section = if train { "train" } else { t.name.id() };
             Some(view! {
                 <h3>

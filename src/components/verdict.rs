@@ -4,6 +4,7 @@
 //! only while it is open.
 
 use super::fields::Disclosure;
+use super::import::{act, OFFER};
 use crate::app::use_app;
 use crate::summary;
 use fitcard_estimator::Verdict as V;
@@ -92,7 +93,13 @@ pub fn Verdict() -> impl IntoView {
                 .map(|c| {
                     // Failed constraints, then notes such as "layer split used instead".
                     let class = if c.passes() { "info" } else { "failed" };
-                    view! { <li class=class data-check=c.name.id()>{c.message.clone()}</li> }
+                    // A catalog entry without the engine's files: its line says so, and
+                    // the button after the list (shown by the style sheet) offers the import.
+                    let (text, class) = match lacking(c) {
+                        Some(t) => (t, "failed offer"),
+                        None => (c.message.clone(), class),
+                    };
+                    view! { <li class=class data-check=c.name.id()>{text}</li> }
                 })
                 .collect_view()
         })
@@ -123,6 +130,9 @@ pub fn Verdict() -> impl IntoView {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner}
             <ul class="reasons">{failed}</ul>
+            <button type="button" class="import-action import-offer" on:click=act(st, OFFER)>
+                "Import it from the Hub"
+            </button>
             <Line class="pool" text=pool />
             <Line class="speed" text=speed />
             <Line class="spill" text=spill />
@@ -155,6 +165,28 @@ pub fn Verdict() -> impl IntoView {
             <AllChecks />
         </Disclosure>
     }
+}
+
+/// A catalog entry without the files the engine loads: the catalog lacks them, not
+/// necessarily the repo, so the line says so, and the button after the list reads the repo
+/// from the Hub (what it holds then replaces the entry). `None` for any other check, and for a
+/// model read from the Hub or the disk (its list is the repo's own).
+fn lacking(c: &fitcard_estimator::Check) -> Option<String> {
+    if c.name != fitcard_estimator::estimate::CheckName::FormatAvailable {
+        return None;
+    }
+    let (model, engine) = use_app()
+        .inputs
+        .with_untracked(|i| (i.model.clone(), i.engine));
+    let (f, _) = crate::edit::family_of(&model);
+    if f.id.contains(':') || !crate::hub::is_repo_id(&model) {
+        return None;
+    }
+    Some(format!(
+        "fitcard's catalog lists no {:?} files of {model} for {}; the repo may publish them.",
+        engine.container(),
+        engine.label()
+    ))
 }
 
 /// A line of words beside the verdict, hidden when there is nothing to say; its text is

@@ -64,7 +64,9 @@ const hubRequests = [];
 const pageErrors = [];
 const cspViolations = [];
 
+let parentHits = 0;
 function serveParent(req, res) {
+  parentHits++;
   res.writeHead(200, { 'content-type': TYPES['.html'] });
   res.end(`<!DOCTYPE html><html><head><meta charset="utf-8"><title>parent</title></head><body>
 <h1>Another site</h1>
@@ -91,7 +93,10 @@ function serve(req, res) {
     res.writeHead(404).end('not found');
     return;
   }
-  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream' });
+  // As static hosts do: a file named by its content's hash may be kept (the page's HTTP
+  // cache holds it after the first load).
+  const hashed = /-[0-9a-f]{16}[._]/.test(rel) ? { 'cache-control': 'public, max-age=3600' } : {};
+  res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', ...hashed });
   fs.createReadStream(file).pipe(res);
 }
 
@@ -129,10 +134,12 @@ after(async () => {
 });
 
 /** A browser context that records requests leaving the two origins and every CSP report. */
-async function newContext(options = {}) {
+async function newContext(options = {}, blockHub = true) {
   const ctx = await browser.newContext({ viewport: { width: 1280, height: 1000 }, ...options });
   // No request reaches the real Hub from a test (import.test.mjs imports from a local one).
-  await ctx.route('https://huggingface.co/**', (route) => route.abort());
+  // (Routing turns the browser's HTTP cache off: a context that tests it makes no Hub request,
+  // and one would still be recorded below.)
+  if (blockHub) await ctx.route('https://huggingface.co/**', (route) => route.abort());
   ctx.on('request', (r) => {
     const url = r.url();
     if (url.startsWith('https://huggingface.co/')) {
@@ -1183,16 +1190,33 @@ test('the embed snippet works from a cross-origin page under its sandbox, posts 
 });
 
 test('offline after the first visit; a new build replaces the cache on the next online load', async () => {
-  const ctx = await newContext({ serviceWorkers: 'allow' });
+  const ctx = await newContext({ serviceWorkers: 'allow' }, false);
   const page = await ctx.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   const url = `${origin}${BASE}${calc('?ctx=4096')}`;
+  const before = served.length;
   await page.goto(url);
   await page.waitForSelector('.verdict-label');
   // After load the worker registers, caches the build and takes control of the page.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
   const cacheKeys = () => page.evaluate(() => caches.keys());
   const first = await cacheKeys();
+  // Once the page is up, the importer's files (fetched on demand) are cached too.
+  const sw0 = fs.readFileSync(path.join(DIST, 'sw.js'), 'utf8');
+  const later = JSON.parse(sw0.match(/^const LATER = (.*);$/m)[1]);
+  assert.ok(later.some((f) => f.endsWith('.wasm')), later.join(' '));
+  await page.waitForFunction(
+    async (n) => (await (await caches.open((await caches.keys())[0])).keys()).filter((r) => r.url.includes('/fitcard-import')).length === n,
+    later.length,
+    { timeout: 15000, polling: 200 },
+  );
+  // The build was downloaded once: the worker installed the page's own files from the HTTP
+  // cache, the importer's once after load.
+  const fetched = served.slice(before);
+  for (const f of fs.readdirSync(DIST).filter((n) => /\.(wasm|js|css)$/.test(n) && n !== 'sw.js')) {
+    const n = fetched.filter((p) => p === `${BASE}${f}`).length;
+    assert.ok(n <= 1, `${f} fetched ${n} times on the first visit: ${fetched.join(" ")}`);
+  }
   assert.equal(first.length, 1, `${first}`);
   const sw = fs.readFileSync(path.join(DIST, 'sw.js'), 'utf8');
   const version = sw.match(/^const VERSION = '([0-9a-f]{16})';$/m)?.[1];
@@ -1210,6 +1234,19 @@ test('offline after the first visit; a new build replaces the cache on the next 
   await page.waitForFunction((w) => Number(document.querySelector('rect.seg[data-term=kv_cache]').getAttribute('width')) > w, kv);
   await page.waitForTimeout(URL_SETTLE_MS);
   assert.ok(Number(new URL(page.url()).searchParams.get('ctx')) > 4096);
+  // The frontier runs in the importer, cached after the first load: it works offline.
+  await page.click('details.frontier summary');
+  await page.waitForSelector('.frontier-svg polyline', { timeout: 20000 });
+  // The importer's worker runs under the page's policy for workers (given by the service
+  // worker): a request to another host is refused in the browser.
+  const worker = page.workers().find((w) => w.url().includes('fitcard-import'));
+  assert.ok(worker, 'the importer runs');
+  await ctx.setOffline(false);
+  const parentSeen = parentHits;
+  const tried = await worker.evaluate((u) => fetch(u).then(() => 'sent', (e) => `refused: ${e.message}`), `${parentOrigin}/from-worker`);
+  assert.match(tried, /^refused/);
+  assert.equal(parentHits, parentSeen, 'the request never left the browser');
+  await ctx.setOffline(true);
   await page.goto(`${origin}${BASE}method.html`);
   assert.match(await page.textContent('h1'), /\S/);
   assert.equal(served.length, seen, `nothing reached the server offline: ${served.slice(seen)}`);
@@ -1429,6 +1466,66 @@ test('detect my GPU: on a click, reads the renderer string and chooses the catal
   assert.match(await other.textContent('.detect-msg'), /^read: ANGLE \(NVIDIA GeForce GTX 750/);
   assert.equal(await other.inputValue('#gpu'), 'rtx-3060-12gb');
   await other.close();
+});
+
+test('phones: no horizontal overflow at 320 and 375 px, on the calculator and the best-model view', async () => {
+  for (const width of [320, 375]) {
+    for (const [query, ready] of [[calc('?ctx=8192&gpu=rtx-4090'), '.cands > li'], ['?ctx=8192&gpu=rtx-4090', '.best-list > li']]) {
+      const page = await context.newPage();
+      page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+      await page.setViewportSize({ width, height: 800 });
+      await page.goto(`${origin}${BASE}${query}`);
+      await page.waitForSelector(ready);
+      await page.waitForTimeout(URL_SETTLE_MS);
+      const [sw, wide] = await page.evaluate((w) => [
+        document.documentElement.scrollWidth,
+        [...document.querySelectorAll('body *')].filter((e) => e.getBoundingClientRect().right > w + 0.5).slice(0, 5).map((e) => `${e.tagName}.${e.className}`),
+      ], width);
+      assert.ok(sw <= width, `${query} at ${width} px: ${sw} px wide (${wide.join(', ')})`);
+      await page.close();
+    }
+  }
+});
+
+test('the embed names the card(s) it estimates for', async () => {
+  const page = await open('?embed=1&gpu=rtx-4090&cards=2');
+  assert.match(await page.textContent('.embed-model'), /on 2 × RTX 4090$/);
+  await page.close();
+  const one = await open('?embed=1&gpu=rtx-3060-12gb');
+  assert.match(await one.textContent('.embed-model'), /on RTX 3060 12GB$/);
+  await one.close();
+});
+
+test('on several cards the legend gives what one card holds, as the verdict does', async () => {
+  const page = await open('?engine=vllm&gpu=rtx-4090&cards=2&ctx=4096');
+  assert.match(await page.textContent('.verdict-line'), /per card/);
+  const key = page.locator('.legend .key[data-term=weights] .num');
+  assert.match(await key.textContent(), / per card$/);
+  // The term's detail gives the total and the same figure per card.
+  await page.hover('.legend .key[data-term=weights]');
+  const detail = await page.textContent('.term-detail h3');
+  const per = detail.match(/\(([\d.,]+ [KMG]iB) per card\)/)?.[1];
+  assert.ok(per, detail);
+  assert.equal(await key.textContent(), `${per} per card`);
+  // One card: the key is the term's size.
+  await page.focus('#cards');
+  await page.keyboard.press('Home');
+  await page.waitForFunction(() => !/per card/.test(document.querySelector('.legend .key[data-term=weights] .num').textContent));
+  await page.close();
+});
+
+test('a catalog entry without the files the engine loads: the catalog lacks them, and the import is offered', async () => {
+  const page = await open('?model=mistralai/Mistral-Small-3.2-24B-Instruct-2506&engine=vllm&ctx=4096');
+  const line = page.locator('.reasons li[data-check=format_available]');
+  assert.match(await line.textContent(), /^fitcard's catalog lists no Safetensors files of mistralai\/Mistral-Small-3\.2-24B-Instruct-2506 for vLLM; the repo may publish them\./);
+  assert.doesNotMatch(await line.textContent(), /publishes no/);
+  // The offer reads the repo from the Hub (aborted here: no network in this suite).
+  const asked = hubRequests.length;
+  assert.ok(await page.locator('.import-offer').isVisible());
+  await page.click('.import-offer');
+  await page.waitForSelector('.import-status.failed', { timeout: 20000 });
+  assert.ok(hubRequests.slice(asked).some((u) => u.includes('/api/models/mistralai/Mistral-Small-3.2-24B-Instruct-2506')), hubRequests.join(' '));
+  await page.close();
 });
 
 test('no request left the origin, no page error happened, the CSP never fired', () => {

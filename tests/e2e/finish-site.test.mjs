@@ -42,6 +42,9 @@ function fakeDist() {
     'og.png': 'png',
     'sw.js': SW,
     'manifest.webmanifest': MANIFEST,
+    'fitcard-import.js': 'export default async function init() {}',
+    'fitcard-import_bg.wasm': '\0asm',
+    'fitcard-import_loader.js': "import init from './fitcard-import.js'; await init();",
   };
   for (const [n, c] of Object.entries(files)) fs.writeFileSync(path.join(d, n), c);
   return d;
@@ -86,6 +89,17 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
     'method.html',
     'style-3c4d.css',
   ]);
+  // The importer's files are cached once the page is up, not before it.
+  assert.deepEqual(JSON.parse(sw.match(/^const LATER = (.*);$/m)[1]), [
+    'fitcard-import.js',
+    'fitcard-import_bg.wasm',
+    'fitcard-import_loader.js',
+  ]);
+  // A worker script gets the page's policy for what a worker does.
+  assert.equal(
+    JSON.parse(sw.match(/^const WORKER_CSP = (.*);$/m)[1]),
+    "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self' https://huggingface.co https://*.hf.co",
+  );
   assert.equal(JSON.parse(read(d, 'manifest.webmanifest')).icons[0].src, 'favicon-5e6f.svg');
   const again = finish(d, 'https://example.org/');
   assert.equal(again.status, 0, again.stderr);
@@ -123,6 +137,15 @@ test('link previews: absolute URLs from the site URL, escaped; a bad site URL st
     assert.match(r.stderr, /FITCARD_SITE_URL/);
     fs.rmSync(f, { recursive: true });
   }
+});
+
+test('a build without the importer wasm stops', () => {
+  const d = fakeDist();
+  fs.rmSync(path.join(d, 'fitcard-import_bg.wasm'));
+  const r = finish(d);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /no importer wasm/);
+  fs.rmSync(d, { recursive: true });
 });
 
 test('an inline event handler or style attribute stops the build', () => {

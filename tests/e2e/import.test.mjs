@@ -19,6 +19,10 @@ const DIST = process.env.FITCARD_HUB_DIST ? path.resolve(process.env.FITCARD_HUB
 // Must equal the FITCARD_HUB the build was made with (scripts/test.sh).
 const HUB_PORT = 47831;
 const CDN_PORT = 47832;
+// A host outside the Hub and its file hosts, where a redirect may lead: never read.
+const AWAY_PORT = 47833;
+// Must equal the FITCARD_IMPORT_TIMEOUT_MS the build was made with (scripts/test.sh), in s.
+const TIMEOUT_S = 4;
 const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHA = '0123456789abcdef0123456789abcdef01234567';
 const skip = !DIST;
@@ -142,6 +146,15 @@ const REPOS = {
   'fx/Gated': { ...GGUF_REPO, gated: 'manual' },
   'fx/Locked-GGUF': { ...GGUF_REPO, locked: true },
   'fx/Cut-GGUF': { ...GGUF_REPO, cut: true },
+  // Slow, slower, and one that would answer long after the import's timeout.
+  'fx/Slower-GGUF': { ...GGUF_REPO, slow: 2500 },
+  'fx/Slow-Gated': { ...GGUF_REPO, gated: 'manual', slow: 2500 },
+  'fx/Hung-GGUF': { ...GGUF_REPO, slow: 20000 },
+  // Redirected outside the Hub and its file hosts: the file, or the model info.
+  'fx/Away-GGUF': { ...GGUF_REPO, away: 'file' },
+  'fx/AwayInfo-GGUF': { ...GGUF_REPO, away: 'info' },
+  // A catalog entry (GGUF files only in the catalog) whose repo holds a checkpoint.
+  'mistralai/Mistral-Small-3.2-24B-Instruct-2506': ST_REPO,
 };
 
 const CORS = {
@@ -156,7 +169,12 @@ function hub(req, res) {
   const u = new URL(req.url, 'http://x');
   requests.push([req.method, u.pathname + u.search, req.headers.range || '']);
   if (req.method !== 'GET') { res.writeHead(405, CORS).end(); return; }
+  const here = req.socket.localPort;
   let m = u.pathname.match(/^\/api\/models\/([^/]+\/[^/]+)(?:\/revision\/([^/]+))?$/);
+  if (m && REPOS[m[1]]?.away === 'info' && here === HUB_PORT) {
+    res.writeHead(302, { ...CORS, location: `http://127.0.0.1:${AWAY_PORT}${u.pathname}${u.search}` }).end();
+    return;
+  }
   if (m) {
     const r = REPOS[m[1]];
     if (!r) {
@@ -168,10 +186,12 @@ function hub(req, res) {
       _id: 'x', id: m[1], modelId: m[1], sha: SHA, private: false, gated: r.gated || false,
       siblings: r.siblings.map(([f, size]) => ({ rfilename: f, size, blobId: 'b' })),
     });
-    setTimeout(() => {
+    const t = setTimeout(() => {
       res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
       res.end(body);
     }, r.slow || 0);
+    // An answer the page stopped waiting for is never sent.
+    res.on('close', () => clearTimeout(t));
     return;
   }
   m = u.pathname.match(/^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/);
@@ -180,7 +200,8 @@ function hub(req, res) {
       res.writeHead(401, { ...CORS, 'x-error-code': 'GatedRepo' }).end('Access restricted');
       return;
     }
-    res.writeHead(302, { ...CORS, location: `http://127.0.0.1:${CDN_PORT}/cdn/${m[1]}/${m[3]}` });
+    const port = REPOS[m[1]].away === 'file' ? AWAY_PORT : CDN_PORT;
+    res.writeHead(302, { ...CORS, location: `http://127.0.0.1:${port}/cdn/${m[1]}/${m[3]}` });
     res.end();
     return;
   }
@@ -240,6 +261,8 @@ before(async () => {
   const listen = (h, port) => new Promise((r) => { const s = http.createServer(h); servers.push(s); s.listen(port, '127.0.0.1', () => r(s)); });
   await listen(hub, HUB_PORT);
   await listen(cdn, CDN_PORT);
+  // The host outside: it answers as the Hub and its file host would.
+  await listen((req, res) => (req.url.startsWith('/cdn/') ? cdn : hub)(req, res), AWAY_PORT);
   const s = await listen(site, 0);
   origin = `http://127.0.0.1:${s.address().port}`;
   browser = await chromium.launch({
@@ -249,7 +272,7 @@ before(async () => {
   context = await browser.newContext({ viewport: { width: 1280, height: 1000 } });
   context.on('request', (r) => {
     const url = r.url();
-    const ok = [origin, `http://127.0.0.1:${HUB_PORT}`, `http://127.0.0.1:${CDN_PORT}`].some((o) => url.startsWith(o + '/'));
+    const ok = [origin, `http://127.0.0.1:${HUB_PORT}`, `http://127.0.0.1:${CDN_PORT}`, `http://127.0.0.1:${AWAY_PORT}`].some((o) => url.startsWith(o + '/'));
     if (!ok && !url.startsWith('data:')) elsewhere.push(url);
   });
 });
@@ -267,6 +290,13 @@ async function newPage(query = '') {
 }
 
 const statusLine = (page) => page.textContent('.import-status');
+/** The shown option of the family select. */
+const familyShown = (page) => page.$eval('#family', (s) => s.options[s.selectedIndex].textContent);
+/** Type `input` in the model search and press Enter. */
+async function search(page, input) {
+  await page.fill('#model-search', input);
+  await page.press('#model-search', 'Enter');
+}
 
 test('?model= of a repo outside the catalog imports it on load: formats, an estimate, the command, a pinned link', { skip }, async () => {
   sent = 0;
@@ -470,6 +500,108 @@ test('a model file dropped on the page is read like a picked one: the page is ou
   await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'file:Dropped-Q4_K_M.gguf');
   assert.match(await page.textContent('#command'), /llama-server -m Dropped-Q4_K_M\.gguf /);
   assert.deepEqual(requests, [], 'nothing went to the Hub');
+  await page.close();
+});
+
+test('an import from the calculator view: the family select shows the imported model (a Hub repo, then a file on the disk)', { skip }, async () => {
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  assert.doesNotMatch(await familyShown(page), /imported/);
+  await search(page, 'fx/Tiny-GGUF');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'fx/Tiny-GGUF');
+  assert.match(await familyShown(page), /^Tiny-GGUF \(imported\)$/);
+  assert.equal(await page.$eval('#family', (s) => s.value), 'hub:fx/Tiny-GGUF');
+  await page.setInputFiles('#model-file', [{ name: 'Mine-Q4_K_M.gguf', mimeType: 'application/octet-stream', buffer: Q4KM }]);
+  await page.waitForSelector('.import-status.done >> text=/^Read Mine-Q4_K_M/', { timeout: 20000 });
+  assert.match(await familyShown(page), /^Mine-Q4_K_M\.gguf \(from your disk\)$/);
+  assert.equal(await page.$eval('#family', (s) => s.value), 'file:Mine-Q4_K_M.gguf');
+  await page.close();
+});
+
+test('the last import started wins; the old estimate is dimmed meanwhile; an older failure never replaces a later success', { skip }, async () => {
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  for (const [slow, fast, said] of [
+    ['fx/Slow-Gated', 'fx/Tiny-GGUF', /^Imported fx\/Tiny-GGUF at 0123456/],
+    ['fx/Slower-GGUF', 'fx/Tiny-ST', /^Imported fx\/Tiny-ST at 0123456/],
+  ]) {
+    await search(page, slow);
+    await page.waitForSelector('.import-status.busy');
+    // The estimate shown is the old one, dimmed and marked busy, until the answer.
+    await page.waitForFunction(() => Number(getComputedStyle(document.querySelector('main.layout')).opacity) < 1);
+    await search(page, fast);
+    await page.waitForSelector('.import-status.done', { timeout: 20000 });
+    assert.match(await statusLine(page), said);
+    assert.equal(await page.$eval('main.layout', (m) => getComputedStyle(m).opacity), '1', 'no longer dimmed');
+    // The slow answer comes (2.5 s), and changes nothing.
+    await page.waitForTimeout(3500);
+    assert.match(await statusLine(page), said);
+    assert.equal(new URL(page.url()).searchParams.get('model'), fast);
+    assert.match(await familyShown(page), new RegExp(`^${fast.slice(3)} \\(imported\\)$`));
+  }
+  await page.close();
+});
+
+test('a Hub that does not answer: the import times out with a retry offered; an import can be cancelled', { skip }, async () => {
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  await page.waitForTimeout(500);
+  const url = page.url();
+  assert.ok(await page.locator('.import-retry').isHidden());
+  await search(page, 'fx/Hung-GGUF');
+  await page.waitForSelector('.import-cancel:visible');
+  const t0 = Date.now();
+  await page.waitForSelector('.import-status.failed', { timeout: (TIMEOUT_S + 10) * 1000 });
+  assert.ok(Date.now() - t0 >= (TIMEOUT_S - 1) * 1000, 'not before the timeout');
+  assert.equal(await statusLine(page), `the Hugging Face Hub did not answer within ${TIMEOUT_S} s: try again`);
+  assert.equal(page.url(), url);
+  assert.ok(await page.locator('.import-cancel').isHidden());
+  // Try again: the same repo is asked again; then cancelled.
+  const asked = requests.filter(([, u]) => u.startsWith('/api/models/fx/Hung-GGUF')).length;
+  await page.click('.import-retry');
+  await page.waitForSelector('.import-status.busy');
+  await page.waitForSelector('.import-cancel:visible');
+  assert.equal(requests.filter(([, u]) => u.startsWith('/api/models/fx/Hung-GGUF')).length, asked + 1);
+  await page.click('.import-cancel');
+  await page.waitForSelector('.import-status.failed');
+  assert.match(await statusLine(page), /^Import cancelled/);
+  assert.equal(await page.$eval('main.layout', (m) => getComputedStyle(m).opacity), '1');
+  // Nothing else changed, and nothing comes later.
+  await page.waitForTimeout(TIMEOUT_S * 1000 + 500);
+  assert.match(await statusLine(page), /^Import cancelled/);
+  assert.equal(page.url(), url);
+  await page.close();
+});
+
+test('an answer from outside the Hub and its file hosts is refused: a redirected file, a redirected model info', { skip }, async () => {
+  const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  await page.waitForTimeout(500);
+  const url = page.url();
+  for (const repo of ['fx/Away-GGUF', 'fx/AwayInfo-GGUF']) {
+    await search(page, repo);
+    await page.waitForSelector('.import-status.failed', { timeout: 20000 });
+    const line = await statusLine(page);
+    assert.match(line, new RegExp(`^refused: the Hub redirected ${repo}'s request to http://127\\.0\\.0\\.1:${AWAY_PORT}, outside the Hub and its file hosts$`), line);
+    assert.equal(page.url(), url, repo);
+    await page.fill('#model-search', '');
+  }
+  await page.close();
+});
+
+test('a catalog entry without the files the engine loads: the import it offers reads the repo, which replaces the entry', { skip }, async () => {
+  const repo = 'mistralai/Mistral-Small-3.2-24B-Instruct-2506';
+  const page = await newPage(`?model=${repo}&engine=vllm&ctx=4096`);
+  await page.waitForSelector('.reasons li[data-check=format_available]');
+  assert.match(await page.textContent('.reasons li[data-check=format_available]'), /^fitcard's catalog lists no Safetensors files of /);
+  await page.click('.import-offer');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), new RegExp(`^Imported ${repo} at 0123456: 1 format$`));
+  assert.equal(await page.$eval('#family', (s) => s.value), `hub:${repo}`);
+  assert.equal(await page.locator('.reasons li[data-check=format_available]').count(), 0);
+  assert.ok(await page.locator('.import-offer').isHidden());
+  assert.match(await page.textContent('#command'), new RegExp(`vllm serve ${repo} `));
   await page.close();
 });
 
