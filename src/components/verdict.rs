@@ -168,25 +168,13 @@ pub fn Verdict() -> impl IntoView {
 }
 
 /// A catalog entry without the files the engine loads: the catalog lacks them, not
-/// necessarily the repo, so the line says so, and the button after the list reads the repo
+/// necessarily the repo (the check's words say so), and the button after the list reads the repo
 /// from the Hub (what it holds then replaces the entry). `None` for any other check, and for a
 /// model read from the Hub or the disk (its list is the repo's own).
 fn lacking(c: &fitcard_estimator::Check) -> Option<String> {
-    if c.name != fitcard_estimator::estimate::CheckName::FormatAvailable {
-        return None;
-    }
-    let (model, engine) = use_app()
-        .inputs
-        .with_untracked(|i| (i.model.clone(), i.engine));
-    let (f, _) = crate::edit::family_of(&model);
-    if f.id.contains(':') || !crate::hub::is_repo_id(&model) {
-        return None;
-    }
-    Some(format!(
-        "fitcard's catalog lists no {:?} files of {model} for {}; the repo may publish them.",
-        engine.container(),
-        engine.label()
-    ))
+    (c.name == fitcard_estimator::estimate::CheckName::FormatAvailable
+        && c.message.starts_with("fitcard's catalog lists no "))
+    .then(|| c.message.clone())
 }
 
 /// A line of words beside the verdict, hidden when there is nothing to say; its text is

@@ -1517,7 +1517,7 @@ test('on several cards the legend gives what one card holds, as the verdict does
 test('a catalog entry without the files the engine loads: the catalog lacks them, and the import is offered', async () => {
   const page = await open('?model=mistralai/Mistral-Small-3.2-24B-Instruct-2506&engine=vllm&ctx=4096');
   const line = page.locator('.reasons li[data-check=format_available]');
-  assert.match(await line.textContent(), /^fitcard's catalog lists no Safetensors files of mistralai\/Mistral-Small-3\.2-24B-Instruct-2506 for vLLM; the repo may publish them\./);
+  assert.match(await line.textContent(), /^fitcard's catalog lists no safetensors files of mistralai\/Mistral-Small-3\.2-24B-Instruct-2506 for vLLM; the repo may publish them\./);
   assert.doesNotMatch(await line.textContent(), /publishes no/);
   // The offer reads the repo from the Hub (aborted here: no network in this suite).
   const asked = hubRequests.length;

@@ -594,7 +594,7 @@ test('a catalog entry without the files the engine loads: the import it offers r
   const repo = 'mistralai/Mistral-Small-3.2-24B-Instruct-2506';
   const page = await newPage(`?model=${repo}&engine=vllm&ctx=4096`);
   await page.waitForSelector('.reasons li[data-check=format_available]');
-  assert.match(await page.textContent('.reasons li[data-check=format_available]'), /^fitcard's catalog lists no Safetensors files of /);
+  assert.match(await page.textContent('.reasons li[data-check=format_available]'), /^fitcard's catalog lists no safetensors files of /);
   await page.click('.import-offer');
   await page.waitForSelector('.import-status.done', { timeout: 20000 });
   assert.match(await statusLine(page), new RegExp(`^Imported ${repo} at 0123456: 1 format$`));

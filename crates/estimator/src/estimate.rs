@@ -134,6 +134,23 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
     e
 }
 
+/// Why there is no format for the engine: a built-in catalog entry lists none (the repo may
+/// publish them: the page offers the import); an imported repo or a file publishes none.
+fn no_files(i: &Inputs, v: &Variant) -> String {
+    let imported = catalog()
+        .variant(&v.id)
+        .is_none_or(|(f, _)| f.id.starts_with("hub:"));
+    let (kind, engine) = (i.engine.container().label(), i.engine.label());
+    if imported {
+        format!("{} publishes no {kind} files for {engine}", v.id)
+    } else {
+        format!(
+            "fitcard's catalog lists no {kind} files of {} for {engine}; the repo may publish them.",
+            v.id
+        )
+    }
+}
+
 fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
     let capacity = card_capacity(i);
     let per_card = (0..i.cards.max(1))
@@ -150,17 +167,7 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
         i.quant.id(),
         i.engine.id(),
         per_card,
-        Check::hard(
-            CheckName::FormatAvailable,
-            false,
-            format!(
-                "the catalog lists no {} files of {} for {} (import the repo from the Hub to \
-                 read the files it publishes)",
-                i.engine.container().label(),
-                v.id,
-                i.engine.label()
-            ),
-        ),
+        Check::hard(CheckName::FormatAvailable, false, no_files(i, v)),
     )
 }
 
