@@ -6,6 +6,10 @@ export FITCARD_ROOT
 
 TRUNK_VERSION="0.21.14"
 BINARYEN_VERSION="132.0.0"
+# terser and csso minify wasm-bindgen's glue scripts and the style sheets after the build
+# (scripts/finish-site.mjs).
+TERSER_VERSION="5.51.4"
+CSSO_VERSION="5.0.5"
 # wasm-bindgen-cli must equal the wasm-bindgen crate in Cargo.lock.
 WASM_BINDGEN_VERSION="$(awk '/^name = "wasm-bindgen"$/ { getline; gsub(/"/, "", $3); print $3; exit }' "$FITCARD_ROOT/Cargo.lock")"
 

@@ -27,6 +27,26 @@ if (read('index.html').includes(CSP_META)) {
   process.exit(0);
 }
 
+// 0. wasm-bindgen's glue scripts (the page's and the importer's) and the style sheets,
+// minified: trunk's own minifier would also rewrite index.html, which the steps below read.
+// terser (https://terser.org/) and csso (https://github.com/css/csso), pinned by
+// scripts/setup.sh; no integrity attribute names their bytes (trunk's links carry none).
+{
+  const { createRequire } = await import('node:module');
+  const require = createRequire(new URL('../.tools/node_modules/', import.meta.url));
+  const { minify } = require('terser');
+  const csso = require('csso');
+  for (const name of fs.readdirSync(dist)) {
+    if (/^fitcard-[a-z-]+(-[0-9a-f]+)?(_loader)?\.js$/.test(name)) {
+      const out = await minify(read(name), { module: true, compress: true, mangle: true });
+      if (!out.code) fail(`terser gave nothing for ${name}`);
+      fs.writeFileSync(file(name), out.code);
+    } else if (name.endsWith('.css')) {
+      fs.writeFileSync(file(name), csso.minify(read(name)).css);
+    }
+  }
+}
+
 const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const sha256 = (s) => `'sha256-${crypto.createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 const inline = (html, tag) =>

@@ -53,14 +53,18 @@ if ! command -v npm >/dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y --no-install-recommends nodejs npm
 fi
 
-# wasm-opt from npm binaryen into .tools/ (never Debian's binaryen 108: blank page).
+# wasm-opt from npm binaryen into .tools/ (never Debian's binaryen 108: blank page), terser for
+# the glue scripts and csso for the style sheets (one install: a second one would prune the first).
 want_opt="wasm-opt version ${BINARYEN_VERSION%%.*} (version_${BINARYEN_VERSION%%.*})"
-if [ "$("$FITCARD_ROOT/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null || true)" != "$want_opt" ]; then
-  say "installing binaryen $BINARYEN_VERSION into .tools/"
+have_min="$(node -p "[require('$FITCARD_ROOT/.tools/node_modules/terser/package.json').version, require('$FITCARD_ROOT/.tools/node_modules/csso/package.json').version].join(' ')" 2>/dev/null || true)"
+if [ "$("$FITCARD_ROOT/.tools/node_modules/.bin/wasm-opt" --version 2>/dev/null || true)" != "$want_opt" ] ||
+  [ "$have_min" != "$TERSER_VERSION $CSSO_VERSION" ]; then
+  say "installing binaryen $BINARYEN_VERSION, terser $TERSER_VERSION and csso $CSSO_VERSION into .tools/"
   mkdir -p .tools
-  npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error "binaryen@$BINARYEN_VERSION"
+  npm install --prefix .tools --no-save --no-audit --no-fund --loglevel=error \
+    "binaryen@$BINARYEN_VERSION" "terser@$TERSER_VERSION" "csso@$CSSO_VERSION"
 else
-  say "wasm-opt $BINARYEN_VERSION present"
+  say "wasm-opt $BINARYEN_VERSION, terser $TERSER_VERSION and csso $CSSO_VERSION present"
 fi
 
 # Browser and driver (Debian's), for the browser and end-to-end tests; FITCARD_SETUP_BROWSER=0
