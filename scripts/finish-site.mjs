@@ -30,7 +30,7 @@ if (read('index.html').includes(CSP_META)) {
 // 0. wasm-bindgen's glue scripts (the page's and the importer's) and the style sheets,
 // minified: trunk's own minifier would also rewrite index.html, which the steps below read.
 // terser (https://terser.org/) and csso (https://github.com/css/csso), pinned by
-// scripts/setup.sh; no integrity attribute names their bytes (trunk's links carry none).
+// scripts/setup.sh; the integrity of trunk's modulepreload link follows the new bytes.
 {
   const { createRequire } = await import('node:module');
   const require = createRequire(new URL('../.tools/node_modules/', import.meta.url));
@@ -41,6 +41,11 @@ if (read('index.html').includes(CSP_META)) {
       const out = await minify(read(name), { module: true, compress: true, mangle: true });
       if (!out.code) fail(`terser gave nothing for ${name}`);
       fs.writeFileSync(file(name), out.code);
+      // trunk's modulepreload link names the script's bytes (sha384): name the new ones.
+      const sri = `sha384-${crypto.createHash('sha384').update(out.code, 'utf8').digest('base64')}`;
+      const html = read('index.html');
+      const linked = new RegExp(`(href="\\./${name.replace(/[.]/g, '\\.')}"[^>]*integrity=")sha384-[^"]*"`);
+      if (linked.test(html)) fs.writeFileSync(file('index.html'), html.replace(linked, `$1${sri}"`));
     } else if (name.endsWith('.css')) {
       fs.writeFileSync(file(name), csso.minify(read(name)).css);
     }
