@@ -441,7 +441,6 @@ pub fn family(
             duplicate_output,
             unquantized: Vec::new(),
             note: None,
-            holds: None,
         });
     }
     formats.extend(extra);

@@ -607,7 +607,6 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         duplicate_output: false,
         unquantized: Vec::new(),
         note: Some(format!("general.file_type {ftype_name}")),
-        holds: None,
     };
     Ok((variant, format))
 }

@@ -32,7 +32,6 @@ fn family(id: &str, quants: &[(Quant, f64)]) -> Family {
                     duplicate_output: false,
                     unquantized: Vec::new(),
                     note: None,
-                    holds: None,
                 })
                 .collect(),
         }],
