@@ -1,0 +1,297 @@
+//! The page's state: the inputs, the estimate and the edits that change them.
+
+use super::*;
+
+/// The page's state: the one input signal, the notices shown above the page, and the memos
+/// derived from the inputs. Provided once by [`App`] as a context; components read it with
+/// [`use_app`].
+#[derive(Clone, Copy)]
+pub struct AppState {
+    /// The whole configuration (what the permalink holds).
+    pub inputs: RwSignal<Inputs>,
+    /// Parameters that were refused or adjusted, until dismissed.
+    pub notices: RwSignal<Vec<Notice>>,
+    /// Serve or train.
+    pub mode: Memo<Mode>,
+    /// The train-mode estimate (with its GPU selection); `None` in serve mode.
+    pub train: Memo<Option<TrainEstimate>>,
+    /// The estimate shown: serve mode's, or train mode's common part.
+    pub est: Memo<Estimate>,
+    /// The inputs once the controls have been still for [`SETTLE`]: the ranking and the URL
+    /// follow these, so that a slider tick redraws only the estimate itself.
+    pub settled: RwSignal<Inputs>,
+    /// Ranked serve candidates of the current family (empty in train mode).
+    pub ranked: Memo<Vec<Candidate>>,
+    /// Ranked train candidates of the current family (empty in serve mode).
+    pub train_ranked: Memo<Vec<TrainCandidate>>,
+    /// The permalink query (without `?`) of the settled inputs.
+    pub query: Memo<String>,
+    /// A model the link (or the search) asked for that the catalog does not hold: the page imports it from the
+    /// Hub, and when that fails estimates nothing and offers the closest catalog entries.
+    pub missing: RwSignal<Option<Missing>>,
+    /// Where an import from the Hub stands.
+    pub import: RwSignal<ImportState>,
+    /// The commit the imported repo was read at.
+    pub rev: StoredValue<Option<String>>,
+    /// Counts imports: the views that list the catalog are rebuilt after each.
+    pub generation: RwSignal<u32>,
+}
+
+thread_local! {
+    /// Numbers the reads started: only the last one's answer is used (a later read, or a
+    /// cancel, makes an earlier one's answer stale). Plain cells, not signals: nothing is
+    /// drawn from them.
+    static TICKET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+    /// The Hub repo of the last import, offered again when it failed (none for a file).
+    static RETRY: std::cell::RefCell<Option<crate::hub::Target>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The ticket of the last read started.
+pub(super) fn ticket() -> u32 {
+    TICKET.with(std::cell::Cell::get)
+}
+
+/// Where an import from the Hub stands (one line of text each).
+#[derive(Clone, Debug, PartialEq)]
+pub enum ImportState {
+    /// Nothing asked.
+    Idle,
+    /// Under way: what is being read.
+    Busy(String),
+    /// Stopped: why (the configuration is unchanged).
+    Failed(String),
+    /// Done: what was imported.
+    Done(String),
+}
+
+/// The page state, as [`App`] provides it to every component below it.
+pub fn use_app() -> AppState {
+    expect_context::<AppState>()
+}
+
+/// A requested model the catalog lacks: nothing is estimated for it, and the URL keeps it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Missing {
+    /// The id as requested (decoded).
+    pub id: String,
+    /// The `model=` value exactly as the link wrote it, written back to the URL.
+    pub raw: String,
+}
+
+impl Missing {
+    /// The requested model of `query` when the catalog does not hold it.
+    pub(super) fn from_query(query: &str) -> Option<Missing> {
+        let raw = share::raw_param(query, "model")?;
+        let id = share::percent_decode(raw).trim().to_string();
+        (!id.is_empty() && fitcard_estimator::catalog().variant(&id).is_none()).then(|| Missing {
+            id,
+            raw: raw.to_string(),
+        })
+    }
+}
+
+impl AppState {
+    pub(super) fn new(query: &str) -> Self {
+        let mut d = decode(query);
+        let missing = Missing::from_query(query);
+        // A link that names no model lands on the best model for its card (the embed and
+        // train mode keep their calculator).
+        if share::raw_param(query, "model").is_none()
+            && !d.inputs.embed
+            && d.inputs.mode == Mode::Serve
+        {
+            d.inputs.best.on = true;
+        }
+        // The page says itself that the model is not available: the decoder's "using the
+        // default model instead" would be wrong here.
+        let notices = d
+            .notices
+            .into_iter()
+            .filter(|n| missing.is_none() || n.key != "model")
+            .collect();
+        let mut first = d.inputs;
+        if missing.is_none() {
+            crate::hub::pin(&mut first, None);
+        }
+        let settled = RwSignal::new(first.clone());
+        let inputs = RwSignal::new(first);
+        let mode = Memo::new(move |_| inputs.with(|i| i.mode));
+        // The estimates change with almost every input change, so they are not compared with
+        // the previous one (a deep `PartialEq` of the estimate would cost the page its code
+        // for nothing): a new estimate always notifies.
+        let train = Memo::new_with_compare(
+            move |_| (mode.get() == Mode::Train).then(|| inputs.with(training::estimate)),
+            |a, b| !matches!((a, b), (Some(None), Some(None))),
+        );
+        AppState {
+            inputs,
+            notices: RwSignal::new(notices),
+            mode,
+            train,
+            est: Memo::new_with_compare(
+                move |_| match train.get() {
+                    Some(t) => t.estimate,
+                    None => inputs.with(estimate),
+                },
+                |_, _| true,
+            ),
+            settled,
+            ranked: Memo::new(move |_| {
+                settled.with(|i| match i.mode {
+                    Mode::Serve => rank(i),
+                    Mode::Train => Vec::new(),
+                })
+            }),
+            train_ranked: Memo::new(move |_| {
+                settled.with(|i| match i.mode {
+                    Mode::Train => training::rank(i),
+                    Mode::Serve => Vec::new(),
+                })
+            }),
+            query: Memo::new(move |_| settled.with(encode)),
+            missing: RwSignal::new(missing),
+            import: RwSignal::new(ImportState::Idle),
+            rev: StoredValue::new(None),
+            generation: RwSignal::new(0),
+        }
+    }
+
+    /// Import `t` from the Hub; on success it joins the catalog and becomes the model shown,
+    /// on failure nothing changes but the one-line message. (Called from several places: one
+    /// copy of its code.)
+    #[inline(never)]
+    pub fn start_import(self, t: crate::hub::Target) {
+        let engine = self.inputs.with_untracked(|i| i.engine);
+        RETRY.with(|r| r.replace(Some(t.clone())));
+        let (mine, progress) = self.begin(format!("Importing {}…", t.repo));
+        let read = async move { crate::importer::run(&t, engine, progress).await };
+        self.finish(mine, read, |j| {
+            let n = fitcard_estimator::catalog()
+                .family(&j.family)
+                .map_or(0, |f| f.variants.iter().map(|v| v.formats.len()).sum());
+            format!(
+                "Imported {} at {}: {n} format{}",
+                j.model,
+                j.rev
+                    .as_deref()
+                    .unwrap_or("")
+                    .chars()
+                    .take(7)
+                    .collect::<String>(),
+                if n == 1 { "" } else { "s" }
+            )
+        });
+    }
+
+    /// Read the model in `files` (picked on the disk) in the importer, headers only, and
+    /// open it; a failure is said in one line and changes nothing else.
+    pub fn start_disk(self, files: Vec<web_sys::File>) {
+        RETRY.with(|r| r.take());
+        let (mine, progress) = self.begin("Reading the file from your disk…".into());
+        let read = async move { crate::importer::disk(&files, progress).await };
+        self.finish(mine, read, |j| {
+            format!(
+                "Read {} from your disk (headers only): a link to it works where the file is picked again",
+                j.model.trim_start_matches("file:")
+            )
+        });
+    }
+
+    /// Start a read (`busy` says what it does): it takes the next ticket, so that the answer
+    /// of any read still under way is dropped. Its ticket, and the status line's progress
+    /// function (silent once the read is stale).
+    pub(super) fn begin(self, busy: String) -> (u32, impl Fn(String) + 'static) {
+        let mine = ticket().wrapping_add(1);
+        TICKET.with(|t| t.set(mine));
+        self.import.set(ImportState::Busy(busy));
+        (mine, move |m| {
+            if ticket() == mine {
+                self.import.set(ImportState::Busy(m))
+            }
+        })
+    }
+
+    /// Read the last Hub import again (none after a file from the disk).
+    pub fn retry_import(self) {
+        if let Some(t) = RETRY.with(|r| r.borrow().clone()) {
+            self.start_import(t);
+        }
+    }
+
+    /// Is there a Hub import to try again?
+    pub fn can_retry(self) -> bool {
+        RETRY.with(|r| r.borrow().is_some())
+    }
+
+    /// Stop the read under way: its answer is dropped, the importer stops its requests, and
+    /// the configuration stays as it was.
+    pub fn cancel_import(self) {
+        TICKET.with(|t| t.set(t.get().wrapping_add(1)));
+        crate::importer::cancel();
+        self.import.set(ImportState::Failed(
+            "Import cancelled: nothing changed".into(),
+        ));
+    }
+
+    /// Run `read` under ticket `mine`: when it is still the last read, the model it read joins
+    /// the catalog and is opened (from the best-model view too) with `said(model)` as the
+    /// status line; a failure is said in one line and changes nothing else.
+    pub(super) fn finish(
+        self,
+        mine: u32,
+        read: impl std::future::Future<Output = Result<crate::importer::Joined, String>> + 'static,
+        said: fn(&crate::importer::Joined) -> String,
+    ) {
+        leptos::task::spawn_local(async move {
+            let got = read.await;
+            if ticket() != mine {
+                return;
+            }
+            match got.and_then(|j| j.install().map(|()| j)) {
+                Ok(j) => {
+                    let said = said(&j);
+                    self.rev.set_value(j.rev);
+                    self.edit(Edit::Family(j.family));
+                    self.edit(Edit::Candidate {
+                        model: j.model,
+                        quant: j.quant,
+                    });
+                    self.edit(Edit::ShowBest(false));
+                    self.missing.set(None);
+                    self.generation.update(|g| *g += 1);
+                    self.import.set(ImportState::Done(said));
+                }
+                Err(m) => self.import.set(ImportState::Failed(m)),
+            }
+        });
+    }
+
+    /// A memo of one part of the inputs, `f(inputs)`: it notifies only when that part changes.
+    /// (`f` is a function, not a closure: one instance of the memo per type, however many
+    /// controls use it, keeps the wasm small.)
+    pub fn pick<T>(self, f: fn(&Inputs) -> T) -> Memo<T>
+    where
+        T: PartialEq + Send + Sync + 'static,
+    {
+        let inputs = self.inputs;
+        Memo::new(move |_| inputs.with(f))
+    }
+
+    /// Apply one user action; adjustments it caused are shown as notices.
+    pub fn edit(&self, e: Edit) {
+        let mut notes = Vec::new();
+        let rev = self.rev.get_value();
+        self.inputs.update(|i| {
+            notes = edit::apply(i, e);
+            crate::hub::pin(i, rev.as_deref());
+        });
+        if !notes.is_empty() {
+            self.notices.update(|v| {
+                v.retain(|n| !notes.iter().any(|m| m.key == n.key));
+                v.extend(notes);
+                let extra = v.len().saturating_sub(MAX_NOTICES);
+                v.drain(..extra);
+            });
+        }
+    }
+}
