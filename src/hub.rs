@@ -389,7 +389,7 @@ pub fn pin(i: &mut fitcard_estimator::Inputs, rev: Option<&str>) {
 
 /// The id of an imported family.
 pub fn family_id(repo: &str) -> String {
-    format!("hub:{repo}")
+    format!("{}{repo}", fitcard_estimator::catalog::IMPORTED_PREFIX)
 }
 
 /// The imported repo as a family of one variant: the architecture read from `read` (the header

@@ -139,7 +139,7 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
 fn no_files(i: &Inputs, v: &Variant) -> String {
     let imported = catalog()
         .variant(&v.id)
-        .is_none_or(|(f, _)| f.id.starts_with("hub:"));
+        .is_none_or(|(f, _)| f.id.starts_with(crate::catalog::IMPORTED_PREFIX));
     let (kind, engine) = (i.engine.container().label(), i.engine.label());
     if imported {
         format!("{} publishes no {kind} files for {engine}", v.id)

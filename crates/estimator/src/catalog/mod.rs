@@ -7,6 +7,9 @@ use crate::units::{Bytes, Tokens};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
 
+/// The id prefix of a family imported from the Hub (`hub:org/name`), beside the built-in ones.
+pub const IMPORTED_PREFIX: &str = "hub:";
+
 mod arch;
 mod closest;
 mod schema;
