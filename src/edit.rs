@@ -267,7 +267,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         }
         Edit::Gpu(None) => {
             if let GpuChoice::Catalog(_) = i.gpu {
-                let cap = fitcard_estimator::estimate::card_capacity(i).gib();
+                let cap = fitcard_estimator::serve::card_capacity(i).gib();
                 i.gpu = GpuChoice::VramGib((cap * 4.0).round() / 4.0);
             }
         }

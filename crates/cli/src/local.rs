@@ -163,7 +163,7 @@ pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, St
         };
         (v, f)
     };
-    let e = fitcard_estimator::estimate::estimate_file(&d.inputs, &v, &f);
+    let e = fitcard_estimator::serve::estimate_file(&d.inputs, &v, &f);
     Ok(if json {
         to_json(&e)
     } else {

@@ -191,7 +191,7 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
     let i = d.inputs;
     match (cmd, i.mode) {
         ("estimate", Mode::Serve) => {
-            let e = fitcard_estimator::estimate::estimate_full(&i);
+            let e = fitcard_estimator::serve::estimate_full(&i);
             Ok(if json {
                 to_json(&e)
             } else {

@@ -10,11 +10,12 @@
 //! follow, each with that reason, in their family's own capability order (its own source);
 //! variants with no fitting format are counted, not listed.
 
+use crate::catalog::quant::Quant;
 use crate::catalog::{catalog, Matched};
-use crate::estimate::{candidate, Verdict};
+use crate::estimate::Verdict;
+use crate::inputs::normalize::normalize;
 use crate::inputs::Inputs;
-use crate::normalize::normalize;
-use crate::quant::Quant;
+use crate::serve::candidate;
 use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
 
@@ -46,7 +47,7 @@ pub struct BestRow {
     /// Bytes on the cards.
     pub device_bytes: Bytes,
     /// Decode tokens/s per request of that format at the chosen context and concurrency
-    /// ([`crate::speed::decode`]; `None` when a card's bandwidth is unknown).
+    /// ([`crate::serve::speed::decode`]; `None` when a card's bandwidth is unknown).
     pub decode_tps: Option<f64>,
 }
 
@@ -100,7 +101,7 @@ pub fn best(inputs: &Inputs) -> Best {
                     // Decode speed of the one format kept (microseconds: no cost to the
                     // ranking's budget).
                     e.fits.then(|| {
-                        let tps = crate::speed::decode(&i, v, &e).map(|s| s.decode_tps);
+                        let tps = crate::serve::speed::decode(&i, v, &e).map(|s| s.decode_tps);
                         (fm.id, e, tps)
                     })
                 });

@@ -21,8 +21,8 @@
 //! of the run. A different engine or family needs its own measurement. Latent-attention caches
 //! (DeepSeek's MLA) are not K/V heads and are refused.
 
+use crate::catalog::engine::{Engine, KvDtype};
 use crate::catalog::{catalog, Arch};
-use crate::engine::{Engine, KvDtype};
 use crate::inputs::{quote, Inputs};
 use crate::units::Fixed;
 use serde::Serialize;
@@ -380,7 +380,7 @@ pub fn how_to_measure(i: &Inputs) -> Result<String, String> {
     j.par = 1;
     j.ctx = top;
     j.mode = crate::inputs::Mode::Serve;
-    let e = crate::estimate::estimate(&j);
+    let e = crate::serve::estimate(&j);
     if e.command.is_empty() {
         return Err(format!("no {} command for {} {}", i.engine, v.id, i.quant));
     }

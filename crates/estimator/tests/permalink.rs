@@ -210,7 +210,7 @@ fn keys_lists_every_key_the_decoder_reads() {
         .iter()
         .any(|n| n.message.contains("unknown parameter")));
     // The decoder's match arms, read from its source: every one is in KEYS.
-    let src = include_str!("../src/permalink/mod.rs");
+    let src = include_str!("../src/inputs/permalink/mod.rs");
     let body =
         &src[src.find("fn apply(").unwrap()..src.find("unknown parameter, ignored").unwrap()];
     let mut arms: Vec<&str> = body

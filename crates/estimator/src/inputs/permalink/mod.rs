@@ -6,10 +6,10 @@
 //! reported as a [`Notice`] naming the key. It never panics (property-tested).
 
 use crate::catalog::catalog;
-use crate::engine::{Engine, KvDtype};
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::catalog::quant::Quant;
+pub use crate::inputs::normalize::normalize;
 use crate::inputs::*;
-pub use crate::normalize::normalize;
-use crate::quant::Quant;
 use std::fmt::Write;
 use std::str::FromStr;
 

@@ -8,10 +8,10 @@
 //! "__metadata__": {…}}`, then the data. `N` is bounded ([`MAX_HEADER`], the library's own
 //! limit) before anything is read.
 
+use crate::catalog::quant::{Container, GgmlType, Quant};
 use crate::catalog::{
     Arch, Format, GlobalAttn, Mla, MoeLayout, Ple, Recurrent, SizeKind, Swa, Variant,
 };
-use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use serde_json::Value;
 

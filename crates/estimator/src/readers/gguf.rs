@@ -8,10 +8,10 @@
 //! bounds before anything is allocated; a header that needs more bytes than given says how many
 //! ([`Error::NeedMore`]), so a caller reading by HTTP range or from disk can fetch more.
 
+use crate::catalog::quant::{Container, GgmlType, Quant};
 use crate::catalog::{
     Arch, Format, GlobalAttn, Mla, MoeLayout, Ple, Recurrent, SizeKind, Swa, Variant,
 };
-use crate::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use std::collections::BTreeMap;
 

@@ -2,11 +2,11 @@
 //! tensor × pipeline splits weighed and picked, the layers llama.cpp leaves in host RAM, and
 //! vLLM's KV pool. The pipeline ([`mod@crate::estimate`]) adds the checks, words and commands.
 
+use crate::catalog::engine::Engine;
 use crate::catalog::{Arch, Format};
-use crate::engine::Engine;
+use crate::estimate::*;
 use crate::inputs::{thousands, Inputs};
-use crate::placement::*;
-use crate::result::*;
+use crate::serve::placement::*;
 use crate::terms::{kv, logits, overhead, weights, TermName};
 use crate::units::Bytes;
 
@@ -49,7 +49,7 @@ pub(crate) struct Sizing {
 /// fits, when the model does not fit with all of them (llama.cpp and Ollama); `None` when it
 /// fits or nothing does.
 pub(crate) fn fitted_ngl(i: &Inputs, a: &Arch, f: &Format) -> Option<u32> {
-    if !crate::support::spills(i) || i.ngl.is_some() {
+    if !crate::serve::support::spills(i) || i.ngl.is_some() {
         return None;
     }
     let fits_with = |ngl: Option<u32>| {
@@ -372,7 +372,7 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
                 .map(Bytes::get)
                 .collect()
         }
-        Layout::Layer => crate::stages::pipeline_stages(i.engine, a.layers, pp_size),
+        Layout::Layer => crate::serve::stages::pipeline_stages(i.engine, a.layers, pp_size),
         Layout::Single | Layout::Tensor => vec![1],
     };
     // Share of each card: equal under tensor parallelism (every layer split by heads), its
@@ -385,18 +385,18 @@ fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizin
         Layout::Single | Layout::Tensor => vec![1; cards as usize],
     };
     let tensor = tp_size > 1;
-    let cpu_only = crate::support::cpu_only(i);
+    let cpu_only = crate::serve::support::cpu_only(i);
     let mut w = weights::weights(a, f, i.engine, cpu_only);
     // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
     // copy of the embedding) on the last; each of a stage's cards holds `1/tp` of it.
     let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {
-        let sw = crate::stages::stage_weights(a, f, w.device, &stages);
+        let sw = crate::serve::stages::stage_weights(a, f, w.device, &stages);
         w.device = sw.iter().fold(Bytes::ZERO, |t, &b| t + b);
         sw.iter()
             .flat_map(|b| b.split(&vec![1; tp_size as usize]))
             .collect::<Vec<Bytes>>()
     });
-    let mmproj = crate::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
+    let mmproj = crate::catalog::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
     w.device += mmproj;
     let kv = if layout == Layout::Layer && tensor {
         // Each stage's layers with one of `tp` cards' KV heads.

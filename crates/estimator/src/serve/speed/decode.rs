@@ -26,7 +26,7 @@ pub(super) fn card(i: &Inputs, k: usize) -> Option<(f64, Fit, MemoryKind)> {
     };
     let g = catalog().gpu(&id)?;
     let fit = match decode_fit(g) {
-        f if f == UNIFIED && i.engine == crate::engine::Engine::Mlx => MLX,
+        f if f == UNIFIED && i.engine == crate::catalog::engine::Engine::Mlx => MLX,
         f if f == HBM && i.engine.preallocates() => VLLM_HBM,
         f => f,
     };
@@ -58,7 +58,7 @@ pub fn ram_bw(i: &Inputs) -> f64 {
 /// `--fit`, Ollama's own choice): the bytes over each card's budget in whole layers of
 /// `total_device_bytes / layers`.
 pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
-    if !crate::support::spills(i) {
+    if !crate::serve::support::spills(i) {
         return (0, 0);
     }
     // Bytes sum saturating: per-card bytes from a hostile header can be near u64::MAX.
@@ -93,8 +93,8 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     // to Q6_K in part of the layers of Q4_K_M), so an expert weighs the file's average;
     // MXFP4 (gpt-oss) and the safetensors quantizations (AWQ, GPTQ, FP8, NVFP4, MLX) store the
     // experts at the format's precision and keep other tensors wider.
-    let expert_bits = if i.engine.container() == crate::quant::Container::Gguf
-        && i.quant != crate::quant::Quant::MXFP4
+    let expert_bits = if i.engine.container() == crate::catalog::quant::Container::Gguf
+        && i.quant != crate::catalog::quant::Quant::MXFP4
     {
         f64::INFINITY
     } else {
@@ -127,7 +127,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         let weights = part(TermName::Weights).saturating_sub(projector) as f64 * active;
         let kv = part(TermName::KvCache) as f64;
         // What does not fit this card stays in host memory (llama.cpp, Ollama).
-        let over = if crate::support::spills(i) {
+        let over = if crate::serve::support::spills(i) {
             c.bytes.get().saturating_sub(c.budget.get())
         } else {
             0

@@ -1,8 +1,8 @@
 //! Pipeline stages: how an engine splits the layers over stages and what weights each holds
 //! (below the sizing and the layouts, which both use them).
 
+use crate::catalog::engine::Engine;
 use crate::catalog::{Arch, Format};
-use crate::engine::Engine;
 use crate::units::Bytes;
 
 /// Layers per pipeline stage, first to last, as `engine` splits `layers` over `stages` when no
@@ -11,7 +11,7 @@ use crate::units::Bytes;
 /// `get_pp_indices` in vllm/distributed/utils.py, overridden by `VLLM_PP_LAYER_PARTITION`).
 /// SGLang gives it to the last `remainder` stages (`get_pp_indices` in
 /// python/sglang/srt/distributed/utils.py, overridden by `SGLANG_PP_LAYER_PARTITION`). Other
-/// engines: [`crate::placement::layers_per_card`].
+/// engines: [`crate::serve::placement::layers_per_card`].
 pub fn pipeline_stages(engine: Engine, layers: u32, stages: u32) -> Vec<u64> {
     let n = stages.max(1) as usize;
     let base = u64::from(layers) / n as u64;
@@ -28,7 +28,7 @@ pub fn pipeline_stages(engine: Engine, layers: u32, stages: u32) -> Vec<u64> {
                 *p += 1;
             }
         }
-        _ => return crate::placement::layers_per_card(layers, stages),
+        _ => return crate::serve::placement::layers_per_card(layers, stages),
     }
     parts
 }

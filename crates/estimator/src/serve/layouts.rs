@@ -8,7 +8,7 @@
 //!   `DEFAULT_VOCAB_PADDING_SIZE = 64` and `divide()`s the padded rows by `tp`, which asserts
 //!   divisibility: vllm/model_executor/layers/vocab_parallel_embedding.py; SGLang's
 //!   python/sglang/srt/layers/vocab_parallel_embedding.py is adapted from it):
-//!   [`crate::placement::tensor_parallel`].
+//!   [`crate::serve::placement::tensor_parallel`].
 //! * Pipeline parallelism over `pp` stages splits the layers as each engine's `get_pp_indices`
 //!   does ([`pipeline_stages`]), at least one layer per stage. The first stage also holds the
 //!   embedding and the last the LM head; a model that ties them keeps a copy of the embedding on
@@ -20,17 +20,17 @@
 //!   tensor-parallel communication buffers when `tp > 1`); it fits when the fullest GPU stays
 //!   within `util × capacity`.
 //!
-//! The estimate itself runs the split of [`crate::result::ParallelChoice`]: pinned by
+//! The estimate itself runs the split of [`crate::estimate::ParallelChoice`]: pinned by
 //! `tp=`/`pp=`, else the one that fits with the largest KV pool (the largest tensor split of
 //! those within a few percent of it); the list shows the others beside it, and [`summary`]
 //! gives one line per layout for the page.
 
 use crate::catalog::{Arch, Format};
+pub use crate::estimate::ParallelLayout;
 use crate::inputs::Inputs;
-use crate::placement::tensor_parallel;
-pub use crate::result::ParallelLayout;
-pub use crate::stages::pipeline_stages;
-pub(crate) use crate::stages::stage_weights;
+use crate::serve::placement::tensor_parallel;
+pub use crate::serve::stages::pipeline_stages;
+pub(crate) use crate::serve::stages::stage_weights;
 use crate::terms::{kv, overhead, weights};
 use crate::units::Bytes;
 use serde::Serialize;
@@ -42,7 +42,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         return Vec::new();
     }
     let cards = i.cards.max(1);
-    let capacity = crate::placement::card_capacity(i);
+    let capacity = crate::serve::placement::card_capacity(i);
     let budget = capacity.scale(i.util);
     // vLLM and SGLang run on cards (a CPU-only machine is refused by the device check).
     let device = weights::weights(a, f, i.engine, false).device;
@@ -99,7 +99,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
 }
 
 /// When the estimate's layout does not fit and another does: which, in words.
-pub(crate) fn other_fits(i: &Inputs, e: &crate::result::Estimate) -> Option<String> {
+pub(crate) fn other_fits(i: &Inputs, e: &crate::estimate::Estimate) -> Option<String> {
     if e.fits {
         return None;
     }
@@ -107,7 +107,7 @@ pub(crate) fn other_fits(i: &Inputs, e: &crate::result::Estimate) -> Option<Stri
     Some(format!(
         "{} fits as {}: {} on the fullest GPU of {} (see the layouts).",
         i.engine.label(),
-        crate::placement::parallel_words(i.engine, l.tp, l.pp),
+        crate::serve::placement::parallel_words(i.engine, l.tp, l.pp),
         l.per_gpu_bytes,
         l.budget
     ))
@@ -131,7 +131,7 @@ pub struct LayoutLine {
     pub valid: bool,
     /// Valid, within the budget, and the pool holds one request of the context.
     pub fits: bool,
-    /// The layout the estimate runs ([`crate::result::ParallelChoice`]).
+    /// The layout the estimate runs ([`crate::estimate::ParallelChoice`]).
     pub chosen: bool,
     /// The line, ready to show: `tp 2 × pp 2: 20.31 GiB of 21.60 GiB per GPU, 61,440 tokens of
     /// KV: fits (chosen)`.
@@ -143,7 +143,7 @@ pub struct LayoutLine {
 /// (no words beyond the line, no commands, no speed), no float formatting, no sorting.
 pub fn summary(inputs: &Inputs) -> Vec<LayoutLine> {
     let mut i = inputs.clone();
-    crate::normalize::normalize(&mut i);
+    crate::inputs::normalize::normalize(&mut i);
     let Some((_, v)) = crate::catalog::catalog().variant(&i.model) else {
         return Vec::new();
     };
@@ -159,14 +159,14 @@ pub fn summary(inputs: &Inputs) -> Vec<LayoutLine> {
 }
 
 /// [`summary`] for a model read from a file or the Hub (`i` already normalized, as
-/// [`crate::estimate::estimate_file`] does).
+/// [`crate::serve::estimate_file`] does).
 pub fn summary_with(i: &Inputs, a: &Arch, f: &Format) -> Vec<LayoutLine> {
     if !i.engine.preallocates() || !i.gpus.is_empty() {
         return Vec::new();
     }
     let cards = i.cards.max(1);
-    let all = crate::sizing::candidates(i, a, f, cards);
-    let (k, _, _) = crate::sizing::pick(i, &all, cards);
+    let all = crate::serve::sizing::candidates(i, a, f, cards);
+    let (k, _, _) = crate::serve::sizing::pick(i, &all, cards);
     all.iter()
         .enumerate()
         .map(|(n, c)| {

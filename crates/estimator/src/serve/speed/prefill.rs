@@ -44,7 +44,7 @@ pub const PREFILL_GB10: PrefillFit = PrefillFit {
 /// Q8_0, Q4_0) of the M2 Ultra (76 cores) and M3 Max (40 cores), the chips the Metal decode fit
 /// comes from, in the summary table of llama.cpp discussion #4167
 /// (<https://github.com/ggml-org/llama.cpp/discussions/4167>, "Performance of llama.cpp on
-/// Apple Silicon M-series"; `metal_prefill` in `tests/data/speed.json`): 0.60–0.72 of the GPU's
+/// Apple Silicon M-series"; `metal_prefill` in `data/speed.json`): 0.60–0.72 of the GPU's
 /// FP16 throughput. The Metal matrix kernels dequantize tiles as they multiply (no separate
 /// dequantization pass). Held out: the M1 Max (32 cores) and M2 Max (38 cores) rows, within 10 %.
 pub const PREFILL_METAL: PrefillFit = PrefillFit {
@@ -184,7 +184,7 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
         );
         // Layers left in host memory: llama.cpp's CUDA backend runs their matmuls on the card
         // for batches of 32 tokens or more, copying the weights over PCIe each micro-batch.
-        if crate::support::spills(i) {
+        if crate::serve::support::spills(i) {
             let over = c.bytes.get().saturating_sub(c.budget.get()) as f64;
             t += over.min(w) / (UBATCH * PCIE_GBS * 1e9);
         }

@@ -2,12 +2,12 @@
 //! (a flag written out is visible to the next reader; one left to its default is found
 //! only after it bites).
 
+use crate::catalog::engine::Engine;
+use crate::catalog::quant::GgmlType;
 use crate::catalog::{catalog, Format};
-use crate::engine::Engine;
+use crate::estimate::Layout;
 use crate::inputs::Inputs;
-use crate::placement::card_capacities;
-use crate::quant::GgmlType;
-use crate::result::Layout;
+use crate::serve::placement::card_capacities;
 
 /// `x` as `format!("{x:?}")` writes it for the factors a config holds (`4.0`, `2.5`: a JSON and
 /// Python float literal), without core's float formatting in the page.
@@ -21,7 +21,7 @@ fn float_literal(x: f64) -> String {
 }
 
 /// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
-/// layout that starts: see [`crate::placement::tensor_parallel`]) holding `shares` of the layers
+/// layout that starts: see [`crate::serve::placement::tensor_parallel`]) holding `shares` of the layers
 /// under layer split.
 pub fn command(
     i: &Inputs,
@@ -45,7 +45,7 @@ pub fn command(
     let par = i.par as u64;
     let (tk, tv) = i.kv_types();
     // A CPU-only machine: no layer on a GPU (llama.cpp `-ngl 0`, Ollama `num_gpu 0`).
-    let pinned = if crate::support::cpu_only(i) {
+    let pinned = if crate::serve::support::cpu_only(i) {
         Some(0)
     } else {
         i.ngl
@@ -89,8 +89,8 @@ struct Cmd<'a> {
     rope_json: Option<&'a str>,
     ctx: u64,
     par: u64,
-    tk: crate::engine::KvDtype,
-    tv: crate::engine::KvDtype,
+    tk: crate::catalog::engine::KvDtype,
+    tv: crate::catalog::engine::KvDtype,
     pinned: Option<u32>,
 }
 
@@ -140,7 +140,7 @@ fn llama_cpp(c: &Cmd) -> String {
         s.push_str(" --swa-full");
     }
     // Text only: -hf would also fetch the repo's projector and put it on the GPU.
-    if !i.mmproj && crate::mmproj::for_repo(&format.repo).is_some() {
+    if !i.mmproj && crate::catalog::mmproj::for_repo(&format.repo).is_some() {
         s.push_str(" --no-mmproj");
     }
     if let Some(y) = yarn {
@@ -222,7 +222,7 @@ fn vllm(c: &Cmd) -> String {
         tk,
         ..
     } = *c;
-    // The chosen tensor × pipeline split (crate::result::ParallelChoice).
+    // The chosen tensor × pipeline split (crate::estimate::ParallelChoice).
     let parallel = parallel_flags(i, layout, split);
     // Uneven pipeline stages: the layers each card holds.
     let partition = if layout == Layout::Layer && !i.gpus.is_empty() {
@@ -337,5 +337,5 @@ fn parallel_flags(i: &Inputs, layout: Layout, split: (u32, u32)) -> String {
     } else {
         (i.cards, 1)
     };
-    crate::placement::parallel_words(i.engine, tp, pp)
+    crate::serve::placement::parallel_words(i.engine, tp, pp)
 }

@@ -2,7 +2,7 @@
 //! reader trusts a measured speed over a modelled one, and a measurement next to the model shows
 //! how far to trust the model.
 //!
-//! **Rows.** The llama-bench decode rows of `tests/data/speed.json` (the regression rows of
+//! **Rows.** The llama-bench decode rows of `data/speed.json` (the regression rows of
 //! `tests/speed.rs`, each with its URL and the line it was copied from) whose model is a catalog
 //! variant, whose format is one of that variant's GGUF files and whose card is a catalog card,
 //! with every layer on the card (`-ngl 99`); selected when the catalog is built (`build.rs`). A
@@ -16,11 +16,11 @@
 //! (`tg32 @ d4096` for a 6K context); a context below every measured depth takes the shallowest.
 
 use crate::catalog::catalog;
+use crate::catalog::engine::KvDtype;
+use crate::catalog::quant::{GgmlType, Quant};
 pub use crate::catalog::Measured;
-use crate::engine::KvDtype;
+use crate::estimate::Estimate;
 use crate::inputs::{GpuChoice, Inputs};
-use crate::quant::{GgmlType, Quant};
-use crate::result::Estimate;
 use crate::Engine;
 
 /// The published measurement of the configuration `i` (estimated as `e`), if there is one.

@@ -40,9 +40,10 @@ pub use rank::{rank, TrainCandidate};
 pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
-use crate::estimate::{card_capacity, CardUse, Check, CheckName, Estimate, Layout, Verdict};
+use crate::estimate::{CardUse, Check, CheckName, Estimate, Layout, Verdict};
+use crate::inputs::normalize::normalize;
 use crate::inputs::{quote, Inputs, Method, Trainer};
-use crate::normalize::normalize;
+use crate::serve::card_capacity;
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;

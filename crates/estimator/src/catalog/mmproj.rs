@@ -8,7 +8,7 @@
 //! <https://huggingface.co/google/gemma-3-27b-it-qat-q4_0-gguf>), so no projector is budgeted
 //! there. Not modelled: the vision encoder's compute buffer while an image is encoded.
 
-use crate::engine::Engine;
+use crate::catalog::engine::Engine;
 use crate::units::Bytes;
 
 /// One repo's projector.

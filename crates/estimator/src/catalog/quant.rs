@@ -425,7 +425,7 @@ impl Quant {
     }
 
     /// The container a published file of this format comes in. Which engines load it follows
-    /// from [`crate::engine::Engine::container`]: llama.cpp and Ollama load GGUF only
+    /// from [`crate::catalog::engine::Engine::container`]: llama.cpp and Ollama load GGUF only
     /// (<https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md>,
     /// <https://github.com/ollama/ollama/blob/main/docs/import.md>); vLLM and SGLang load
     /// safetensors checkpoints including AWQ, GPTQ (4/8-bit), FP8, NVFP4 (ModelOpt /

@@ -5,9 +5,9 @@
 //! estimator's entry points and the page after each edit.
 
 use crate::catalog::catalog;
-use crate::engine::{Engine, KvDtype};
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::catalog::quant::Quant;
 use crate::inputs::{quote, GpuChoice, Inputs, Mode, Notice};
-use crate::quant::Quant;
 
 /// Make the inputs consistent with the catalog and the engine (the rules below, in order).
 /// Returns what it changed.

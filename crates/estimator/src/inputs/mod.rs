@@ -1,10 +1,13 @@
 //! Everything a user can set: one plain value, no signals, no I/O (so it tests on the host).
-//! The permalink codec ([`crate::permalink`]) turns it into a query string and back.
+//! The permalink codec ([`crate::inputs::permalink`]) turns it into a query string and back.
 
-use crate::engine::{Engine, KvDtype};
-use crate::quant::Quant;
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::catalog::quant::Quant;
 use crate::units::Tokens;
 use serde::Serialize;
+
+pub mod normalize;
+pub mod permalink;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 /// Serve (inference) or train (fine-tuning).
@@ -268,7 +271,7 @@ pub struct Inputs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub bw: Option<f64>,
     /// Host RAM bandwidth, GB/s (`ram_bw=`), for layers and KV left in system RAM; `None` =
-    /// [`crate::speed::DEFAULT_RAM_BW_GBS`].
+    /// [`crate::serve::speed::DEFAULT_RAM_BW_GBS`].
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ram_bw: Option<f64>,
     /// llama.cpp `-ngl` / Ollama `num_gpu` (`ngl=`): layers on the GPU, the output layer

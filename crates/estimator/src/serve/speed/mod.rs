@@ -42,7 +42,7 @@
 //! measurement with its configuration is in the regression rows yet.
 //!
 //! **Provenance.** `eff` and `fixed` are fitted per memory kind on published llama-bench decode
-//! runs (`tests/data/speed.json`, 27 CUDA rows, llama.cpp builds of 2024: the
+//! runs (`data/speed.json`, 27 CUDA rows, llama.cpp builds of 2024: the
 //! XiongjieDai/GPU-Benchmarks-on-LLM-Inference notebooks and llama.cpp PR #4766): GDDR cards
 //! `eff` 0.81 with 1.23 ms per token fixed, HBM cards 0.533 with 3.06 ms (their kernels do not
 //! saturate HBM at batch 1). Residuals ±18 %, median 6 % (`tests/speed.rs`). Unified memory
@@ -64,7 +64,7 @@
 //! **Host memory** is read by llama.cpp's CPU kernels (`ggml-cpu`: dequantize a block, dot it
 //! with the activation) at a share of the RAM's theoretical bandwidth, [`HOST_EFF`]: fitted on
 //! the CPU-backend llama-bench rows of single-socket machines with their RAM stated (`cpu_only`
-//! in `tests/data/speed.json`: Ryzen AI Max+ 395, 7940HS, 5800X3D reach 0.42–0.70 of it, median
+//! in `data/speed.json`: Ryzen AI Max+ 395, 7940HS, 5800X3D reach 0.42–0.70 of it, median
 //! 0.603, counting the file less the token embedding, a lookup). Held out, the partial-offload
 //! rows of an RTX 2080 (8 GB) with a quad-channel DDR4 host (llmfit PRs #773–#778: seven models
 //! at `-ngl` 16–44, four on the card alone): median 10 %, worst 19 %, every one an over-estimate;
@@ -86,7 +86,7 @@
 //!
 //! **Pinned offload** (`ngl=`, llama.cpp `-ngl`, Ollama `num_gpu`; `nkvo=1`, llama.cpp
 //! `--no-kv-offload`): the blocks left on the CPU and their KV cache (or the whole cache) are
-//! host terms of the estimate ([`crate::result::Offload`]), off the card's bar; each token
+//! host terms of the estimate ([`crate::estimate::Offload`]), off the card's bar; each token
 //! reads their active bytes at `HOST_EFF × ram_bw`. Without `ngl=`, a model that spills gets
 //! the most layers that fit pinned in its command. `on_card_tps` counts the same bytes at the
 //! card's bandwidth.
@@ -143,9 +143,9 @@
 //! per token is added. Unvalidated against a published partial-offload prefill row.
 
 use crate::catalog::{catalog, Arch, MemoryKind, Variant};
+use crate::estimate::{Estimate, Layout};
+pub use crate::estimate::{Prefill, Speed};
 use crate::inputs::{GpuChoice, Inputs};
-use crate::result::{Estimate, Layout};
-pub use crate::result::{Prefill, Speed};
 use crate::terms::TermName;
 use crate::units::Bytes;
 
@@ -185,7 +185,7 @@ pub const UNIFIED: Fit = Fit {
 };
 
 /// AMD discrete GDDR cards (RDNA3: Radeon RX 7900 XTX/XT, Radeon PRO W7900) under llama.cpp's
-/// HIP (ROCm) backend: `eff` fitted on the two RX 7900 XTX decode rows of `tests/data/speed.json`
+/// HIP (ROCm) backend: `eff` fitted on the two RX 7900 XTX decode rows of `data/speed.json`
 /// (Llama-2-7B Q4_0 tg128 119.09 t/s, build 1988; Llama-3-8B Q4_K_M tg64 105.75 t/s, llama.cpp
 /// PR #26284), the fixed time kept at the GDDR one. The CUDA GDDR fit over-estimates these cards
 /// by 32–71 %: at batch 1 the HIP matrix-vector kernels read about 55 % of the specified
@@ -216,7 +216,7 @@ pub const MLX: Fit = Fit {
 
 /// A CPU-only machine (llama.cpp's CPU backend): the weights and cache read at [`HOST_EFF`] of
 /// the RAM's theoretical bandwidth, the share it is fitted as (the CPU-only rows of
-/// `tests/data/speed.json` carry no fixed time per token: none is added).
+/// `data/speed.json` carry no fixed time per token: none is added).
 pub const CPU: Fit = Fit {
     eff: HOST_EFF,
     fixed_s: 0.0,
@@ -225,7 +225,7 @@ pub const CPU: Fit = Fit {
 /// vLLM and SGLang on HBM cards, one request: their CUDA-graph decode reads more of the
 /// bandwidth than llama.cpp's kernels ([`HBM`]). Fitted on the two single-card BF16 rows of the
 /// Qwen speed benchmark on an A100 80GB (vLLM 0.6.3, one prompt token, 2048 generated: Qwen2.5-7B
-/// 84.28 and 14B 46.30 tokens/s; `vllm_decode` in `tests/data/speed.json`). Held out
+/// 84.28 and 14B 46.30 tokens/s; `vllm_decode` in `data/speed.json`). Held out
 /// (`tests/speed.rs`): Qwen2.5-3B (+24 %: more, smaller layers), 32B, 7B at 6K and 30K tokens of
 /// context, 72B under tensor parallelism on 2 and 4 cards, Llama-3.1-8B on an A100 40GB (−16 %)
 /// and an H100 (−23 %): median 15 %. Domain: dense BF16 models; quantized kernels (GPTQ, AWQ,
@@ -254,7 +254,7 @@ pub fn decode_fit(g: &crate::catalog::Gpu) -> Fit {
 pub const DEFAULT_RAM_BW_GBS: f64 = 76.8;
 
 /// Share of the host RAM's theoretical bandwidth llama.cpp's CPU kernels read weights and KV
-/// at: the median of the single-socket CPU-backend llama-bench rows of `tests/data/speed.json`
+/// at: the median of the single-socket CPU-backend llama-bench rows of `data/speed.json`
 /// (`cpu_only`: Llama-2-7B Q4_0 `tg128` on a Ryzen AI Max+ 395, 28.94 t/s of 256 GB/s, 0.42; a
 /// Ryzen 9 7940HS, 14.42 t/s of 89.6 GB/s, 0.603; a Ryzen 7 5800X3D, 10.7 t/s of 57.6 GB/s, 0.70;
 /// bytes per token: the file less the token embedding).
@@ -280,7 +280,7 @@ pub fn attach(i: &Inputs, v: &Variant, e: &mut Estimate) {
         s.prefill_tps = Some(p.prefill_tps);
         s.ttft_s = Some(p.ttft_s);
     }
-    let m = crate::measured::find(i, e);
+    let m = crate::serve::measured::find(i, e);
     if let Some(s) = e.speed.as_mut() {
         s.measured = m;
     }

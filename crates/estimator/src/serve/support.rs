@@ -5,10 +5,10 @@
 //! skips it for that engine. Architectures without a row (dense and MoE transformers every
 //! engine has run for a long time) carry no check.
 
+use crate::catalog::engine::Engine;
+use crate::catalog::quant::{Container, Quant};
 use crate::catalog::{Arch, Format};
-use crate::engine::Engine;
-use crate::quant::{Container, Quant};
-use crate::result::{Check, CheckName};
+use crate::estimate::{Check, CheckName};
 
 /// Whether an engine runs a kind.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,6 +1,6 @@
 //! Inference engines and the facts about them that change the answer.
 
-use crate::quant::{Container, GgmlType};
+use crate::catalog::quant::{Container, GgmlType};
 use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;

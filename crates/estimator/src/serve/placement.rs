@@ -2,10 +2,10 @@
 //! start, how layers split over cards or pipeline stages, and the words for a split. Below the
 //! sizing, which calls them for every split it weighs.
 
+use crate::catalog::engine::Engine;
 use crate::catalog::{catalog, Arch, Variant};
-use crate::engine::Engine;
+use crate::estimate::CardUse;
 use crate::inputs::{GpuChoice, Inputs};
-use crate::result::CardUse;
 use crate::terms::kv;
 use crate::units::{Bytes, SignedBytes};
 
@@ -138,7 +138,7 @@ pub fn fullest(per_card: &[CardUse]) -> &CardUse {
 
 /// Whole layers per card under layer split: `layers / cards` each, the first `layers % cards`
 /// cards one more: fitcard's split for llama.cpp's even `-ts`, Ollama and transformers. vLLM and
-/// SGLang place the remainder on later stages ([`crate::layouts::pipeline_stages`]).
+/// SGLang place the remainder on later stages ([`crate::serve::layouts::pipeline_stages`]).
 pub fn layers_per_card(layers: u32, cards: u32) -> Vec<u64> {
     let cards = cards.max(1);
     (0..cards)

@@ -3,12 +3,12 @@
 //! arithmetic ([`crate::estimate`]) so that the ranking, which needs only numbers, never builds
 //! a sentence.
 
+use crate::catalog::engine::Engine;
 use crate::catalog::{Format, SizeKind, Variant};
-use crate::command::command;
-use crate::engine::Engine;
+use crate::estimate::Estimate;
 use crate::inputs::Inputs;
-use crate::result::Estimate;
-use crate::sizing::Sizing;
+use crate::serve::command::command;
+use crate::serve::sizing::Sizing;
 use crate::terms::{kv, logits, overhead, weights, TermName};
 use crate::units::Bytes;
 
@@ -33,7 +33,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
     let pinned = if e.fits || i.ngl.is_some() {
         i.ngl
     } else {
-        crate::sizing::fitted_ngl(i, &crate::placement::arch_for(i, v), f).or(i.ngl)
+        crate::serve::sizing::fitted_ngl(i, &crate::serve::placement::arch_for(i, v), f).or(i.ngl)
     };
     let j = if pinned != i.ngl {
         std::borrow::Cow::Owned(Inputs {
@@ -64,7 +64,7 @@ fn term_text(
                 )
             } else {
                 format!("file size {}", w.file)
-            } + &match crate::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
+            } + &match crate::catalog::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
                 Some(p) => format!(
                     " + vision projector {} ({}, {} size: {}) on card 0; mmproj=0 for text only",
                     s.mmproj, p.file, p.size, p.source
@@ -204,7 +204,7 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
     let a = &v.arch;
     match (name, i.engine) {
         // No card: the fit's CUDA context does not exist on the CPU backend.
-        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if crate::support::cpu_only(i) => Some(
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if crate::serve::support::cpu_only(i) => Some(
             "the overhead fit was measured on CUDA cards (their context and compute buffers); the CPU backend has no CUDA context, so it is likely high".into(),
         ),
         // The overhead fit was measured on llama.cpp at one slot and one card, on models that
@@ -229,13 +229,13 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
         }
         // vLLM's profile was fitted on its 0.19 startup logs of dense and MoE models up to 70B;
         // pipeline stages hold less than one card's peak.
-        (TermName::Overhead, Engine::Vllm) if s.layout == crate::result::Layout::Layer => Some(
+        (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Layout::Layer => Some(
             "vLLM's overhead was fitted on one card and on tensor parallelism; pipeline stages other than the last hold less".into(),
         ),
-        (TermName::Overhead, Engine::Sglang) if s.layout == crate::result::Layout::Layer => Some(
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Layer => Some(
             "SGLang's profile was compared with startup logs on one card and under tensor parallelism, not with pipeline stages".into(),
         ),
-        (TermName::Overhead, Engine::Sglang) if s.layout == crate::result::Layout::Tensor => Some(
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Tensor => Some(
             "SGLang's tensor-parallel buffers are sized from vLLM's H100 logs and checked on one SGLang log (4 × H100); other cards and interconnects differ".into(),
         ),
         (TermName::Overhead, Engine::Transformers) if a.experts > 1 => Some(
@@ -324,7 +324,7 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
         out.push(format!(
             "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{} requests of {} tokens at once (you asked for {}).",
             i.engine.label(),
-            crate::placement::fullest(&e.per_card).budget,
+            crate::serve::placement::fullest(&e.per_card).budget,
             crate::units::Fixed(conc, 1),
             i.ctx,
             i.par
