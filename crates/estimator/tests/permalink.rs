@@ -209,10 +209,10 @@ fn keys_lists_every_key_the_decoder_reads() {
         .notices
         .iter()
         .any(|n| n.message.contains("unknown parameter")));
-    // The decoder's match arms, read from its source: every one is in KEYS.
-    let src = include_str!("../src/inputs/permalink/mod.rs");
-    let body =
-        &src[src.find("fn apply(").unwrap()..src.find("unknown parameter, ignored").unwrap()];
+    // The decoder's match arms (`apply` and its groups of keys), read from its source: every
+    // one is in KEYS.
+    let src = include_str!("../src/inputs/permalink/keys.rs");
+    let body = &src[src.find("fn apply(").unwrap()..src.find("fn version(").unwrap()];
     let mut arms: Vec<&str> = body
         .lines()
         .filter_map(|l| l.strip_prefix("        \"")?.split('"').next())

@@ -5,17 +5,17 @@
 //! duplicate key or a model/format/GPU missing from the catalog falls back to the default and is
 //! reported as a [`Notice`] naming the key. It never panics (property-tested).
 
-use crate::catalog::catalog;
-use crate::catalog::engine::{Engine, KvDtype};
-use crate::catalog::quant::Quant;
+use crate::catalog::engine::KvDtype;
 pub use crate::inputs::normalize::normalize;
 use crate::inputs::*;
 use std::fmt::Write;
 use std::str::FromStr;
 
 mod form;
+mod keys;
 mod values;
 use form::*;
+use keys::apply;
 use values::*;
 
 /// Version of the query string written by [`encode`].
@@ -40,7 +40,15 @@ impl Decoded {
 /// Query string for `inputs` (without a leading `?`). Every parameter is written.
 pub fn encode(i: &Inputs) -> String {
     let mut s = String::with_capacity(256);
-    let t = &i.train;
+    encode_serve(&mut s, i);
+    encode_train(&mut s, &i.train);
+    encode_run(&mut s, i);
+    encode_filters(&mut s, &i.best);
+    s
+}
+
+/// The model, its format, the workload, the cards and the engine with its cache and layout.
+fn encode_serve(s: &mut String, i: &Inputs) {
     let _ = write!(
         s,
         "v={VERSION}&mode={}&model={}&quant={}&ctx={}&par={}&cards={}",
@@ -88,6 +96,10 @@ pub fn encode(i: &Inputs) -> String {
     if let Some(p) = i.pp {
         let _ = write!(s, "&pp={p}");
     }
+}
+
+/// The fine-tuning inputs (the trainer and free memory only when set).
+fn encode_train(s: &mut String, t: &TrainInputs) {
     let _ = write!(
         s,
         "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",
@@ -100,6 +112,11 @@ pub fn encode(i: &Inputs) -> String {
         let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
         let _ = write!(s, "&free={}", v.join(","));
     }
+}
+
+/// What is written only when it differs from the default: the projector, offload, bandwidths,
+/// the picked cards, the embed view, the revision and the file.
+fn encode_run(s: &mut String, i: &Inputs) {
     if !i.mmproj {
         s.push_str("&mmproj=0");
     }
@@ -118,8 +135,8 @@ pub fn encode(i: &Inputs) -> String {
     if i.nkvo {
         s.push_str("&nkvo=1");
     }
-    if !t.pick.is_empty() {
-        let v: Vec<String> = t.pick.iter().map(|g| g.to_string()).collect();
+    if !i.train.pick.is_empty() {
+        let v: Vec<String> = i.train.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
     }
     if i.embed {
@@ -131,7 +148,10 @@ pub fn encode(i: &Inputs) -> String {
     if let Some(f) = &i.file {
         let _ = write!(s, "&file={}", escape(f));
     }
-    let b = &i.best;
+}
+
+/// The best-model filters that are set.
+fn encode_filters(s: &mut String, b: &BestFilters) {
     if b.on {
         s.push_str("&best=1");
     }
@@ -147,7 +167,6 @@ pub fn encode(i: &Inputs) -> String {
     if let Some(r) = b.reasoning {
         let _ = write!(s, "&reasoning={}", u8::from(r));
     }
-    s
 }
 
 /// Decode a query string (a leading `?` is ignored). Never fails: see the module docs.
@@ -291,161 +310,6 @@ pub const KEYS: [&str; 44] = [
     "free",
     "pick",
 ];
-
-fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), String> {
-    let kv_type = |val: &str| {
-        KvDtype::from_str(val).map_err(|_| {
-            bad(
-                val,
-                "auto, f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl, bfloat16, fp8, fp8_e4m3, fp8_e5m2",
-            )
-        })
-    };
-    let t = &mut i.train;
-    match key {
-        "v" => {
-            let v: u32 = num(val, (1, u32::MAX))?;
-            if v != VERSION {
-                return Err(format!(
-                    "version {v} is not known; read as version {VERSION}"
-                ));
-            }
-        }
-        "mode" => {
-            i.mode = match val {
-                "serve" => Mode::Serve,
-                "train" => Mode::Train,
-                _ => return Err(bad(val, "serve, train")),
-            }
-        }
-        "model" => {
-            let (_, v) = catalog().variant(val).ok_or_else(|| {
-                format!(
-                    "model {} is not in the catalog; using {}",
-                    quote(val),
-                    i.model
-                )
-            })?;
-            i.model = v.id.clone();
-        }
-        "quant" => {
-            i.quant = Quant::from_str(val).map_err(|_| {
-                format!(
-                    "{} is not a format fitcard knows (closest: {}); kept the default",
-                    quote(val),
-                    Quant::closest(val, 3).join(", ")
-                )
-            })?
-        }
-        "ctx" => i.ctx = num(val, limits::CTX)?,
-        "par" => i.par = num(val, limits::PAR)?,
-        "cards" => i.cards = num(val, limits::CARDS)?,
-        "gpu" | "vram" if seen.gpu => {
-            return Err("both gpu and vram given; kept the first".into());
-        }
-        "gpu" => {
-            let g = catalog().gpu(val).ok_or_else(|| {
-                format!(
-                    "GPU {} is not in the catalog; use vram=<GiB> for other cards",
-                    quote(val)
-                )
-            })?;
-            i.gpu = GpuChoice::Catalog(g.id.clone());
-            seen.gpu = true;
-        }
-        "vram" => {
-            i.gpu = GpuChoice::VramGib(fnum(val, limits::VRAM_GIB)?);
-            seen.gpu = true;
-        }
-        "gpus" => {
-            let ids = list(val, |id| {
-                catalog().gpu(id).map(|g| g.id.clone()).ok_or_else(|| {
-                    format!(
-                        "GPU {} is not in the catalog; kept one kind of card",
-                        quote(id)
-                    )
-                })
-            })?;
-            i.gpus = ids;
-        }
-        "engine" => {
-            i.engine = Engine::from_str(val).map_err(|_| {
-                let all: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
-                bad(val, &all.join(", "))
-            })?
-        }
-        "kv" => seen.kv = Some(kv_type(val)?),
-        "kvk" => seen.k = Some(kv_type(val)?),
-        "kvv" => seen.v = Some(kv_type(val)?),
-        "kvu" => i.kvu = flag(val)?,
-        "ubatch" => i.ubatch = num(val, limits::UBATCH)?,
-        "swafull" => i.swa_full = flag(val)?,
-        "mmproj" => i.mmproj = flag(val)?,
-        "util" => i.util = fnum(val, limits::UTIL)?,
-        "tp" => i.tp = Some(num(val, limits::CARDS)?),
-        "pp" => i.pp = Some(num(val, limits::CARDS)?),
-        "gl" => i.gl = Some(fnum(val, (0.0, 4096.0))?),
-        "bw" => i.bw = Some(fnum(val, limits::BW_GBS)?),
-        "ram_bw" => i.ram_bw = Some(fnum(val, limits::RAM_BW_GBS)?),
-        "ngl" => i.ngl = Some(num(val, limits::NGL)?),
-        "nkvo" => i.nkvo = flag(val)?,
-        "embed" => i.embed = flag(val)?,
-        "rev" => i.rev = Some(revision(val)?),
-        "file" => i.file = Some(repo_path(val)?),
-        "best" => i.best.on = flag(val)?,
-        "family" => {
-            let cat = crate::catalog::catalog();
-            if cat.family(val).is_none() {
-                let ids: Vec<&str> = cat.families.iter().map(|f| f.id.as_str()).collect();
-                return Err(bad(val, &closest_ids(val, &ids, 6)));
-            }
-            i.best.family = Some(val.to_string());
-        }
-        "license" => {
-            if val.is_empty()
-                || val.len() > 40
-                || !val
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b))
-            {
-                return Err(bad(
-                    val,
-                    "a licence id such as apache-2.0, mit, gemma, llama3.1",
-                ));
-            }
-            i.best.license = Some(val.to_ascii_lowercase());
-        }
-        "minctx" => i.best.min_ctx = Some(num(val, limits::CTX)?),
-        "reasoning" => i.best.reasoning = Some(flag(val)?),
-        "method" => t.method = ident(val)?,
-        "rank" => t.rank = num(val, limits::RANK)?,
-        "bsz" => t.bsz = num(val, limits::BSZ)?,
-        "seq" => t.seq = num(val, limits::SEQ)?,
-        "gc" => t.gc = ident(val)?,
-        "optim" => t.optim = ident(val)?,
-        "trainer" => t.trainer = ident(val)?,
-        "targets" => {
-            let mut set = TargetSet::EMPTY;
-            for m in val.split(',').map(str::trim).filter(|m| !m.is_empty()) {
-                set = set.with(ident(m)?, true);
-            }
-            if set.is_empty() {
-                return Err("no target module given; adapting all seven".into());
-            }
-            t.targets = set;
-        }
-        "free" => {
-            let v = list(val, |s| fnum(s, limits::FREE_GIB))?;
-            t.free = v;
-        }
-        "pick" => {
-            let v = list(val, |s| num(s, (0, limits::GPUS as u32 - 1)))?;
-            t.pick = v;
-        }
-        _ => return Err("unknown parameter, ignored".into()),
-    }
-    Ok(())
-}
 
 #[cfg(test)]
 mod tests {
