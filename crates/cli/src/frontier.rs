@@ -4,17 +4,15 @@ use crate::*;
 
 /// `frontier '<query>' [--svg]`: the most concurrent slots at each context of a log-spaced grid,
 /// one column per KV cache type (and, on llama.cpp, unified or per-slot cache).
-pub fn frontier(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
+pub fn frontier(query: &str, rest: &[&str], svg_out: bool, json: bool) -> Result<String, String> {
     use fitcard_estimator::frontier::{frontier, plot::ctx_label, svg};
     let d = decode(query);
     if let Some(n) = d.notices.first() {
         return Err(format!("bad parameter {n}"));
     }
-    let svg_out = match rest {
-        [] => false,
-        ["--svg"] if !json => true,
-        _ => return Err(USAGE.into()),
-    };
+    if !rest.is_empty() || svg_out && json {
+        return Err(USAGE.into());
+    }
     let f = frontier(&d.inputs);
     if json {
         return Ok(to_json(&f));

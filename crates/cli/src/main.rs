@@ -16,6 +16,7 @@
 //! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
 
+mod args;
 mod docs;
 mod files;
 mod frontier;
@@ -29,6 +30,7 @@ use fitcard_estimator::inputs::{clean, limits, quote};
 
 use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
 
+use args::Cli;
 use std::process::ExitCode;
 
 const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
@@ -67,53 +69,9 @@ fn print_err(msg: &str) {
 }
 
 fn main() -> ExitCode {
-    // Arguments that are not UTF-8 are bad input like any other: one line, exit code 2.
-    let args: Result<Vec<String>, String> = std::env::args_os()
-        .skip(1)
-        .enumerate()
-        .map(|(n, a)| {
-            a.into_string().map_err(|a| {
-                format!(
-                    "argument {} is not valid UTF-8: {}",
-                    n + 1,
-                    quote(&a.to_string_lossy())
-                )
-            })
-        })
-        .collect();
-    let args = match args {
-        Ok(a) => a,
-        Err(msg) => {
-            print_err(&msg);
-            return ExitCode::from(2);
-        }
-    };
-    let json = args.iter().any(|a| a == "--json");
-    // `--file PATH`: estimate a local GGUF file instead of a catalog model.
-    let file_at = args.iter().position(|a| a == "--file");
-    let rest: Vec<&str> = args
-        .iter()
-        .enumerate()
-        .filter(|(k, a)| {
-            *a != "--json" && Some(*k) != file_at && Some(*k) != file_at.map(|f| f + 1)
-        })
-        .map(|(_, a)| a.as_str())
-        .collect();
-    if let Some(at) = file_at {
-        let path = args.get(at + 1).map_or("", String::as_str);
-        return match local::estimate_file(&rest, path, json) {
-            Ok(o) => {
-                print_out(&o, json);
-                ExitCode::SUCCESS
-            }
-            Err(msg) => {
-                print_err(&msg);
-                ExitCode::from(2)
-            }
-        };
-    }
-    match run(&rest, json) {
-        Ok(out) => {
+    let answer = Cli::from_env().and_then(|cli| Ok((run(&cli)?, cli.json)));
+    match answer {
+        Ok((out, json)) => {
             print_out(&out, json);
             ExitCode::SUCCESS
         }
@@ -124,55 +82,70 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[&str], json: bool) -> Result<String, String> {
-    if let ["measure", query, points @ ..] = args {
-        return measure::measure(query, points, json);
+/// The command line's answer (text or JSON), or why it is refused.
+fn run(cli: &Cli) -> Result<String, String> {
+    let words: Vec<&str> = cli.words.iter().map(String::as_str).collect();
+    let json = cli.json;
+    // `--file PATH`: estimate a local GGUF file instead of a catalog model.
+    if let Some(path) = &cli.file {
+        cli.only_flags_of("estimate")?;
+        return local::estimate_file(&words, path, json);
     }
-    if let ["solve", query, rest @ ..] = args {
-        return solve::solve(query, rest, json);
-    }
-    if let ["frontier", query, rest @ ..] = args {
-        return frontier::frontier(query, rest, json);
-    }
-    if let ["docs", out, rest @ ..] = args {
-        let src = rest.first().copied().unwrap_or("docs");
-        return docs::write_all(std::path::Path::new(out), std::path::Path::new(src));
-    }
-    if let ["inspect", path] = args {
-        return local::inspect(path, json);
-    }
-    let (cmd, query) = match args {
-        [cmd] => (*cmd, ""),
-        [cmd, q] => (*cmd, *q),
-        _ => return Err(USAGE.into()),
-    };
-    if cmd == "badge" {
-        let d = decode(query);
-        if let Some(n) = d.notices.first() {
-            return Err(format!("bad parameter {n}"));
+    cli.only_flags_of(words.first().copied().unwrap_or_default())?;
+    match words.as_slice() {
+        ["measure", query, points @ ..] => measure::measure(query, points, cli.how, json),
+        ["solve", query, rest @ ..] => solve::solve(query, rest, cli.target.as_deref(), json),
+        ["frontier", query, rest @ ..] => frontier::frontier(query, rest, cli.svg, json),
+        ["docs", out, rest @ ..] => {
+            let src = rest.first().copied().unwrap_or("docs");
+            docs::write_all(std::path::Path::new(out), std::path::Path::new(src))
         }
-        let e = match d.inputs.mode {
-            Mode::Serve => estimate(&d.inputs),
-            Mode::Train => fitcard_estimator::training::estimate(&d.inputs).estimate,
-        };
-        return Ok(fitcard_estimator::badge::svg(&e, &d.inputs)
-            .trim_end()
-            .to_string());
+        ["inspect", path] => local::inspect(path, json),
+        [cmd] => query_command(cmd, "", json),
+        [cmd, query] => query_command(cmd, query, json),
+        _ => Err(USAGE.into()),
     }
-    if cmd == "report" && query.is_empty() {
-        return Ok(format!(
-            "{}\n\n{}",
-            fitcard_estimator::baselines::report().trim_end(),
-            speed_report::section().trim_end()
-        ));
+}
+
+/// The commands that read one query or none: `badge`, `report`, `catalog`, and the estimates
+/// ([`answer`]).
+fn query_command(cmd: &str, query: &str, json: bool) -> Result<String, String> {
+    match cmd {
+        "badge" => badge(query),
+        "report" if query.is_empty() => Ok(report()),
+        "catalog" if json => Ok(to_json(catalog())),
+        "catalog" => Ok(catalog_table()),
+        _ => answer(cmd, query, json),
     }
-    if cmd == "catalog" {
-        return Ok(if json {
-            to_json(catalog())
-        } else {
-            catalog_table()
-        });
+}
+
+/// `fitcard badge '<query>'`: the SVG badge of the estimate.
+fn badge(query: &str) -> Result<String, String> {
+    let d = decode(query);
+    if let Some(n) = d.notices.first() {
+        return Err(format!("bad parameter {n}"));
     }
+    let e = match d.inputs.mode {
+        Mode::Serve => estimate(&d.inputs),
+        Mode::Train => fitcard_estimator::training::estimate(&d.inputs).estimate,
+    };
+    Ok(fitcard_estimator::badge::svg(&e, &d.inputs)
+        .trim_end()
+        .to_string())
+}
+
+/// `fitcard report`: the accuracy report and the speed section.
+fn report() -> String {
+    format!(
+        "{}\n\n{}",
+        fitcard_estimator::baselines::report().trim_end(),
+        speed_report::section().trim_end()
+    )
+}
+
+/// `estimate`, `rank` and `best` on the query's inputs; any other command is unknown (after the
+/// query is checked, so a bad key is named first).
+fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
     let d = decode(query);
     // `best` ranks every family: the model and format it would fall back to are not used, so
     // what the notices say of them (the default model has no MLX files) is no reason to refuse.

@@ -2,12 +2,16 @@
 
 use crate::*;
 
-pub fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
+/// `measure '<query>' CTX:GIB…` (the fit) or `measure '<query>' --how` (the loop, no readings).
+pub fn measure(query: &str, points: &[&str], how: bool, json: bool) -> Result<String, String> {
     let d = decode(query);
     if let Some(n) = d.notices.first() {
         return Err(format!("bad parameter {n}"));
     }
-    if points == ["--how"] {
+    if how && !points.is_empty() {
+        return Err(USAGE.into());
+    }
+    if how {
         let how = fitcard_estimator::measure::how_to_measure(&d.inputs)?;
         return Ok(if json {
             // The loop as one JSON string, with what it measures.
