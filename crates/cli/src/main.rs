@@ -1,20 +1,13 @@
 //! `fitcard`: the estimator on the command line, reading the same query string as the page.
 //!
-//! ```text
-//! fitcard estimate '<query>' [--json]
-//! fitcard rank '<query>' [--json]
-//! fitcard catalog [--json]
-//! fitcard report                 (the accuracy report, docs/accuracy.md)
-//! fitcard badge '<query>'        (an SVG badge for a model card)
-//! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
-//! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]
-//! fitcard frontier '<query>' [--json|--svg]  (most slots per context, per KV cache type)
-//! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
-//! fitcard measure '<query>' --how  (the measuring loop for the engine and model)
-//! ```
-//! `measure` backs out the global-attention layer count from steady-state VRAM readings (GiB, as
-//! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
+//! `report` prints the accuracy report (docs/accuracy.md), `badge` an SVG badge for a model
+//! card, `docs` docs/method.md and docs/accuracy.md as HTML pages. `measure` backs out the
+//! global-attention layer count from steady-state VRAM readings (GiB, as nvidia-smi shows them)
+//! taken at concurrency 1 at three or more context lengths.
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
+//!
+//! The usage text ([`USAGE`]):
+#![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
 mod args;
 mod docs;
@@ -33,23 +26,9 @@ use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
 use args::Cli;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
-       fitcard best '<query>' [--json]   (the best model for the cards, across families)\n\
-       fitcard estimate ['<query>'] --file MODEL.gguf|CHECKPOINT-DIR [--json]\n\
-       fitcard inspect MODEL.gguf|CHECKPOINT-DIR [--json]   (headers only)\n\
-       fitcard report\n\
-       fitcard badge '<query>' > fit.svg\n\
-       fitcard docs OUT-DIR [DOCS-DIR]\n\
-       fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]\n\
-       fitcard frontier '<query>' [--json|--svg]   (most slots per context, per KV cache type)\n\
-       fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
-       fitcard measure '<query>' --how   (how to take the readings)\n\
-  query keys: v mode model quant ctx par cards gpu|vram gpus bw engine kv kvk kvv kvu ubatch\n\
-              swafull mmproj util tp pp gl rev file embed\n\
-              ngl nkvo ram_bw (llama.cpp, Ollama: layers and KV cache in host RAM)\n\
-              method rank bsz seq gc optim trainer targets free pick (train mode)\n\
-              best family license minctx reasoning (fitcard best)\n\
-  example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
+/// The usage text, printed (after the reason, where there is one) on a command line fitcard does
+/// not read; the module documentation shows the same file.
+const USAGE: &str = include_str!("usage.txt").trim_ascii_end();
 
 /// Print the answer (text through [`files::terminal_safe`]; JSON as its encoder wrote it); a
 /// closed pipe (`fitcard … | head`) is not an error.
