@@ -7,14 +7,11 @@ use fitcard_estimator::frontier::{plot::ctx_label, Frontier};
 /// one column per KV cache type (and, on llama.cpp, unified or per-slot cache).
 pub fn frontier(query: &str, rest: &[&str], svg_out: bool, json: bool) -> Result<String, String> {
     use fitcard_estimator::frontier::{frontier, svg};
-    let d = decode(query);
-    if let Some(n) = d.notices.first() {
-        return Err(format!("bad parameter {n}"));
-    }
+    let i = inputs(query)?;
     if !rest.is_empty() || svg_out && json {
         return Err(USAGE.into());
     }
-    let f = frontier(&d.inputs);
+    let f = frontier(&i);
     if json {
         return Ok(to_json(&f));
     }

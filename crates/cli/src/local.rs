@@ -186,19 +186,13 @@ pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, St
     if path.is_empty() {
         return Err("--file needs a path".into());
     }
-    let d = decode(query);
-    if let Some(n) = d
-        .notices
-        .iter()
-        .find(|n| n.key != "model" && n.key != "quant")
-    {
-        return Err(format!("bad parameter {n}"));
-    }
+    // The file names the model and its format.
+    let i = checked_inputs(query, |n, _| n.key == "model" || n.key == "quant")?;
     let mut local = read_local(path, &format!("--file {}", quote(path)))?;
     if local.gguf {
         local.format.file = path.to_string();
     }
-    let e = fitcard_estimator::estimate::estimate_file(&d.inputs, &local.variant, &local.format);
+    let e = fitcard_estimator::estimate::estimate_file(&i, &local.variant, &local.format);
     Ok(if json {
         to_json(&e)
     } else {

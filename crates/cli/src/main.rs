@@ -21,7 +21,7 @@ mod speed_report;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
 
-use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
+use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Inputs, Mode, Notice};
 
 use args::Cli;
 use std::process::ExitCode;
@@ -100,17 +100,12 @@ fn query_command(cmd: &str, query: &str, json: bool) -> Result<String, String> {
 
 /// `fitcard badge '<query>'`: the SVG badge of the estimate.
 fn badge(query: &str) -> Result<String, String> {
-    let d = decode(query);
-    if let Some(n) = d.notices.first() {
-        return Err(format!("bad parameter {n}"));
-    }
-    let e = match d.inputs.mode {
-        Mode::Serve => estimate(&d.inputs),
-        Mode::Train => fitcard_estimator::training::estimate(&d.inputs).estimate,
+    let i = inputs(query)?;
+    let e = match i.mode {
+        Mode::Serve => estimate(&i),
+        Mode::Train => fitcard_estimator::training::estimate(&i).estimate,
     };
-    Ok(fitcard_estimator::badge::svg(&e, &d.inputs)
-        .trim_end()
-        .to_string())
+    Ok(fitcard_estimator::badge::svg(&e, &i).trim_end().to_string())
 }
 
 /// `fitcard report`: the accuracy report and the speed section.
@@ -125,22 +120,15 @@ fn report() -> String {
 /// `estimate`, `rank` and `best` on the query's inputs; any other command is unknown (after the
 /// query is checked, so a bad key is named first).
 fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
-    let d = decode(query);
     // `best` ranks every family: the model and format it would fall back to are not used, so
     // what the notices say of them (the default model has no MLX files) is no reason to refuse.
-    let about_the_model = |n: &&fitcard_estimator::inputs::Notice| {
+    let about_the_model = |n: &Notice, i: &Inputs| {
         cmd == "best"
             && (n.key == "model"
                 || n.key == "quant"
-                || n.key == "engine"
-                    && n.message
-                        .starts_with(&format!("{} has no ", d.inputs.model)))
+                || n.key == "engine" && n.message.starts_with(&format!("{} has no ", i.model)))
     };
-    if let Some(n) = d.notices.iter().find(|n| !about_the_model(n)) {
-        // The library falls back to defaults; the CLI refuses, naming the key.
-        return Err(format!("bad parameter {n}"));
-    }
-    let i = d.inputs;
+    let i = checked_inputs(query, about_the_model)?;
     match (cmd, i.mode) {
         ("estimate", Mode::Serve) => {
             let e = fitcard_estimator::estimate::estimate_full(&i);
@@ -172,6 +160,24 @@ fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
         }
         _ => Err(format!("unknown command {}\n{USAGE}", quote(cmd))),
     }
+}
+
+/// The query's inputs. A notice (a bad key or value, which the library replaces with its
+/// default) refuses the query, naming the key, unless `ignored` says it does not matter here.
+fn checked_inputs(
+    query: &str,
+    ignored: impl Fn(&Notice, &Inputs) -> bool,
+) -> Result<Inputs, String> {
+    let d = decode(query);
+    match d.notices.iter().find(|n| !ignored(n, &d.inputs)) {
+        Some(n) => Err(format!("bad parameter {n}")),
+        None => Ok(d.inputs),
+    }
+}
+
+/// The query's inputs, any notice a refusal ([`checked_inputs`]).
+fn inputs(query: &str) -> Result<Inputs, String> {
+    checked_inputs(query, |_, _| false)
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {

@@ -11,15 +11,12 @@ pub fn solve(
     json: bool,
 ) -> Result<String, String> {
     use fitcard_estimator::solve::{solve, Target};
-    let d = decode(query);
-    if let Some(n) = d.notices.first() {
-        return Err(format!("bad parameter {n}"));
-    }
+    let i = inputs(query)?;
     if !rest.is_empty() {
         return Err(USAGE.into());
     }
     let targets: Vec<Target> = match target {
-        None if d.inputs.mode == Mode::Train => vec![Target::Seq, Target::Bsz],
+        None if i.mode == Mode::Train => vec![Target::Seq, Target::Bsz],
         None => vec![Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
         Some(t) => vec![t.parse().map_err(|_| {
             format!(
@@ -31,8 +28,8 @@ pub fn solve(
     let out: Vec<Solved> = targets
         .iter()
         .map(|&t| {
-            let solution = solve(&d.inputs, t);
-            let proof = fitcard_estimator::solve::proof(&d.inputs, &solution);
+            let solution = solve(&i, t);
+            let proof = fitcard_estimator::solve::proof(&i, &solution);
             Solved { solution, proof }
         })
         .collect();
