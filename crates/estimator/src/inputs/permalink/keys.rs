@@ -224,4 +224,3 @@ fn targets(val: &str) -> Result<TargetSet, String> {
     }
     Ok(set)
 }
-
