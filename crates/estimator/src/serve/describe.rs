@@ -33,7 +33,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
     let pinned = if e.fits || i.ngl.is_some() {
         i.ngl
     } else {
-        crate::serve::sizing::fitted_ngl(i, &crate::serve::placement::arch_for(i, v), f).or(i.ngl)
+        crate::serve::split::fitted_ngl(i, &crate::serve::placement::arch_for(i, v), f).or(i.ngl)
     };
     let j = if pinned != i.ngl {
         std::borrow::Cow::Owned(Inputs {

@@ -165,8 +165,8 @@ pub fn summary_with(i: &Inputs, a: &Arch, f: &Format) -> Vec<LayoutLine> {
         return Vec::new();
     }
     let cards = i.cards.max(1);
-    let all = crate::serve::sizing::candidates(i, a, f, cards);
-    let (k, _, _) = crate::serve::sizing::pick(i, &all, cards);
+    let all = crate::serve::split::candidates(i, a, f, cards);
+    let (k, _, _) = crate::serve::split::pick(i, &all, cards);
     all.iter()
         .enumerate()
         .map(|(n, c)| {

@@ -34,12 +34,14 @@ pub mod measured;
 pub mod placement;
 pub(crate) mod sizing;
 pub mod speed;
+pub(crate) mod split;
 pub(crate) mod stages;
 pub mod support;
 
 pub use crate::estimate::*;
 pub use placement::*;
 pub(crate) use sizing::*;
+pub(crate) use split::*;
 
 /// Estimate serve-mode memory for `inputs` (what the page shows; [`estimate_full`] adds the
 /// parallel layouts).
