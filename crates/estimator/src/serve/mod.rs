@@ -192,12 +192,25 @@ pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
 /// Every hard constraint, and the layout as information.
 pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> Vec<Check> {
     let mut checks = Vec::with_capacity(3);
+    checks.push(context_check(i, a));
+    let vram = vram_check(i, s, per_card);
+    let vram_ok = vram.ok;
+    checks.push(vram);
+    if let Some(tp) = &s.tp {
+        checks.push(tp_info(i, s, tp, vram_ok));
+    }
+    checks
+}
+
+/// The context within the model's maximum, or within what YaRN rope scaling reaches on an
+/// engine that can switch it on.
+fn context_check(i: &Inputs, a: &Arch) -> Check {
     let yarn = a
         .yarn
         .as_ref()
         .filter(|y| i.ctx > a.max_ctx && i.ctx <= y.max_ctx());
     let ctx_ok = i.ctx <= a.max_ctx || (yarn.is_some() && i.engine != Engine::Ollama);
-    checks.push(Check::hard(
+    Check::hard(
         CheckName::ContextLength,
         ctx_ok,
         match (i.ctx <= a.max_ctx, yarn) {
@@ -219,8 +232,12 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
                 a.longest_ctx(i.engine)
             ),
         },
-    ));
-    // The card with the least headroom decides (the first one under even layer split).
+    )
+}
+
+/// The bytes on the card with the least headroom (the first one under even layer split)
+/// within what that card may hold.
+fn vram_check(i: &Inputs, s: &Sizing, per_card: &[CardUse]) -> Check {
     let fullest = fullest(per_card);
     let used = fullest.bytes;
     let (capacity, budget) = (fullest.capacity, fullest.budget);
@@ -247,7 +264,7 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
             .and_then(|g| crate::serve::support::wired_limit_words(g, used)),
         _ => None,
     };
-    checks.push(Check::hard(
+    Check::hard(
         CheckName::VramPerCard,
         vram_ok,
         if vram_ok {
@@ -259,32 +276,33 @@ pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> 
                 wired.map_or(String::new(), |w| format!("; {w}"))
             )
         },
-    ));
-    if let Some(tp) = &s.tp {
-        let message = match tp {
-            Ok(m) => m.clone(),
-            Err(m) => format!(
-                "{m}; {} used instead ({}): {}",
-                if s.split.0 > 1 {
-                    "tensor parallelism within pipeline stages"
-                } else {
-                    "layer split"
-                },
-                if i.engine.preallocates() && i.gpus.is_empty() {
-                    parallel_words(i.engine, s.split.0, s.split.1)
-                } else {
-                    layer_split_words(i.engine, i.cards)
-                },
-                if vram_ok {
-                    "it fits, but the extra cards add capacity, not speed"
-                } else {
-                    "it does not fit that way either"
-                }
-            ),
-        };
-        checks.push(Check::info(CheckName::TensorParallel, tp.is_ok(), message));
-    }
-    checks
+    )
+}
+
+/// Whether tensor parallelism runs over the cards, and what runs instead when it does not.
+fn tp_info(i: &Inputs, s: &Sizing, tp: &Result<String, String>, vram_ok: bool) -> Check {
+    let message = match tp {
+        Ok(m) => m.clone(),
+        Err(m) => format!(
+            "{m}; {} used instead ({}): {}",
+            if s.split.0 > 1 {
+                "tensor parallelism within pipeline stages"
+            } else {
+                "layer split"
+            },
+            if i.engine.preallocates() && i.gpus.is_empty() {
+                parallel_words(i.engine, s.split.0, s.split.1)
+            } else {
+                layer_split_words(i.engine, i.cards)
+            },
+            if vram_ok {
+                "it fits, but the extra cards add capacity, not speed"
+            } else {
+                "it does not fit that way either"
+            }
+        ),
+    };
+    Check::info(CheckName::TensorParallel, tp.is_ok(), message)
 }
 
 /// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.

@@ -77,6 +77,53 @@ pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
 
 /// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
+    let active = active_fraction(i, v, e);
+    let par = f64::from(i.par.max(1));
+    let ram_bw = ram_bw(i);
+    let host_bw = HOST_EFF * ram_bw;
+    let cards = card_times(i, e, active, host_bw)?;
+    let (card_t, host_t, spill_on_card_t) = step_times(v, e, &cards);
+    // `ngl=` / `nkvo=1`: the blocks and KV cache kept in host RAM are read from there.
+    let (bw0, fit0) = cards.slowest?;
+    let (pinned_t, pinned_on_card_t, pinned_layers) = match e.offload {
+        Some(o) => {
+            let w = o.layers_host.get() as f64 * active;
+            let kv = o.kv_host.get() as f64;
+            (
+                (w + kv) / host_bw,
+                // What the same bytes cost on the card, for `on_card_tps`.
+                w / (fit0.eff * bw0) + kv / (KV_EFF_RATIO * fit0.eff * bw0),
+                o.cpu_layers,
+            )
+        }
+        None => (0.0, 0.0, 0),
+    };
+    let fixed = cards.fixed;
+    let spilled = cards.spilled;
+    let step = card_t + host_t + pinned_t + fixed;
+    let (_, spill_layers) = spill_layers(i, v.arch.layers, e);
+    let pinned_host = e
+        .offload
+        .map_or(0, |o| o.layers_host.get() + o.kv_host.get());
+    Some(Speed {
+        decode_tps: 1.0 / step,
+        aggregate_tps: par / step,
+        offloaded_bytes: spilled + pinned_host,
+        offloaded_layers: (spill_layers + pinned_layers).min(v.arch.layers),
+        on_card_tps: 1.0 / (card_t + spill_on_card_t + pinned_on_card_t + fixed),
+        bandwidth_gbs: bw0 / 1e9,
+        efficiency: fit0.eff,
+        ram_bw_gbs: ram_bw / 1e9,
+        ram_efficiency: HOST_EFF,
+        prefill_tps: None,
+        ttft_s: None,
+        measured: None,
+    })
+}
+
+/// The share of the weights on the cards that one decoded token reads (all of a dense model;
+/// the active experts' share of a mixture of experts).
+fn active_fraction(i: &Inputs, v: &Variant, e: &Estimate) -> f64 {
     // The token embedding is held with the weights unless the sizing kept it in host memory
     // (llama.cpp and Ollama with a GGUF on a card: its `weights_host` term).
     let on_card = !e.terms.iter().any(|t| t.name == TermName::WeightsHost);
@@ -100,22 +147,39 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     } else {
         i.quant.precision_bits()
     };
-    let active = active_share(v, held as f64, expert_bits, on_card);
-    let par = f64::from(i.par.max(1));
-    let ram_bw = ram_bw(i);
-    let host_bw = HOST_EFF * ram_bw;
-    let mut times = Vec::with_capacity(e.per_card.len());
-    let mut spilled = 0u64;
-    let mut fixed: f64 = 0.0;
-    let mut slowest_link = MemoryKind::Hbm;
-    let mut slowest: Option<(f64, Fit)> = None;
+    active_share(v, held as f64, expert_bits, on_card)
+}
+
+/// Each card's read times for one token: `(on the card, spilled to host, the spilled bytes if
+/// they were on the card)`, with what the cards have in common.
+struct CardTimes {
+    times: Vec<(f64, f64, f64)>,
+    /// Bytes over the cards' budgets, read from host memory.
+    spilled: u64,
+    /// The largest fixed per-token time of the cards' fits.
+    fixed: f64,
+    /// The slowest link between the cards (for tensor parallelism's all-reduce).
+    slowest_link: MemoryKind,
+    /// The slowest card's bandwidth and fit.
+    slowest: Option<(f64, Fit)>,
+}
+
+/// The read times of every card, or `None` when a card's bandwidth is unknown.
+fn card_times(i: &Inputs, e: &Estimate, active: f64, host_bw: f64) -> Option<CardTimes> {
+    let mut out = CardTimes {
+        times: Vec::with_capacity(e.per_card.len()),
+        spilled: 0,
+        fixed: 0.0,
+        slowest_link: MemoryKind::Hbm,
+        slowest: None,
+    };
     for (k, c) in e.per_card.iter().enumerate() {
         let (bw, fit, kind) = card_bw(i, k)?;
-        if slowest.is_none_or(|(b, _)| bw < b) {
-            slowest = Some((bw, fit));
+        if out.slowest.is_none_or(|(b, _)| bw < b) {
+            out.slowest = Some((bw, fit));
         }
         if kind != MemoryKind::Hbm {
-            slowest_link = kind;
+            out.slowest_link = kind;
         }
         let part = |n: TermName| c.terms.iter().find(|t| t.0 == n).map_or(0, |t| t.1.get());
         // The vision projector (card 0) is not read to decode text.
@@ -132,7 +196,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         } else {
             0
         };
-        spilled = spilled.saturating_add(over);
+        out.spilled = out.spilled.saturating_add(over);
         // The spill takes whole layers: weights and their KV in proportion.
         let spill_share = if weights + kv > 0.0 {
             (over as f64 / (weights / active + kv)).min(1.0)
@@ -142,18 +206,25 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
         let w_card = weights * (1.0 - spill_share);
         let kv_card = kv * (1.0 - spill_share);
         let host = (weights + kv) * spill_share;
-        times.push((
+        out.times.push((
             w_card / (fit.eff * bw) + kv_card / (KV_EFF_RATIO * fit.eff * bw),
             host / host_bw,
             // The spilled bytes read on this card instead, for `on_card_tps`.
             (weights * spill_share) / (fit.eff * bw)
                 + (kv * spill_share) / (KV_EFF_RATIO * fit.eff * bw),
         ));
-        fixed = fixed.max(fit.fixed_s);
+        out.fixed = out.fixed.max(fit.fixed_s);
     }
-    let (card_t, host_t, spill_on_card_t): (f64, f64, f64) = if e.layout == Layout::Tensor {
+    Some(out)
+}
+
+/// One token's times over the cards: in parallel under tensor parallelism (the slowest card
+/// plus the all-reduce), one after another under layer split.
+fn step_times(v: &Variant, e: &Estimate, c: &CardTimes) -> (f64, f64, f64) {
+    let times = &c.times;
+    if e.layout == Layout::Tensor {
         let t = times.iter().map(|t| t.0).fold(0.0, f64::max);
-        let comm = tp_comm_s(&v.arch, e.per_card.len() as u32, slowest_link);
+        let comm = tp_comm_s(&v.arch, e.per_card.len() as u32, c.slowest_link);
         (
             t + comm,
             times.iter().map(|t| t.1).sum(),
@@ -165,39 +236,5 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
             times.iter().map(|t| t.1).sum(),
             times.iter().map(|t| t.2).sum(),
         )
-    };
-    // `ngl=` / `nkvo=1`: the blocks and KV cache kept in host RAM are read from there.
-    let (bw0, fit0) = slowest?;
-    let (pinned_t, pinned_on_card_t, pinned_layers) = match e.offload {
-        Some(o) => {
-            let w = o.layers_host.get() as f64 * active;
-            let kv = o.kv_host.get() as f64;
-            (
-                (w + kv) / host_bw,
-                // What the same bytes cost on the card, for `on_card_tps`.
-                w / (fit0.eff * bw0) + kv / (KV_EFF_RATIO * fit0.eff * bw0),
-                o.cpu_layers,
-            )
-        }
-        None => (0.0, 0.0, 0),
-    };
-    let step = card_t + host_t + pinned_t + fixed;
-    let (_, spill_layers) = spill_layers(i, v.arch.layers, e);
-    let pinned_host = e
-        .offload
-        .map_or(0, |o| o.layers_host.get() + o.kv_host.get());
-    Some(Speed {
-        decode_tps: 1.0 / step,
-        aggregate_tps: par / step,
-        offloaded_bytes: spilled + pinned_host,
-        offloaded_layers: (spill_layers + pinned_layers).min(v.arch.layers),
-        on_card_tps: 1.0 / (card_t + spill_on_card_t + pinned_on_card_t + fixed),
-        bandwidth_gbs: bw0 / 1e9,
-        efficiency: fit0.eff,
-        ram_bw_gbs: ram_bw / 1e9,
-        ram_efficiency: HOST_EFF,
-        prefill_tps: None,
-        ttft_s: None,
-        measured: None,
-    })
+    }
 }

@@ -145,23 +145,7 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
     }
     let mut times = Vec::with_capacity(e.per_card.len());
     for (k, c) in e.per_card.iter().enumerate() {
-        let id = match (i.gpus.get(k), &i.gpu) {
-            (Some(id), _) => id.clone(),
-            (None, GpuChoice::Catalog(id)) => id.clone(),
-            (None, GpuChoice::VramGib(_)) => return None,
-        };
-        let g = catalog().gpu(&id)?;
-        let tflops = g.fp16_tflops?;
-        let (bw, dfit, _) = card(i, k)?;
-        let fit = match g.memory_kind {
-            MemoryKind::Gddr => PREFILL_GDDR,
-            MemoryKind::Hbm => PREFILL_HBM,
-            MemoryKind::Unified if g.name.starts_with("NVIDIA") => PREFILL_GB10,
-            // Apple GPUs: the Metal fit is llama.cpp's; MLX's prefill is not fitted.
-            MemoryKind::Unified if i.engine.llama_family() => PREFILL_METAL,
-            // No fit for CPUs' or MLX's prompt processing.
-            MemoryKind::Unified | MemoryKind::Host => return None,
-        };
+        let (tflops, fit, bw, dfit) = prefill_card(i, k)?;
         let w = c
             .terms
             .iter()
@@ -206,4 +190,27 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
         prefill_tps: 1.0 / per_token,
         ttft_s: per_token * n as f64,
     })
+}
+
+/// Card `k`'s FP16 throughput, its prefill fit, its bandwidth and decode fit; `None` for a card
+/// without a published FP16 figure or without a prefill fit.
+fn prefill_card(i: &Inputs, k: usize) -> Option<(f64, PrefillFit, f64, Fit)> {
+    let id = match (i.gpus.get(k), &i.gpu) {
+        (Some(id), _) => id.clone(),
+        (None, GpuChoice::Catalog(id)) => id.clone(),
+        (None, GpuChoice::VramGib(_)) => return None,
+    };
+    let g = catalog().gpu(&id)?;
+    let tflops = g.fp16_tflops?;
+    let (bw, dfit, _) = card(i, k)?;
+    let fit = match g.memory_kind {
+        MemoryKind::Gddr => PREFILL_GDDR,
+        MemoryKind::Hbm => PREFILL_HBM,
+        MemoryKind::Unified if g.name.starts_with("NVIDIA") => PREFILL_GB10,
+        // Apple GPUs: the Metal fit is llama.cpp's; MLX's prefill is not fitted.
+        MemoryKind::Unified if i.engine.llama_family() => PREFILL_METAL,
+        // No fit for CPUs' or MLX's prompt processing.
+        MemoryKind::Unified | MemoryKind::Host => return None,
+    };
+    Some((tflops, fit, bw, dfit))
 }
