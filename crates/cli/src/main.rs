@@ -21,7 +21,7 @@ mod speed_report;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
 
-use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Inputs, Mode, Notice};
+use fitcard_estimator::{catalog, decode, rank, Bytes, Inputs, Mode, Notice};
 
 use args::Cli;
 use std::process::ExitCode;
@@ -101,10 +101,7 @@ fn query_command(cmd: &str, query: &str, json: bool) -> Result<String, String> {
 /// `fitcard badge '<query>'`: the SVG badge of the estimate.
 fn badge(query: &str) -> Result<String, String> {
     let i = inputs(query)?;
-    let e = match i.mode {
-        Mode::Serve => estimate(&i),
-        Mode::Train => fitcard_estimator::training::estimate(&i).estimate,
-    };
+    let e = fitcard_estimator::evaluate(&i);
     Ok(fitcard_estimator::badge::svg(&e, &i).trim_end().to_string())
 }
 

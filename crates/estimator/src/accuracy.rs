@@ -487,10 +487,7 @@ pub fn sglang_logs() -> Vec<SglangLog> {
 /// The estimate comparable with `row`'s reading, MiB.
 pub fn estimated_mib(row: &Measured) -> f64 {
     let i = decode(row.query).inputs;
-    let total = match i.mode {
-        Mode::Serve => estimate(&i).total_device_bytes,
-        Mode::Train => train::estimate(&i).estimate.total_device_bytes,
-    };
+    let total = crate::evaluate::evaluate(&i).total_device_bytes;
     let context = match (row.reading, i.mode) {
         (Reading::AllocatorPeak, Mode::Serve) => PER_CARD_GIB * f64::from(i.cards) * 1024.0,
         _ => 0.0,

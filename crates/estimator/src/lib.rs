@@ -30,6 +30,7 @@
 //! - `rank`: a family's variants and formats, ranked
 //! - `best`: the best model for the cards, across families
 //! - `train`: fine-tuning memory
+//! - `evaluate`: the estimate in either mode
 //! - `solve`: the limits of one input, every other held
 //! - `badge`: the badge
 //! - `frontier`: the context × concurrency frontier
@@ -100,6 +101,7 @@ pub mod badge;
 pub mod best;
 pub mod catalog;
 pub mod estimate;
+pub mod evaluate;
 pub mod frontier;
 pub mod inputs;
 pub mod measure;
@@ -124,6 +126,7 @@ pub use train as training;
 pub use catalog::catalog;
 pub use engine::{Engine, KvDtype};
 pub use estimate::{CardUse, Check, Estimate, Verdict};
+pub use evaluate::evaluate;
 pub use inputs::{GpuChoice, Inputs, Mode, Notice};
 pub use permalink::{decode, encode, Decoded};
 pub use quant::{GgmlType, Quant};
