@@ -353,7 +353,7 @@ pub struct VllmLog {
 /// estimator would otherwise choose its own), a catalog model in a catalog format.
 pub fn vllm_logs() -> Vec<VllmLog> {
     let data: serde_json::Value =
-        serde_json::from_str(include_str!("../tests/data/engine-logs.json")).unwrap_or_default();
+        serde_json::from_str(include_str!("../../tests/data/engine-logs.json")).unwrap_or_default();
     let rows = data["vllm"].as_array().cloned().unwrap_or_default();
     rows.iter()
         .filter_map(|r| {
@@ -422,7 +422,7 @@ pub const SGLANG_DEFAULT_FRACTION_TP1: f64 = 0.88;
 /// `inferred`; the context is the model's maximum (SGLang's default `--context-length`).
 pub fn sglang_logs() -> Vec<SglangLog> {
     let data: serde_json::Value =
-        serde_json::from_str(include_str!("../tests/data/engine-logs.json")).unwrap_or_default();
+        serde_json::from_str(include_str!("../../tests/data/engine-logs.json")).unwrap_or_default();
     let rows = data["sglang"].as_array().cloned().unwrap_or_default();
     rows.iter()
         .filter_map(|r| {
