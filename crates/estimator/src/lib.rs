@@ -34,7 +34,8 @@
 //! - `badge`: the badge
 //! - `frontier`: the context × concurrency frontier
 //! - `measure`: global layers backed out of readings
-//! - `accuracy`: the accuracy report over the measured rows
+//! - `accuracy`: the accuracy report over the measured rows: the published measurements (`rows`),
+//!   the engines' startup logs (`logs`), the estimate beside them and the report (`report`)
 
 /// A text the page does not carry (a term's domain or provenance): itself with the `prose`
 /// feature, empty without it (the page's build, which links to the method page instead).
