@@ -3,6 +3,13 @@
 
 use crate::catalog::catalog;
 
+/// The rows of one engine (`vllm`, `sglang`) in `tests/data/engine-logs.json`.
+fn engine_rows(engine: &str) -> Vec<serde_json::Value> {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("../../tests/data/engine-logs.json")).unwrap_or_default();
+    data[engine].as_array().cloned().unwrap_or_default()
+}
+
 /// One vLLM startup log: what vLLM printed, and the permalink of the same setting.
 #[derive(Clone, Debug, PartialEq)]
 pub struct VllmLog {
@@ -23,10 +30,8 @@ pub struct VllmLog {
 /// card, tensor or pipeline parallelism (the log's split pinned with `tp=`, since the
 /// estimator would otherwise choose its own), a catalog model in a catalog format.
 pub fn vllm_logs() -> Vec<VllmLog> {
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("../../tests/data/engine-logs.json")).unwrap_or_default();
-    let rows = data["vllm"].as_array().cloned().unwrap_or_default();
-    rows.iter()
+    engine_rows("vllm")
+        .iter()
         .filter_map(|r| {
             let model = r["model"].as_str()?;
             let (_, v) = catalog().variant(model)?;
@@ -92,10 +97,8 @@ pub const SGLANG_DEFAULT_FRACTION_TP1: f64 = 0.88;
 /// fraction gets the card its free memory implies and SGLang's default fraction, said in
 /// `inferred`; the context is the model's maximum (SGLang's default `--context-length`).
 pub fn sglang_logs() -> Vec<SglangLog> {
-    let data: serde_json::Value =
-        serde_json::from_str(include_str!("../../tests/data/engine-logs.json")).unwrap_or_default();
-    let rows = data["sglang"].as_array().cloned().unwrap_or_default();
-    rows.iter()
+    engine_rows("sglang")
+        .iter()
         .filter_map(|r| {
             let url = r["url"].as_str()?;
             // The catalog's id for the log's checkpoint, its format, and the card: printed, or

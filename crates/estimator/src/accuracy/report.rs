@@ -4,6 +4,7 @@
 use super::logs::{sglang_logs, vllm_logs};
 use super::rows::{Measured, Reading, ROWS};
 use crate::catalog::catalog;
+use crate::estimate::Estimate;
 use crate::inputs::permalink::decode;
 use crate::inputs::Mode;
 use crate::serve::estimate;
@@ -84,6 +85,16 @@ fn gib(mib: f64) -> f64 {
 /// The accuracy report as Markdown (what `docs/accuracy.md` holds).
 pub fn report() -> String {
     let mut s = String::new();
+    intro(&mut s);
+    let mut groups = measured_section(&mut s);
+    groups.push(vllm_section(&mut s));
+    groups.push(sglang_section(&mut s));
+    summary_section(&mut s, &groups);
+    s
+}
+
+/// The title, what the report is made from, and the two baselines.
+fn intro(s: &mut String) {
     let _ = writeln!(s, "# Accuracy\n");
     let _ = writeln!(
         s,
@@ -97,7 +108,11 @@ pub fn report() -> String {
          **B** = the file plus a KV cache of every layer with every attention head (no \
          grouped-query attention, no sliding window).\n"
     );
-    // Groups: engine and family.
+}
+
+/// The table of measured rows: each row's estimate and baselines against the measurement. The
+/// errors, grouped by engine and by family, in the order the groups first appear.
+fn measured_section(s: &mut String) -> Vec<Group> {
     let mut groups: Vec<Group> = Vec::new();
     let _ = writeln!(
         s,
@@ -123,15 +138,7 @@ pub fn report() -> String {
             fmt(b),
             r.source
         );
-        let i = decode(r.query).inputs;
-        let engine = match i.mode {
-            Mode::Serve => i.engine.id().to_string(),
-            Mode::Train => "unsloth".to_string(),
-        };
-        let family = catalog()
-            .variant(&i.model)
-            .map_or("?".to_string(), |(f, _)| f.name.clone());
-        for key in [format!("engine {engine}"), format!("family {family}")] {
+        for key in group_keys(r) {
             match groups.iter_mut().find(|g| g.0 == key) {
                 Some(g) => {
                     g.1.push(err);
@@ -147,6 +154,33 @@ pub fn report() -> String {
             }
         }
     }
+    groups
+}
+
+/// The two groups a measured row counts in: its engine (`unsloth` for training) and its family.
+fn group_keys(r: &Measured) -> [String; 2] {
+    let i = decode(r.query).inputs;
+    let engine = match i.mode {
+        Mode::Serve => i.engine.id().to_string(),
+        Mode::Train => "unsloth".to_string(),
+    };
+    let family = catalog()
+        .variant(&i.model)
+        .map_or("?".to_string(), |(f, _)| f.name.clone());
+    [format!("engine {engine}"), format!("family {family}")]
+}
+
+/// The estimate of a logged setting, its KV pool (GiB) and the pool's error against the log
+/// (%); the error in GiB is added to `errs`.
+fn pool_against(query: &str, logged_gib: f64, errs: &mut Vec<f64>) -> (Estimate, f64, f64) {
+    let e = estimate(&decode(query).inputs);
+    let pool = e.kv_pool_bytes.unwrap_or_default().gib();
+    errs.push(pool - logged_gib);
+    (e, pool, 100.0 * (pool - logged_gib) / logged_gib)
+}
+
+/// The vLLM startup logs against the estimate; their pool errors as one group.
+fn vllm_section(s: &mut String) -> Group {
     let _ = writeln!(s, "\n## vLLM startup logs\n");
     let _ = writeln!(
         s,
@@ -158,12 +192,9 @@ pub fn report() -> String {
         "| configuration | KV GiB logged | estimated | error % | tokens logged | estimated | concurrency logged | estimated | source |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---:|---:|---|");
-    let mut vllm_errs = Vec::new();
+    let mut errs = Vec::new();
     for l in vllm_logs() {
-        let e = estimate(&decode(&l.query).inputs);
-        let pool = e.kv_pool_bytes.unwrap_or_default().gib();
-        let err = 100.0 * (pool - l.kv_gib) / l.kv_gib;
-        vllm_errs.push(pool - l.kv_gib);
+        let (e, pool, err) = pool_against(&l.query, l.kv_gib, &mut errs);
         let _ = writeln!(
             s,
             "| `{}` | {:.2} | {pool:.2} | {err:+.1} % | {} | {} | {:.2} | {:.2} | [log]({}) |",
@@ -176,12 +207,16 @@ pub fn report() -> String {
             l.url
         );
     }
-    groups.push((
+    (
         "engine vllm (KV pool)".to_string(),
-        vllm_errs,
+        errs,
         Vec::new(),
         Vec::new(),
-    ));
+    )
+}
+
+/// The SGLang startup logs against the estimate; their pool errors as one group.
+fn sglang_section(s: &mut String) -> Group {
     let _ = writeln!(s, "\n## SGLang startup logs\n");
     let _ = writeln!(
         s,
@@ -194,12 +229,9 @@ pub fn report() -> String {
         "| configuration | KV GiB logged | estimated | error % | tokens logged | estimated | filled in | gap | source |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|---|---|---|");
-    let mut sglang_errs = Vec::new();
+    let mut errs = Vec::new();
     for l in sglang_logs() {
-        let e = estimate(&decode(&l.query).inputs);
-        let pool = e.kv_pool_bytes.unwrap_or_default().gib();
-        let err = 100.0 * (pool - l.kv_gib) / l.kv_gib;
-        sglang_errs.push(pool - l.kv_gib);
+        let (e, pool, err) = pool_against(&l.query, l.kv_gib, &mut errs);
         let dash = |x: &str| {
             if x.is_empty() {
                 "—".to_string()
@@ -219,19 +251,23 @@ pub fn report() -> String {
             l.url
         );
     }
-    groups.push((
+    (
         "engine sglang (KV pool)".to_string(),
-        sglang_errs,
+        errs,
         Vec::new(),
         Vec::new(),
-    ));
+    )
+}
+
+/// Median and worst error of every group, and the regression gate.
+fn summary_section(s: &mut String, groups: &[Group]) {
     let _ = writeln!(s, "\n## Summary\n");
     let _ = writeln!(
         s,
         "| group | rows | median abs error | worst abs error | A median / worst | B median / worst |"
     );
     let _ = writeln!(s, "|---|---:|---:|---:|---:|---:|");
-    for (key, e, a, b) in &groups {
+    for (key, e, a, b) in groups {
         let (m, w) = stats(e);
         let pair = |x: &[f64]| {
             if x.is_empty() {
@@ -255,7 +291,6 @@ pub fn report() -> String {
          any row's estimate by more than {:.2} GiB from `crates/estimator/tests/gate.txt`.",
         GATE.as_f64() / GIB as f64
     );
-    s
 }
 
 /// Largest move of an estimate on a measured row that a change may make without updating the
