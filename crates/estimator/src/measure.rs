@@ -234,21 +234,7 @@ pub fn global_share(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<Global
 pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalShare, String> {
     let mut p: Vec<Point> = points.to_vec();
     crate::order::sort_by_key(&mut p, |x| x.ctx);
-    if p.len() < 3 {
-        return Err("take at least three points: two always form a line and reveal nothing".into());
-    }
-    if p.len() > 64 {
-        return Err("at most 64 points".into());
-    }
-    if p.iter().any(|x| !x.bytes.is_finite() || x.bytes < 0.0) {
-        return Err("every reading must be a finite, non-negative amount of memory".into());
-    }
-    if p.windows(2).any(|w| w[0].ctx == w[1].ctx) {
-        return Err("each point needs a different context length".into());
-    }
-    if arch.mla.is_some() {
-        return Err("latent attention (MLA) caches one compressed vector per token and layer, not K/V heads: the global-layer count does not apply".into());
-    }
+    refuse(&p, arch)?;
     let slopes: Vec<f64> = p
         .windows(2)
         .map(|w| (w[1].bytes - w[0].bytes) / (w[1].ctx - w[0].ctx) as f64)
@@ -263,48 +249,12 @@ pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalSha
     let span = (p[p.len() - 1].ctx - p[0].ctx) as f64;
     let tol = (COLLINEAR_TOLERANCE * bytes_per_token * span).max(READING_TOLERANCE);
     let off_line = find_off_line(&p, &slopes, tol);
-    let loo = leave_one_out(&p);
-    let points: Vec<Residual> = p
-        .iter()
-        .zip(&loo)
-        .map(|(x, d)| {
-            let fitted = intercept + bytes_per_token * x.ctx as f64;
-            Residual {
-                ctx: x.ctx,
-                bytes: x.bytes,
-                fitted,
-                residual: x.bytes - fitted,
-                off_line: match &off_line {
-                    Some(OffLine { ctx: Some(c), .. }) => *c == x.ctx,
-                    Some(OffLine { ctx: None, .. }) => d.abs() > tol,
-                    None => false,
-                },
-            }
-        })
-        .collect();
+    let points = residuals(&p, (bytes_per_token, intercept), off_line.as_ref(), tol);
     let per_layer_token = kv_rate(arch, kv);
     let global_layers = bytes_per_token / per_layer_token;
     let layers = arch.kv_owning_layers().max(1);
     let expected = arch.kv_layer_split().0;
     let expected_bytes_per_token = f64::from(expected) * per_layer_token;
-    let diff = global_layers - f64::from(expected);
-    let comparison = format!(
-        "measured {} bytes/token ≈ {} global layers ({} % of {layers}); the catalog's layout assumes {expected} ({} %, {} bytes/token): {}",
-        Fixed(bytes_per_token, 0),
-        Fixed(global_layers, 2),
-        Fixed(100.0 * global_layers / f64::from(layers), 1),
-        Fixed(100.0 * f64::from(expected) / f64::from(layers), 1),
-        Fixed(expected_bytes_per_token, 0),
-        if diff.abs() < 0.5 {
-            "they agree (within half a layer)".to_string()
-        } else {
-            format!(
-                "{} layers {} than assumed",
-                Fixed(diff.abs(), 2),
-                if diff > 0.0 { "more" } else { "fewer" }
-            )
-        }
-    );
     let gl = format!(
         "gl={}",
         (global_layers.min(f64::from(layers)) * 100.0).round() / 100.0
@@ -321,10 +271,92 @@ pub fn calibrate(points: &[Point], arch: &Arch, kv: KvDtype) -> Result<GlobalSha
         points,
         expected_bytes_per_token,
         expected_share: f64::from(expected) / f64::from(layers),
-        comparison,
+        comparison: comparison(
+            bytes_per_token,
+            global_layers,
+            layers,
+            expected,
+            expected_bytes_per_token,
+        ),
         gl,
         off_line,
     })
+}
+
+/// The readings [`calibrate`] refuses (sorted by context): too few or too many, not memory,
+/// repeated contexts, a latent-attention cache.
+fn refuse(p: &[Point], arch: &Arch) -> Result<(), String> {
+    if p.len() < 3 {
+        return Err("take at least three points: two always form a line and reveal nothing".into());
+    }
+    if p.len() > 64 {
+        return Err("at most 64 points".into());
+    }
+    if p.iter().any(|x| !x.bytes.is_finite() || x.bytes < 0.0) {
+        return Err("every reading must be a finite, non-negative amount of memory".into());
+    }
+    if p.windows(2).any(|w| w[0].ctx == w[1].ctx) {
+        return Err("each point needs a different context length".into());
+    }
+    if arch.mla.is_some() {
+        return Err("latent attention (MLA) caches one compressed vector per token and layer, not K/V heads: the global-layer count does not apply".into());
+    }
+    Ok(())
+}
+
+/// Each point against the line `(slope, intercept)`, flagged when it is the point off the line
+/// (or, when no single point is, farther than `tol` from the line through the others).
+fn residuals(
+    p: &[Point],
+    (bytes_per_token, intercept): (f64, f64),
+    off_line: Option<&OffLine>,
+    tol: f64,
+) -> Vec<Residual> {
+    p.iter()
+        .zip(&leave_one_out(p))
+        .map(|(x, d)| {
+            let fitted = intercept + bytes_per_token * x.ctx as f64;
+            Residual {
+                ctx: x.ctx,
+                bytes: x.bytes,
+                fitted,
+                residual: x.bytes - fitted,
+                off_line: match off_line {
+                    Some(OffLine { ctx: Some(c), .. }) => *c == x.ctx,
+                    Some(OffLine { ctx: None, .. }) => d.abs() > tol,
+                    None => false,
+                },
+            }
+        })
+        .collect()
+}
+
+/// The measured slope and global layers beside the catalog's layout, in words.
+fn comparison(
+    bytes_per_token: f64,
+    global_layers: f64,
+    layers: u32,
+    expected: u32,
+    expected_bytes_per_token: f64,
+) -> String {
+    let diff = global_layers - f64::from(expected);
+    format!(
+        "measured {} bytes/token ≈ {} global layers ({} % of {layers}); the catalog's layout assumes {expected} ({} %, {} bytes/token): {}",
+        Fixed(bytes_per_token, 0),
+        Fixed(global_layers, 2),
+        Fixed(100.0 * global_layers / f64::from(layers), 1),
+        Fixed(100.0 * f64::from(expected) / f64::from(layers), 1),
+        Fixed(expected_bytes_per_token, 0),
+        if diff.abs() < 0.5 {
+            "they agree (within half a layer)".to_string()
+        } else {
+            format!(
+                "{} layers {} than assumed",
+                Fixed(diff.abs(), 2),
+                if diff > 0.0 { "more" } else { "fewer" }
+            )
+        }
+    )
 }
 
 /// Contexts to measure at: four, evenly spaced, every one past the sliding window (where the
