@@ -33,7 +33,7 @@
 //! - `solve`: the limits of one input, every other held
 //! - `badge`: the badge
 //! - `frontier`: the context × concurrency frontier
-//! - `measure`: global layers backed out of readings
+//! - `measure`: global layers backed out of readings; the measuring loop of each engine (`script`)
 //! - `accuracy`: the accuracy report over the measured rows: the published measurements (`rows`),
 //!   the engines' startup logs (`logs`), the estimate beside them and the report (`report`)
 
