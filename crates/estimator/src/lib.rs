@@ -34,8 +34,9 @@
 //! - `solve`: the limits of one input, every other held
 //! - `badge`: the badge
 //! - `frontier`: the context × concurrency frontier
-//! - `measure`: global layers backed out of readings
-//! - `accuracy`: the accuracy report over the measured rows
+//! - `measure`: global layers backed out of readings; the measuring loop of each engine (`script`)
+//! - `accuracy`: the accuracy report over the measured rows: the published measurements (`rows`),
+//!   the engines' startup logs (`logs`), the estimate beside them and the report (`report`)
 
 /// A text the page does not carry (a term's domain or provenance): itself with the `prose`
 /// feature, empty without it (the page's build, which links to the method page instead).

@@ -4,7 +4,7 @@
 //! a sentence.
 
 use crate::catalog::engine::Engine;
-use crate::catalog::{Format, SizeKind, Variant};
+use crate::catalog::{Arch, Format, SizeKind, Variant};
 use crate::estimate::Estimate;
 use crate::inputs::Inputs;
 use crate::serve::command::command;
@@ -46,6 +46,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
     e.command = command(&j, f, s.layout, &s.shares, s.split);
 }
 
+/// One term's formula with this configuration's values, and its provenance.
 fn term_text(
     name: TermName,
     i: &Inputs,
@@ -54,140 +55,157 @@ fn term_text(
     s: &Sizing,
 ) -> (String, &'static str) {
     let a = &v.arch;
-    let w = &s.weights;
     match name {
-        TermName::Weights => (
-            if w.host > Bytes::ZERO {
-                format!(
-                    "file {} − host-resident {} + tied output copy {}",
-                    w.file, w.host, w.tied_copy
-                )
-            } else {
-                format!("file size {}", w.file)
-            } + &match crate::catalog::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
-                Some(p) => format!(
-                    " + vision projector {} ({}, {} size: {}) on card 0; mmproj=0 for text only",
-                    s.mmproj, p.file, p.size, p.source
-                ),
-                None => String::new(),
-            },
-            weights::provenance(i.engine),
-        ),
-        TermName::KvCache => {
-            let (tk, tv) = i.kv_types();
-            let (cell_g, cell_s) = kv::cell_bytes_by_kind(a, tk, tv);
-            let cell = if cell_g == cell_s {
-                cell_s.to_string()
-            } else {
-                format!("{cell_g} (global) / {cell_s} (SWA)")
-            };
-            let types = if tk == tv {
-                tk.to_string()
-            } else {
-                format!("K {tk}, V {tv}")
-            };
-            let types = if a.mla.is_some() {
-                format!("{types}, latent row, no V")
-            } else {
-                types
-            };
-            let formula = match (&s.kv.llama, i.engine) {
-                (Some(k), _) => format!(
-                    "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types}){}",
-                    k.streams,
-                    k.global_layers,
-                    k.cells,
-                    k.swa_layers,
-                    k.swa_cells,
-                    cell,
-                    if k.state > Bytes::ZERO {
-                        format!(" + recurrent state {} (F32, {} sequence(s))", k.state, i.par.max(1))
-                    } else {
-                        String::new()
-                    }
-                ),
-                (None, Engine::Vllm | Engine::Sglang) => format!(
-                    "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
-                    i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
-                ),
-                (None, _) => format!(
-                    "{} sequence(s) × ({} tokens × layers × {} B/token/layer{})",
-                    i.par,
-                    i.ctx,
-                    cell,
-                    match kv::state_bytes(a, 2) {
-                        0 => String::new(),
-                        b => format!(" + recurrent state {}", Bytes(b)),
-                    }
-                ),
-            };
-            (formula, kv::PROVENANCE)
-        }
-        TermName::Overhead if i.engine == Engine::Mlx => (
-            overhead::mlx_formula(&v.arch, i.par),
-            overhead::provenance(i.engine),
-        ),
-        TermName::Overhead => (
-            overhead::formula(
-                i.engine,
-                i.cards.max(1),
-                w.device.saturating_sub(s.mmproj),
-                s.kv.cells,
-                v.arch.vocab,
-                s.split.0 > 1,
-                i.util,
-            ),
-            overhead::provenance(i.engine),
-        ),
-        TermName::WeightsHost => (
-            format!(
-                "row({}, vocab {} × hidden {}){}",
-                f.embd_type,
-                a.vocab,
-                a.hidden,
-                if w.ple > Bytes::ZERO {
-                    format!(" + per-layer embeddings {}", w.ple)
-                } else {
-                    String::new()
-                }
-            ),
-            weights::HOST_PROVENANCE,
-        ),
+        TermName::Weights => (weights_text(f, s), weights::provenance(i.engine)),
+        TermName::KvCache => (kv_text(i, a, s), kv::PROVENANCE),
+        TermName::Overhead => (overhead_text(i, a, s), overhead::provenance(i.engine)),
+        TermName::WeightsHost => (host_weights_text(a, f, s), weights::HOST_PROVENANCE),
         TermName::Logits => (
             format!("4 B × vocab {} × {} slot(s)", a.vocab, i.par.max(1)),
             logits::PROVENANCE,
         ),
-        TermName::LayersHost => (
-            match s.offload {
-                Some(o) => format!(
-                    "{} of {} blocks (-ngl {}: the output layer and the last blocks on the GPU) × the blocks' share of the file{}",
-                    o.cpu_layers,
-                    a.layers,
-                    i.ngl.map_or_else(|| "all".to_string(), |n| n.to_string()),
-                    if i.ngl == Some(0) { " + the output layer" } else { "" }
-                ),
-                None => String::new(),
-            },
-            OFFLOAD_PROVENANCE,
-        ),
-        TermName::KvHost => (
-            if i.nkvo {
-                "the whole KV cache (--no-kv-offload)".to_string()
-            } else {
-                format!(
-                    "{} of {} layers' share of the KV cache",
-                    s.offload.map_or(0, |o| o.cpu_layers),
-                    a.layers
-                )
-            },
-            OFFLOAD_PROVENANCE,
-        ),
+        TermName::LayersHost => (host_layers_text(i, a, s), OFFLOAD_PROVENANCE),
+        TermName::KvHost => (host_kv_text(i, a, s), OFFLOAD_PROVENANCE),
         // Train-mode terms are described by the training module.
         TermName::Lora
         | TermName::Optimizer
         | TermName::Gradients
         | TermName::Activations
         | TermName::CudaOverhead => (String::new(), ""),
+    }
+}
+
+/// The weights on the cards: the file (less what stays on the host), and the vision projector.
+fn weights_text(f: &Format, s: &Sizing) -> String {
+    let w = &s.weights;
+    (if w.host > Bytes::ZERO {
+        format!(
+            "file {} − host-resident {} + tied output copy {}",
+            w.file, w.host, w.tied_copy
+        )
+    } else {
+        format!("file size {}", w.file)
+    }) + &match crate::catalog::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
+        Some(p) => format!(
+            " + vision projector {} ({}, {} size: {}) on card 0; mmproj=0 for text only",
+            s.mmproj, p.file, p.size, p.source
+        ),
+        None => String::new(),
+    }
+}
+
+/// A KV cell's bytes (global and sliding-window when they differ) and the cache types, in words.
+fn kv_cell_text(i: &Inputs, a: &Arch) -> (String, String) {
+    let (tk, tv) = i.kv_types();
+    let (cell_g, cell_s) = kv::cell_bytes_by_kind(a, tk, tv);
+    let cell = if cell_g == cell_s {
+        cell_s.to_string()
+    } else {
+        format!("{cell_g} (global) / {cell_s} (SWA)")
+    };
+    let types = if tk == tv {
+        tk.to_string()
+    } else {
+        format!("K {tk}, V {tv}")
+    };
+    let types = if a.mla.is_some() {
+        format!("{types}, latent row, no V")
+    } else {
+        types
+    };
+    (cell, types)
+}
+
+/// The KV cache: llama.cpp's cells per stream, vLLM's and SGLang's blocks, or tokens × layers.
+fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    let (cell, types) = kv_cell_text(i, a);
+    match (&s.kv.llama, i.engine) {
+        (Some(k), _) => format!(
+            "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types}){}",
+            k.streams,
+            k.global_layers,
+            k.cells,
+            k.swa_layers,
+            k.swa_cells,
+            cell,
+            if k.state > Bytes::ZERO {
+                format!(" + recurrent state {} (F32, {} sequence(s))", k.state, i.par.max(1))
+            } else {
+                String::new()
+            }
+        ),
+        (None, Engine::Vllm | Engine::Sglang) => format!(
+            "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
+            i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
+        ),
+        (None, _) => format!(
+            "{} sequence(s) × ({} tokens × layers × {} B/token/layer{})",
+            i.par,
+            i.ctx,
+            cell,
+            match kv::state_bytes(a, 2) {
+                0 => String::new(),
+                b => format!(" + recurrent state {}", Bytes(b)),
+            }
+        ),
+    }
+}
+
+/// The engine's overhead: MLX's own formula, else the engine's fit.
+fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    if i.engine == Engine::Mlx {
+        return overhead::mlx_formula(a, i.par);
+    }
+    overhead::formula(
+        i.engine,
+        i.cards.max(1),
+        s.weights.device.saturating_sub(s.mmproj),
+        s.kv.cells,
+        a.vocab,
+        s.split.0 > 1,
+        i.util,
+    )
+}
+
+/// What stays in host memory: the token embeddings (and per-layer embeddings).
+fn host_weights_text(a: &Arch, f: &Format, s: &Sizing) -> String {
+    format!(
+        "row({}, vocab {} × hidden {}){}",
+        f.embd_type,
+        a.vocab,
+        a.hidden,
+        if s.weights.ple > Bytes::ZERO {
+            format!(" + per-layer embeddings {}", s.weights.ple)
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The blocks `-ngl` leaves on the CPU.
+fn host_layers_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    match s.offload {
+        Some(o) => format!(
+            "{} of {} blocks (-ngl {}: the output layer and the last blocks on the GPU) × the blocks' share of the file{}",
+            o.cpu_layers,
+            a.layers,
+            i.ngl.map_or_else(|| "all".to_string(), |n| n.to_string()),
+            if i.ngl == Some(0) { " + the output layer" } else { "" }
+        ),
+        None => String::new(),
+    }
+}
+
+/// The KV cache on the CPU: all of it with `--no-kv-offload`, else the CPU layers' share.
+fn host_kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    if i.nkvo {
+        "the whole KV cache (--no-kv-offload)".to_string()
+    } else {
+        format!(
+            "{} of {} layers' share of the KV cache",
+            s.offload.map_or(0, |o| o.cpu_layers),
+            a.layers
+        )
     }
 }
 

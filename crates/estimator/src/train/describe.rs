@@ -2,9 +2,9 @@
 //! its provenance, the warnings, and the training script. Kept apart from the arithmetic
 //! ([`super::compute`]) so that the ranking builds no sentence.
 
-use super::{command, estimate_arch, terms, TrainEstimate};
+use super::{command, estimate_arch, terms, Breakdown, TrainEstimate};
 use crate::catalog::Variant;
-use crate::inputs::{Inputs, Method};
+use crate::inputs::{Inputs, Method, TrainInputs};
 use crate::terms::TermName;
 use crate::units::Bytes;
 
@@ -22,21 +22,92 @@ const DOMAIN: &str = prose!("Unsloth's estimator: dense and MoE Llama/Qwen-style
 
 /// Fill in the formulas, provenance, warnings and command of `te`.
 pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
-    if !te.mechanisms.is_empty() {
-        describe_profile(te, i, v);
-        return;
-    }
     let t = &i.train;
+    if te.mechanisms.is_empty() {
+        describe_formula(te, t, v);
+    } else {
+        describe_profile(te, t, v);
+    }
+    te.estimate.command =
+        command::command(&v.id, t, &te.selection.picked, te.selection.device_map.id());
+}
+
+/// Words for Unsloth's published formula: each term with this configuration's values.
+fn describe_formula(te: &mut TrainEstimate, t: &TrainInputs, v: &Variant) {
     let b = estimate_arch(&v.arch, t);
+    for term in &mut te.estimate.terms {
+        let (formula, provenance) = term_text(term.name, t, &b);
+        term.formula = formula;
+        term.provenance = provenance;
+        term.domain = DOMAIN;
+    }
+    te.estimate.warnings = formula_warnings(t, v, &b);
+}
+
+/// The floors' share of the weights, in percent.
+fn floor_pct(b: &Breakdown) -> crate::units::Shortest {
+    crate::units::Shortest((b.floors.fraction * 100.0).round())
+}
+
+/// " → floor … applies" when the floor raised the term to `what`.
+fn floor_note(floored: bool, what: Bytes) -> String {
+    if floored {
+        format!(" → floor {what} applies")
+    } else {
+        String::new()
+    }
+}
+
+/// One term's formula with this configuration's values, and its provenance.
+fn term_text(name: TermName, t: &TrainInputs, b: &Breakdown) -> (String, &'static str) {
+    let pct = floor_pct(b);
+    match name {
+        TermName::Weights => (weights_formula(t, b), PROV_WEIGHTS),
+        TermName::Lora => (lora_formula(t, b), PROV_LORA),
+        TermName::Optimizer => (
+            format!(
+                "{} trainable × {} B ({})",
+                b.trainable_params,
+                terms::optimizer_bytes_per_param(t.optim),
+                t.optim
+            ),
+            PROV_OPTIM,
+        ),
+        TermName::Gradients => (
+            format!(
+                "max({} trainable × 2 B = {}, {pct} % × weights){}",
+                b.trainable_params,
+                b.gradients_computed,
+                floor_note(b.gradients_floored(), b.gradients)
+            ),
+            PROV_GRADS,
+        ),
+        TermName::Activations => (
+            format!(
+                "max({} per layer (S {}, B {}) × {} layers = {}, {pct} % × weights × B/2){}",
+                b.activation_per_layer,
+                t.seq,
+                t.bsz,
+                crate::units::Shortest(b.activation_layers),
+                b.activations_computed,
+                floor_note(b.activations_floored(), b.activations)
+            ),
+            PROV_ACTS,
+        ),
+        TermName::CudaOverhead => ("1.4 GiB fixed".into(), PROV_CUDA),
+        // Serve-mode terms never appear here.
+        TermName::KvCache
+        | TermName::Overhead
+        | TermName::WeightsHost
+        | TermName::Logits
+        | TermName::LayersHost
+        | TermName::KvHost => (String::new(), ""),
+    }
+}
+
+/// The weights' formula, with the dimensions it was computed from.
+fn weights_formula(t: &TrainInputs, b: &Breakdown) -> String {
     let d = b.dims;
-    let floor_note = |floored: bool, what: Bytes| {
-        if floored {
-            format!(" → floor {what} applies")
-        } else {
-            String::new()
-        }
-    };
-    let pct = crate::units::Shortest((b.floors.fraction * 100.0).round());
     let dims = format!(
         "H {}, L {}, K {}, M {}, E {}, V {}{}",
         d.h,
@@ -47,88 +118,45 @@ pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
         d.v,
         if d.tied { ", tied" } else { "" }
     );
-    for term in &mut te.estimate.terms {
-        let (formula, provenance) = match term.name {
-            TermName::Weights => (
-                match t.method {
-                    Method::Qlora => format!(
-                        "{} quantizable × 2/3.2 + {} other × 2 B ({dims})",
-                        d.quantizable(),
-                        d.non_quantizable()
-                    ),
-                    Method::Lora | Method::Full => {
-                        format!("{} parameters × 2 B ({dims})", b.total_params)
-                    }
-                },
-                PROV_WEIGHTS,
-            ),
-            TermName::Lora => (
-                if t.method == Method::Full {
-                    "full fine-tuning: no adapters".into()
-                } else {
-                    format!(
-                        "{} parameters (r {}, targets {}{}) × 2 B",
-                        b.lora_params,
-                        t.rank,
-                        t.targets,
-                        if d.e > 1 {
-                            format!(", MLP ×{} experts", d.e)
-                        } else {
-                            String::new()
-                        }
-                    )
-                },
-                PROV_LORA,
-            ),
-            TermName::Optimizer => (
-                format!(
-                    "{} trainable × {} B ({})",
-                    b.trainable_params,
-                    terms::optimizer_bytes_per_param(t.optim),
-                    t.optim
-                ),
-                PROV_OPTIM,
-            ),
-            TermName::Gradients => (
-                format!(
-                    "max({} trainable × 2 B = {}, {pct} % × weights){}",
-                    b.trainable_params,
-                    b.gradients_computed,
-                    floor_note(b.gradients_floored(), b.gradients)
-                ),
-                PROV_GRADS,
-            ),
-            TermName::Activations => (
-                format!(
-                    "max({} per layer (S {}, B {}) × {} layers = {}, {pct} % × weights × B/2){}",
-                    b.activation_per_layer,
-                    t.seq,
-                    t.bsz,
-                    crate::units::Shortest(b.activation_layers),
-                    b.activations_computed,
-                    floor_note(b.activations_floored(), b.activations)
-                ),
-                PROV_ACTS,
-            ),
-            TermName::CudaOverhead => ("1.4 GiB fixed".into(), PROV_CUDA),
-            // Serve-mode terms never appear here.
-            TermName::KvCache
-            | TermName::Overhead
-            | TermName::WeightsHost
-            | TermName::Logits
-            | TermName::LayersHost
-            | TermName::KvHost => (String::new(), ""),
-        };
-        term.formula = formula;
-        term.provenance = provenance;
-        term.domain = DOMAIN;
+    match t.method {
+        Method::Qlora => format!(
+            "{} quantizable × 2/3.2 + {} other × 2 B ({dims})",
+            d.quantizable(),
+            d.non_quantizable()
+        ),
+        Method::Lora | Method::Full => {
+            format!("{} parameters × 2 B ({dims})", b.total_params)
+        }
     }
+}
 
+/// The adapters' formula (none for full fine-tuning).
+fn lora_formula(t: &TrainInputs, b: &Breakdown) -> String {
+    if t.method == Method::Full {
+        return "full fine-tuning: no adapters".into();
+    }
+    format!(
+        "{} parameters (r {}, targets {}{}) × 2 B",
+        b.lora_params,
+        t.rank,
+        t.targets,
+        if b.dims.e > 1 {
+            format!(", MLP ×{} experts", b.dims.e)
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// Where Unsloth's formula departs from the model: attention widths it does not size, floors
+/// that raise a term, long sequences.
+fn formula_warnings(t: &TrainInputs, v: &Variant, b: &Breakdown) -> Vec<String> {
+    let pct = floor_pct(b);
     let mut warnings = Vec::new();
     if v.arch.head_dim * u64::from(v.arch.heads) != v.arch.hidden {
         warnings.push(format!(
             "head_dim × heads ({}) ≠ hidden ({}): Unsloth's formula sizes attention with K = (H/heads)·kv_heads = {}, not the real projection widths (head_dim × kv_heads).",
-            v.arch.head_dim * u64::from(v.arch.heads), v.arch.hidden, d.k
+            v.arch.head_dim * u64::from(v.arch.heads), v.arch.hidden, b.dims.k
         ));
     }
     if b.gradients_floored() || b.activations_floored() {
@@ -144,14 +172,11 @@ pub(crate) fn describe(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
     if t.seq >= 16384 {
         warnings.push("Long sequences: the formula has no logits or attention-score term and keeps one layer of activations on the GPU; measured peaks grow faster with the sequence length.".into());
     }
-    te.estimate.warnings = warnings;
-    te.estimate.command =
-        command::command(&v.id, t, &te.selection.picked, te.selection.device_map.id());
+    warnings
 }
 
 /// Words for a trainer profile: each bar's formula is its mechanisms' formulas.
-fn describe_profile(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
-    let t = &i.train;
+fn describe_profile(te: &mut TrainEstimate, t: &TrainInputs, v: &Variant) {
     for term in &mut te.estimate.terms {
         let parts: Vec<&super::Mechanism> = te
             .mechanisms
@@ -187,6 +212,4 @@ fn describe_profile(te: &mut TrainEstimate, i: &Inputs, v: &Variant) {
         ));
     }
     te.estimate.warnings = warnings;
-    te.estimate.command =
-        command::command(&v.id, t, &te.selection.picked, te.selection.device_map.id());
 }

@@ -42,7 +42,7 @@ pub use terms::{Breakdown, Floors};
 use crate::catalog::{catalog, Arch, Variant};
 use crate::estimate::{CardUse, Check, CheckName, Estimate, Layout, Verdict};
 use crate::inputs::normalize::normalize;
-use crate::inputs::{quote, Inputs, Method, Trainer};
+use crate::inputs::{quote, Inputs, Method, TrainInputs, Trainer};
 use crate::serve::card_capacity;
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
@@ -97,17 +97,13 @@ pub struct Selection {
 }
 
 /// Pure terms for `t` on `arch`, with the 15 % floors of Unsloth's estimator.
-pub fn estimate_arch(arch: &Arch, t: &crate::inputs::TrainInputs) -> Breakdown {
+pub fn estimate_arch(arch: &Arch, t: &TrainInputs) -> Breakdown {
     terms::breakdown(arch, t, Floors::SEED)
 }
 
 /// Pure terms with explicit floors ([`Floors::TABLE`], [`Floors::NONE`] for the published
 /// tables).
-pub fn estimate_arch_with(
-    arch: &Arch,
-    t: &crate::inputs::TrainInputs,
-    floors: Floors,
-) -> Breakdown {
+pub fn estimate_arch_with(arch: &Arch, t: &TrainInputs, floors: Floors) -> Breakdown {
     terms::breakdown(arch, t, floors)
 }
 
@@ -115,10 +111,7 @@ pub fn estimate_arch_with(
 /// ([`estimate_arch`], 15 % floors) for `unsloth-formula`, else the profile's mechanisms. The
 /// six bars in order (weights, LoRA, optimizer, gradients, activations, CUDA overhead) and the
 /// mechanisms behind them.
-pub fn estimate_trainer(
-    arch: &Arch,
-    t: &crate::inputs::TrainInputs,
-) -> ([(TermName, Bytes); 6], Vec<Mechanism>) {
+pub fn estimate_trainer(arch: &Arch, t: &TrainInputs) -> ([(TermName, Bytes); 6], Vec<Mechanism>) {
     match Profile::of(t.trainer) {
         None => {
             let b = estimate_arch(arch, t);
@@ -227,61 +220,9 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
     } else {
         select::explicit(&free, &t.pick, total)
     };
-    let device_map = if choice.picked.len() > 1 {
-        DeviceMap::Balanced
-    } else {
-        DeviceMap::Sequential
-    };
+    let multi = choice.picked.len() > 1;
     let per_card = per_card(&free, &choice.picked, &terms);
-
-    let mut checks = vec![Check::hard(
-        CheckName::VramPool,
-        total <= choice.usable && !choice.picked.is_empty(),
-        choice.message.clone(),
-    )];
-    // Every picked GPU must hold its share: one without free memory cannot take any layer.
-    let short: Vec<String> = per_card
-        .iter()
-        .filter(|c| c.capacity == Bytes::ZERO || c.bytes > c.budget)
-        .map(|c| {
-            if c.capacity == Bytes::ZERO {
-                format!("GPU {} is picked but has no free memory", c.index)
-            } else {
-                format!(
-                    "GPU {} would hold {} but adds only {} to the pool",
-                    c.index, c.bytes, c.budget
-                )
-            }
-        })
-        .collect();
-    if !choice.picked.is_empty() {
-        checks.push(Check::hard(
-            CheckName::GpuRoom,
-            short.is_empty(),
-            if short.is_empty() {
-                format!(
-                    "each of the {} holds its share",
-                    select::gpus(&choice.picked)
-                )
-            } else {
-                short.join("; ")
-            },
-        ));
-    }
-    if !auto {
-        checks.push(Check::hard(
-            CheckName::ExplicitGpus,
-            choice.invalid.is_empty(),
-            if choice.invalid.is_empty() {
-                format!(
-                    "GPU(s) {} exist and are used as given",
-                    select::list(&t.pick)
-                )
-            } else {
-                choice.invalid.join("; ")
-            },
-        ));
-    }
+    let checks = checks(t, &choice, &per_card, total);
     let fits = checks.iter().all(Check::passes);
     let verdict = Verdict::from_headroom(fits, SignedBytes::diff(choice.usable, total));
 
@@ -298,11 +239,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             offload: None,
             fits,
             verdict,
-            layout: if choice.picked.len() > 1 {
-                Layout::Layer
-            } else {
-                Layout::Single
-            },
+            layout: if multi { Layout::Layer } else { Layout::Single },
             mmproj_bytes: None,
             kv_pool_bytes: None,
             kv_pool_tokens: None,
@@ -320,12 +257,76 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             picked: choice.picked,
             auto,
             usable: choice.usable,
-            device_map,
+            device_map: if multi {
+                DeviceMap::Balanced
+            } else {
+                DeviceMap::Sequential
+            },
             message: choice.message,
         },
         trainer: t.trainer,
         mechanisms,
     }
+}
+
+/// The hard checks of train mode: the pool holds the total, each picked GPU holds its share,
+/// and the GPUs of an explicit `pick=` exist.
+fn checks(
+    t: &TrainInputs,
+    choice: &select::Choice,
+    per_card: &[CardUse],
+    total: Bytes,
+) -> Vec<Check> {
+    let mut checks = vec![Check::hard(
+        CheckName::VramPool,
+        total <= choice.usable && !choice.picked.is_empty(),
+        choice.message.clone(),
+    )];
+    if !choice.picked.is_empty() {
+        checks.push(gpu_room(per_card, &choice.picked));
+    }
+    if !t.pick.is_empty() {
+        checks.push(Check::hard(
+            CheckName::ExplicitGpus,
+            choice.invalid.is_empty(),
+            if choice.invalid.is_empty() {
+                format!(
+                    "GPU(s) {} exist and are used as given",
+                    select::list(&t.pick)
+                )
+            } else {
+                choice.invalid.join("; ")
+            },
+        ));
+    }
+    checks
+}
+
+/// Every picked GPU must hold its share: one without free memory cannot take any layer.
+fn gpu_room(per_card: &[CardUse], picked: &[u32]) -> Check {
+    let short: Vec<String> = per_card
+        .iter()
+        .filter(|c| c.capacity == Bytes::ZERO || c.bytes > c.budget)
+        .map(|c| {
+            if c.capacity == Bytes::ZERO {
+                format!("GPU {} is picked but has no free memory", c.index)
+            } else {
+                format!(
+                    "GPU {} would hold {} but adds only {} to the pool",
+                    c.index, c.bytes, c.budget
+                )
+            }
+        })
+        .collect();
+    Check::hard(
+        CheckName::GpuRoom,
+        short.is_empty(),
+        if short.is_empty() {
+            format!("each of the {} holds its share", select::gpus(picked))
+        } else {
+            short.join("; ")
+        },
+    )
 }
 
 /// One [`CardUse`] per picked GPU. Every term is split over the GPUs in proportion to what each

@@ -147,189 +147,17 @@ pub fn breakdown(a: &Arch, t: &TrainInputs, p: Profile) -> ProfileBreakdown {
         k: kv_width(a),
         ..Dims::of(a)
     };
-    let (h, l, k, m, v) = (d.h, d.l, d.k, d.m, d.v);
-    let heads = u64::from(a.heads.max(1));
-    let q = d.quantizable();
-    let nq = d.non_quantizable();
-    let total = q + nq;
-    let full = t.method == Method::Full;
     let tokens = u64::from(t.bsz.max(1)) * u64::from(t.seq);
+    let gc = checkpointing(t.gc, p.trainer);
     let mut mech = Vec::new();
-    let mut add = |name, term, bytes: Bytes, formula: String, provenance| {
-        mech.push(Mechanism {
-            name,
-            term,
-            bytes,
-            formula,
-            provenance,
-            domain: DOMAIN,
-        });
-        bytes
-    };
-
-    // Weights.
-    let weights =
-        match t.method {
-            Method::Qlora => {
-                let nq_b = if p.upcast_fp32 { 4 } else { 2 };
-                add(
-                    "weights_nf4",
-                    TermName::Weights,
-                    Bytes::from_f64(q as f64 * NF4_DQ_BYTES + (nq * nq_b) as f64),
-                    format!(
-                    "{q} quantized × {} B (NF4 + double-quant constants) + {nq} other × {nq_b} B{}",
-                    crate::units::Fixed(NF4_DQ_BYTES, 4),
-                    if p.upcast_fp32 { " (fp32 upcast)" } else { " (bf16)" }
-                ),
-                    PROV_WEIGHTS,
-                )
-            }
-            Method::Lora | Method::Full => add(
-                "weights_bf16",
-                TermName::Weights,
-                Bytes(total * 2),
-                format!("{total} parameters × 2 B (bf16)"),
-                PROV_WEIGHTS,
-            ),
-        };
-
-    // Adapters, gradients, optimizer.
-    let lora_params = if full {
-        0
-    } else {
-        d.lora_params(t.targets, u64::from(t.rank))
-    };
-    let trainable = if full { total } else { lora_params };
-    let dtype_b = if full { 2 } else { 4 };
-    let lora = add(
-        "lora_adapters",
-        TermName::Lora,
-        Bytes(lora_params * 4),
-        if full {
-            "full fine-tuning: no adapters".into()
-        } else {
-            format!(
-                "{lora_params} parameters (r {}, targets {}) × 4 B (fp32)",
-                t.rank, t.targets
-            )
-        },
-        PROV_LORA,
-    );
-    let gradients = add(
-        "gradients",
-        TermName::Gradients,
-        Bytes(trainable * dtype_b),
-        format!(
-            "{trainable} trainable × {dtype_b} B ({})",
-            if full { "bf16" } else { "fp32" }
-        ),
-        PROV_GRADS,
-    );
-    let opt_b = match t.optim {
-        Optim::Adamw8bit => 2,
-        Optim::AdamwTorch => 2 * dtype_b,
-        Optim::PagedAdamw32bit => 8,
-        Optim::Sgd => 0,
-    };
-    let optimizer = add(
-        "optimizer_state",
-        TermName::Optimizer,
-        Bytes(trainable * opt_b),
-        format!("{trainable} trainable × {opt_b} B ({})", t.optim),
-        PROV_OPTIM,
-    );
-
-    // Activations: checkpoints, the working layer, attention, logits.
-    let saved = 7 * h + 2 * k + 4 * m;
-    // Offloaded checkpointing exists only in Unsloth; other trainers checkpoint the Hugging Face way.
-    let gc = match (t.gc, p.trainer) {
-        (GradCkpt::Unsloth, Trainer::Unsloth) => GradCkpt::Unsloth,
-        (GradCkpt::Unsloth, _) => GradCkpt::True,
-        (g, _) => g,
-    };
-    let (ckpt_per_token, ckpt_what) = match gc {
-        GradCkpt::None => (
-            l * saved * 2,
-            "every layer's saved tensors: L × (7H+2K+4M) × 2 B",
-        ),
-        GradCkpt::True => (
-            l * h * 2,
-            "one checkpoint per layer on the card: L × H × 2 B",
-        ),
-        GradCkpt::Unsloth => (0, "offloaded to host RAM: 0 on the card"),
-    };
-    let ckpt_what = if gc == t.gc {
-        ckpt_what.to_string()
-    } else {
-        format!("{ckpt_what} (gc=unsloth needs Unsloth: Hugging Face checkpointing)")
-    };
-    let ckpt = add(
-        "checkpoints",
-        TermName::Activations,
-        Bytes(tokens * ckpt_per_token),
-        format!("{ckpt_what} per token × {tokens} tokens"),
-        PROV_CKPT,
-    );
-    let layer_per_token = if gc == GradCkpt::None {
-        (h + m) * 2
-    } else {
-        (saved + h + m) * 2
-    };
-    let layer = add(
-        "working_layer",
-        TermName::Activations,
-        Bytes(tokens * layer_per_token),
-        format!(
-            "{} × 2 B = {layer_per_token} B per token × {tokens} tokens",
-            if gc == GradCkpt::None {
-                "(H + M)"
-            } else {
-                "(8H + 2K + 5M)"
-            }
-        ),
-        PROV_LAYER,
-    );
-    let s = u64::from(t.seq);
-    let scores = u64::from(t.bsz.max(1)) * heads * s * s;
-    let attn_bytes = match p.attention {
-        Attention::Eager => {
-            let kept = if gc == GradCkpt::None { l * 2 } else { 0 };
-            scores * (8 + kept)
-        }
-        Attention::Sdpa | Attention::Flash2 => 0,
-    };
-    let attn = add(
-        "attention",
-        TermName::Activations,
-        Bytes(attn_bytes),
-        match p.attention {
-            Attention::Eager => {
-                format!("B × n × S² = {scores} scores × 8 B (+ 2 B × L without checkpointing)")
-            }
-            _ => format!("{}: linear in S, in the working layer", p.attention),
-        },
-        PROV_ATTN,
-    );
-    let (logit_bytes, logit_formula, logit_prov) = match p.logits {
-        Logits::Chunked => (
-            0,
-            "chunked cross-entropy: no T × V logits resident".to_string(),
-            PROV_LOGITS_CHUNKED,
-        ),
-        Logits::Fp32 => (
-            tokens * v * LOGITS_FP32_BYTES,
-            format!("{tokens} tokens × V {v} × {LOGITS_FP32_BYTES} B"),
-            PROV_LOGITS_FP32,
-        ),
-    };
-    let logits = add(
-        "logits_loss",
-        TermName::Activations,
-        Bytes(logit_bytes),
-        logit_formula,
-        logit_prov,
-    );
+    let weights = weights(&mut mech, &d, t, p);
+    let (lora, gradients, optimizer) = trainable(&mut mech, &d, t);
+    let ckpt = checkpoints(&mut mech, &d, t, gc, tokens);
+    let layer = working_layer(&mut mech, &d, gc, tokens);
+    let attn = attention(&mut mech, a, &d, t, p, gc);
+    let logits = logits_loss(&mut mech, &d, p, tokens);
     let context = add(
+        &mut mech,
         "cuda_context",
         TermName::CudaOverhead,
         CONTEXT,
@@ -348,4 +176,251 @@ pub fn breakdown(a: &Arch, t: &TrainInputs, p: Profile) -> ProfileBreakdown {
         ],
         mechanisms: mech,
     }
+}
+
+/// Adds one mechanism to `mech` (in [`DOMAIN`]) and returns its bytes.
+fn add(
+    mech: &mut Vec<Mechanism>,
+    name: &'static str,
+    term: TermName,
+    bytes: Bytes,
+    formula: String,
+    provenance: &'static str,
+) -> Bytes {
+    mech.push(Mechanism {
+        name,
+        term,
+        bytes,
+        formula,
+        provenance,
+        domain: DOMAIN,
+    });
+    bytes
+}
+
+/// The weights: NF4 with double quantization for QLoRA (the rest bf16, or fp32 where the profile
+/// upcasts it), bf16 for LoRA and full fine-tuning.
+fn weights(mech: &mut Vec<Mechanism>, d: &Dims, t: &TrainInputs, p: Profile) -> Bytes {
+    let (q, nq) = (d.quantizable(), d.non_quantizable());
+    match t.method {
+        Method::Qlora => {
+            let nq_b = if p.upcast_fp32 { 4 } else { 2 };
+            add(
+                mech,
+                "weights_nf4",
+                TermName::Weights,
+                Bytes::from_f64(q as f64 * NF4_DQ_BYTES + (nq * nq_b) as f64),
+                format!(
+                    "{q} quantized × {} B (NF4 + double-quant constants) + {nq} other × {nq_b} B{}",
+                    crate::units::Fixed(NF4_DQ_BYTES, 4),
+                    if p.upcast_fp32 {
+                        " (fp32 upcast)"
+                    } else {
+                        " (bf16)"
+                    }
+                ),
+                PROV_WEIGHTS,
+            )
+        }
+        Method::Lora | Method::Full => {
+            let total = q + nq;
+            add(
+                mech,
+                "weights_bf16",
+                TermName::Weights,
+                Bytes(total * 2),
+                format!("{total} parameters × 2 B (bf16)"),
+                PROV_WEIGHTS,
+            )
+        }
+    }
+}
+
+/// What training adds per trainable parameter: the adapters (fp32; none for full fine-tuning),
+/// one gradient each and the optimizer's moments. (lora, gradients, optimizer).
+fn trainable(mech: &mut Vec<Mechanism>, d: &Dims, t: &TrainInputs) -> (Bytes, Bytes, Bytes) {
+    let full = t.method == Method::Full;
+    let lora_params = if full {
+        0
+    } else {
+        d.lora_params(t.targets, u64::from(t.rank))
+    };
+    let trainable = if full { d.total_params() } else { lora_params };
+    let dtype_b = if full { 2 } else { 4 };
+    let lora = add(
+        mech,
+        "lora_adapters",
+        TermName::Lora,
+        Bytes(lora_params * 4),
+        if full {
+            "full fine-tuning: no adapters".into()
+        } else {
+            format!(
+                "{lora_params} parameters (r {}, targets {}) × 4 B (fp32)",
+                t.rank, t.targets
+            )
+        },
+        PROV_LORA,
+    );
+    let gradients = add(
+        mech,
+        "gradients",
+        TermName::Gradients,
+        Bytes(trainable * dtype_b),
+        format!(
+            "{trainable} trainable × {dtype_b} B ({})",
+            if full { "bf16" } else { "fp32" }
+        ),
+        PROV_GRADS,
+    );
+    let opt_b = match t.optim {
+        Optim::Adamw8bit => 2,
+        Optim::AdamwTorch => 2 * dtype_b,
+        Optim::PagedAdamw32bit => 8,
+        Optim::Sgd => 0,
+    };
+    let optimizer = add(
+        mech,
+        "optimizer_state",
+        TermName::Optimizer,
+        Bytes(trainable * opt_b),
+        format!("{trainable} trainable × {opt_b} B ({})", t.optim),
+        PROV_OPTIM,
+    );
+    (lora, gradients, optimizer)
+}
+
+/// The checkpointing that runs: offloaded checkpointing exists only in Unsloth; other trainers
+/// checkpoint the Hugging Face way.
+fn checkpointing(gc: GradCkpt, trainer: Trainer) -> GradCkpt {
+    match (gc, trainer) {
+        (GradCkpt::Unsloth, Trainer::Unsloth) => GradCkpt::Unsloth,
+        (GradCkpt::Unsloth, _) => GradCkpt::True,
+        (g, _) => g,
+    }
+}
+
+/// A layer's saved tensors per token (input, norm, q/k/v, attention output, residual, norm,
+/// gate, up, act, act×up): `7H + 2K + 4M` elements.
+fn saved_per_token(d: &Dims) -> u64 {
+    7 * d.h + 2 * d.k + 4 * d.m
+}
+
+/// What checkpointing keeps on the card for `tokens` tokens under `gc` (the one that runs;
+/// `t.gc` the one asked for).
+fn checkpoints(
+    mech: &mut Vec<Mechanism>,
+    d: &Dims,
+    t: &TrainInputs,
+    gc: GradCkpt,
+    tokens: u64,
+) -> Bytes {
+    let (ckpt_per_token, ckpt_what) = match gc {
+        GradCkpt::None => (
+            d.l * saved_per_token(d) * 2,
+            "every layer's saved tensors: L × (7H+2K+4M) × 2 B",
+        ),
+        GradCkpt::True => (
+            d.l * d.h * 2,
+            "one checkpoint per layer on the card: L × H × 2 B",
+        ),
+        GradCkpt::Unsloth => (0, "offloaded to host RAM: 0 on the card"),
+    };
+    let ckpt_what = if gc == t.gc {
+        ckpt_what.to_string()
+    } else {
+        format!("{ckpt_what} (gc=unsloth needs Unsloth: Hugging Face checkpointing)")
+    };
+    add(
+        mech,
+        "checkpoints",
+        TermName::Activations,
+        Bytes(tokens * ckpt_per_token),
+        format!("{ckpt_what} per token × {tokens} tokens"),
+        PROV_CKPT,
+    )
+}
+
+/// The layer being computed: its saved tensors when checkpointing recomputes it, plus one
+/// hidden-wide and one MLP-wide gradient in flight.
+fn working_layer(mech: &mut Vec<Mechanism>, d: &Dims, gc: GradCkpt, tokens: u64) -> Bytes {
+    let layer_per_token = if gc == GradCkpt::None {
+        (d.h + d.m) * 2
+    } else {
+        (saved_per_token(d) + d.h + d.m) * 2
+    };
+    add(
+        mech,
+        "working_layer",
+        TermName::Activations,
+        Bytes(tokens * layer_per_token),
+        format!(
+            "{} × 2 B = {layer_per_token} B per token × {tokens} tokens",
+            if gc == GradCkpt::None {
+                "(H + M)"
+            } else {
+                "(8H + 2K + 5M)"
+            }
+        ),
+        PROV_LAYER,
+    )
+}
+
+/// Attention's working memory: the `B × n × S²` scores of eager attention (kept by every layer
+/// without checkpointing), nothing beyond the working layer for SDPA and FlashAttention-2.
+fn attention(
+    mech: &mut Vec<Mechanism>,
+    a: &Arch,
+    d: &Dims,
+    t: &TrainInputs,
+    p: Profile,
+    gc: GradCkpt,
+) -> Bytes {
+    let s = u64::from(t.seq);
+    let scores = u64::from(t.bsz.max(1)) * u64::from(a.heads.max(1)) * s * s;
+    let attn_bytes = match p.attention {
+        Attention::Eager => {
+            let kept = if gc == GradCkpt::None { d.l * 2 } else { 0 };
+            scores * (8 + kept)
+        }
+        Attention::Sdpa | Attention::Flash2 => 0,
+    };
+    add(
+        mech,
+        "attention",
+        TermName::Activations,
+        Bytes(attn_bytes),
+        match p.attention {
+            Attention::Eager => {
+                format!("B × n × S² = {scores} scores × 8 B (+ 2 B × L without checkpointing)")
+            }
+            _ => format!("{}: linear in S, in the working layer", p.attention),
+        },
+        PROV_ATTN,
+    )
+}
+
+/// Logits and loss: none resident with chunked cross-entropy, `18 · V` bytes per token with
+/// transformers' fp32 loss.
+fn logits_loss(mech: &mut Vec<Mechanism>, d: &Dims, p: Profile, tokens: u64) -> Bytes {
+    let (logit_bytes, logit_formula, logit_prov) = match p.logits {
+        Logits::Chunked => (
+            0,
+            "chunked cross-entropy: no T × V logits resident".to_string(),
+            PROV_LOGITS_CHUNKED,
+        ),
+        Logits::Fp32 => (
+            tokens * d.v * LOGITS_FP32_BYTES,
+            format!("{tokens} tokens × V {} × {LOGITS_FP32_BYTES} B", d.v),
+            PROV_LOGITS_FP32,
+        ),
+    };
+    add(
+        mech,
+        "logits_loss",
+        TermName::Activations,
+        Bytes(logit_bytes),
+        logit_formula,
+        logit_prov,
+    )
 }
