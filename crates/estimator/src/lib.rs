@@ -19,7 +19,9 @@
 //!   each (`normalize`); the query string (`permalink`)
 //! - `readers`: GGUF headers (`gguf`), config.json and safetensors headers (`hf`), read without
 //!   trusting them
-//! - `terms`: the memory terms (weights, KV cache, logits, overhead)
+//! - `terms`: the memory terms (weights, KV cache, logits, overhead); the KV cache's folder
+//!   (`kv/`) by allocator: the cell and the recurrent state (cells), llama.cpp (llama_cpp), vLLM
+//!   (vllm), transformers and mlx-lm (dynamic)
 //! - `estimate`: what an estimate says (verdict, cards, checks, speed, layouts)
 //! - `serve`: the serve pipeline: card capacities, tensor parallelism and layer splits
 //!   (`placement`), what each engine runs and the hardware predicates (`support`), pipeline
