@@ -1,0 +1,274 @@
+//! `config.json` into the architecture the memory terms need.
+
+use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Ple, Recurrent, Swa};
+use crate::units::Tokens;
+use serde_json::Value;
+
+/// Largest config.json accepted, bytes.
+pub const MAX_CONFIG: usize = 4 << 20;
+
+/// The architecture `config.json` describes (a multimodal config's `text_config` when it has
+/// one). Err names the missing or absurd field.
+pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
+    let c = if config["text_config"].is_object() {
+        &config["text_config"]
+    } else {
+        config
+    };
+    let num = |k: &str| c[k].as_u64();
+    let need = |k: &str| need_count(c, k);
+    let hidden = need("hidden_size")?;
+    let layers =
+        u32::try_from(need("num_hidden_layers")?).map_err(|_| "num_hidden_layers too large")?;
+    let heads =
+        u32::try_from(need("num_attention_heads")?).map_err(|_| "num_attention_heads too large")?;
+    let kv_heads = num("num_key_value_heads").map_or(Ok(heads), |k| {
+        u32::try_from(k).map_err(|_| "num_key_value_heads too large")
+    })?;
+    if hidden == 0
+        || layers == 0
+        || heads == 0
+        || kv_heads == 0
+        || layers > 100_000
+        || hidden > 1 << 20
+    {
+        return Err("config.json has zero or absurd dimensions".into());
+    }
+    let head_dim = num("head_dim").unwrap_or(hidden / u64::from(heads));
+    let vocab = need("vocab_size")?;
+    let max_ctx = num("max_position_embeddings")
+        .unwrap_or(4096)
+        .min(u64::from(u32::MAX)) as Tokens;
+    if max_ctx == 0 {
+        return Err("config.json: max_position_embeddings is 0 (no context)".into());
+    }
+    // Sliding windows: an explicit per-layer list (`layer_types`), else the known period.
+    let model_type = crate::inputs::header_text(c["model_type"].as_str().unwrap_or_default(), 64);
+    let window = num("sliding_window").filter(|_| c["use_sliding_window"].as_bool() != Some(false));
+    let gemma3_period = match &c["sliding_window_pattern"] {
+        Value::Null => 6,
+        p => p
+            .as_u64()
+            .and_then(|p| u32::try_from(p).ok())
+            .filter(|p| (1..=layers).contains(p))
+            .ok_or("config.json: sliding_window_pattern is not a layer period")?,
+    };
+    let swa = window.and_then(|w| {
+        let types = c["layer_types"].as_array();
+        let (period, global_offset) = match types {
+            Some(t) if !t.is_empty() => {
+                let full: Vec<usize> = t
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, x)| x.as_str() == Some("full_attention"))
+                    .map(|(k, _)| k)
+                    .collect();
+                if full.len() == t.len() {
+                    return None;
+                }
+                let p = full.get(1).zip(full.first()).map(|(b, a)| b - a)?;
+                (p as u32, full[0] as u32 % p as u32)
+            }
+            // Gemma 3: every `sliding_window_pattern`-th layer is global.
+            _ if model_type.starts_with("gemma3") => (gemma3_period, gemma3_period - 1),
+            _ => return None,
+        };
+        Some(Swa {
+            window: w.min(u64::from(u32::MAX)) as Tokens,
+            period,
+            global_offset,
+            chunked: false,
+        })
+    });
+    let swa = swa.or_else(|| num("attention_chunk_size").map(Swa::llama4_chunked));
+    let mla = match num("kv_lora_rank") {
+        Some(kv_lora_rank) => Some(Mla {
+            kv_lora_rank,
+            qk_rope_head_dim: need("qk_rope_head_dim")?,
+            index_head_dim: num("index_head_dim"),
+            q_lora_rank: num("q_lora_rank"),
+            v_head_dim: num("v_head_dim"),
+        }),
+        None => None,
+    };
+    let recurrent = recurrent_of(c, layers)?;
+    let experts = num("num_experts")
+        .or(num("num_local_experts"))
+        .or(num("n_routed_experts"))
+        .map_or(Ok(1), u32::try_from)
+        .map_err(|_| "config.json: the expert count is too large")?;
+    // What a decode step reads besides the routed experts: leading dense layers
+    // (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
+    // (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
+    let moe = if experts > 1 {
+        let shared = num("shared_expert_intermediate_size").or_else(|| {
+            num("n_shared_experts")
+                .zip(num("moe_intermediate_size"))
+                .map(|(n, w)| n.saturating_mul(w))
+        });
+        let shared = shared.or_else(|| {
+            // Llama 4: one shared expert of `intermediate_size` on every MoE layer; Gemma 4:
+            // a dense MLP of `intermediate_size` beside the experts on every layer.
+            (model_type.starts_with("llama4") || model_type.starts_with("gemma4"))
+                .then(|| num("intermediate_size"))
+                .flatten()
+        });
+        MoeLayout::read(
+            num("first_k_dense_replace"),
+            num("interleave_moe_layer_step"),
+            shared,
+            layers,
+        )
+    } else {
+        None
+    };
+    // Gemma 4: full-attention layers of their own head size (`global_head_dim`), and, where keys
+    // double as values (`attention_k_eq_v`), their own KV heads (`num_global_key_value_heads`),
+    // as transformers' Gemma4TextAttention sizes them.
+    let k_eq_v = c["attention_k_eq_v"].as_bool() == Some(true);
+    let global_heads = num("num_global_key_value_heads")
+        .filter(|_| k_eq_v)
+        .map_or(kv_heads, |g| g.min(u64::from(u32::MAX)) as u32);
+    let global_attn = match num("global_head_dim") {
+        Some(d) if d != head_dim || global_heads != kv_heads => Some(GlobalAttn {
+            kv_heads: global_heads.max(1),
+            head_dim: d,
+            k_eq_v,
+        }),
+        _ => None,
+    };
+    // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
+    // per-layer token embeddings of `hidden_size_per_layer_input` per layer.
+    let kv_layers = num("num_kv_shared_layers")
+        .filter(|&n| n > 0)
+        .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32));
+    let ple = num("hidden_size_per_layer_input")
+        .filter(|&d| d > 0)
+        .map(|dim| Ple {
+            vocab: num("vocab_size_per_layer_input").unwrap_or(vocab),
+            dim,
+        });
+    let arch = Arch {
+        model_type,
+        hidden,
+        layers,
+        heads,
+        kv_heads,
+        head_dim,
+        intermediate: num("intermediate_size").unwrap_or(4 * hidden),
+        moe_intermediate: num("moe_intermediate_size"),
+        experts: experts.max(1),
+        experts_active: num("num_experts_per_tok")
+            .or(num("top_k_experts"))
+            .unwrap_or(1)
+            .min(u64::from(u32::MAX)) as u32,
+        vocab,
+        tied_embeddings: config["tie_word_embeddings"]
+            .as_bool()
+            .or(c["tie_word_embeddings"].as_bool())
+            .unwrap_or(false),
+        max_ctx,
+        native_ctx: vec![max_ctx],
+        swa,
+        kv_layers,
+        ple,
+        source: source.to_string(),
+        yarn: None,
+        global_override: None,
+        global_attn,
+        mla,
+        recurrent,
+        moe,
+    };
+    match arch.absurd() {
+        Some(why) => Err(format!("config.json: {why}")),
+        None => Ok(arch),
+    }
+}
+
+/// A count `config.json` must give: missing, or not a whole number (`4096.0`, `"4096"`, `-1`),
+/// each said as such.
+fn need_count(c: &Value, k: &str) -> Result<u64, String> {
+    match &c[k] {
+        Value::Null => Err(format!("config.json has no {k}")),
+        v => v.as_u64().ok_or_else(|| {
+            let shown: String = v.to_string().chars().take(24).collect();
+            format!(
+                "config.json: {k} is {} where a whole number is needed",
+                crate::inputs::clean(&shown)
+            )
+        }),
+    }
+}
+
+/// The recurrent layers of a hybrid config: Gated DeltaNet (`layer_types` with
+/// `linear_attention`, or `full_attention_interval`; `linear_*` shapes) or Mamba-2 (`layer_types`
+/// with `mamba`; `mamba_*` shapes). Err for a layer kind the estimator does not model, rather
+/// than a guess.
+fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
+    let num = |k: &str| c[k].as_u64();
+    let types: Vec<&str> = c["layer_types"]
+        .as_array()
+        .map(|t| t.iter().take(100_000).filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if let Some(other) = types.iter().find(|t| {
+        ![
+            "full_attention",
+            "sliding_attention",
+            "linear_attention",
+            "attention",
+            "mamba",
+        ]
+        .contains(t)
+    }) {
+        return Err(format!(
+            "layer kind {} is not modelled yet",
+            crate::inputs::quote(other)
+        ));
+    }
+    if c["hybrid_override_pattern"].is_string() {
+        return Err("hybrid_override_pattern layers are not modelled yet".into());
+    }
+    let attention_where = |kinds: &[&str]| -> Vec<u32> {
+        (0..types.len().min(layers as usize))
+            .filter(|&k| kinds.contains(&types[k]))
+            .map(|k| k as u32)
+            .collect()
+    };
+    let need = |k: &str| need_count(c, k);
+    if types.contains(&"linear_attention") || num("full_attention_interval").is_some() {
+        let attention_layers = if types.is_empty() {
+            let every = need("full_attention_interval")?.max(1);
+            (0..layers)
+                .filter(|il| (u64::from(*il) + 1) % every == 0)
+                .collect()
+        } else {
+            attention_where(&["full_attention"])
+        };
+        return Ok(Some(Recurrent {
+            kind: "gated_deltanet".into(),
+            attention_layers,
+            conv_kernel: need("linear_conv_kernel_dim")?,
+            k_heads: need("linear_num_key_heads")?,
+            k_dim: need("linear_key_head_dim")?,
+            v_heads: need("linear_num_value_heads")?,
+            v_dim: need("linear_value_head_dim")?,
+        }));
+    }
+    if types.contains(&"mamba") {
+        let hidden = need("hidden_size")?;
+        let v_heads = need("mamba_n_heads")?;
+        let v_dim = num("mamba_d_head")
+            .unwrap_or(num("mamba_expand").unwrap_or(2).saturating_mul(hidden) / v_heads.max(1));
+        return Ok(Some(Recurrent {
+            kind: "mamba2".into(),
+            attention_layers: attention_where(&["attention", "full_attention"]),
+            conv_kernel: need("mamba_d_conv")?,
+            k_heads: need("mamba_n_groups")?,
+            k_dim: need("mamba_d_state")?,
+            v_heads,
+            v_dim,
+        }));
+    }
+    Ok(None)
+}
