@@ -1,7 +1,6 @@
 //! `config.json` into the architecture the memory terms need.
 
-use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Ple, Recurrent, Swa};
-use crate::units::Tokens;
+use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Recurrent, Swa, MAX_HIDDEN};
 use serde_json::Value;
 
 /// Largest config.json accepted, bytes.
@@ -16,91 +15,111 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         config
     };
     let num = |k: &str| c[k].as_u64();
+    let mut arch = attention(c)?;
+    arch.vocab = need_count(c, "vocab_size")?;
+    let mut arch = arch
+        .with_context(num("max_position_embeddings"))
+        .ok_or("config.json: max_position_embeddings is 0 (no context)")?;
+    arch.swa = sliding_window(c, &arch)?;
+    arch.mla = mla(c)?;
+    arch.recurrent = recurrent_of(c, arch.layers)?;
+    let mut arch = experts(c, arch)?;
+    arch.global_attn = global_layers(c, &arch);
+    arch.intermediate = num("intermediate_size").unwrap_or(arch.intermediate);
+    arch.tied_embeddings = config["tie_word_embeddings"]
+        .as_bool()
+        .or(c["tie_word_embeddings"].as_bool())
+        .unwrap_or(false);
+    arch.source = source.to_string();
+    // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
+    // per-layer token embeddings of `hidden_size_per_layer_input` per layer.
+    let arch = arch.with_shared_kv(num("num_kv_shared_layers")).with_ple(
+        num("hidden_size_per_layer_input"),
+        num("vocab_size_per_layer_input"),
+    );
+    arch.checked().map_err(|why| format!("config.json: {why}"))
+}
+
+/// The attention shape: hidden size, layers, heads and KV heads, checked by [`Arch::read`] (and
+/// the hidden size by [`MAX_HIDDEN`] before anything is derived from it), and the head size
+/// (`head_dim`, else `hidden / heads`).
+fn attention(c: &Value) -> Result<Arch, String> {
     let need = |k: &str| need_count(c, k);
     let hidden = need("hidden_size")?;
     let layers =
         u32::try_from(need("num_hidden_layers")?).map_err(|_| "num_hidden_layers too large")?;
     let heads =
         u32::try_from(need("num_attention_heads")?).map_err(|_| "num_attention_heads too large")?;
-    let kv_heads = num("num_key_value_heads").map_or(Ok(heads), |k| {
+    let kv_heads = c["num_key_value_heads"].as_u64().map_or(Ok(heads), |k| {
         u32::try_from(k).map_err(|_| "num_key_value_heads too large")
     })?;
-    if hidden == 0
-        || layers == 0
-        || heads == 0
-        || kv_heads == 0
-        || layers > 100_000
-        || hidden > 1 << 20
-    {
-        return Err("config.json has zero or absurd dimensions".into());
-    }
-    let head_dim = num("head_dim").unwrap_or(hidden / u64::from(heads));
-    let vocab = need("vocab_size")?;
-    let max_ctx = num("max_position_embeddings")
-        .unwrap_or(4096)
-        .min(u64::from(u32::MAX)) as Tokens;
-    if max_ctx == 0 {
-        return Err("config.json: max_position_embeddings is 0 (no context)".into());
-    }
-    // Sliding windows: an explicit per-layer list (`layer_types`), else the known period.
     let model_type = crate::inputs::header_text(c["model_type"].as_str().unwrap_or_default(), 64);
-    let window = num("sliding_window").filter(|_| c["use_sliding_window"].as_bool() != Some(false));
+    let mut arch = Arch::read(model_type, hidden, layers, heads, kv_heads)
+        .filter(|_| hidden <= MAX_HIDDEN)
+        .ok_or("config.json has zero or absurd dimensions")?;
+    arch.head_dim = c["head_dim"].as_u64().unwrap_or(arch.head_dim);
+    Ok(arch)
+}
+
+/// Sliding windows (`sliding_window`, unless `use_sliding_window` is false): an explicit
+/// per-layer list (`layer_types`), else Gemma 3's period (every `sliding_window_pattern`-th
+/// layer global), else Llama 4's chunks (`attention_chunk_size`).
+fn sliding_window(c: &Value, arch: &Arch) -> Result<Option<Swa>, String> {
+    let window = c["sliding_window"]
+        .as_u64()
+        .filter(|_| c["use_sliding_window"].as_bool() != Some(false));
     let gemma3_period = match &c["sliding_window_pattern"] {
         Value::Null => 6,
         p => p
             .as_u64()
             .and_then(|p| u32::try_from(p).ok())
-            .filter(|p| (1..=layers).contains(p))
+            .filter(|p| (1..=arch.layers).contains(p))
             .ok_or("config.json: sliding_window_pattern is not a layer period")?,
     };
-    let swa = window.and_then(|w| {
-        let types = c["layer_types"].as_array();
-        let (period, global_offset) = match types {
-            Some(t) if !t.is_empty() => {
-                let full: Vec<usize> = t
-                    .iter()
-                    .enumerate()
-                    .filter(|(_, x)| x.as_str() == Some("full_attention"))
-                    .map(|(k, _)| k)
-                    .collect();
-                if full.len() == t.len() {
-                    return None;
-                }
-                let p = full.get(1).zip(full.first()).map(|(b, a)| b - a)?;
-                (p as u32, full[0] as u32 % p as u32)
+    let swa = window.and_then(|w| match c["layer_types"].as_array() {
+        Some(t) if !t.is_empty() => {
+            let global = t.iter().map(|x| x.as_str() == Some("full_attention"));
+            if global.clone().all(|g| g) {
+                return None;
             }
-            // Gemma 3: every `sliding_window_pattern`-th layer is global.
-            _ if model_type.starts_with("gemma3") => (gemma3_period, gemma3_period - 1),
-            _ => return None,
-        };
-        Some(Swa {
-            window: w.min(u64::from(u32::MAX)) as Tokens,
-            period,
-            global_offset,
-            chunked: false,
-        })
+            Swa::pattern(w, global)
+        }
+        _ if arch.model_type.starts_with("gemma3") => Some(Swa::every(w, gemma3_period)),
+        _ => None,
     });
-    let swa = swa.or_else(|| num("attention_chunk_size").map(Swa::llama4_chunked));
-    let mla = match num("kv_lora_rank") {
-        Some(kv_lora_rank) => Some(Mla {
-            kv_lora_rank,
-            qk_rope_head_dim: need("qk_rope_head_dim")?,
-            index_head_dim: num("index_head_dim"),
-            q_lora_rank: num("q_lora_rank"),
-            v_head_dim: num("v_head_dim"),
-        }),
-        None => None,
+    Ok(swa.or_else(|| c["attention_chunk_size"].as_u64().map(Swa::llama4_chunked)))
+}
+
+/// Multi-head latent attention (`kv_lora_rank`, DeepSeek-V2/V3 and the models built on them).
+fn mla(c: &Value) -> Result<Option<Mla>, String> {
+    let num = |k: &str| c[k].as_u64();
+    let Some(kv_lora_rank) = num("kv_lora_rank") else {
+        return Ok(None);
     };
-    let recurrent = recurrent_of(c, layers)?;
-    let experts = num("num_experts")
-        .or(num("num_local_experts"))
-        .or(num("n_routed_experts"))
-        .map_or(Ok(1), u32::try_from)
-        .map_err(|_| "config.json: the expert count is too large")?;
-    // What a decode step reads besides the routed experts: leading dense layers
-    // (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
-    // (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
-    let moe = if experts > 1 {
+    Ok(Some(Mla {
+        kv_lora_rank,
+        qk_rope_head_dim: need_count(c, "qk_rope_head_dim")?,
+        index_head_dim: num("index_head_dim"),
+        q_lora_rank: num("q_lora_rank"),
+        v_head_dim: num("v_head_dim"),
+    }))
+}
+
+/// The experts, and what a decode step reads besides the routed ones: leading dense layers
+/// (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
+/// (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
+fn experts(c: &Value, arch: Arch) -> Result<Arch, String> {
+    let num = |k: &str| c[k].as_u64();
+    let mut arch = arch
+        .with_experts(
+            num("num_experts")
+                .or(num("num_local_experts"))
+                .or(num("n_routed_experts")),
+            num("num_experts_per_tok").or(num("top_k_experts")),
+            num("moe_intermediate_size"),
+        )
+        .ok_or("config.json: the expert count is too large")?;
+    if arch.is_moe() {
         let shared = num("shared_expert_intermediate_size").or_else(|| {
             num("n_shared_experts")
                 .zip(num("moe_intermediate_size"))
@@ -109,80 +128,37 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         let shared = shared.or_else(|| {
             // Llama 4: one shared expert of `intermediate_size` on every MoE layer; Gemma 4:
             // a dense MLP of `intermediate_size` beside the experts on every layer.
-            (model_type.starts_with("llama4") || model_type.starts_with("gemma4"))
+            let t = &arch.model_type;
+            (t.starts_with("llama4") || t.starts_with("gemma4"))
                 .then(|| num("intermediate_size"))
                 .flatten()
         });
-        MoeLayout::read(
+        arch.moe = MoeLayout::read(
             num("first_k_dense_replace"),
             num("interleave_moe_layer_step"),
             shared,
-            layers,
-        )
-    } else {
-        None
-    };
-    // Gemma 4: full-attention layers of their own head size (`global_head_dim`), and, where keys
-    // double as values (`attention_k_eq_v`), their own KV heads (`num_global_key_value_heads`),
-    // as transformers' Gemma4TextAttention sizes them.
+            arch.layers,
+        );
+    }
+    Ok(arch)
+}
+
+/// Gemma 4: full-attention layers of their own head size (`global_head_dim`), and, where keys
+/// double as values (`attention_k_eq_v`), their own KV heads (`num_global_key_value_heads`),
+/// as transformers' Gemma4TextAttention sizes them.
+fn global_layers(c: &Value, arch: &Arch) -> Option<GlobalAttn> {
     let k_eq_v = c["attention_k_eq_v"].as_bool() == Some(true);
-    let global_heads = num("num_global_key_value_heads")
+    let global_heads = c["num_global_key_value_heads"]
+        .as_u64()
         .filter(|_| k_eq_v)
-        .map_or(kv_heads, |g| g.min(u64::from(u32::MAX)) as u32);
-    let global_attn = match num("global_head_dim") {
-        Some(d) if d != head_dim || global_heads != kv_heads => Some(GlobalAttn {
+        .map_or(arch.kv_heads, |g| g.min(u64::from(u32::MAX)) as u32);
+    match c["global_head_dim"].as_u64() {
+        Some(d) if d != arch.head_dim || global_heads != arch.kv_heads => Some(GlobalAttn {
             kv_heads: global_heads.max(1),
             head_dim: d,
             k_eq_v,
         }),
         _ => None,
-    };
-    // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
-    // per-layer token embeddings of `hidden_size_per_layer_input` per layer.
-    let kv_layers = num("num_kv_shared_layers")
-        .filter(|&n| n > 0)
-        .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32));
-    let ple = num("hidden_size_per_layer_input")
-        .filter(|&d| d > 0)
-        .map(|dim| Ple {
-            vocab: num("vocab_size_per_layer_input").unwrap_or(vocab),
-            dim,
-        });
-    let arch = Arch {
-        model_type,
-        hidden,
-        layers,
-        heads,
-        kv_heads,
-        head_dim,
-        intermediate: num("intermediate_size").unwrap_or(4 * hidden),
-        moe_intermediate: num("moe_intermediate_size"),
-        experts: experts.max(1),
-        experts_active: num("num_experts_per_tok")
-            .or(num("top_k_experts"))
-            .unwrap_or(1)
-            .min(u64::from(u32::MAX)) as u32,
-        vocab,
-        tied_embeddings: config["tie_word_embeddings"]
-            .as_bool()
-            .or(c["tie_word_embeddings"].as_bool())
-            .unwrap_or(false),
-        max_ctx,
-        native_ctx: vec![max_ctx],
-        swa,
-        kv_layers,
-        ple,
-        source: source.to_string(),
-        yarn: None,
-        global_override: None,
-        global_attn,
-        mla,
-        recurrent,
-        moe,
-    };
-    match arch.absurd() {
-        Some(why) => Err(format!("config.json: {why}")),
-        None => Ok(arch),
     }
 }
 
