@@ -68,14 +68,7 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         Some(Value::Str(s)) => crate::inputs::header_text(s, 120),
         _ => file.to_string(),
     };
-    let variant = Variant {
-        id: file.to_string(),
-        name,
-        capability_rank: 1,
-        capability: None,
-        arch,
-        formats: Vec::new(),
-    };
+    let variant = Variant::read(file.to_string(), name, arch);
     let format = Format {
         id: quant,
         container: Container::Gguf,

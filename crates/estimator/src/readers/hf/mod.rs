@@ -44,14 +44,8 @@ pub fn to_variant(
             "F16" => GgmlType::F16,
             _ => GgmlType::BF16,
         });
-    let variant = Variant {
-        id: id.to_string(),
-        name: id.rsplit('/').next().unwrap_or(id).to_string(),
-        capability_rank: 1,
-        capability: None,
-        arch,
-        formats: Vec::new(),
-    };
+    let name = id.rsplit('/').next().unwrap_or(id).to_string();
+    let variant = Variant::read(id.to_string(), name, arch);
     let format = Format {
         id: quant,
         container: Container::Safetensors,
