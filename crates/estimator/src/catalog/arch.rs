@@ -272,7 +272,7 @@ pub const MAX_HIDDEN: u64 = 1 << 20;
 
 /// The one constructor of the two readers of model files ([`crate::readers::gguf`],
 /// [`crate::readers::hf`]): a reader starts from [`Arch::read`], sets what its file says (through
-/// the `with_` steps where a value needs a rule), and ends with [`Arch::checked`].
+/// the `set_` steps where a value needs a rule), and ends with [`Arch::checked`].
 impl Arch {
     /// An architecture read from a file (a GGUF header or a `config.json`, hostile input): its
     /// attention shape, checked before anything is derived from it (`None` when a count is 0 or
@@ -318,54 +318,47 @@ impl Arch {
         })
     }
 
-    /// With the longest context the file gives (`None`: 4,096 tokens; at most `u32::MAX`), also
-    /// its one native length; `None` for a context of 0.
-    pub fn with_context(self, max_ctx: Option<u64>) -> Option<Arch> {
+    /// Sets the longest context the file gives (`None`: 4,096 tokens; at most `u32::MAX`), also
+    /// its one native length; `None`, and nothing set, for a context of 0.
+    pub fn set_context(&mut self, max_ctx: Option<u64>) -> Option<Tokens> {
         let max_ctx = max_ctx.unwrap_or(4096).min(u64::from(u32::MAX)) as Tokens;
-        (max_ctx > 0).then(|| Arch {
-            max_ctx,
-            native_ctx: vec![max_ctx],
-            ..self
-        })
+        if max_ctx == 0 {
+            return None;
+        }
+        self.max_ctx = max_ctx;
+        self.native_ctx = vec![max_ctx];
+        Some(max_ctx)
     }
 
-    /// With `experts` routed experts (`None`, 0 or 1: a dense model), `active` of them per token
-    /// (`None`: 1), each `width` wide; `None` for a count beyond `u32`.
-    pub fn with_experts(
-        self,
+    /// Sets `experts` routed experts (`None`, 0 or 1: a dense model), `active` of them per token
+    /// (`None`: 1), each `width` wide; `None`, and nothing set, for a count beyond `u32`.
+    pub fn set_experts(
+        &mut self,
         experts: Option<u64>,
         active: Option<u64>,
         width: Option<u64>,
-    ) -> Option<Arch> {
-        let experts = experts.map_or(Some(1), |n| u32::try_from(n).ok())?;
-        Some(Arch {
-            experts: experts.max(1),
-            experts_active: active.unwrap_or(1).min(u64::from(u32::MAX)) as u32,
-            moe_intermediate: width,
-            ..self
-        })
+    ) -> Option<u32> {
+        let experts = experts.map_or(Some(1), |n| u32::try_from(n).ok())?.max(1);
+        self.experts = experts;
+        self.experts_active = active.unwrap_or(1).min(u64::from(u32::MAX)) as u32;
+        self.moe_intermediate = width;
+        Some(experts)
     }
 
-    /// With the last `shared` layers reusing earlier layers' caches, owning none (`None` or 0:
+    /// Sets the last `shared` layers to reuse earlier layers' caches, owning none (`None` or 0:
     /// every layer owns one).
-    pub fn with_shared_kv(self, shared: Option<u64>) -> Arch {
+    pub fn set_shared_kv(&mut self, shared: Option<u64>) {
         let layers = self.layers;
-        Arch {
-            kv_layers: shared
-                .filter(|&n| n > 0)
-                .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32)),
-            ..self
-        }
+        self.kv_layers = shared
+            .filter(|&n| n > 0)
+            .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32));
     }
 
-    /// With per-layer token embeddings `dim` wide (`None` or 0: none) over `vocab` tokens
+    /// Sets per-layer token embeddings `dim` wide (`None` or 0: none) over `vocab` tokens
     /// (`None`: the model's vocabulary).
-    pub fn with_ple(self, dim: Option<u64>, vocab: Option<u64>) -> Arch {
+    pub fn set_ple(&mut self, dim: Option<u64>, vocab: Option<u64>) {
         let vocab = vocab.unwrap_or(self.vocab);
-        Arch {
-            ple: dim.filter(|&d| d > 0).map(|dim| Ple { vocab, dim }),
-            ..self
-        }
+        self.ple = dim.filter(|&d| d > 0).map(|dim| Ple { vocab, dim });
     }
 
     /// The architecture, every dimension plausible; Err names the one that is not

@@ -77,21 +77,19 @@ pub(super) fn arch_of(h: &Header, file: &str) -> Result<(Arch, GgmlType), String
         .ok_or("no token_embd.weight tensor")?;
     arch.vocab = embd.dims.get(1).copied().unwrap_or(0);
     let embd_type = ggml_type(embd.ggml_type).ok_or("token_embd of an unknown type")?;
-    let mut arch = arch
-        .with_context(k.key("context_length"))
+    arch.set_context(k.key("context_length"))
         .ok_or_else(|| format!("{}.context_length is 0 (no context)", k.arch))?;
     arch.swa = sliding_window(&k, pattern);
     arch.mla = mla(&k)?;
     arch.recurrent = recurrent_of(&k, arch.layers)?;
-    let mut arch = experts(&k, arch)?;
+    experts(&k, &mut arch)?;
     arch.intermediate = k.key("feed_forward_length").unwrap_or(arch.intermediate);
     arch.tied_embeddings = k.tensor("output.weight").is_none();
     arch.source = format!("the GGUF header of {file}");
     // KV sharing (Gemma 4): the last `attention.shared_kv_layers` layers own no cache
     // (`n_layer_kv_from_start` in src/models/gemma4.cpp).
-    let arch = arch
-        .with_shared_kv(k.key("attention.shared_kv_layers"))
-        .with_ple(k.key("embedding_length_per_layer_input"), None);
+    arch.set_shared_kv(k.key("attention.shared_kv_layers"));
+    arch.set_ple(k.key("embedding_length_per_layer_input"), None);
     Ok((arch.checked()?, embd_type))
 }
 
@@ -175,14 +173,13 @@ fn mla(k: &Keys) -> Result<Option<Mla>, String> {
 
 /// The experts, and what a decode step reads besides the routed ones (llama.cpp's hparams of
 /// the same names): leading dense blocks, Llama 4's interleave step and the shared experts.
-fn experts(k: &Keys, arch: Arch) -> Result<Arch, String> {
-    let mut arch = arch
-        .with_experts(
-            k.key("expert_count"),
-            k.key("expert_used_count"),
-            k.key("expert_feed_forward_length"),
-        )
-        .ok_or("expert_count too large")?;
+fn experts(k: &Keys, arch: &mut Arch) -> Result<(), String> {
+    arch.set_experts(
+        k.key("expert_count"),
+        k.key("expert_used_count"),
+        k.key("expert_feed_forward_length"),
+    )
+    .ok_or("expert_count too large")?;
     if arch.is_moe() {
         let shared = k.key("expert_shared_feed_forward_length").or_else(|| {
             k.key("expert_shared_count")
@@ -202,7 +199,7 @@ fn experts(k: &Keys, arch: Arch) -> Result<Arch, String> {
             arch.layers,
         );
     }
-    Ok(arch)
+    Ok(())
 }
 
 /// The recurrent layers of a hybrid GGUF, from the `{arch}.ssm.*` keys llama.cpp sizes its

@@ -17,13 +17,12 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     let num = |k: &str| c[k].as_u64();
     let mut arch = attention(c)?;
     arch.vocab = need_count(c, "vocab_size")?;
-    let mut arch = arch
-        .with_context(num("max_position_embeddings"))
+    arch.set_context(num("max_position_embeddings"))
         .ok_or("config.json: max_position_embeddings is 0 (no context)")?;
     arch.swa = sliding_window(c, &arch)?;
     arch.mla = mla(c)?;
     arch.recurrent = recurrent_of(c, arch.layers)?;
-    let mut arch = experts(c, arch)?;
+    experts(c, &mut arch)?;
     arch.global_attn = global_layers(c, &arch);
     arch.intermediate = num("intermediate_size").unwrap_or(arch.intermediate);
     arch.tied_embeddings = config["tie_word_embeddings"]
@@ -33,7 +32,8 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     arch.source = source.to_string();
     // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
     // per-layer token embeddings of `hidden_size_per_layer_input` per layer.
-    let arch = arch.with_shared_kv(num("num_kv_shared_layers")).with_ple(
+    arch.set_shared_kv(num("num_kv_shared_layers"));
+    arch.set_ple(
         num("hidden_size_per_layer_input"),
         num("vocab_size_per_layer_input"),
     );
@@ -108,17 +108,16 @@ fn mla(c: &Value) -> Result<Option<Mla>, String> {
 /// The experts, and what a decode step reads besides the routed ones: leading dense layers
 /// (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
 /// (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
-fn experts(c: &Value, arch: Arch) -> Result<Arch, String> {
+fn experts(c: &Value, arch: &mut Arch) -> Result<(), String> {
     let num = |k: &str| c[k].as_u64();
-    let mut arch = arch
-        .with_experts(
-            num("num_experts")
-                .or(num("num_local_experts"))
-                .or(num("n_routed_experts")),
-            num("num_experts_per_tok").or(num("top_k_experts")),
-            num("moe_intermediate_size"),
-        )
-        .ok_or("config.json: the expert count is too large")?;
+    arch.set_experts(
+        num("num_experts")
+            .or(num("num_local_experts"))
+            .or(num("n_routed_experts")),
+        num("num_experts_per_tok").or(num("top_k_experts")),
+        num("moe_intermediate_size"),
+    )
+    .ok_or("config.json: the expert count is too large")?;
     if arch.is_moe() {
         let shared = num("shared_expert_intermediate_size").or_else(|| {
             num("n_shared_experts")
@@ -140,7 +139,7 @@ fn experts(c: &Value, arch: Arch) -> Result<Arch, String> {
             arch.layers,
         );
     }
-    Ok(arch)
+    Ok(())
 }
 
 /// Gemma 4: full-attention layers of their own head size (`global_head_dim`), and, where keys
