@@ -17,9 +17,12 @@
 //!   projectors (`mmproj`)
 //! - `inputs`: everything a user sets; made consistent with the catalog and the engine, one rule
 //!   each (`normalize`); the query string (`permalink`)
-//! - `readers`: GGUF headers (`gguf`), config.json and safetensors headers (`hf`), read without
-//!   trusting them
-//! - `terms`: the memory terms (weights, KV cache, logits, overhead)
+//! - `readers`: GGUF headers (`gguf`: the bytes to key/values, bounded (header), then the
+//!   architecture (arch)), config.json and safetensors headers (`hf`: the headers and the index
+//!   (safetensors), the format (format), the architecture (config)), read without trusting them
+//! - `terms`: the memory terms (weights, KV cache, logits, overhead); the KV cache's folder
+//!   (`kv/`) by allocator: the cell and the recurrent state (cells), llama.cpp (llama_cpp), vLLM
+//!   (vllm), transformers and mlx-lm (dynamic)
 //! - `estimate`: what an estimate says (verdict, cards, checks, speed, layouts)
 //! - `serve`: the serve pipeline: card capacities, tensor parallelism and layer splits
 //!   (`placement`), what each engine runs and the hardware predicates (`support`), pipeline

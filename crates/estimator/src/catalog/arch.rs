@@ -89,15 +89,42 @@ pub struct Swa {
 }
 
 impl Swa {
+    /// A window of `window` tokens (at most `u32::MAX`) with one global layer every `period`, the
+    /// `global_offset`-th of each.
+    pub fn sliding(window: u64, period: u32, global_offset: u32) -> Swa {
+        Swa {
+            window: window.min(u64::from(u32::MAX)) as Tokens,
+            period,
+            global_offset,
+            chunked: false,
+        }
+    }
+
+    /// A window where every `period`-th layer is global (the last of each `period`).
+    pub fn every(window: u64, period: u32) -> Swa {
+        Swa::sliding(window, period, period.saturating_sub(1))
+    }
+
+    /// A window over a per-layer list of which layers are global, in layer order: one global
+    /// layer every `period` = the distance between the first two; `None` with fewer than two.
+    pub fn pattern(window: u64, global: impl IntoIterator<Item = bool>) -> Option<Swa> {
+        let mut full = global
+            .into_iter()
+            .enumerate()
+            .filter(|(_, g)| *g)
+            .map(|(k, _)| k);
+        let (a, b) = (full.next()?, full.next()?);
+        let period = (b - a) as u32;
+        Some(Swa::sliding(window, period, a as u32 % period))
+    }
+
     /// Llama 4's chunked local attention: chunks of `chunk` tokens, one global (NoPE) layer in
     /// four, the last of each group (llama.cpp's llama4 pattern, `set_swa_pattern(4)` in
     /// src/llama-model.cpp).
     pub fn llama4_chunked(chunk: u64) -> Swa {
         Swa {
-            window: chunk.min(u64::from(u32::MAX)) as Tokens,
-            period: 4,
-            global_offset: 3,
             chunked: true,
+            ..Swa::every(chunk, 4)
         }
     }
 }
@@ -240,6 +267,110 @@ impl Yarn {
     }
 }
 
+/// The widest hidden size [`Arch::absurd`] allows (the widest published model's is 16,384).
+pub const MAX_HIDDEN: u64 = 1 << 20;
+
+/// The one constructor of the two readers of model files ([`crate::readers::gguf`],
+/// [`crate::readers::hf`]): a reader starts from [`Arch::read`], sets what its file says (through
+/// the `set_` steps where a value needs a rule), and ends with [`Arch::checked`].
+impl Arch {
+    /// An architecture read from a file (a GGUF header or a `config.json`, hostile input): its
+    /// attention shape, checked before anything is derived from it (`None` when a count is 0 or
+    /// there are over 100,000 layers), and every other field as a file that says no more means
+    /// it: one head size, `hidden / heads`; an MLP `4 × hidden` wide; one expert; an untied
+    /// output; a 4,096-token context; no sliding window, latent attention, recurrent layers or
+    /// shared KV.
+    pub fn read(
+        model_type: String,
+        hidden: u64,
+        layers: u32,
+        heads: u32,
+        kv_heads: u32,
+    ) -> Option<Arch> {
+        if hidden == 0 || layers == 0 || heads == 0 || kv_heads == 0 || layers > 100_000 {
+            return None;
+        }
+        Some(Arch {
+            model_type,
+            hidden,
+            layers,
+            heads,
+            kv_heads,
+            head_dim: hidden / u64::from(heads),
+            intermediate: hidden.saturating_mul(4),
+            moe_intermediate: None,
+            experts: 1,
+            experts_active: 1,
+            vocab: 0,
+            tied_embeddings: false,
+            max_ctx: 4096,
+            native_ctx: vec![4096],
+            swa: None,
+            kv_layers: None,
+            ple: None,
+            source: String::new(),
+            yarn: None,
+            mla: None,
+            recurrent: None,
+            moe: None,
+            global_attn: None,
+            global_override: None,
+        })
+    }
+
+    /// Sets the longest context the file gives (`None`: 4,096 tokens; at most `u32::MAX`), also
+    /// its one native length; `None`, and nothing set, for a context of 0.
+    pub fn set_context(&mut self, max_ctx: Option<u64>) -> Option<Tokens> {
+        let max_ctx = max_ctx.unwrap_or(4096).min(u64::from(u32::MAX)) as Tokens;
+        if max_ctx == 0 {
+            return None;
+        }
+        self.max_ctx = max_ctx;
+        self.native_ctx = vec![max_ctx];
+        Some(max_ctx)
+    }
+
+    /// Sets `experts` routed experts (`None`, 0 or 1: a dense model), `active` of them per token
+    /// (`None`: 1), each `width` wide; `None`, and nothing set, for a count beyond `u32`.
+    pub fn set_experts(
+        &mut self,
+        experts: Option<u64>,
+        active: Option<u64>,
+        width: Option<u64>,
+    ) -> Option<u32> {
+        let experts = experts.map_or(Some(1), |n| u32::try_from(n).ok())?.max(1);
+        self.experts = experts;
+        self.experts_active = active.unwrap_or(1).min(u64::from(u32::MAX)) as u32;
+        self.moe_intermediate = width;
+        Some(experts)
+    }
+
+    /// Sets the last `shared` layers to reuse earlier layers' caches, owning none (`None` or 0:
+    /// every layer owns one).
+    pub fn set_shared_kv(&mut self, shared: Option<u64>) {
+        let layers = self.layers;
+        self.kv_layers = shared
+            .filter(|&n| n > 0)
+            .map(|n| layers.saturating_sub(n.min(u64::from(layers)) as u32));
+    }
+
+    /// Sets per-layer token embeddings `dim` wide (`None` or 0: none) over `vocab` tokens
+    /// (`None`: the model's vocabulary).
+    pub fn set_ple(&mut self, dim: Option<u64>, vocab: Option<u64>) {
+        let vocab = vocab.unwrap_or(self.vocab);
+        self.ple = dim.filter(|&d| d > 0).map(|dim| Ple { vocab, dim });
+    }
+
+    /// The architecture, every dimension plausible; Err names the one that is not
+    /// ([`Arch::absurd`]).
+    pub fn checked(self) -> Result<Arch, String> {
+        match self.absurd() {
+            Some(why) => Err(why),
+            None => Ok(self),
+        }
+    }
+}
+
 impl Arch {
     /// A dimension outside what any model has (read from a file header or a config, which are
     /// hostile input), named; `None` when every dimension is plausible. The bounds are sanity
@@ -253,7 +384,7 @@ impl Arch {
         // Each dimension bounded on its own: a sum of two hostile values could wrap to a small
         // one and pass.
         let checks: [(&str, u64, u64); 19] = [
-            ("hidden size", self.hidden, 1 << 20),
+            ("hidden size", self.hidden, MAX_HIDDEN),
             ("layers", u64::from(self.layers), 4096),
             ("attention heads", u64::from(self.heads), 1 << 16),
             ("KV heads", u64::from(self.kv_heads), 1 << 16),

@@ -114,6 +114,21 @@ pub struct Variant {
     pub formats: Vec<Format>,
 }
 
+impl Variant {
+    /// A variant read from a file (a GGUF header, a checkpoint's `config.json`): first of its
+    /// own family, without a published score, its formats for the reader to add.
+    pub fn read(id: String, name: String, arch: Arch) -> Variant {
+        Variant {
+            id,
+            name,
+            capability_rank: 1,
+            capability: None,
+            arch,
+            formats: Vec::new(),
+        }
+    }
+}
+
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// A published evaluation score.

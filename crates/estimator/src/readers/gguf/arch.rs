@@ -1,0 +1,248 @@
+//! The header's key/values as the architecture the memory terms need, one step per concern:
+//! the attention shape (and Gemma 4's global layers), sliding windows, latent attention,
+//! recurrent layers, experts.
+
+use super::header::{ggml_type, Header, Tensor, Value};
+use crate::catalog::quant::GgmlType;
+use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Recurrent, Swa};
+
+/// The header's keys of one architecture (`{arch}.{key}`) and its tensors.
+struct Keys<'a> {
+    h: &'a Header,
+    arch: &'a str,
+}
+
+impl Keys<'_> {
+    fn get(&self, k: &str) -> Option<&Value> {
+        self.h.kv.get(&format!("{}.{k}", self.arch))
+    }
+
+    fn key(&self, k: &str) -> Option<u64> {
+        self.get(k).and_then(Value::int)
+    }
+
+    /// A key the architecture needs: missing, or not a whole number, each said as such.
+    fn need(&self, k: &str) -> Result<u64, String> {
+        self.key(k).ok_or_else(|| match self.get(k) {
+            None => format!("no {}.{k}", self.arch),
+            Some(_) => format!("{}.{k} is not a whole number", self.arch),
+        })
+    }
+
+    /// A per-layer array (Gemma 4's `attention.sliding_window_pattern`, true = sliding, and
+    /// `attention.head_count_kv`): one entry per layer, else `None`.
+    fn per_layer(&self, k: &str, layers: u32) -> Option<&[i128]> {
+        match self.get(k) {
+            Some(Value::Array(n, v)) if *n == u64::from(layers) && v.len() as u64 == *n => Some(v),
+            _ => None,
+        }
+    }
+
+    fn tensor(&self, name: &str) -> Option<&Tensor> {
+        self.h.tensors.iter().find(|t| t.name == name)
+    }
+}
+
+/// `general.architecture`, the prefix of the architecture's keys.
+fn arch_name(h: &Header) -> Result<&str, String> {
+    match h.kv.get("general.architecture") {
+        Some(Value::Str(s))
+            if !s.is_empty()
+                && s.len() <= 64
+                && s.bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b"_-.".contains(&b)) =>
+        {
+            Ok(s)
+        }
+        Some(Value::Str(s)) => Err(format!(
+            "general.architecture {} is not an architecture name",
+            crate::inputs::quote(s)
+        )),
+        _ => Err("no general.architecture".into()),
+    }
+}
+
+/// The architecture a header describes (`file` names it in the source), and the type its token
+/// embedding is stored in.
+pub(super) fn arch_of(h: &Header, file: &str) -> Result<(Arch, GgmlType), String> {
+    let k = Keys {
+        h,
+        arch: arch_name(h)?,
+    };
+    let mut arch = attention(&k)?;
+    let pattern = k.per_layer("attention.sliding_window_pattern", arch.layers);
+    global_layers(&k, &mut arch, pattern);
+    let embd = k
+        .tensor("token_embd.weight")
+        .ok_or("no token_embd.weight tensor")?;
+    arch.vocab = embd.dims.get(1).copied().unwrap_or(0);
+    let embd_type = ggml_type(embd.ggml_type).ok_or("token_embd of an unknown type")?;
+    arch.set_context(k.key("context_length"))
+        .ok_or_else(|| format!("{}.context_length is 0 (no context)", k.arch))?;
+    arch.swa = sliding_window(&k, pattern);
+    arch.mla = mla(&k)?;
+    arch.recurrent = recurrent_of(&k, arch.layers)?;
+    experts(&k, &mut arch)?;
+    arch.intermediate = k.key("feed_forward_length").unwrap_or(arch.intermediate);
+    arch.tied_embeddings = k.tensor("output.weight").is_none();
+    arch.source = format!("the GGUF header of {file}");
+    // KV sharing (Gemma 4): the last `attention.shared_kv_layers` layers own no cache
+    // (`n_layer_kv_from_start` in src/models/gemma4.cpp).
+    arch.set_shared_kv(k.key("attention.shared_kv_layers"));
+    arch.set_ple(k.key("embedding_length_per_layer_input"), None);
+    Ok((arch.checked()?, embd_type))
+}
+
+/// The attention shape: layers, hidden size, heads and KV heads, checked by [`Arch::read`], and
+/// the head size (`attention.key_length`, else `hidden / heads`).
+fn attention(k: &Keys) -> Result<Arch, String> {
+    let layers = u32::try_from(k.need("block_count")?).map_err(|_| "block_count too large")?;
+    let hidden = k.need("embedding_length")?;
+    let heads =
+        u32::try_from(k.need("attention.head_count")?).map_err(|_| "head_count too large")?;
+    let kv_heads = k.key("attention.head_count_kv").map_or(Ok(heads), |n| {
+        u32::try_from(n).map_err(|_| "head_count_kv too large")
+    })?;
+    let mut arch = Arch::read(k.arch.to_string(), hidden, layers, heads, kv_heads)
+        .ok_or("zero or absurd dimensions")?;
+    arch.head_dim = k.key("attention.key_length").unwrap_or(arch.head_dim);
+    Ok(arch)
+}
+
+/// Gemma 4's global layers: their head size is `attention.key_length`, the sliding layers'
+/// `attention.key_length_swa`; their KV heads the per-layer `attention.head_count_kv` entry at a
+/// global layer (src/models/gemma4.cpp, `n_embd_head_k(il)` in src/llama-hparams.cpp). The
+/// shape [`attention`] read is then the sliding layers'.
+fn global_layers(k: &Keys, arch: &mut Arch, pattern: Option<&[i128]>) {
+    let (Some(p), Some(swa_dim)) = (pattern, k.key("attention.key_length_swa")) else {
+        return;
+    };
+    if !p.contains(&0) || p.iter().all(|&x| x == 0) {
+        return;
+    }
+    let layers = arch.layers;
+    let heads_at = |want_swa: bool| {
+        let il = p.iter().position(|&x| (x != 0) == want_swa)?;
+        let v = k.per_layer("attention.head_count_kv", layers)?;
+        u32::try_from(v[il]).ok().filter(|&n| n > 0)
+    };
+    let swa_heads = heads_at(true).unwrap_or(arch.kv_heads);
+    let g = GlobalAttn {
+        kv_heads: heads_at(false).unwrap_or(swa_heads),
+        head_dim: arch.head_dim,
+        // No V projection where the file stores none on a global layer.
+        k_eq_v: p.iter().position(|&x| x == 0).is_some_and(|il| {
+            k.tensor(&format!("blk.{il}.attn_k.weight")).is_some()
+                && k.tensor(&format!("blk.{il}.attn_v.weight")).is_none()
+        }),
+    };
+    let differs = g.kv_heads != swa_heads || g.head_dim != swa_dim;
+    arch.kv_heads = swa_heads;
+    arch.head_dim = swa_dim;
+    arch.global_attn = differs.then_some(g);
+}
+
+/// Sliding-window layouts llama.cpp fixes per architecture (src/llama-model.cpp), else the
+/// per-layer pattern's, else Llama 4's chunks.
+fn sliding_window(k: &Keys, pattern: Option<&[i128]>) -> Option<Swa> {
+    let swa = k
+        .key("attention.sliding_window")
+        .and_then(|w| match (k.arch, pattern) {
+            ("gemma3", _) => Some(Swa::every(w, 6)),
+            ("gpt-oss", _) => Some(Swa::every(w, 2)),
+            (_, Some(p)) => Swa::pattern(w, p.iter().map(|&x| x == 0)),
+            _ => None,
+        });
+    swa.or_else(|| k.key("attention.chunk_size").map(Swa::llama4_chunked))
+}
+
+/// Latent attention (deepseek2 and the architectures built on it): the cache row is
+/// kv_lora_rank + the rotary dimensions (src/llama-kv-cache.cpp, has_v = !is_mla).
+fn mla(k: &Keys) -> Result<Option<Mla>, String> {
+    let Some(kv_lora_rank) = k.key("attention.kv_lora_rank") else {
+        return Ok(None);
+    };
+    Ok(Some(Mla {
+        kv_lora_rank,
+        qk_rope_head_dim: k.need("rope.dimension_count")?,
+        index_head_dim: k.key("attention.indexer.key_length"),
+        q_lora_rank: k.key("attention.q_lora_rank"),
+        v_head_dim: k.key("attention.value_length_mla"),
+    }))
+}
+
+/// The experts, and what a decode step reads besides the routed ones (llama.cpp's hparams of
+/// the same names): leading dense blocks, Llama 4's interleave step and the shared experts.
+fn experts(k: &Keys, arch: &mut Arch) -> Result<(), String> {
+    arch.set_experts(
+        k.key("expert_count"),
+        k.key("expert_used_count"),
+        k.key("expert_feed_forward_length"),
+    )
+    .ok_or("expert_count too large")?;
+    if arch.is_moe() {
+        let shared = k.key("expert_shared_feed_forward_length").or_else(|| {
+            k.key("expert_shared_count")
+                .zip(k.key("expert_feed_forward_length"))
+                .map(|(n, w)| n.saturating_mul(w))
+        });
+        // Gemma 4: a dense FFN of `feed_forward_length` beside the experts on every layer.
+        let shared = shared.or_else(|| {
+            (k.arch == "gemma4")
+                .then(|| k.key("feed_forward_length"))
+                .flatten()
+        });
+        arch.moe = MoeLayout::read(
+            k.key("leading_dense_block_count"),
+            k.key("interleave_moe_layer_step"),
+            shared,
+            arch.layers,
+        );
+    }
+    Ok(())
+}
+
+/// The recurrent layers of a hybrid GGUF, from the `{arch}.ssm.*` keys llama.cpp sizes its
+/// recurrent memory with (src/llama-hparams.cpp `n_embd_r`/`n_embd_s`): conv kernel, state size
+/// (`k_dim`), group count (`k_heads`), inner size = `v_heads × v_dim` with `time_step_rank`
+/// heads. The attention layers are those with KV heads in a per-layer `head_count_kv` array
+/// (Mamba-2 hybrids), or every `full_attention_interval`-th layer (Gated DeltaNet).
+fn recurrent_of(k: &Keys, layers: u32) -> Result<Option<Recurrent>, String> {
+    let Some(conv_kernel) = k.key("ssm.conv_kernel") else {
+        return Ok(None);
+    };
+    let need = |x: &str| k.key(x).ok_or_else(|| format!("no {}.{x}", k.arch));
+    let every = k.key("full_attention_interval");
+    let attention_layers: Vec<u32> = match (k.per_layer("attention.head_count_kv", layers), every) {
+        (Some(v), _) => v
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(il, _)| il as u32)
+            .collect(),
+        (_, Some(every)) => (0..layers)
+            .filter(|il| (u64::from(*il) + 1) % every.max(1) == 0)
+            .collect(),
+        _ => {
+            return Err(format!(
+                "{}: which layers are recurrent is not modelled yet",
+                k.arch
+            ))
+        }
+    };
+    let inner = need("ssm.inner_size")?;
+    let v_heads = need("ssm.time_step_rank")?.max(1);
+    Ok(Some(Recurrent {
+        kind: if every.is_some() {
+            "gated_deltanet".into()
+        } else {
+            "mamba2".into()
+        },
+        attention_layers,
+        conv_kernel,
+        k_heads: k.key("ssm.group_count").unwrap_or(1),
+        k_dim: need("ssm.state_size")?,
+        v_heads,
+        v_dim: inner / v_heads,
+    }))
+}

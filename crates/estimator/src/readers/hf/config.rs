@@ -1,0 +1,249 @@
+//! `config.json` into the architecture the memory terms need.
+
+use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Recurrent, Swa, MAX_HIDDEN};
+use serde_json::Value;
+
+/// Largest config.json accepted, bytes.
+pub const MAX_CONFIG: usize = 4 << 20;
+
+/// The architecture `config.json` describes (a multimodal config's `text_config` when it has
+/// one). Err names the missing or absurd field.
+pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
+    let c = if config["text_config"].is_object() {
+        &config["text_config"]
+    } else {
+        config
+    };
+    let num = |k: &str| c[k].as_u64();
+    let mut arch = attention(c)?;
+    arch.vocab = need_count(c, "vocab_size")?;
+    arch.set_context(num("max_position_embeddings"))
+        .ok_or("config.json: max_position_embeddings is 0 (no context)")?;
+    arch.swa = sliding_window(c, &arch)?;
+    arch.mla = mla(c)?;
+    arch.recurrent = recurrent_of(c, arch.layers)?;
+    experts(c, &mut arch)?;
+    arch.global_attn = global_layers(c, &arch);
+    arch.intermediate = num("intermediate_size").unwrap_or(arch.intermediate);
+    arch.tied_embeddings = config["tie_word_embeddings"]
+        .as_bool()
+        .or(c["tie_word_embeddings"].as_bool())
+        .unwrap_or(false);
+    arch.source = source.to_string();
+    // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
+    // per-layer token embeddings of `hidden_size_per_layer_input` per layer.
+    arch.set_shared_kv(num("num_kv_shared_layers"));
+    arch.set_ple(
+        num("hidden_size_per_layer_input"),
+        num("vocab_size_per_layer_input"),
+    );
+    arch.checked().map_err(|why| format!("config.json: {why}"))
+}
+
+/// The attention shape: hidden size, layers, heads and KV heads, checked by [`Arch::read`] (and
+/// the hidden size by [`MAX_HIDDEN`] before anything is derived from it), and the head size
+/// (`head_dim`, else `hidden / heads`).
+fn attention(c: &Value) -> Result<Arch, String> {
+    let need = |k: &str| need_count(c, k);
+    let hidden = need("hidden_size")?;
+    let layers =
+        u32::try_from(need("num_hidden_layers")?).map_err(|_| "num_hidden_layers too large")?;
+    let heads =
+        u32::try_from(need("num_attention_heads")?).map_err(|_| "num_attention_heads too large")?;
+    let kv_heads = c["num_key_value_heads"].as_u64().map_or(Ok(heads), |k| {
+        u32::try_from(k).map_err(|_| "num_key_value_heads too large")
+    })?;
+    let model_type = crate::inputs::header_text(c["model_type"].as_str().unwrap_or_default(), 64);
+    let mut arch = Arch::read(model_type, hidden, layers, heads, kv_heads)
+        .filter(|_| hidden <= MAX_HIDDEN)
+        .ok_or("config.json has zero or absurd dimensions")?;
+    arch.head_dim = c["head_dim"].as_u64().unwrap_or(arch.head_dim);
+    Ok(arch)
+}
+
+/// Sliding windows (`sliding_window`, unless `use_sliding_window` is false): an explicit
+/// per-layer list (`layer_types`), else Gemma 3's period (every `sliding_window_pattern`-th
+/// layer global), else Llama 4's chunks (`attention_chunk_size`).
+fn sliding_window(c: &Value, arch: &Arch) -> Result<Option<Swa>, String> {
+    let window = c["sliding_window"]
+        .as_u64()
+        .filter(|_| c["use_sliding_window"].as_bool() != Some(false));
+    let gemma3_period = match &c["sliding_window_pattern"] {
+        Value::Null => 6,
+        p => p
+            .as_u64()
+            .and_then(|p| u32::try_from(p).ok())
+            .filter(|p| (1..=arch.layers).contains(p))
+            .ok_or("config.json: sliding_window_pattern is not a layer period")?,
+    };
+    let swa = window.and_then(|w| match c["layer_types"].as_array() {
+        Some(t) if !t.is_empty() => {
+            let global = t.iter().map(|x| x.as_str() == Some("full_attention"));
+            if global.clone().all(|g| g) {
+                return None;
+            }
+            Swa::pattern(w, global)
+        }
+        _ if arch.model_type.starts_with("gemma3") => Some(Swa::every(w, gemma3_period)),
+        _ => None,
+    });
+    Ok(swa.or_else(|| c["attention_chunk_size"].as_u64().map(Swa::llama4_chunked)))
+}
+
+/// Multi-head latent attention (`kv_lora_rank`, DeepSeek-V2/V3 and the models built on them).
+fn mla(c: &Value) -> Result<Option<Mla>, String> {
+    let num = |k: &str| c[k].as_u64();
+    let Some(kv_lora_rank) = num("kv_lora_rank") else {
+        return Ok(None);
+    };
+    Ok(Some(Mla {
+        kv_lora_rank,
+        qk_rope_head_dim: need_count(c, "qk_rope_head_dim")?,
+        index_head_dim: num("index_head_dim"),
+        q_lora_rank: num("q_lora_rank"),
+        v_head_dim: num("v_head_dim"),
+    }))
+}
+
+/// The experts, and what a decode step reads besides the routed ones: leading dense layers
+/// (`first_k_dense_replace`), Llama 4's interleaved MoE layers, and the shared experts
+/// (`n_shared_experts` of `moe_intermediate_size` each, or one `shared_expert_intermediate_size`).
+fn experts(c: &Value, arch: &mut Arch) -> Result<(), String> {
+    let num = |k: &str| c[k].as_u64();
+    arch.set_experts(
+        num("num_experts")
+            .or(num("num_local_experts"))
+            .or(num("n_routed_experts")),
+        num("num_experts_per_tok").or(num("top_k_experts")),
+        num("moe_intermediate_size"),
+    )
+    .ok_or("config.json: the expert count is too large")?;
+    if arch.is_moe() {
+        let shared = num("shared_expert_intermediate_size").or_else(|| {
+            num("n_shared_experts")
+                .zip(num("moe_intermediate_size"))
+                .map(|(n, w)| n.saturating_mul(w))
+        });
+        let shared = shared.or_else(|| {
+            // Llama 4: one shared expert of `intermediate_size` on every MoE layer; Gemma 4:
+            // a dense MLP of `intermediate_size` beside the experts on every layer.
+            let t = &arch.model_type;
+            (t.starts_with("llama4") || t.starts_with("gemma4"))
+                .then(|| num("intermediate_size"))
+                .flatten()
+        });
+        arch.moe = MoeLayout::read(
+            num("first_k_dense_replace"),
+            num("interleave_moe_layer_step"),
+            shared,
+            arch.layers,
+        );
+    }
+    Ok(())
+}
+
+/// Gemma 4: full-attention layers of their own head size (`global_head_dim`), and, where keys
+/// double as values (`attention_k_eq_v`), their own KV heads (`num_global_key_value_heads`),
+/// as transformers' Gemma4TextAttention sizes them.
+fn global_layers(c: &Value, arch: &Arch) -> Option<GlobalAttn> {
+    let k_eq_v = c["attention_k_eq_v"].as_bool() == Some(true);
+    let global_heads = c["num_global_key_value_heads"]
+        .as_u64()
+        .filter(|_| k_eq_v)
+        .map_or(arch.kv_heads, |g| g.min(u64::from(u32::MAX)) as u32);
+    match c["global_head_dim"].as_u64() {
+        Some(d) if d != arch.head_dim || global_heads != arch.kv_heads => Some(GlobalAttn {
+            kv_heads: global_heads.max(1),
+            head_dim: d,
+            k_eq_v,
+        }),
+        _ => None,
+    }
+}
+
+/// A count `config.json` must give: missing, or not a whole number (`4096.0`, `"4096"`, `-1`),
+/// each said as such.
+fn need_count(c: &Value, k: &str) -> Result<u64, String> {
+    match &c[k] {
+        Value::Null => Err(format!("config.json has no {k}")),
+        v => v.as_u64().ok_or_else(|| {
+            let shown: String = v.to_string().chars().take(24).collect();
+            format!(
+                "config.json: {k} is {} where a whole number is needed",
+                crate::inputs::clean(&shown)
+            )
+        }),
+    }
+}
+
+/// The recurrent layers of a hybrid config: Gated DeltaNet (`layer_types` with
+/// `linear_attention`, or `full_attention_interval`; `linear_*` shapes) or Mamba-2 (`layer_types`
+/// with `mamba`; `mamba_*` shapes). Err for a layer kind the estimator does not model, rather
+/// than a guess.
+fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
+    let num = |k: &str| c[k].as_u64();
+    let types: Vec<&str> = c["layer_types"]
+        .as_array()
+        .map(|t| t.iter().take(100_000).filter_map(Value::as_str).collect())
+        .unwrap_or_default();
+    if let Some(other) = types.iter().find(|t| {
+        ![
+            "full_attention",
+            "sliding_attention",
+            "linear_attention",
+            "attention",
+            "mamba",
+        ]
+        .contains(t)
+    }) {
+        return Err(format!(
+            "layer kind {} is not modelled yet",
+            crate::inputs::quote(other)
+        ));
+    }
+    if c["hybrid_override_pattern"].is_string() {
+        return Err("hybrid_override_pattern layers are not modelled yet".into());
+    }
+    let attention_where = |kinds: &[&str]| -> Vec<u32> {
+        (0..types.len().min(layers as usize))
+            .filter(|&k| kinds.contains(&types[k]))
+            .map(|k| k as u32)
+            .collect()
+    };
+    let need = |k: &str| need_count(c, k);
+    if types.contains(&"linear_attention") || num("full_attention_interval").is_some() {
+        let attention_layers = if types.is_empty() {
+            let every = need("full_attention_interval")?.max(1);
+            (0..layers)
+                .filter(|il| (u64::from(*il) + 1) % every == 0)
+                .collect()
+        } else {
+            attention_where(&["full_attention"])
+        };
+        return Ok(Some(Recurrent {
+            kind: "gated_deltanet".into(),
+            attention_layers,
+            conv_kernel: need("linear_conv_kernel_dim")?,
+            k_heads: need("linear_num_key_heads")?,
+            k_dim: need("linear_key_head_dim")?,
+            v_heads: need("linear_num_value_heads")?,
+            v_dim: need("linear_value_head_dim")?,
+        }));
+    }
+    if types.contains(&"mamba") {
+        let hidden = need("hidden_size")?;
+        let v_heads = need("mamba_n_heads")?;
+        let v_dim = num("mamba_d_head")
+            .unwrap_or(num("mamba_expand").unwrap_or(2).saturating_mul(hidden) / v_heads.max(1));
+        return Ok(Some(Recurrent {
+            kind: "mamba2".into(),
+            attention_layers: attention_where(&["attention", "full_attention"]),
+            conv_kernel: need("mamba_d_conv")?,
+            k_heads: need("mamba_n_groups")?,
+            k_dim: need("mamba_d_state")?,
+            v_heads,
+            v_dim,
+        }));
+    }
+    Ok(None)
+}

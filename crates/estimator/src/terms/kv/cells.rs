@@ -1,0 +1,80 @@
+//! A cache cell (one token of one layer: K and V rows, or the latent row of latent
+//! attention), its share on a tensor-parallel card, and the recurrent state of hybrid layers,
+//! which every allocator multiplies out.
+
+use crate::catalog::engine::KvDtype;
+use crate::catalog::Arch;
+
+/// `⌈x / n⌉ × n`.
+pub fn pad(x: u64, n: u64) -> u64 {
+    x.div_ceil(n).saturating_mul(n)
+}
+
+/// Bytes of one cell (one token) of one layer: K row + V row; with latent attention the latent
+/// row (no V) plus the indexer's key row (see the module docs).
+pub fn cell_bytes(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64) -> u64 {
+    cell(arch, k, v, kv_heads, false)
+}
+
+/// [`cell_bytes`], with vLLM's FP8 indexer cache when `paged`.
+pub(super) fn cell(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64, paged: bool) -> u64 {
+    if let Some(m) = arch.mla {
+        let latent = k.row_bytes(m.kv_lora_rank.saturating_add(m.qk_rope_head_dim));
+        let index = m.index_head_dim.map_or(0, |d| {
+            if paged {
+                d.saturating_add(d.div_ceil(128).saturating_mul(4))
+            } else {
+                k.row_bytes(d)
+            }
+        });
+        return latent.saturating_add(index);
+    }
+    let n = kv_heads.saturating_mul(arch.head_dim);
+    k.row_bytes(n).saturating_add(v.row_bytes(n))
+}
+
+/// KV heads one of `tp` tensor-parallel cards holds: split, replicated when fewer than the
+/// cards; the latent of latent attention is one row that every card holds whole.
+pub fn heads_per_card(arch: &Arch, tp: u64) -> u64 {
+    (u64::from(arch.kv_heads) / tp.max(1)).max(1)
+}
+
+/// Bytes of one cell of a (global, sliding-window) layer on one of `tp` tensor-parallel cards:
+/// equal unless the global layers have a shape of their own ([`Arch::global_attn`]).
+pub(super) fn layer_cells(arch: &Arch, k: KvDtype, v: KvDtype, tp: u64, paged: bool) -> (u64, u64) {
+    let swa = cell(arch, k, v, heads_per_card(arch, tp), paged);
+    let global = match arch.global_attn {
+        Some(g) if arch.mla.is_none() => {
+            let heads = (u64::from(g.kv_heads) / tp.max(1)).max(1);
+            let n = heads.saturating_mul(g.head_dim);
+            k.row_bytes(n).saturating_add(v.row_bytes(n))
+        }
+        _ => swa,
+    };
+    (global, swa)
+}
+
+/// Bytes of one cell of a global layer and of a sliding-window layer (K row + V row each), on
+/// one card: what [`llama`](super::llama) multiplies by its cells.
+pub fn cell_bytes_by_kind(arch: &Arch, k: KvDtype, v: KvDtype) -> (u64, u64) {
+    layer_cells(arch, k, v, 1, false)
+}
+
+/// Bytes of one sequence's recurrent state over all recurrent layers, `elem` bytes per value
+/// (0 for models without recurrent layers; see the module docs).
+pub fn state_bytes(arch: &Arch, elem: u64) -> u64 {
+    let Some(r) = &arch.recurrent else {
+        return 0;
+    };
+    let layers = u64::from(arch.layers.saturating_sub(arch.kv_owning_layers()));
+    let channels = r
+        .k_heads
+        .saturating_mul(r.k_dim)
+        .saturating_mul(2)
+        .saturating_add(r.v_heads.saturating_mul(r.v_dim));
+    let conv = r.conv_kernel.saturating_sub(1).saturating_mul(channels);
+    let ssm = r.v_heads.saturating_mul(r.k_dim).saturating_mul(r.v_dim);
+    layers
+        .saturating_mul(conv.saturating_add(ssm))
+        .saturating_mul(elem)
+}
