@@ -193,7 +193,9 @@ pub fn with_computed(
     if has(v) {
         return Ok(None);
     }
-    computed_format(v, quant, container)?;
+    if let Err(why) = computed_format(v, quant, container) {
+        return Err(format!("{why}; {}", closest_formats(v, quant, container)));
+    }
     let family = family.id.clone();
     let mut out = base.clone();
     for v in out
@@ -213,6 +215,30 @@ pub fn with_computed(
         }
     }
     Ok(Some(out))
+}
+
+/// The formats of `v` in `container` closest in precision to `quant`, in words (for a refusal).
+fn closest_formats(v: &Variant, quant: Quant, container: Container) -> String {
+    let mut near: Vec<&Format> = v
+        .formats
+        .iter()
+        .filter(|f| f.container == container)
+        .collect();
+    crate::order::sort_by(&mut near, |a, b| {
+        let d = |f: &Format| (f.id.precision_bits() - quant.precision_bits()).abs();
+        d(a).total_cmp(&d(b))
+    });
+    let ids: Vec<&str> = near.iter().take(3).map(|f| f.id.id()).collect();
+    if ids.is_empty() {
+        format!("the catalog has no {} files of {}", container.label(), v.id)
+    } else {
+        format!(
+            "the closest {} formats of {} with a size: {}",
+            container.label(),
+            v.id,
+            ids.join(", ")
+        )
+    }
 }
 
 /// Make the catalog [`with_computed`] `quant` in `container` for `model`'s family (keeping any
