@@ -230,9 +230,15 @@ fn hostile_dimensions_never_panic() {
 /// architecture: tensors the groups leave out (the tensor list is what the file sizes above
 /// check).
 const GROUPS_LEAVE_OUT: &[(&str, &str)] = &[
-    ("glm4_moe", "the nextn block the GGUF and the checkpoint keep after the main layers"),
+    (
+        "glm4_moe",
+        "the nextn block the GGUF and the checkpoint keep after the main layers",
+    ),
     ("qwen3_5", "the output-gate half of the gated q projection"),
-    ("gemma3n", "altup, laurel and the per-layer input gates and projections"),
+    (
+        "gemma3n",
+        "altup, laurel and the per-layer input gates and projections",
+    ),
     (
         "gemma4_text",
         "the global layers' own head size and KV heads, E2B's double-wide MLP, the per-layer \
@@ -260,7 +266,12 @@ fn the_tensor_list_agrees_with_param_counts() {
                 .map(|l| l.1);
             let limit = if why.is_some() { 0.2 } else { 0.01 };
             if err.abs() > 0.01 {
-                println!("{:+.2} % {}: {}", 100.0 * err, v.id, why.unwrap_or("NOT LISTED"));
+                println!(
+                    "{:+.2} % {}: {}",
+                    100.0 * err,
+                    v.id,
+                    why.unwrap_or("NOT LISTED")
+                );
             }
             if err.abs() > limit {
                 wrong.push(format!("{} {:+.2} %", v.id, 100.0 * err));

@@ -178,6 +178,12 @@ struct Mix {
     n_attn_v: u64,
     /// `n_layer_all`: the layers the file stores (`n_ffn_down`).
     n_layers: u64,
+    /// The quantizer had an importance matrix: assumed for the i-quant mixes, some of which
+    /// llama-quantize refuses to make without one (`tensor_requires_imatrix`: IQ3_XXS, IQ2_XXS,
+    /// IQ2_XS, IQ2_S, IQ1_M, IQ1_S) and all of which the publishers make with one ("All quants
+    /// made using imatrix option", <https://huggingface.co/bartowski/openai_gpt-oss-20b-GGUF>);
+    /// not for the k-quant and legacy mixes, whose plain rule is the static file's.
+    imatrix: bool,
 }
 
 /// The ggml type of one quantizable tensor in the mix, before the shape fallback
@@ -264,10 +270,11 @@ fn mix_type(
                         T::Q3K
                     }
                 }
-                // Without an importance matrix (a rule cannot know of one).
                 Q::IQ3XXS => {
                     if gqa4 {
                         T::Q4K
+                    } else if m.imatrix {
+                        T::IQ3XXS
                     } else {
                         T::IQ3S
                     }
@@ -312,7 +319,7 @@ fn mix_type(
             };
             ty = match f {
                 Q::Q2K => T::Q3K,
-                Q::IQ3XXS => {
+                Q::IQ3XXS if !m.imatrix => {
                     if i < n / 8 {
                         T::Q4K
                     } else {
@@ -329,7 +336,7 @@ fn mix_type(
                 Q::IQ3M if i < n / 8 || (n8 && use_more_bits(i, n)) => T::Q4K,
                 Q::Q3KL => T::Q5K,
                 Q::Q4KM if use_more_bits(i, n) => T::Q6K,
-                Q::IQ4NL | Q::IQ4XS if i < n / 8 => T::Q5K,
+                Q::IQ4NL | Q::IQ4XS if i < n / 8 && !m.imatrix => T::Q5K,
                 Q::Q5KM if use_more_bits(i, n) => T::Q6K,
                 Q::Q4KS if i < n / 8 => T::Q5K,
                 _ => ty,
@@ -427,6 +434,18 @@ fn gguf(a: &Arch, q: Quant, output: bool) -> Result<Computed, String> {
             .filter(|t| t.kind == Kind::Weight && is_attn_v(category(t.name)))
             .count() as u64,
         n_layers: u64::from(stored_layers(a)),
+        imatrix: matches!(
+            default,
+            GgmlType::IQ4NL
+                | GgmlType::IQ4XS
+                | GgmlType::IQ3S
+                | GgmlType::IQ3XXS
+                | GgmlType::IQ2XXS
+                | GgmlType::IQ2XS
+                | GgmlType::IQ2S
+                | GgmlType::IQ1M
+                | GgmlType::IQ1S
+        ),
     };
     let quantized = !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16);
     let sixteen = if q == Quant::F32 {
