@@ -165,11 +165,73 @@ fn checked_inputs(
     query: &str,
     ignored: impl Fn(&Notice, &Inputs) -> bool,
 ) -> Result<Inputs, String> {
-    let d = decode(query);
+    let mut d = decode(query);
+    if let Some(q) = named_format(query) {
+        // Not about the model's format when the model itself is refused.
+        if !d.notices.iter().any(|n| n.key == "model") {
+            let container = d.inputs.engine.container();
+            match catalog::install_computed(&d.inputs.model, q, container) {
+                Ok(true) => d = decode(query),
+                Ok(false) => {}
+                Err(why) => {
+                    let n = Notice {
+                        key: "quant".into(),
+                        message: format!("{q} is not published for {}: {why}", d.inputs.model),
+                    };
+                    if !ignored(&n, &d.inputs) {
+                        return Err(format!("bad parameter {n}"));
+                    }
+                }
+            }
+        }
+    }
     match d.notices.iter().find(|n| !ignored(n, &d.inputs)) {
         Some(n) => Err(format!("bad parameter {n}")),
         None => Ok(d.inputs),
     }
+}
+
+/// The format the query names (`quant=`, its first value, as the decoder keeps it), when it
+/// is one fitcard knows: a format the catalog lacks for the model is then computed by the size
+/// rule and installed before the query is decoded again ([`catalog::install_computed`]).
+fn named_format(query: &str) -> Option<fitcard_estimator::quant::Quant> {
+    let value = query
+        .trim()
+        .trim_start_matches('?')
+        .split('&')
+        .filter_map(|p| p.split_once('='))
+        .find(|(k, _)| k.trim() == "quant")?
+        .1;
+    percent_decoded(value)?.trim().parse().ok()
+}
+
+/// `application/x-www-form-urlencoded` decoding of one value (`+` a space, `%XX` a byte);
+/// `None` when it is not UTF-8.
+fn percent_decoded(s: &str) -> Option<String> {
+    let b = s.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut k = 0;
+    while k < b.len() {
+        let hex = b
+            .get(k + 1..k + 3)
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match (b[k], hex) {
+            (b'%', Some(x)) => {
+                out.push(x);
+                k += 3;
+            }
+            (b'+', _) => {
+                out.push(b' ');
+                k += 1;
+            }
+            (c, _) => {
+                out.push(c);
+                k += 1;
+            }
+        }
+    }
+    String::from_utf8(out).ok()
 }
 
 /// The query's inputs, any notice a refusal ([`checked_inputs`]).

@@ -549,3 +549,137 @@ fn flags_stand_anywhere() {
     assert_eq!(png.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&png.stderr).contains("usage: fitcard"));
 }
+
+// Any format of any variant: a format the catalog lists no file of is sized by the size rule
+// (`catalog::size_rule`) and estimated as a `computed` format, with no invented repo; a format
+// without a rule is refused naming the closest ones. Each of the four queries below is checked
+// against a publicly printed size of that file where one could be found.
+
+/// `fitcard estimate <query> --json`, its `format` object checked to be a computed one without
+/// a repo; its bytes.
+fn computed_bytes(query: &str, id: &str, container: &str) -> (u64, serde_json::Value) {
+    let v = json(&fitcard(&["estimate", query, "--json"]));
+    let f = &v["format"];
+    assert_eq!(f["id"], id, "{query}");
+    assert_eq!(f["container"], container, "{query}");
+    assert_eq!(f["size"], "computed", "{query}");
+    assert_eq!(f["repo"], "", "{query}: no repo is invented");
+    assert_eq!(f["file"], "", "{query}");
+    assert_eq!(v["quant"], id, "{query}: no fallback to another format");
+    assert!(v["notices"].as_array().unwrap().is_empty(), "{query}");
+    let command = v["command"].as_str().unwrap();
+    assert!(
+        command.contains("pick one from https://huggingface.co/models?other=base_model:quantized:"),
+        "{command}"
+    );
+    (f["bytes"].as_u64().unwrap(), v)
+}
+
+fn within(got: u64, published: f64, tolerance: f64) -> bool {
+    (got as f64 / published - 1.0).abs() <= tolerance
+}
+
+#[test]
+fn gemma_3_27b_q4_0() {
+    let (bytes, v) = computed_bytes("model=google/gemma-3-27b-it&quant=Q4_0", "Q4_0", "gguf");
+    // No listing of unsloth/gemma-3-27b-it-GGUF's Q4_0 was found. The plain llama.cpp Q4_0 mix
+    // of the same tensors (every matrix Q4_0, the tied embedding at Q6_K, no imatrix Q4_1) is
+    // printed at 15.6 GB for the static Q4_0 of the QAT checkpoint (same shapes):
+    // https://huggingface.co/stduhpf/google-gemma-3-27b-it-qat-q4_0-gguf-small (model card
+    // table, "15.6 GB"). Tolerance 1 %: the print's rounding (±0.05 GB) is 0.3 %.
+    assert!(within(bytes, 15.6e9, 0.01), "{bytes}");
+    let command = v["command"].as_str().unwrap();
+    assert!(
+        command.contains("llama-server -m ./gemma-3-27b-it-Q4_0.gguf"),
+        "{command}"
+    );
+    assert!(!command.contains("-hf "), "{command}");
+}
+
+#[test]
+fn qwen3_8b_nvfp4() {
+    let (bytes, v) = computed_bytes(
+        "model=Qwen/Qwen3-8B&quant=NVFP4&engine=vllm",
+        "NVFP4",
+        "safetensors",
+    );
+    // No published size of an NVFP4 checkpoint of Qwen3-8B (nvidia/Qwen3-8B-NVFP4,
+    // RedHatAI) was found, so none is asserted. The figure is checked against the layout
+    // alone: 36 layers × 192,937,984 linear weights (config.json,
+    // https://huggingface.co/Qwen/Qwen3-8B/blob/main/config.json) at 4.5 bits (E2M1 + an FP8
+    // scale per 16) plus the BF16 embedding and lm_head (2 × 151,936 × 4,096 × 2 bytes).
+    let linear = 36.0 * 192_937_984.0 * 0.5625;
+    let embeddings = 2.0 * 151_936.0 * 4_096.0 * 2.0;
+    assert!(within(bytes, linear + embeddings, 0.001), "{bytes}");
+    assert!(v["command"]
+        .as_str()
+        .unwrap()
+        .contains("vllm serve ./Qwen3-8B-NVFP4"));
+}
+
+#[test]
+fn qwen3_0_6b_gptq_int8() {
+    let (bytes, _) = computed_bytes(
+        "model=Qwen/Qwen3-0.6B&quant=GPTQ-Int8&engine=vllm",
+        "GPTQ-Int8",
+        "safetensors",
+    );
+    // No published size of Qwen/Qwen3-0.6B-GPTQ-Int8 was found, so none is asserted. The
+    // layout alone: 28 layers × 15,728,640 linear weights
+    // (https://huggingface.co/Qwen/Qwen3-0.6B/blob/main/config.json) at 8 bits + an FP16
+    // scale and an 8-bit zero per group of 128, plus the FP16 embedding and the lm_head these
+    // checkpoints store (2 × 151,936 × 1,024 × 2 bytes); g_idx and norms are under 0.5 %.
+    let linear = 28.0 * 15_728_640.0 * (1.0 + 3.0 / 128.0);
+    let embeddings = 2.0 * 151_936.0 * 1_024.0 * 2.0;
+    assert!(within(bytes, linear + embeddings, 0.005), "{bytes}");
+}
+
+#[test]
+fn gpt_oss_20b_q4_k_m() {
+    let (bytes, _) = computed_bytes("model=openai/gpt-oss-20b&quant=Q4_K_M", "Q4_K_M", "gguf");
+    // https://huggingface.co/unsloth/gpt-oss-20b-GGUF/blob/main/gpt-oss-20b-Q4_K_M.gguf:
+    // 11,624,759,488 bytes (the Hub's byte count as a public app's model list copies it). The
+    // experts stay MXFP4 in every mix; only attention, embeddings and output follow Q4_K_M.
+    assert!(within(bytes, 11_624_759_488.0, 0.005), "{bytes}");
+}
+
+#[test]
+fn a_format_without_a_rule_is_refused_naming_the_closest() {
+    let out = fitcard(&["estimate", "model=Qwen/Qwen3-8B&quant=UD-Q4_K_XL"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("quant") && err.contains("unpublished"),
+        "{err}"
+    );
+    assert!(err.contains("Q4_K_M"), "{err}");
+    // A format of another container: named, with the engine's closest ones.
+    let out = fitcard(&["estimate", "model=Qwen/Qwen3-8B&quant=NVFP4"]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("safetensors format") && err.contains("Q4_K_M"),
+        "{err}"
+    );
+}
+
+#[test]
+fn rank_solve_and_badge_use_the_computed_format() {
+    let q = "model=google/gemma-3-27b-it&quant=Q4_0&vram=24";
+    let r = json(&fitcard(&["rank", q, "--json"]));
+    let q4_0: Vec<_> = r
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["quant"] == "Q4_0")
+        .map(|c| c["model"].as_str().unwrap().to_string())
+        .collect();
+    // Every Gemma 3 variant gets the computed format.
+    assert!(q4_0.len() >= 4, "{q4_0:?}");
+    assert!(q4_0.iter().any(|m| m == "google/gemma-3-27b-it"));
+    let s = json(&fitcard(&["solve", q, "--for", "ctx", "--json"]));
+    assert_eq!(s[0]["target"], "ctx");
+    let b = fitcard(&["badge", "model=openai/gpt-oss-20b&quant=Q4_K_M"]);
+    assert!(b.status.success(), "{}", String::from_utf8_lossy(&b.stderr));
+    assert!(String::from_utf8_lossy(&b.stdout).starts_with("<svg"));
+}

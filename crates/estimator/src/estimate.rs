@@ -2,6 +2,8 @@
 //! verdict, the use of each card, the checks, the layout, the speed and the parallel layouts, as
 //! the CLI's JSON and the page read them. The pipeline is [`mod@crate::estimate`].
 
+use crate::catalog::quant::{Container, Quant};
+use crate::catalog::{Format, SizeKind};
 use crate::inputs::Notice;
 use crate::terms::{Term, TermName};
 use crate::units::{Bytes, SignedBytes, GIB};
@@ -204,6 +206,10 @@ pub struct Estimate {
     pub model: String,
     /// Format estimated.
     pub quant: String,
+    /// The file estimated: its format, how its size is known and where it is published (empty
+    /// `repo` and `file` for a size the rule computed, which no catalog repo publishes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<FileUsed>,
     /// Engine (`unsloth` in train mode).
     pub engine: &'static str,
     /// Every memory term, device and host.
@@ -273,6 +279,7 @@ impl Estimate {
         Estimate {
             model: model.to_string(),
             quant: quant.to_string(),
+            format: None,
             engine,
             terms: Vec::new(),
             per_card,
@@ -364,6 +371,37 @@ impl Estimate {
             .map(|c| SignedBytes::diff(c.budget, c.bytes))
             .min()
             .unwrap_or_default()
+    }
+}
+
+/// The file an estimate starts from ([`Estimate::format`]).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct FileUsed {
+    /// The format (`Q4_K_M`, `NVFP4`, …).
+    pub id: Quant,
+    /// `gguf`, `safetensors` or `mlx`.
+    pub container: Container,
+    /// `published`, `exact` or `computed`.
+    pub size: SizeKind,
+    /// File size (all shards), bytes.
+    pub bytes: Bytes,
+    /// The Hugging Face repo holding it; empty when none in the catalog does.
+    pub repo: String,
+    /// The file (or first shard) in that repo, or the local path; empty when unknown.
+    pub file: String,
+}
+
+impl FileUsed {
+    /// What the estimate says of `f`.
+    pub fn of(f: &Format) -> FileUsed {
+        FileUsed {
+            id: f.id,
+            container: f.container,
+            size: f.size,
+            bytes: f.bytes,
+            repo: f.repo.clone(),
+            file: f.file.clone(),
+        }
     }
 }
 

@@ -16,6 +16,8 @@ pub mod engine;
 pub mod mmproj;
 pub mod quant;
 mod schema;
+pub mod size_rule;
+pub mod tensors;
 pub use arch::*;
 pub use closest::*;
 pub use schema::*;
@@ -136,6 +138,124 @@ pub fn install(bytes: &[u8]) -> Result<(), String> {
     Ok(())
 }
 
+/// The [`Format`] the size rule computes for `v` in `quant` and `container` (`size: computed`,
+/// no repo or file: none in the catalog publishes it). The file stores an output matrix when the
+/// model is untied or when the variant's other files in that container do although the config
+/// ties it ([`Format::duplicate_output`]). Err says why the rule has none.
+pub fn computed_format(v: &Variant, quant: Quant, container: Container) -> Result<Format, String> {
+    let duplicate = v.arch.tied_embeddings
+        && v.formats
+            .iter()
+            .any(|f| f.container == container && f.duplicate_output);
+    let output = !v.arch.tied_embeddings || duplicate;
+    let c = size_rule::computed(&v.arch, quant, container, output)?;
+    let from = if v.arch.source.is_empty() {
+        "the model's config".to_string()
+    } else {
+        v.arch.source.clone()
+    };
+    Ok(Format {
+        id: quant,
+        container,
+        bytes: Bytes(c.bytes),
+        size: SizeKind::Computed,
+        repo: String::new(),
+        file: String::new(),
+        source: format!("computed by fitcard's size rule ({}) from {from}", c.rule),
+        embd_type: c.embd_type,
+        duplicate_output: duplicate,
+        unquantized: c.unquantized,
+        note: Some(
+            "no repo in fitcard's catalog publishes this format: its size is computed by the size rule, not read from a file"
+                .into(),
+        ),
+    })
+}
+
+/// `base` with `quant` in `container` computed ([`computed_format`]) for `model` and for every
+/// other variant of its family that lacks it and that the rule covers, each inserted where its
+/// precision puts it. `Ok(None)` when `model` already has the format; Err when `model` is not
+/// in `base` or the rule has none for it.
+pub fn with_computed(
+    base: &Catalog,
+    model: &str,
+    quant: Quant,
+    container: Container,
+) -> Result<Option<Catalog>, String> {
+    let has = |v: &Variant| {
+        v.formats
+            .iter()
+            .any(|f| f.id == quant && f.container == container)
+    };
+    let Some((family, v)) = base.variant(model) else {
+        return Err(format!("{model} is not in the catalog"));
+    };
+    if has(v) {
+        return Ok(None);
+    }
+    if let Err(why) = computed_format(v, quant, container) {
+        return Err(format!("{why}; {}", closest_formats(v, quant, container)));
+    }
+    let family = family.id.clone();
+    let mut out = base.clone();
+    for v in out
+        .families
+        .iter_mut()
+        .filter(|f| f.id == family)
+        .flat_map(|f| f.variants.iter_mut())
+        .filter(|v| !has(v))
+    {
+        if let Ok(f) = computed_format(v, quant, container) {
+            let at = v
+                .formats
+                .iter()
+                .position(|g| g.id.precision_bits() < quant.precision_bits())
+                .unwrap_or(v.formats.len());
+            v.formats.insert(at, f);
+        }
+    }
+    Ok(Some(out))
+}
+
+/// The formats of `v` in `container` closest in precision to `quant`, in words (for a refusal).
+fn closest_formats(v: &Variant, quant: Quant, container: Container) -> String {
+    let mut near: Vec<&Format> = v
+        .formats
+        .iter()
+        .filter(|f| f.container == container)
+        .collect();
+    crate::order::sort_by(&mut near, |a, b| {
+        let d = |f: &Format| (f.id.precision_bits() - quant.precision_bits()).abs();
+        d(a).total_cmp(&d(b))
+    });
+    let ids: Vec<&str> = near.iter().take(3).map(|f| f.id.id()).collect();
+    if ids.is_empty() {
+        format!("the catalog has no {} files of {}", container.label(), v.id)
+    } else {
+        format!(
+            "the closest {} formats of {} with a size: {}",
+            container.label(),
+            v.id,
+            ids.join(", ")
+        )
+    }
+}
+
+/// Make the catalog [`with_computed`] `quant` in `container` for `model`'s family (keeping any
+/// imported family): from then on the estimate, the ranking and the solver find the computed
+/// format as a catalog one. `Ok(true)` when it was added, `Ok(false)` when `model` already had
+/// it; Err says why the rule has none. The native front end calls it before estimating; the page
+/// does not (its estimate never runs the rule).
+pub fn install_computed(model: &str, quant: Quant, container: Container) -> Result<bool, String> {
+    match with_computed(catalog(), model, quant, container)? {
+        Some(c) => {
+            set_imported(c);
+            Ok(true)
+        }
+        None => Ok(false),
+    }
+}
+
 /// FNV-1a (64-bit) of `bytes`: the page compares the catalog file it fetched with the one it
 /// was built with (`tag(include_bytes!(…))` is evaluated at compile time).
 pub const fn tag(bytes: &[u8]) -> u64 {
@@ -237,5 +357,55 @@ impl Catalog {
             }
         }
         errs
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_computed_format_joins_the_family_in_precision_order() {
+        let c = with_computed(
+            base(),
+            "google/gemma-3-27b-it",
+            Quant::Q4_0,
+            Container::Gguf,
+        )
+        .unwrap()
+        .expect("the catalog has no Q4_0 of it");
+        assert!(c.validate().is_empty(), "{:?}", c.validate());
+        let (_, v) = c.variant("google/gemma-3-27b-it").unwrap();
+        let f = v.formats.iter().find(|f| f.id == Quant::Q4_0).unwrap();
+        assert_eq!(f.size, SizeKind::Computed);
+        assert!(f.repo.is_empty() && f.file.is_empty());
+        // Every other Gemma 3 variant gets it too.
+        let fam = c
+            .family(&c.variant("google/gemma-3-4b-it").unwrap().0.id)
+            .unwrap();
+        assert!(fam
+            .variants
+            .iter()
+            .all(|v| v.formats.iter().any(|f| f.id == Quant::Q4_0)));
+        // A format the model has already: nothing to add.
+        assert!(with_computed(
+            base(),
+            "google/gemma-3-27b-it",
+            Quant::Q8_0,
+            Container::Gguf
+        )
+        .unwrap()
+        .is_none());
+        // No rule: refused with the reason.
+        let e = with_computed(
+            base(),
+            "google/gemma-3-27b-it",
+            Quant::UDQ4KXL,
+            Container::Gguf,
+        )
+        .unwrap_err();
+        assert!(e.contains("unpublished"), "{e}");
+        let e = with_computed(base(), "Qwen/Qwen3-8B", Quant::NVFP4, Container::Gguf).unwrap_err();
+        assert!(e.contains("safetensors"), "{e}");
     }
 }

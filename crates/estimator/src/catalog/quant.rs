@@ -41,10 +41,39 @@ pub enum GgmlType {
     MXFP4,
     /// 4-bit non-linear blocks of 32 with an f16 scale (a KV cache type).
     IQ4NL,
+    /// 3-bit k-quant (weights only).
+    Q3K,
+    /// 2-bit k-quant (weights only).
+    Q2K,
+    /// 4-bit non-linear super-blocks of 256 (weights only).
+    IQ4XS,
+    /// 3.44-bit i-quant (weights only).
+    IQ3S,
+    /// 3.06-bit i-quant (weights only).
+    IQ3XXS,
+    /// 2.56-bit i-quant (weights only).
+    IQ2S,
+    /// 2.31-bit i-quant (weights only).
+    IQ2XS,
+    /// 2.06-bit i-quant (weights only).
+    IQ2XXS,
+    /// 1.75-bit i-quant (weights only).
+    IQ1M,
+    /// 1.56-bit i-quant (weights only).
+    IQ1S,
+    /// Ternary, 2.06 bits (weights only).
+    TQ2_0,
+    /// Ternary, 1.69 bits (weights only).
+    TQ1_0,
 }
 
 impl GgmlType {
-    /// (bytes per block, values per block), from ggml's block structs.
+    /// (bytes per block, values per block), from ggml's block structs
+    /// (<https://github.com/ggml-org/llama.cpp/blob/master/ggml/src/ggml-common.h>). Per 256
+    /// values: `block_q3_K` 32 + 64 + 12 + 2 bytes, `block_q2_K` 16 + 64 + 4, `block_iq4_xs`
+    /// 2 + 2 + 4 + 128, `block_iq3_s` 2 + 64 + 8 + 32 + 4, `block_iq3_xxs` 2 + 96, `block_iq2_s`
+    /// 2 + 64 + 8 + 8, `block_iq2_xs` 2 + 64 + 8, `block_iq2_xxs` 2 + 64, `block_iq1_m` 32 + 16
+    /// + 8, `block_iq1_s` 2 + 32 + 16, `block_tq2_0` 64 + 2, `block_tq1_0` 48 + 4 + 2.
     pub const fn block(self) -> (u64, u64) {
         match self {
             GgmlType::F32 => (4, 1),
@@ -59,6 +88,16 @@ impl GgmlType {
             GgmlType::Q4K => (144, 256),
             GgmlType::MXFP4 => (17, 32),
             GgmlType::IQ4NL => (18, 32),
+            GgmlType::Q3K | GgmlType::IQ3S => (110, 256),
+            GgmlType::Q2K => (84, 256),
+            GgmlType::IQ4XS => (136, 256),
+            GgmlType::IQ3XXS => (98, 256),
+            GgmlType::IQ2S => (82, 256),
+            GgmlType::IQ2XS => (74, 256),
+            GgmlType::IQ2XXS | GgmlType::TQ2_0 => (66, 256),
+            GgmlType::IQ1M => (56, 256),
+            GgmlType::IQ1S => (50, 256),
+            GgmlType::TQ1_0 => (54, 256),
         }
     }
 
@@ -85,6 +124,18 @@ impl GgmlType {
             GgmlType::Q4K => "q4_k",
             GgmlType::MXFP4 => "mxfp4",
             GgmlType::IQ4NL => "iq4_nl",
+            GgmlType::Q3K => "q3_k",
+            GgmlType::Q2K => "q2_k",
+            GgmlType::IQ4XS => "iq4_xs",
+            GgmlType::IQ3S => "iq3_s",
+            GgmlType::IQ3XXS => "iq3_xxs",
+            GgmlType::IQ2S => "iq2_s",
+            GgmlType::IQ2XS => "iq2_xs",
+            GgmlType::IQ2XXS => "iq2_xxs",
+            GgmlType::IQ1M => "iq1_m",
+            GgmlType::IQ1S => "iq1_s",
+            GgmlType::TQ2_0 => "tq2_0",
+            GgmlType::TQ1_0 => "tq1_0",
         }
     }
 
@@ -126,6 +177,18 @@ impl FromStr for GgmlType {
             "q4_k" => GgmlType::Q4K,
             "mxfp4" => GgmlType::MXFP4,
             "iq4_nl" => GgmlType::IQ4NL,
+            "q3_k" => GgmlType::Q3K,
+            "q2_k" => GgmlType::Q2K,
+            "iq4_xs" => GgmlType::IQ4XS,
+            "iq3_s" => GgmlType::IQ3S,
+            "iq3_xxs" => GgmlType::IQ3XXS,
+            "iq2_s" => GgmlType::IQ2S,
+            "iq2_xs" => GgmlType::IQ2XS,
+            "iq2_xxs" => GgmlType::IQ2XXS,
+            "iq1_m" => GgmlType::IQ1M,
+            "iq1_s" => GgmlType::IQ1S,
+            "tq2_0" => GgmlType::TQ2_0,
+            "tq1_0" => GgmlType::TQ1_0,
             _ => return Err(()),
         })
     }

@@ -3,7 +3,7 @@
 
 use super::*;
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// The embedded catalog: model families and GPUs, every entry with its source.
 pub struct Catalog {
@@ -20,7 +20,7 @@ pub struct Catalog {
 }
 
 /// One public evaluation covering many families: the cross-family order of `best=1`.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CommonEval {
     /// The evaluation and its metric.
@@ -44,7 +44,7 @@ pub enum Matched {
 }
 
 /// A model's score in the common evaluation.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct CommonScore {
     /// Hugging Face repo id of the model evaluated (a catalog variant id).
@@ -65,7 +65,7 @@ pub struct CommonScore {
 }
 
 /// A family's licence as its model cards state it.
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 pub struct License {
     /// The Hugging Face licence id (`apache-2.0`, `mit`, `gemma`, `llama3.1`, …).
@@ -75,7 +75,7 @@ pub struct License {
     pub source: String,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// A model family: variants of one release, comparable by one published evaluation.
 pub struct Family {
@@ -96,7 +96,7 @@ pub struct Family {
     pub reasoning: Option<bool>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// One variant: a Hugging Face repo, its architecture and its formats.
 pub struct Variant {
@@ -129,7 +129,7 @@ impl Variant {
     }
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// A published evaluation score.
 pub struct Score {
@@ -154,7 +154,7 @@ pub enum SizeKind {
     Computed,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// One published file (or set of shards) of a variant in one format.
 pub struct Format {
@@ -187,7 +187,7 @@ pub struct Format {
     pub note: Option<String>,
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+#[derive(Clone, Debug, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
 /// A GPU model and its memory.
 pub struct Gpu {

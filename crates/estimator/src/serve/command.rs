@@ -50,9 +50,16 @@ pub fn command(
     } else {
         i.ngl
     };
+    let pick = pick(i, format);
+    let (repo, file) = match &pick {
+        Some((_, path)) => ("", path.as_str()),
+        None => (format.repo.as_str(), format.file.as_str()),
+    };
     let c = Cmd {
         i,
         format,
+        repo,
+        file,
         layout,
         shares,
         split,
@@ -72,16 +79,45 @@ pub fn command(
         Engine::Mlx => mlx,
         Engine::Transformers => transformers,
     };
-    each(&c)
+    match &pick {
+        Some((line, _)) => format!("{line}\n{}", each(&c)),
+        None => each(&c),
+    }
 }
 
-/// What every engine's command is written from: the inputs, the file, the split, YaRN (when
+/// A format no catalog repo publishes (its size computed by the size rule, no repo or file):
+/// the line that says which file to pick, and the path the command reads it from in its place.
+/// `None` for a catalog file or a local one.
+fn pick(i: &Inputs, format: &Format) -> Option<(String, String)> {
+    if !(format.repo.is_empty() && format.file.is_empty()) {
+        return None;
+    }
+    let name = i.model.rsplit('/').next().unwrap_or(&i.model);
+    let path = match format.container {
+        crate::catalog::quant::Container::Gguf => format!("./{name}-{}.gguf", format.id),
+        _ => format!("./{name}-{}", format.id),
+    };
+    let line = format!(
+        "# no repo in fitcard's catalog publishes {} in {} {} (its size here is computed): pick one from https://huggingface.co/models?other=base_model:quantized:{} (or make one) and put it at {path}",
+        i.model,
+        format.id,
+        format.container.label(),
+        i.model
+    );
+    Some((line, path))
+}
+
+/// What every engine's command is written from: the inputs, the file and where it is, the split, YaRN (when
 /// the context needs it) as each engine is told, the context and slots, the KV types, and the
 /// layers pinned to the GPU.
 #[derive(Clone, Copy)]
 struct Cmd<'a> {
     i: &'a Inputs,
     format: &'a Format,
+    /// The Hugging Face repo to pull from; empty for a path.
+    repo: &'a str,
+    /// The path of a file the command reads (a local file, or the one to pick).
+    file: &'a str,
     layout: Layout,
     shares: &'a [u64],
     split: (u32, u32),
@@ -94,11 +130,24 @@ struct Cmd<'a> {
     pinned: Option<u32>,
 }
 
+impl Cmd<'_> {
+    /// The model as vLLM, SGLang, mlx-lm and transformers take it: the repo, else the path.
+    fn model(&self) -> &str {
+        if self.repo.is_empty() {
+            self.file
+        } else {
+            self.repo
+        }
+    }
+}
+
 /// llama-server's command line.
 fn llama_cpp(c: &Cmd) -> String {
     let Cmd {
         i,
         format,
+        repo,
+        file,
         layout,
         yarn,
         ctx,
@@ -109,10 +158,10 @@ fn llama_cpp(c: &Cmd) -> String {
         ..
     } = *c;
     // A catalog file by its Hugging Face repo; a local file by its path.
-    let source = if format.repo.is_empty() {
-        format!("-m {}", format.file)
+    let source = if repo.is_empty() {
+        format!("-m {file}")
     } else {
-        format!("-hf {}:{}", format.repo, format.id)
+        format!("-hf {repo}:{}", format.id)
     };
     // Every layer on the GPU unless `ngl` pins fewer (the rest stay in host RAM).
     let ngl = pinned.map_or_else(|| "999".to_string(), |n| n.to_string());
@@ -140,7 +189,7 @@ fn llama_cpp(c: &Cmd) -> String {
         s.push_str(" --swa-full");
     }
     // Text only: -hf would also fetch the repo's projector and put it on the GPU.
-    if !i.mmproj && crate::catalog::mmproj::for_repo(&format.repo).is_some() {
+    if !i.mmproj && crate::catalog::mmproj::for_repo(repo).is_some() {
         s.push_str(" --no-mmproj");
     }
     if let Some(y) = yarn {
@@ -174,6 +223,8 @@ fn llama_cpp(c: &Cmd) -> String {
 fn ollama(c: &Cmd) -> String {
     let Cmd {
         format,
+        repo,
+        file,
         ctx,
         par,
         tk,
@@ -187,13 +238,13 @@ fn ollama(c: &Cmd) -> String {
             " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"
         ));
     }
-    if format.repo.is_empty() || pinned.is_some() {
+    if repo.is_empty() || pinned.is_some() {
         // A local file, or layers pinned (`num_gpu`, a Modelfile parameter): Ollama
         // imports it through a Modelfile.
-        let from = if format.repo.is_empty() {
-            format.file.clone()
+        let from = if repo.is_empty() {
+            file.to_string()
         } else {
-            format!("hf.co/{}:{}", format.repo, format.id)
+            format!("hf.co/{repo}:{}", format.id)
         };
         let num_gpu = pinned.map_or(String::new(), |n| format!("PARAMETER num_gpu {n}\\n"));
         s.push_str(&format!(
@@ -201,8 +252,8 @@ fn ollama(c: &Cmd) -> String {
         ));
     } else {
         s.push_str(&format!(
-            " ollama serve\nollama run hf.co/{}:{}",
-            format.repo, format.id
+            " ollama serve\nollama run hf.co/{repo}:{}",
+            format.id
         ));
     }
     s
@@ -212,7 +263,6 @@ fn ollama(c: &Cmd) -> String {
 fn vllm(c: &Cmd) -> String {
     let Cmd {
         i,
-        format,
         layout,
         shares,
         split,
@@ -233,7 +283,7 @@ fn vllm(c: &Cmd) -> String {
     };
     let mut s = format!(
         "{partition}vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
-        format.repo, ctx, par, crate::units::Shortest(i.util)
+        c.model(), ctx, par, crate::units::Shortest(i.util)
     );
     // 16-bit caches are vLLM's default (`auto`, the model's dtype).
     if tk.is_quantized() {
@@ -249,7 +299,6 @@ fn vllm(c: &Cmd) -> String {
 fn sglang(c: &Cmd) -> String {
     let Cmd {
         i,
-        format,
         layout,
         split,
         rope_json,
@@ -261,7 +310,7 @@ fn sglang(c: &Cmd) -> String {
     let parallel = parallel_flags(i, layout, split);
     let mut s = format!(
         "python -m sglang.launch_server --model-path {} --context-length {} --max-running-requests {} {parallel} --mem-fraction-static {}",
-        format.repo, ctx, par, crate::units::Shortest(i.util)
+        c.model(), ctx, par, crate::units::Shortest(i.util)
     );
     if tk.is_quantized() {
         s.push_str(&format!(" --kv-cache-dtype {tk}"));
@@ -277,12 +326,7 @@ fn sglang(c: &Cmd) -> String {
 /// `mlx_lm.server`.
 fn mlx(c: &Cmd) -> String {
     let Cmd {
-        i,
-        format,
-        ctx,
-        par,
-        tk,
-        ..
+        i, ctx, par, tk, ..
     } = *c;
     // mlx_lm/server.py: --decode-concurrency (default 32) bounds the requests decoded
     // together; --prompt-cache-bytes bounds the KV caches it holds, the active ones
@@ -294,7 +338,7 @@ fn mlx(c: &Cmd) -> String {
         .map(|(_, v)| crate::terms::kv::mlx(&v.arch, ctx, par.max(1), tk));
     let mut s = format!(
         "mlx_lm.server --model {} --decode-concurrency {par}",
-        format.repo
+        c.model()
     );
     if let Some(b) = kv {
         s.push_str(&format!(" --prompt-cache-bytes {}", b.get()));
@@ -304,13 +348,7 @@ fn mlx(c: &Cmd) -> String {
 
 /// A transformers pipeline.
 fn transformers(c: &Cmd) -> String {
-    let Cmd {
-        format,
-        yarn,
-        ctx,
-        par,
-        ..
-    } = *c;
+    let Cmd { yarn, ctx, par, .. } = *c;
     // YaRN: transformers takes the config's rope_scaling as a model keyword.
     let rope = yarn.map_or(String::new(), |y| {
         format!(
@@ -321,7 +359,7 @@ fn transformers(c: &Cmd) -> String {
     });
     format!(
         "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
-        format.repo
+        c.model()
     )
 }
 

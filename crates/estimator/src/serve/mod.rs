@@ -351,6 +351,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
+        format: Some(FileUsed::of(f)),
         engine: i.engine.id(),
         total_device_bytes: s.weights.device + s.kv.total + s.overhead.bytes,
         total_host_bytes: s.weights.host

@@ -230,6 +230,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
         estimate: Estimate {
             model: v.id.clone(),
             quant: quant_label(t.method).into(),
+            format: None,
             engine: engine_label(t.trainer),
             command: String::new(),
             terms,
