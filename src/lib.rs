@@ -3,34 +3,53 @@
 //! Data flows one way: the query string → [`Inputs`](fitcard_estimator::Inputs) (one signal) →
 //! `estimate()` (a memo) → the view. Once the controls have been still for a moment the inputs
 //! settle (a second signal): the ranking follows the settled inputs, and the URL is written back
-//! from them (`history.replaceState`). The modules above the line are pure and tested on the host;
-//! the Leptos components below it are compiled for wasm32 only.
+//! from them (`history.replaceState`). The folders `model/`, `text/` and `draw/` are pure and
+//! tested on the host; the others are compiled for wasm32 only.
 
-pub mod bar_geometry;
-pub mod bar_svg;
-pub mod calibrate;
-pub mod detect;
-pub mod edit;
-pub mod hub;
-pub mod search;
-pub mod share;
-pub mod snap;
-pub mod summary;
+/// What the page's inputs offer and how an action changes them: the edits, the choices of the
+/// controls, the search, the GPU detection and the Hub's addresses and files.
+pub mod model {
+    pub mod detect;
+    pub mod edit;
+    pub mod hub;
+    pub mod search;
+    pub mod snap;
+}
+
+/// The page's words: links and snippets, the summary lines, the calibration's text.
+pub mod text {
+    pub mod calibrate;
+    pub mod share;
+    pub mod summary;
+}
+
+/// Drawings as markup: the memory bar's geometry and its SVG.
+pub mod draw {
+    pub mod bar_geometry;
+    pub mod bar_svg;
+}
+
+/// The browser calls and the start-up.
+#[cfg(target_arch = "wasm32")]
+mod browser {
+    pub mod boot;
+    pub mod dom;
+}
+
+/// The importer, a web worker with a wasm of its own: the page's side (`importer`) and the
+/// worker's (`import`).
+#[cfg(target_arch = "wasm32")]
+pub mod worker {
+    pub mod import;
+    pub(crate) mod importer;
+}
 
 #[cfg(target_arch = "wasm32")]
 mod app;
 #[cfg(target_arch = "wasm32")]
-mod boot;
-#[cfg(target_arch = "wasm32")]
 mod components;
-#[cfg(target_arch = "wasm32")]
-mod dom;
-#[cfg(target_arch = "wasm32")]
-pub mod import;
-#[cfg(target_arch = "wasm32")]
-mod importer;
 
 #[cfg(target_arch = "wasm32")]
 pub use app::{mount, App};
 #[cfg(target_arch = "wasm32")]
-pub use boot::start;
+pub use browser::boot::start;

@@ -43,7 +43,7 @@ thread_local! {
     /// drawn from them.
     static TICKET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// The Hub repo of the last import, offered again when it failed (none for a file).
-    static RETRY: std::cell::RefCell<Option<crate::hub::Target>> = const { std::cell::RefCell::new(None) };
+    static RETRY: std::cell::RefCell<Option<crate::model::hub::Target>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The ticket of the last read started.
@@ -111,7 +111,7 @@ impl AppState {
             .collect();
         let mut first = d.inputs;
         if missing.is_none() {
-            crate::hub::pin(&mut first, None);
+            crate::model::hub::pin(&mut first, None);
         }
         let settled = RwSignal::new(first.clone());
         let inputs = RwSignal::new(first);
@@ -160,11 +160,11 @@ impl AppState {
     /// on failure nothing changes but the one-line message. (Called from several places: one
     /// copy of its code.)
     #[inline(never)]
-    pub fn start_import(self, t: crate::hub::Target) {
+    pub fn start_import(self, t: crate::model::hub::Target) {
         let engine = self.inputs.with_untracked(|i| i.engine);
         RETRY.with(|r| r.replace(Some(t.clone())));
         let (mine, progress) = self.begin(format!("Importing {}…", t.repo));
-        let read = async move { crate::importer::run(&t, engine, progress).await };
+        let read = async move { crate::worker::importer::run(&t, engine, progress).await };
         self.finish(mine, read, |j| {
             let n = fitcard_estimator::catalog()
                 .family(&j.family)
@@ -188,7 +188,7 @@ impl AppState {
     pub fn start_disk(self, files: Vec<web_sys::File>) {
         RETRY.with(|r| r.take());
         let (mine, progress) = self.begin("Reading the file from your disk…".into());
-        let read = async move { crate::importer::disk(&files, progress).await };
+        let read = async move { crate::worker::importer::disk(&files, progress).await };
         self.finish(mine, read, |j| {
             format!(
                 "Read {} from your disk (headers only): a link to it works where the file is picked again",
@@ -227,7 +227,7 @@ impl AppState {
     /// the configuration stays as it was.
     pub fn cancel_import(self) {
         TICKET.with(|t| t.set(t.get().wrapping_add(1)));
-        crate::importer::cancel();
+        crate::worker::importer::cancel();
         self.import.set(ImportState::Failed(
             "Import cancelled: nothing changed".into(),
         ));
@@ -239,8 +239,9 @@ impl AppState {
     pub(super) fn finish(
         self,
         mine: u32,
-        read: impl std::future::Future<Output = Result<crate::importer::Joined, String>> + 'static,
-        said: fn(&crate::importer::Joined) -> String,
+        read: impl std::future::Future<Output = Result<crate::worker::importer::Joined, String>>
+            + 'static,
+        said: fn(&crate::worker::importer::Joined) -> String,
     ) {
         leptos::task::spawn_local(async move {
             let got = read.await;
@@ -283,7 +284,7 @@ impl AppState {
         let rev = self.rev.get_value();
         self.inputs.update(|i| {
             notes = edit::apply(i, e);
-            crate::hub::pin(i, rev.as_deref());
+            crate::model::hub::pin(i, rev.as_deref());
         });
         if !notes.is_empty() {
             self.notices.update(|v| {

@@ -2,14 +2,14 @@
 //! model search and "Detect my GPU". The ranking across families is computed here, from the
 //! settled inputs, and only while this view is shown.
 
+use super::controls::serve::{EngineField, ParSlider};
 use super::controls::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
-use super::import::ImportStatus;
-use super::serve_controls::{EngineField, ParSlider};
+use super::import_status::ImportStatus;
 use crate::app::use_app;
-use crate::edit::{self, Edit};
-use crate::search::{self, Target};
-use crate::snap;
+use crate::model::edit::{self, Edit};
+use crate::model::search::{self, Target};
+use crate::model::snap;
 use fitcard_estimator::badge::xml_escape;
 use fitcard_estimator::best::{best, Best, BestRow};
 use fitcard_estimator::catalog::{catalog, Matched};
@@ -68,7 +68,7 @@ fn BestContext() -> impl IntoView {
             label="Context per request"
             stops=stops
             value=ctx
-            text=Signal::derive(move || format!("{} tokens", crate::share::tokens(ctx.get())))
+            text=Signal::derive(move || format!("{} tokens", crate::text::share::tokens(ctx.get())))
             on_pick=Callback::new(move |c| st.edit(Edit::Ctx(c)))
         />
     }
@@ -96,7 +96,7 @@ fn Filters() -> impl IntoView {
         .chain(MIN_CTX.iter().map(|c| {
             (
                 c.to_string(),
-                format!("{} tokens", crate::share::tokens(*c)),
+                format!("{} tokens", crate::text::share::tokens(*c)),
             )
         }))
         .collect::<Vec<_>>();
@@ -244,7 +244,7 @@ fn row_html(k: usize, r: &BestRow) -> String {
         free = r.headroom,
         tps = r
             .decode_tps
-            .map(|t| format!(" · ≈ {} tokens/s", crate::summary::about(t)))
+            .map(|t| format!(" · ≈ {} tokens/s", crate::text::summary::about(t)))
             .unwrap_or_default(),
         v = r.verdict.label(),
     )
@@ -288,7 +288,7 @@ pub fn ModelSearch() -> impl IntoView {
             Some(Target::Catalog(m)) => choose_model(m),
             // A Hub repo the catalog lacks: read it from the Hub (the import's status line
             // says how it goes).
-            Some(Target::Hub(_)) => match crate::hub::parse_target(&t) {
+            Some(Target::Hub(_)) => match crate::model::hub::parse_target(&t) {
                 Ok(target) => {
                     open.set(false);
                     message.set(String::new());
@@ -444,7 +444,7 @@ fn DetectGpu() -> impl IntoView {
             None => "The browser does not say which GPU it has; choose it from the list.".into(),
             Some(r) => {
                 let shown: String = r.chars().take(160).collect();
-                match crate::detect::match_gpu(&r) {
+                match crate::model::detect::match_gpu(&r) {
                     Some(g) => {
                         st.edit(Edit::Gpu(Some(g.id.clone())));
                         format!("read: {shown} → {}", g.name)

@@ -1,12 +1,12 @@
-//! The memory figure: the stacked bar (SVG markup from [`crate::bar_svg`], geometry from
-//! [`crate::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
+//! The memory figure: the stacked bar (SVG markup from [`crate::draw::bar_svg`], geometry from
+//! [`crate::draw::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
 //!
 //! The plot is redrawn in one DOM write when what it shows changes; its segments and the
 //! legend's keys hand their events to their containers, which read the term from `data-term`.
 
 use crate::app::use_app;
-use crate::bar_geometry::term_class;
-use crate::bar_svg;
+use crate::draw::bar_geometry::term_class;
+use crate::draw::bar_svg;
 use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{Bytes, Estimate, Mode};
 use leptos::prelude::*;
@@ -56,7 +56,7 @@ pub fn MemoryBar() -> impl IntoView {
     Effect::new(move |_| {
         if let Some(f) = figure.get() {
             let el = f.clone();
-            crate::dom::on_resize(&f, move || {
+            crate::browser::dom::on_resize(&f, move || {
                 let w = f64::from(el.client_width());
                 if w > 0.0 && (w - box_w.get_untracked()).abs() >= 1.0 {
                     box_w.set(w);
@@ -159,7 +159,7 @@ pub fn MemoryBar() -> impl IntoView {
                 format!(
                     " The dashed line is {}'s budget: {} × capacity.",
                     e.label(),
-                    super::serve_controls::util_flag(e)
+                    super::controls::serve::util_flag(e)
                 )
             }
             Mode::Train => " The dashed line is the 85 % of each extra GPU that counts.".into(),

@@ -4,17 +4,15 @@
 mod best;
 mod controls;
 mod fields;
-mod import;
+mod import_status;
 mod memory_bar;
 mod panels;
 mod ranking;
-mod serve_controls;
-mod train_controls;
 mod verdict;
 
 pub use best::{BestView, ModelSearch};
 pub use controls::Controls;
-pub use import::ImportStatus;
+pub use import_status::ImportStatus;
 pub use memory_bar::MemoryBar;
 pub use panels::{CalibratePanel, CommandPanel, FrontierPanel, Notices, SharePanel};
 pub use ranking::Ranking;

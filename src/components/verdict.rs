@@ -4,9 +4,9 @@
 //! only while it is open.
 
 use super::fields::Disclosure;
-use super::import::{act, OFFER};
+use super::import_status::{act, OFFER};
 use crate::app::use_app;
-use crate::summary;
+use crate::text::summary;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;
 
@@ -26,7 +26,7 @@ pub fn Verdict() -> impl IntoView {
     let est = st.est;
     let banner = move || {
         est.with(|e| {
-            let title = crate::share::capitalize(e.verdict.label());
+            let title = crate::text::share::capitalize(e.verdict.label());
             let line = match st
                 .train
                 .with(|t| t.as_ref().map(|t| (t.selection.clone(), t.headroom())))
@@ -63,13 +63,13 @@ pub fn Verdict() -> impl IntoView {
                 }),
             };
             let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
-            let tight = (e.verdict == V::Tight).then(|| crate::share::tight_note(serve));
+            let tight = (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve));
             let note = tight
                 .clone()
                 .map(|t| view! { <p class="tight-note">{t}</p> });
             let formula = st
                 .inputs
-                .with(|i| crate::share::formula_note(i, e.total_device_bytes))
+                .with(|i| crate::text::share::formula_note(i, e.total_device_bytes))
                 .map(|f| view! { <p class="formula-note">{f}</p> });
             view! {
                 <div
@@ -209,7 +209,7 @@ fn Asked(
     Effect::new(move |_| {
         let q = st.query.get();
         leptos::task::spawn_local(async move {
-            let t = crate::importer::lines(kind, &q)
+            let t = crate::worker::importer::lines(kind, &q)
                 .await
                 .unwrap_or_else(|m| format!("\t{m}"));
             text.set(t);
@@ -277,7 +277,7 @@ pub fn MiniVerdict() -> impl IntoView {
             let headroom = headroom.unwrap_or_else(|| e.headroom());
             view! {
                 <div class=format!("mini-verdict v-{}", slug(e.verdict)) aria-hidden="true">
-                    <strong>{crate::share::capitalize(e.verdict.label())}</strong>
+                    <strong>{crate::text::share::capitalize(e.verdict.label())}</strong>
                     <span class="num">{format!("· headroom {headroom}")}</span>
                 </div>
             }

@@ -46,7 +46,7 @@ document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===
 /// "Qwen3 8B QLoRA training on RTX 4090 — fits · fitcard". Plain text: the browser never
 /// parses a title as markup.
 pub fn title(e: &Estimate, i: &Inputs) -> String {
-    let (_, v) = crate::edit::family_of(&i.model);
+    let (_, v) = crate::model::edit::family_of(&i.model);
     let (what, doing) = match i.mode {
         Mode::Serve => (e.quant.as_str(), ""),
         Mode::Train => (badge::method_label(i.train.method), " training"),

@@ -1,12 +1,13 @@
 //! The application shell: one input signal, memos for everything derived, one effect that
 //! writes the URL, and the full or compact (embed) layout.
 
+use crate::browser::dom;
 use crate::components::{
     BestView, CalibratePanel, CommandPanel, Controls, FrontierPanel, ImportStatus, MemoryBar,
     MiniVerdict, ModelSearch, Notices, Ranking, SharePanel, Verdict,
 };
-use crate::edit::{self, Edit};
-use crate::{dom, share};
+use crate::model::edit::{self, Edit};
+use crate::text::share;
 use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
 use fitcard_estimator::{
     decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
@@ -81,9 +82,9 @@ pub fn App() -> impl IntoView {
         .missing
         .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
     {
-        if crate::hub::is_repo_id(&id) {
+        if crate::model::hub::is_repo_id(&id) {
             st.inputs.with_untracked(|i| {
-                st.start_import(crate::hub::Target {
+                st.start_import(crate::model::hub::Target {
                     repo: id,
                     rev: i.rev.clone(),
                     file: i.file.clone(),

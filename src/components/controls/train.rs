@@ -1,10 +1,10 @@
 //! Train-mode controls: method, optimizer, checkpointing, batch, sequence length, LoRA rank,
 //! target modules, and the GPU pool editor.
 
-use super::controls::TokensSlider;
-use super::fields::{plural, put_back, table_select, ValueSlider};
+use super::TokensSlider;
 use crate::app::use_app;
-use crate::edit::{self, Edit};
+use crate::components::fields::{plural, put_back, table_select, ValueSlider};
+use crate::model::edit::{self, Edit};
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::units::Shortest;
 use leptos::prelude::*;
@@ -157,7 +157,7 @@ pub fn GpuPool() -> impl IntoView {
     let message = Memo::new(move |_| {
         st.train.with(|t| {
             t.as_ref()
-                .map(|t| crate::share::capitalize(&t.selection.message))
+                .map(|t| crate::text::share::capitalize(&t.selection.message))
                 .unwrap_or_default()
         })
     });
@@ -170,7 +170,7 @@ pub fn GpuPool() -> impl IntoView {
             .collect_view()
     };
     // A button that hides itself hands the focus to "Add GPU".
-    let to_add = || crate::dom::keep_focus(vec!["add-gpu".into()]);
+    let to_add = || crate::browser::dom::keep_focus(vec!["add-gpu".into()]);
     view! {
         <fieldset class="pool">
             <legend>"Training GPUs (free memory each)"</legend>
@@ -262,7 +262,7 @@ fn PoolRow(
             ids.push(format!("remove-gpu-{}", k - 1));
         }
         ids.push("add-gpu".into());
-        crate::dom::keep_focus(ids);
+        crate::browser::dom::keep_focus(ids);
     };
     view! {
         <li class:picked=move || pos.get().is_some() data-gpu=k>

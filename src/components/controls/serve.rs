@@ -1,11 +1,11 @@
 //! Serve-mode controls: engine, format, context, concurrency, KV cache type and the engine
 //! settings that change what is allocated.
 
-use super::controls::{model_memo, TokensSlider};
-use super::fields::{count_stops, plural, CheckField, NumberField, SelectField};
-use super::fields::{NameSlider, ValueSlider};
+use super::{model_memo, TokensSlider};
 use crate::app::use_app;
-use crate::edit::{self, Edit};
+use crate::components::fields::{count_stops, plural, CheckField, NumberField, SelectField};
+use crate::components::fields::{NameSlider, ValueSlider};
+use crate::model::edit::{self, Edit};
 use fitcard_estimator::catalog::SizeKind;
 use fitcard_estimator::inputs::limits;
 use fitcard_estimator::{Engine, KvDtype};

@@ -7,9 +7,9 @@
 //! This runs in the importer, a web worker with a wasm of its own (`fitcard-import`, built by
 //! trunk next to the page's): the file readers and the Hub client cost the calculator's first
 //! transfer nothing, and are downloaded on the first import only. [`serve`] answers the page;
-//! `crate::importer` is the page's side.
+//! `crate::worker::importer` is the page's side.
 
-use crate::hub::{self, Sibling, Target};
+use crate::model::hub::{self, Sibling, Target};
 use fitcard_estimator::catalog::{Family, Format, Variant};
 use fitcard_estimator::gguf::{self, Error};
 use fitcard_estimator::hf;
@@ -124,8 +124,9 @@ pub struct Imported {
 /// Which build made a message: the page and the importer must come from the same build. The
 /// tag of the catalog file this build was made with, evaluated at compile time; the importer
 /// reads the same file and checks it against this.
-pub const ABI: u64 =
-    fitcard_estimator::catalog::tag(include_bytes!("../crates/estimator/data/catalog.postcard"));
+pub const ABI: u64 = fitcard_estimator::catalog::tag(include_bytes!(
+    "../../crates/estimator/data/catalog.postcard"
+));
 
 /// The page's side and the importer's agree on a JS number: the low 52 bits of [`ABI`] (exact
 /// up to 2^53).
@@ -621,11 +622,11 @@ async fn lines(kind: &str, query: &str) -> Result<String, String> {
     installed().await?;
     let i = fitcard_estimator::decode(query).inputs;
     let rows: Vec<String> = if kind == "limits" {
-        crate::summary::targets(i.mode)
+        crate::text::summary::targets(i.mode)
             .iter()
             .map(|&t| {
                 let s = fitcard_estimator::solve::solve(&i, t);
-                format!("{}\t{}", t.id(), crate::summary::limit(&s, &i))
+                format!("{}\t{}", t.id(), crate::text::summary::limit(&s, &i))
             })
             .collect()
     } else {
@@ -643,7 +644,7 @@ async fn calibration(query: &str, readings: &str) -> Result<(String, Option<f64>
     installed().await?;
     let i = fitcard_estimator::decode(query).inputs;
     let how = fitcard_estimator::measure::how_to_measure(&i).unwrap_or_else(|m| m);
-    Ok(match crate::calibrate::run(&i, readings) {
+    Ok(match crate::text::calibrate::run(&i, readings) {
         Ok(c) => (c.lines.join("\n"), Some(c.gl), how),
         Err(m) => (m, None, how),
     })

@@ -2,18 +2,19 @@
 //! serve or the train controls. Each control turns a DOM event into an [`Edit`]; nothing here
 //! computes a size.
 
+use self::serve::{ContextSlider, EngineField, EngineKnobs, KvField, ParSlider, QuantSlider};
+use self::train::{BszSlider, GpuPool, RankSlider, SeqSlider, Targets, TrainChoices};
 use super::fields::{count_stops, plural, NameSlider, SelectField, ValueSlider};
-use super::serve_controls::{
-    ContextSlider, EngineField, EngineKnobs, KvField, ParSlider, QuantSlider,
-};
-use super::train_controls::{BszSlider, GpuPool, RankSlider, SeqSlider, Targets, TrainChoices};
 use crate::app::use_app;
-use crate::edit::{self, Edit};
-use crate::snap;
+use crate::model::edit::{self, Edit};
+use crate::model::snap;
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::limits;
 use fitcard_estimator::{GpuChoice, Mode};
 use leptos::prelude::*;
+
+pub mod serve;
+pub mod train;
 
 /// Default upper end of the card-count slider (a larger value from a link widens it).
 const CARDS_MAX: u32 = 8;
@@ -217,7 +218,7 @@ pub fn TokensSlider(
             } else {
                 ""
             };
-            format!("{} tokens{native}", crate::share::tokens(c))
+            format!("{} tokens{native}", crate::text::share::tokens(c))
         })
     });
     view! { <ValueSlider id=id label=label stops=stops value=value text=text on_pick=on_pick /> }

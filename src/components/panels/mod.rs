@@ -3,8 +3,9 @@
 
 use super::fields::Disclosure;
 use crate::app::use_app;
-use crate::edit::Edit;
-use crate::{dom, share};
+use crate::browser::dom;
+use crate::model::edit::Edit;
+use crate::text::share;
 use fitcard_estimator::{badge, Engine};
 use leptos::prelude::*;
 use leptos::task::spawn_local;
@@ -319,7 +320,7 @@ fn Calibrate() -> impl IntoView {
     Effect::new(move |_| {
         let (q, t) = (st.query.get(), text.get());
         leptos::task::spawn_local(async move {
-            match crate::importer::calibrate(&q, &t).await {
+            match crate::worker::importer::calibrate(&q, &t).await {
                 Ok((f, g, h)) => {
                     fit.set(f);
                     gl.set(g);
@@ -386,7 +387,7 @@ fn Frontier() -> impl IntoView {
             .get()
             .map_or(700, |d| u32::try_from(d.client_width()).unwrap_or(700));
         leptos::task::spawn_local(async move {
-            let s = crate::importer::frontier(&q, width)
+            let s = crate::worker::importer::frontier(&q, width)
                 .await
                 .unwrap_or_else(|m| format!("<p class=\"hint\">{}</p>", badge::xml_escape(&m)));
             svg.set(s);

@@ -48,7 +48,7 @@ pub fn act(st: crate::app::AppState, what: u8) -> impl Fn(web_sys::MouseEvent) {
         RETRY => st.retry_import(),
         _ => {
             let repo = st.inputs.with_untracked(|i| i.model.clone());
-            st.start_import(crate::hub::Target {
+            st.start_import(crate::model::hub::Target {
                 repo,
                 rev: None,
                 file: None,
