@@ -9,9 +9,11 @@
 /// What the page's inputs offer and how an action changes them: the edits, the choices of the
 /// controls, the search, the GPU detection and the Hub's addresses and files.
 pub mod model {
+    pub mod choices;
     pub mod detect;
     pub mod edit;
     pub mod hub;
+    pub mod query;
     pub mod search;
     pub mod snap;
 }

@@ -6,7 +6,9 @@ use crate::components::{
     BestView, CalibratePanel, CommandPanel, Controls, FrontierPanel, ImportStatus, MemoryBar,
     MiniVerdict, ModelSearch, Notices, Ranking, SharePanel, Verdict,
 };
+use crate::model::choices;
 use crate::model::edit::{self, Edit};
+use crate::model::query;
 use crate::text::share;
 use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
 use fitcard_estimator::{
@@ -62,7 +64,7 @@ pub fn App() -> impl IntoView {
     Effect::new(move |_| {
         let q = st.query.get();
         let q = match st.missing.with(|m| m.as_ref().map(|m| m.raw.clone())) {
-            Some(raw) => share::with_raw_param(&q, "model", &raw),
+            Some(raw) => query::with_raw_param(&q, "model", &raw),
             None => {
                 let t = st
                     .est
@@ -253,7 +255,7 @@ fn Unavailable(
                     })}
                 {embed
                     .then(|| {
-                        let full = share::with_raw_param(&link(&inputs.model), "model", &raw);
+                        let full = query::with_raw_param(&link(&inputs.model), "model", &raw);
                         view! {
                             <a class="open-full" href=full target="_blank" rel="noopener">
                                 "Open full calculator"
@@ -343,7 +345,7 @@ fn EmbedView() -> impl IntoView {
     let st = use_app();
     let title = move || {
         st.inputs.with(|i| {
-            let (_, v) = edit::family_of(&i.model);
+            let (_, v) = choices::family_of(&i.model);
             // The card(s) too: the embed has no GPU selector to read them from.
             let on = fitcard_estimator::badge::cards_words(i);
             match i.mode {

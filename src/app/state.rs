@@ -81,8 +81,8 @@ pub struct Missing {
 impl Missing {
     /// The requested model of `query` when the catalog does not hold it.
     pub(super) fn from_query(query: &str) -> Option<Missing> {
-        let raw = share::raw_param(query, "model")?;
-        let id = share::percent_decode(raw).trim().to_string();
+        let raw = query::raw_param(query, "model")?;
+        let id = query::percent_decode(raw).trim().to_string();
         (!id.is_empty() && fitcard_estimator::catalog().variant(&id).is_none()).then(|| Missing {
             id,
             raw: raw.to_string(),
@@ -96,7 +96,7 @@ impl AppState {
         let missing = Missing::from_query(query);
         // A link that names no model lands on the best model for its card (the embed and
         // train mode keep their calculator).
-        if share::raw_param(query, "model").is_none()
+        if query::raw_param(query, "model").is_none()
             && !d.inputs.embed
             && d.inputs.mode == Mode::Serve
         {

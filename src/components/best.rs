@@ -7,7 +7,8 @@ use super::controls::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
 use super::import_status::ImportStatus;
 use crate::app::use_app;
-use crate::model::edit::{self, Edit};
+use crate::model::choices;
+use crate::model::edit::Edit;
 use crate::model::search::{self, Target};
 use crate::model::snap;
 use fitcard_estimator::badge::xml_escape;
@@ -90,7 +91,7 @@ fn Filters() -> impl IntoView {
         )
         .collect::<Vec<_>>();
     let licenses = std::iter::once(any())
-        .chain(edit::licenses().into_iter().map(|l| (l.clone(), l)))
+        .chain(choices::licenses().into_iter().map(|l| (l.clone(), l)))
         .collect::<Vec<_>>();
     let ctxs = std::iter::once(any())
         .chain(MIN_CTX.iter().map(|c| {

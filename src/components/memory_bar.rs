@@ -159,7 +159,7 @@ pub fn MemoryBar() -> impl IntoView {
                 format!(
                     " The dashed line is {}'s budget: {} × capacity.",
                     e.label(),
-                    super::controls::serve::util_flag(e)
+                    crate::text::share::util_flag(e)
                 )
             }
             Mode::Train => " The dashed line is the 85 % of each extra GPU that counts.".into(),

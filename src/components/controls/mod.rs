@@ -6,7 +6,8 @@ use self::serve::{ContextSlider, EngineField, EngineKnobs, KvField, ParSlider, Q
 use self::train::{BszSlider, GpuPool, RankSlider, SeqSlider, Targets, TrainChoices};
 use super::fields::{count_stops, plural, NameSlider, SelectField, ValueSlider};
 use crate::app::use_app;
-use crate::model::edit::{self, Edit};
+use crate::model::choices;
+use crate::model::edit::Edit;
 use crate::model::snap;
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::limits;
@@ -137,7 +138,7 @@ fn FamilyField() -> impl IntoView {
             id="family"
             label="Model family"
             options=families
-            selected=Signal::derive(move || model.with(|m| edit::family_of(m).0.id.clone()))
+            selected=Signal::derive(move || model.with(|m| choices::family_of(m).0.id.clone()))
             on_change=Callback::new(move |v| st.edit(Edit::Family(v)))
         />
     }
@@ -150,20 +151,20 @@ fn VariantSlider() -> impl IntoView {
     let model = model_memo();
     let names = Memo::new(move |_| {
         model.with(|m| {
-            edit::variants(edit::family_of(m).0)
+            choices::variants(choices::family_of(m).0)
                 .iter()
                 .map(|v| v.name.clone())
                 .collect::<Vec<_>>()
         })
     });
-    let pos = Memo::new(move |_| model.with(|m| edit::variant_pos(m)));
+    let pos = Memo::new(move |_| model.with(|m| choices::variant_pos(m)));
     let text = Signal::derive(move || {
         model.with(|m| {
-            let (f, v) = edit::family_of(m);
+            let (f, v) = choices::family_of(m);
             format!(
                 "{} · {}",
                 v.name,
-                edit::capability_words(v.capability_rank, f.variants.len())
+                choices::capability_words(v.capability_rank, f.variants.len())
             )
         })
     });
@@ -200,7 +201,7 @@ pub fn TokensSlider(
     let stops = Memo::new(move |_| {
         let e = engine.get();
         model.with(|m| {
-            let (_, v) = edit::family_of(m);
+            let (_, v) = choices::family_of(m);
             snap::ctx_stops(v.arch.longest_ctx(e), &v.arch.native_ctx)
         })
     });
@@ -208,7 +209,7 @@ pub fn TokensSlider(
         let c = value.get();
         let e = engine.get();
         model.with(|m| {
-            let (_, v) = edit::family_of(m);
+            let (_, v) = choices::family_of(m);
             let native = if v.arch.native_ctx.contains(&c) {
                 " · native"
             } else if c > v.arch.longest_ctx(e) {

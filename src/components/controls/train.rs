@@ -4,7 +4,8 @@
 use super::TokensSlider;
 use crate::app::use_app;
 use crate::components::fields::{plural, put_back, table_select, ValueSlider};
-use crate::model::edit::{self, Edit};
+use crate::model::choices;
+use crate::model::edit::Edit;
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::units::Shortest;
 use leptos::prelude::*;
@@ -17,7 +18,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "trainer",
             "Trainer",
-            &edit::TRAINERS,
+            &choices::TRAINERS,
             Trainer::id,
             move || st.inputs.with(|i| i.train.trainer),
             move |t| st.edit(Edit::Trainer(t)),
@@ -25,7 +26,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "method",
             "Method",
-            &edit::METHODS,
+            &choices::METHODS,
             Method::id,
             move || st.inputs.with(|i| i.train.method),
             move |m| st.edit(Edit::Method(m)),
@@ -33,7 +34,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "optim",
             "Optimizer",
-            &edit::OPTIMS,
+            &choices::OPTIMS,
             Optim::id,
             move || st.inputs.with(|i| i.train.optim),
             move |o| st.edit(Edit::Optim(o)),
@@ -41,7 +42,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "gc",
             "Gradient checkpointing",
-            &edit::GCS,
+            &choices::GCS,
             GradCkpt::id,
             move || st.inputs.with(|i| i.train.gc),
             move |g| st.edit(Edit::Gc(g)),
@@ -58,7 +59,7 @@ pub fn BszSlider() -> impl IntoView {
         <ValueSlider
             id="bsz"
             label="Batch size"
-            stops=edit::BSZ_STOPS.to_vec()
+            stops=choices::BSZ_STOPS.to_vec()
             value=bsz
             text=Signal::derive(move || plural(bsz.get(), "sequence"))
             on_pick=Callback::new(move |b| st.edit(Edit::Bsz(b)))
@@ -98,7 +99,7 @@ pub fn RankSlider() -> impl IntoView {
         <ValueSlider
             id="rank"
             label="LoRA rank"
-            stops=edit::RANK_STOPS.to_vec()
+            stops=choices::RANK_STOPS.to_vec()
             value=rank
             text=text
             on_pick=Callback::new(move |r| st.edit(Edit::Rank(r)))
@@ -144,7 +145,7 @@ pub fn Targets() -> impl IntoView {
 #[component]
 pub fn GpuPool() -> impl IntoView {
     let st = use_app();
-    let pool = Memo::new(move |_| st.inputs.with(edit::pool_gib));
+    let pool = Memo::new(move |_| st.inputs.with(choices::pool_gib));
     let explicit_list = st.pick(|i| !i.train.free.is_empty());
     let pick = st.pick(|i| i.train.pick.clone());
     let picked = Memo::new(move |_| {
