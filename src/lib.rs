@@ -42,8 +42,13 @@ mod browser {
 /// worker's (`import`).
 #[cfg(target_arch = "wasm32")]
 pub mod worker {
+    mod abi;
+    mod catalog;
+    mod extras;
+    mod fetch;
     pub mod import;
     pub(crate) mod importer;
+    mod read;
 }
 
 #[cfg(target_arch = "wasm32")]

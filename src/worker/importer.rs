@@ -4,8 +4,8 @@
 //! the calculator's first transfer nothing. This side numbers each request, relays progress
 //! lines and hands each answer to the request that asked.
 
+use super::abi::{abi_number, prop};
 use crate::model::hub::Target;
-use crate::worker::import::{abi_number, prop};
 use fitcard_estimator::Quant;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use std::cell::{Cell, RefCell};
