@@ -53,10 +53,20 @@ pub mod worker {
 
 #[cfg(target_arch = "wasm32")]
 mod app;
+/// The page's components. Each reads the [`AppState`](crate::app::state::AppState) from the
+/// context ([`use_app`](crate::app::state::use_app)) and its memos; none computes a memory
+/// number.
 #[cfg(target_arch = "wasm32")]
-mod components;
+mod components {
+    pub mod best;
+    pub mod controls;
+    pub mod fields;
+    pub mod import_status;
+    pub mod memory_bar;
+    pub mod panels;
+    pub mod ranking;
+    pub mod verdict;
+}
 
 #[cfg(target_arch = "wasm32")]
-pub use app::{mount, App};
-#[cfg(target_arch = "wasm32")]
-pub use browser::boot::start;
+pub use app::{mount, start, App};

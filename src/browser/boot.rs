@@ -51,13 +51,3 @@ pub async fn load_catalog() -> Result<(), String> {
     }
     fitcard_estimator::catalog::install(&bytes)
 }
-
-/// Fetch the catalog, then mount the calculator; on failure say why in the placeholder.
-pub fn start() {
-    wasm_bindgen_futures::spawn_local(async {
-        match load_catalog().await {
-            Ok(()) => crate::app::mount(),
-            Err(msg) => crate::browser::dom::boot_failed(&msg),
-        }
-    });
-}

@@ -3,10 +3,10 @@
 //! settled inputs, and only while this view is shown.
 
 use super::controls::serve::{EngineField, ParSlider};
-use super::controls::{CardsSlider, GpuField};
+use super::controls::shared::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
 use super::import_status::ImportStatus;
-use crate::app::use_app;
+use crate::app::state::use_app;
 use crate::model::choices;
 use crate::model::edit::Edit;
 use crate::model::search::{self, Target};

@@ -4,7 +4,7 @@
 //! The plot is redrawn in one DOM write when what it shows changes; its segments and the
 //! legend's keys hand their events to their containers, which read the term from `data-term`.
 
-use crate::app::use_app;
+use crate::app::state::use_app;
 use crate::draw::bar_geometry::term_class;
 use crate::draw::bar_svg;
 use fitcard_estimator::terms::{Place, TermName};

@@ -6,7 +6,7 @@
 //! and rebuilds none of them; the rows that do not fit are built only while they are shown.
 
 use super::fields::Disclosure;
-use crate::app::use_app;
+use crate::app::state::use_app;
 use crate::model::edit::Edit;
 use fitcard_estimator::inputs::Method;
 use fitcard_estimator::training::TrainCandidate;

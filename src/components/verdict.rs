@@ -5,7 +5,7 @@
 
 use super::fields::Disclosure;
 use super::import_status::{act, OFFER};
-use crate::app::use_app;
+use crate::app::state::use_app;
 use crate::text::summary;
 use fitcard_estimator::Verdict as V;
 use leptos::prelude::*;

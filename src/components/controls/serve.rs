@@ -1,8 +1,8 @@
 //! Serve-mode controls: engine, format, context, concurrency, KV cache type and the engine
 //! settings that change what is allocated.
 
-use super::{model_memo, TokensSlider};
-use crate::app::use_app;
+use super::shared::{model_memo, TokensSlider};
+use crate::app::state::use_app;
 use crate::components::fields::{count_stops, plural, CheckField, NumberField, SelectField};
 use crate::components::fields::{NameSlider, ValueSlider};
 use crate::model::choices;

@@ -1,8 +1,8 @@
 //! Train-mode controls: method, optimizer, checkpointing, batch, sequence length, LoRA rank,
 //! target modules, and the GPU pool editor.
 
-use super::TokensSlider;
-use crate::app::use_app;
+use super::shared::TokensSlider;
+use crate::app::state::use_app;
 use crate::components::fields::{plural, put_back, table_select, ValueSlider};
 use crate::model::choices;
 use crate::model::edit::Edit;

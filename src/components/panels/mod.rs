@@ -2,7 +2,7 @@
 //! copy buttons.
 
 use super::fields::Disclosure;
-use crate::app::use_app;
+use crate::app::state::use_app;
 use crate::browser::dom;
 use crate::model::edit::Edit;
 use crate::text::share;
