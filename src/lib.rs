@@ -63,7 +63,15 @@ mod components {
     pub mod fields;
     pub mod import_status;
     pub mod memory_bar;
-    pub mod panels;
+    /// The panels of the full page: notices, command, sharing, calibration, frontier.
+    pub mod panels {
+        pub mod calibrate;
+        pub mod command;
+        pub mod copy;
+        pub mod frontier;
+        pub mod notices;
+        pub mod share;
+    }
     pub mod ranking;
     pub mod verdict;
 }
