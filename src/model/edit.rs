@@ -91,80 +91,18 @@ pub enum Edit {
 pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
     let mut notes = Vec::new();
     match e {
-        Edit::Family(id) => {
-            if let Some(f) = catalog().family(&id) {
-                let (cur, _) = family_of(&i.model);
-                if cur.id != f.id {
-                    // An engine that cannot load any file of the new family gives way to one
-                    // that can (a family published as GGUF only runs on llama.cpp).
-                    let loads = |e: Engine| {
-                        f.variants
-                            .iter()
-                            .any(|v| v.formats.iter().any(|x| x.container == e.container()))
-                    };
-                    if !loads(i.engine) {
-                        if let Some(e) = [Engine::LlamaCpp, Engine::Vllm]
-                            .into_iter()
-                            .find(|&e| loads(e))
-                        {
-                            notes.push(Notice {
-                                key: "engine".into(),
-                                message: format!(
-                                    "{} has no file {} loads in the catalog; switched to {e}",
-                                    f.name, i.engine
-                                ),
-                            });
-                            i.engine = e;
-                        }
-                    }
-                    i.model.clone_from(&pick_variant(i, f).id);
-                    notes.extend(clamp_ctx(i));
-                }
-            }
-        }
-        Edit::Variant(pos) => {
-            let (f, _) = family_of(&i.model);
-            let vs = variants(f);
-            if let Some(v) = vs.get(pos.min(vs.len().saturating_sub(1))) {
-                i.model.clone_from(&v.id);
-                notes.extend(clamp_ctx(i));
-            }
-        }
-        Edit::Quant(pos) => {
-            let (_, v) = family_of(&i.model);
-            let fs = formats(v, i.engine);
-            if let Some(f) = fs.get(pos.min(fs.len().saturating_sub(1))) {
-                i.quant = f.id;
-            }
-        }
+        Edit::Family(id) => switch_family(i, &id, &mut notes),
+        Edit::Variant(pos) => set_variant(i, pos, &mut notes),
+        Edit::Quant(pos) => set_format(i, pos),
         Edit::Ctx(c) => i.ctx = c.clamp(limits::CTX.0, limits::CTX.1),
         Edit::Par(p) => i.par = p.clamp(limits::PAR.0, limits::PAR.1),
         Edit::Cards(c) => i.cards = c.clamp(limits::CARDS.0, limits::CARDS.1),
-        Edit::Gpu(Some(id)) => {
-            if let Some(g) = catalog().gpu(&id) {
-                i.gpu = GpuChoice::Catalog(g.id.clone());
-            }
-        }
-        Edit::Gpu(None) => {
-            if let GpuChoice::Catalog(_) = i.gpu {
-                let cap = fitcard_estimator::estimate::card_capacity(i).gib();
-                i.gpu = GpuChoice::VramGib((cap * 4.0).round() / 4.0);
-            }
-        }
+        Edit::Gpu(id) => set_gpu(i, id),
         Edit::Vram(g) => {
-            let (lo, hi) = limits::VRAM_GIB;
-            if g.is_finite() && (lo..=hi).contains(&g) {
+            if in_bounds(g, limits::VRAM_GIB) {
                 i.gpu = GpuChoice::VramGib(g);
             } else {
-                notes.push(Notice {
-                    key: "vram".into(),
-                    message: format!(
-                        "{} GiB is outside {}…{}; kept the previous size",
-                        Shortest(g),
-                        Shortest(lo),
-                        Shortest(hi)
-                    ),
-                });
+                notes.push(outside("vram", g, limits::VRAM_GIB, "size"));
             }
         }
         Edit::Engine(en) => i.engine = en,
@@ -196,52 +134,10 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Optim(o) => i.train.optim = o,
         Edit::Trainer(t) => i.train.trainer = t,
         Edit::Gc(g) => i.train.gc = g,
-        Edit::Target(m, on) => {
-            let set = i.train.targets.with(m, on);
-            if set.is_empty() {
-                notes.push(Notice {
-                    key: "targets".into(),
-                    message: "at least one target module stays selected".into(),
-                });
-            } else {
-                i.train.targets = set;
-            }
-        }
-        Edit::Free(k, g) => {
-            let (lo, hi) = limits::FREE_GIB;
-            let mut pool = pool_gib(i);
-            if k < pool.len() && g.is_finite() && (lo..=hi).contains(&g) {
-                pool[k] = g;
-                i.train.free = pool;
-            } else {
-                notes.push(Notice {
-                    key: "free".into(),
-                    message: format!(
-                        "{} GiB is outside {}…{}; kept the previous value",
-                        Shortest(g),
-                        Shortest(lo),
-                        Shortest(hi)
-                    ),
-                });
-            }
-        }
-        Edit::AddGpu => {
-            let mut pool = pool_gib(i);
-            if pool.len() < limits::GPUS {
-                let last = pool.last().copied().unwrap_or(24.0);
-                pool.push(last);
-                i.train.free = pool;
-            }
-        }
-        Edit::RemoveGpu(k) => {
-            let mut pool = pool_gib(i);
-            if pool.len() > 1 && k < pool.len() {
-                pool.remove(k);
-                i.train.free = pool;
-                // An explicit selection named positions in the old list.
-                i.train.pick.clear();
-            }
-        }
+        Edit::Target(m, on) => set_target(i, m, on, &mut notes),
+        Edit::Free(k, g) => set_free(i, k, g, &mut notes),
+        Edit::AddGpu => add_gpu(i),
+        Edit::RemoveGpu(k) => remove_gpu(i, k),
         Edit::ResetGpus => {
             i.train.free.clear();
             i.train.pick.clear();
@@ -254,17 +150,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             }
         }
         Edit::ShowBest(on) => i.best.on = on,
-        Edit::Open { model, quant } => {
-            if catalog().variant(&model).is_some() {
-                i.model = model;
-                if let Some(q) = quant {
-                    i.quant = q;
-                }
-                i.mode = Mode::Serve;
-                i.best.on = false;
-                notes.extend(clamp_ctx(i));
-            }
-        }
+        Edit::Open { model, quant } => open(i, model, quant, &mut notes),
         Edit::BestFamily(f) => {
             i.best.family = f.filter(|id| catalog().family(id).is_some());
         }
@@ -274,6 +160,155 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
     }
     notes.extend(normalize(i));
     notes
+}
+
+/// Another family (catalog id): its most capable variant that fits ([`pick_variant`]), on an
+/// engine that loads its files.
+fn switch_family(i: &mut Inputs, id: &str, notes: &mut Vec<Notice>) {
+    let Some(f) = catalog().family(id) else {
+        return;
+    };
+    let (cur, _) = family_of(&i.model);
+    if cur.id == f.id {
+        return;
+    }
+    // An engine that cannot load any file of the new family gives way to one that can (a
+    // family published as GGUF only runs on llama.cpp).
+    let loads = |e: Engine| {
+        f.variants
+            .iter()
+            .any(|v| v.formats.iter().any(|x| x.container == e.container()))
+    };
+    if !loads(i.engine) {
+        if let Some(e) = [Engine::LlamaCpp, Engine::Vllm]
+            .into_iter()
+            .find(|&e| loads(e))
+        {
+            notes.push(Notice {
+                key: "engine".into(),
+                message: format!(
+                    "{} has no file {} loads in the catalog; switched to {e}",
+                    f.name, i.engine
+                ),
+            });
+            i.engine = e;
+        }
+    }
+    i.model.clone_from(&pick_variant(i, f).id);
+    notes.extend(clamp_ctx(i));
+}
+
+/// The variant at slider position `pos` of the model's family (the last one beyond it).
+fn set_variant(i: &mut Inputs, pos: usize, notes: &mut Vec<Notice>) {
+    let (f, _) = family_of(&i.model);
+    let vs = variants(f);
+    if let Some(v) = vs.get(pos.min(vs.len().saturating_sub(1))) {
+        i.model.clone_from(&v.id);
+        notes.extend(clamp_ctx(i));
+    }
+}
+
+/// The format at slider position `pos` among those the engine loads (the last one beyond it).
+fn set_format(i: &mut Inputs, pos: usize) {
+    let (_, v) = family_of(&i.model);
+    let fs = formats(v, i.engine);
+    if let Some(f) = fs.get(pos.min(fs.len().saturating_sub(1))) {
+        i.quant = f.id;
+    }
+}
+
+/// A catalog GPU by id, or a free VRAM size that starts at the current card's capacity.
+fn set_gpu(i: &mut Inputs, id: Option<String>) {
+    match id {
+        Some(id) => {
+            if let Some(g) = catalog().gpu(&id) {
+                i.gpu = GpuChoice::Catalog(g.id.clone());
+            }
+        }
+        None => {
+            if let GpuChoice::Catalog(_) = i.gpu {
+                let cap = fitcard_estimator::estimate::card_capacity(i).gib();
+                i.gpu = GpuChoice::VramGib((cap * 4.0).round() / 4.0);
+            }
+        }
+    }
+}
+
+/// Is `g` GiB a finite size within `(lo, hi)`?
+fn in_bounds(g: f64, (lo, hi): (f64, f64)) -> bool {
+    g.is_finite() && (lo..=hi).contains(&g)
+}
+
+/// The notice of a GiB figure outside its bounds, which kept the previous `what`.
+fn outside(key: &str, g: f64, (lo, hi): (f64, f64), what: &str) -> Notice {
+    Notice {
+        key: key.into(),
+        message: format!(
+            "{} GiB is outside {}…{}; kept the previous {what}",
+            Shortest(g),
+            Shortest(lo),
+            Shortest(hi)
+        ),
+    }
+}
+
+/// Adapt a target module or not; the last one selected stays.
+fn set_target(i: &mut Inputs, m: TargetModule, on: bool, notes: &mut Vec<Notice>) {
+    let set = i.train.targets.with(m, on);
+    if set.is_empty() {
+        notes.push(Notice {
+            key: "targets".into(),
+            message: "at least one target module stays selected".into(),
+        });
+    } else {
+        i.train.targets = set;
+    }
+}
+
+/// Free GiB of GPU `k` in the training pool (the pool becomes an explicit list).
+fn set_free(i: &mut Inputs, k: usize, g: f64, notes: &mut Vec<Notice>) {
+    let mut pool = pool_gib(i);
+    if k < pool.len() && in_bounds(g, limits::FREE_GIB) {
+        pool[k] = g;
+        i.train.free = pool;
+    } else {
+        notes.push(outside("free", g, limits::FREE_GIB, "value"));
+    }
+}
+
+/// Add a GPU to the training pool (a copy of the last one), up to the most the link holds.
+fn add_gpu(i: &mut Inputs) {
+    let mut pool = pool_gib(i);
+    if pool.len() < limits::GPUS {
+        let last = pool.last().copied().unwrap_or(24.0);
+        pool.push(last);
+        i.train.free = pool;
+    }
+}
+
+/// Remove GPU `k` from the training pool (one always stays).
+fn remove_gpu(i: &mut Inputs, k: usize) {
+    let mut pool = pool_gib(i);
+    if pool.len() > 1 && k < pool.len() {
+        pool.remove(k);
+        i.train.free = pool;
+        // An explicit selection named positions in the old list.
+        i.train.pick.clear();
+    }
+}
+
+/// Open a variant in the calculator (serve mode, out of the best-model view), in `quant` when
+/// given.
+fn open(i: &mut Inputs, model: String, quant: Option<Quant>, notes: &mut Vec<Notice>) {
+    if catalog().variant(&model).is_some() {
+        i.model = model;
+        if let Some(q) = quant {
+            i.quant = q;
+        }
+        i.mode = Mode::Serve;
+        i.best.on = false;
+        notes.extend(clamp_ctx(i));
+    }
 }
 
 /// On a family change: the most capable variant that fits with every other setting kept, or
