@@ -240,6 +240,38 @@ async fn read_checkpoint(
             "the Hub's file list for {repo} gave no .safetensors sizes"
         ));
     }
+    let config = read_config(src, repo, dir, files, progress).await?;
+    let mut tensors = Vec::new();
+    // The first read's length, and the bytes of headers read so far.
+    let (mut guess, mut read) = (FIRST_ST, 0u64);
+    for (k, s) in shards.iter().enumerate() {
+        progress(format!(
+            "Reading the header of {} ({} of {})…",
+            s.path,
+            k + 1,
+            shards.len()
+        ));
+        tensors.extend(read_shard(src, repo, s, &mut guess, &mut read).await?);
+    }
+    let (v, mut f) = hf::to_variant(repo, &config, Bytes(total), &tensors)
+        .map_err(|m| format!("{repo}: {m}"))?;
+    f.source = format!(
+        "the {} .safetensors file{} of {repo} on the Hub (headers read; sizes from its file list)",
+        shards.len(),
+        if shards.len() == 1 { "" } else { "s" }
+    );
+    Ok((v, f))
+}
+
+/// The checkpoint's `config.json` (in `dir` when given), as text: at most
+/// [`hf::MAX_CONFIG`] bytes, all of them when the listing gave its size.
+async fn read_config(
+    src: &Source<'_>,
+    repo: &str,
+    dir: Option<&str>,
+    files: &hub::RepoFiles,
+    progress: &impl Fn(String),
+) -> Result<String, String> {
     let config_path = dir.map_or("config.json".into(), |d| format!("{d}/config.json"));
     progress(format!("Reading {config_path} of {repo}…"));
     if files.config_bytes > hf::MAX_CONFIG as u64 {
@@ -257,55 +289,46 @@ async fn read_checkpoint(
     if files.config_bytes > 0 && body.len() < n {
         return Err(format!("the answer for {config_path} was cut short"));
     }
-    let config =
-        String::from_utf8(body).map_err(|_| format!("{config_path} of {repo} is not text"))?;
-    let mut tensors = Vec::new();
-    let mut guess = FIRST_ST;
-    let mut read = 0u64;
-    for (k, s) in shards.iter().enumerate() {
-        progress(format!(
-            "Reading the header of {} ({} of {})…",
-            s.path,
-            k + 1,
-            shards.len()
-        ));
-        let mut want = guess.min(s.size).max(8);
-        loop {
-            read = read.saturating_add(want);
-            if read > MAX_HEADERS {
-                return Err(format!(
-                    "the .safetensors headers of {repo} are over {} together",
-                    Bytes(MAX_HEADERS)
-                ));
+    String::from_utf8(body).map_err(|_| format!("{config_path} of {repo} is not text"))
+}
+
+/// The tensors of shard `s`, its header read from `guess` bytes (exactly when longer); `read`
+/// counts the bytes of every header read (at most [`MAX_HEADERS`]), and `guess` becomes the
+/// next shard's first read.
+async fn read_shard(
+    src: &Source<'_>,
+    repo: &str,
+    s: &Sibling,
+    guess: &mut u64,
+    read: &mut u64,
+) -> Result<Vec<hf::Tensor>, String> {
+    let mut want = (*guess).min(s.size).max(8);
+    loop {
+        *read = read.saturating_add(want);
+        if *read > MAX_HEADERS {
+            return Err(format!(
+                "the .safetensors headers of {repo} are over {} together",
+                Bytes(MAX_HEADERS)
+            ));
+        }
+        let head = src.head(&s.path, want).await?;
+        match hf::safetensors_header(&head) {
+            Ok(t) => {
+                // The next shard's header is likely about as long as this one's.
+                let len = head
+                    .get(..8)
+                    .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
+                *guess = (len + len / 4 + 8).clamp(FIRST_ST, 8 << 20);
+                return Ok(t);
             }
-            let head = src.head(&s.path, want).await?;
-            match hf::safetensors_header(&head) {
-                Ok(t) => {
-                    tensors.extend(t);
-                    // The next shard's header is likely about as long as this one's.
-                    let len = head
-                        .get(..8)
-                        .map_or(0, |b| u64::from_le_bytes(b.try_into().unwrap_or([0; 8])));
-                    guess = (len + len / 4 + 8).clamp(FIRST_ST, 8 << 20);
-                    break;
-                }
-                Err(hf::HeaderError::NeedMore(_)) if (head.len() as u64) < want => {
-                    return Err(format!("the answer for {} was cut short", s.path));
-                }
-                Err(hf::HeaderError::NeedMore(m)) if m > want && m <= s.size => want = m,
-                Err(hf::HeaderError::NeedMore(_)) => {
-                    return Err(format!("{}: its header is longer than the file", s.path));
-                }
-                Err(hf::HeaderError::Bad(m)) => return Err(format!("{}: {m}", s.path)),
+            Err(hf::HeaderError::NeedMore(_)) if (head.len() as u64) < want => {
+                return Err(format!("the answer for {} was cut short", s.path));
             }
+            Err(hf::HeaderError::NeedMore(m)) if m > want && m <= s.size => want = m,
+            Err(hf::HeaderError::NeedMore(_)) => {
+                return Err(format!("{}: its header is longer than the file", s.path));
+            }
+            Err(hf::HeaderError::Bad(m)) => return Err(format!("{}: {m}", s.path)),
         }
     }
-    let (v, mut f) = hf::to_variant(repo, &config, Bytes(total), &tensors)
-        .map_err(|m| format!("{repo}: {m}"))?;
-    f.source = format!(
-        "the {} .safetensors file{} of {repo} on the Hub (headers read; sizes from its file list)",
-        shards.len(),
-        if shards.len() == 1 { "" } else { "s" }
-    );
-    Ok((v, f))
 }
