@@ -34,10 +34,24 @@ pub fn App() -> impl IntoView {
     let st = AppState::new(&dom::query());
     provide_context(st);
     let embed = st.inputs.with_untracked(|i| i.embed);
+    settle_inputs(st);
+    follow_url(st);
+    if embed {
+        dom::report_height();
+    }
+    import_missing(st);
+    let shown = view_of(st, embed);
+    move || match shown.get() & 3 {
+        MISSING => view! { <Unavailable embed=embed /> }.into_any(),
+        EMBED => view! { <EmbedView /> }.into_any(),
+        BEST => view! { <BestPage /> }.into_any(),
+        _ => view! { <FullView /> }.into_any(),
+    }
+}
 
-    // The inputs settle once the controls have been still for SETTLE; the ranking follows them,
-    // and the permalink is written then, replacing the history entry. A requested model the
-    // catalog lacks stays in the link until another one is chosen.
+/// The inputs settle once the controls have been still for [`SETTLE`]; the ranking follows
+/// them, and the permalink is written then ([`follow_url`]).
+fn settle_inputs(st: AppState) {
     let pending = StoredValue::new(None::<TimeoutHandle>);
     // A pending update still waiting when the app is unmounted is dropped with it.
     on_cleanup(move || {
@@ -55,8 +69,12 @@ pub fn App() -> impl IntoView {
             pending.set_value(set_timeout_with_handle(settle, SETTLE).ok());
         }
     });
-    // The tab title follows the settled configuration and its verdict (a missing model's page
-    // titles itself).
+}
+
+/// The permalink of the settled inputs replaces the history entry, and the tab title follows
+/// the configuration and its verdict. A requested model the catalog lacks stays in the link
+/// until another one is chosen (its page titles itself).
+fn follow_url(st: AppState) {
     Effect::new(move |_| {
         let q = st.query.get();
         let q = match st.missing.with(|m| m.as_ref().map(|m| m.raw.clone())) {
@@ -71,11 +89,10 @@ pub fn App() -> impl IntoView {
         };
         dom::replace_query(&q);
     });
+}
 
-    if embed {
-        dom::report_height();
-    }
-    // A model the catalog lacks is imported from the Hub on load.
+/// A model the link names and the catalog lacks is imported from the Hub on load.
+fn import_missing(st: AppState) {
     if let Some(id) = st
         .missing
         .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
@@ -91,12 +108,16 @@ pub fn App() -> impl IntoView {
             });
         }
     }
-    // Which view: the missing model, the embed, the best-model view or the calculator. Only a
-    // change of view rebuilds the page.
-    // Each import counts in the value too (above the view's two bits): the view is rebuilt
-    // after it, so that every part drawn from the catalog (the family select, the variant
-    // slider) holds the import, even one that took the place of a catalog entry of the same id.
-    let shown = Memo::new(move |_| {
+}
+
+/// Which view: the missing model, the embed, the best-model view or the calculator. Only a
+/// change of view rebuilds the page.
+///
+/// Each import counts in the value too (above the view's two bits): the view is rebuilt after
+/// it, so that every part drawn from the catalog (the family select, the variant slider) holds
+/// the import, even one that took the place of a catalog entry of the same id.
+fn view_of(st: AppState, embed: bool) -> Memo<u32> {
+    Memo::new(move |_| {
         let g = st.generation.get() << 2;
         g | if st.missing.with(Option::is_some) {
             MISSING
@@ -107,13 +128,7 @@ pub fn App() -> impl IntoView {
         } else {
             CALCULATOR
         }
-    });
-    move || match shown.get() & 3 {
-        MISSING => view! { <Unavailable embed=embed /> }.into_any(),
-        EMBED => view! { <EmbedView /> }.into_any(),
-        BEST => view! { <BestPage /> }.into_any(),
-        _ => view! { <FullView /> }.into_any(),
-    }
+    })
 }
 
 // The views of the page (a plain number: the memo of it shares its code with the others').
