@@ -5,9 +5,9 @@
 
 use super::fields::Disclosure;
 use super::import_status::{act, OFFER};
-use crate::app::state::use_app;
+use crate::app::state::{use_app, AppState};
 use crate::text::summary;
-use fitcard_estimator::Verdict as V;
+use fitcard_estimator::{Estimate, Verdict as V};
 use leptos::prelude::*;
 
 /// CSS modifier of a verdict.
@@ -24,44 +24,69 @@ fn slug(v: V) -> &'static str {
 pub fn Verdict() -> impl IntoView {
     let st = use_app();
     let est = st.est;
-    let banner = move || {
+    // vLLM and SGLang: what the engine's own startup log will say about its KV pool.
+    let pool = Signal::derive(move || {
+        let ctx = st.inputs.with(|i| i.ctx);
+        est.with(|e| summary::pool(e, ctx))
+    });
+    // Decode speed and the first token's wait, and what layers left in system RAM cost.
+    let speed = Signal::derive(move || {
+        let (par, ctx) = st.inputs.with(|i| (i.par, i.ctx));
+        est.with(|e| e.shown_speed().map(|s| summary::speed(s, par, ctx)))
+    });
+    let spill = Signal::derive(move || est.with(|e| e.shown_speed().and_then(summary::spill)));
+    // A published measurement of this very configuration, with its source.
+    let measured =
+        Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));
+    view! {
+        <div class="verdict-box" role="status" aria-live="polite">
+            {banner(st)}
+            <ul class="reasons">{failed(est)}</ul>
+            <button type="button" class="import-action import-offer" on:click=act(st, OFFER)>
+                "Import it from the Hub"
+            </button>
+            <Line class="pool" text=pool />
+            <Line class="speed" text=speed />
+            <Line class="spill" text=spill />
+            <p class="measured" hidden=move || measured.with(Option::is_none)>
+                {move || measured.with(|m| m.as_ref().map(summary::measured))}
+                " "
+                <a
+                    href=move || measured.with(|m| m.as_ref().map(|m| m.url.clone()))
+                    target="_blank"
+                    rel="noopener"
+                >
+                    "source"
+                </a>
+            </p>
+        </div>
+        <ul class="warnings">{warnings(est)}</ul>
+        <Disclosure class="limits" summary="Limits, with everything else held">
+            <Asked kind="limits" />
+        </Disclosure>
+        <Disclosure
+            class="layouts"
+            summary="Every tensor × pipeline split of these cards"
+            hidden=Signal::derive(move || {
+                st.inputs.with(|i| !(i.engine.preallocates() && i.cards > 1 && i.gpus.is_empty()))
+            })
+        >
+            <Asked kind="layouts" />
+        </Disclosure>
+        <Disclosure class="checks" summary="All checks">
+            <AllChecks />
+        </Disclosure>
+    }
+}
+
+/// The banner: the verdict, the numbers that decide it, and the notes on a tight fit and on
+/// Unsloth's published formula.
+fn banner(st: AppState) -> impl IntoView {
+    let est = st.est;
+    move || {
         est.with(|e| {
             let title = crate::text::share::capitalize(e.verdict.label());
-            let line = match st
-                .train
-                .with(|t| t.as_ref().map(|t| (t.selection.clone(), t.headroom())))
-            {
-                // Train mode: the total against the pool of the GPUs picked.
-                Some((sel, headroom)) => Some(format!(
-                    "{} needed · {} usable on {} of {} GPU{} · headroom {}",
-                    e.total_device_bytes,
-                    sel.usable,
-                    sel.picked.len(),
-                    sel.free.len(),
-                    if sel.free.len() == 1 { "" } else { "s" },
-                    headroom
-                )),
-                // Serve mode: the fullest card decides.
-                None => e.per_card.iter().rev().max_by_key(|c| c.bytes).map(|c| {
-                    let limit = if c.budget < c.capacity {
-                        format!("{} budget of {}", c.budget, c.capacity)
-                    } else {
-                        c.capacity.to_string()
-                    };
-                    let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
-                        "per card"
-                    } else {
-                        "on the fullest card"
-                    };
-                    let memory =
-                        format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
-                    // The memory fits but the plan does not: lead with the reason.
-                    match e.lead_reason() {
-                        Some(why) => format!("{why} · {memory}"),
-                        None => memory,
-                    }
-                }),
-            };
+            let line = verdict_line(st, e);
             let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
             let tight = (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve));
             let note = tight
@@ -84,8 +109,52 @@ pub fn Verdict() -> impl IntoView {
                 </div>
             }
         })
-    };
-    let failed = move || {
+    }
+}
+
+/// The numbers under the verdict: in train mode the total against the pool of the GPUs
+/// picked; in serve mode the fullest card, led by the reason when the memory fits but the plan
+/// does not.
+fn verdict_line(st: AppState, e: &Estimate) -> Option<String> {
+    match st
+        .train
+        .with(|t| t.as_ref().map(|t| (t.selection.clone(), t.headroom())))
+    {
+        // Train mode: the total against the pool of the GPUs picked.
+        Some((sel, headroom)) => Some(format!(
+            "{} needed · {} usable on {} of {} GPU{} · headroom {}",
+            e.total_device_bytes,
+            sel.usable,
+            sel.picked.len(),
+            sel.free.len(),
+            if sel.free.len() == 1 { "" } else { "s" },
+            headroom
+        )),
+        // Serve mode: the fullest card decides.
+        None => e.per_card.iter().rev().max_by_key(|c| c.bytes).map(|c| {
+            let limit = if c.budget < c.capacity {
+                format!("{} budget of {}", c.budget, c.capacity)
+            } else {
+                c.capacity.to_string()
+            };
+            let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
+                "per card"
+            } else {
+                "on the fullest card"
+            };
+            let memory = format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
+            // The memory fits but the plan does not: lead with the reason.
+            match e.lead_reason() {
+                Some(why) => format!("{why} · {memory}"),
+                None => memory,
+            }
+        }),
+    }
+}
+
+/// The failed checks, each in words (a catalog entry that lacks the engine's files says so).
+fn failed(est: Memo<Estimate>) -> impl IntoView {
+    move || {
         est.with(|e| {
             e.checks
                 .iter()
@@ -103,67 +172,18 @@ pub fn Verdict() -> impl IntoView {
                 })
                 .collect_view()
         })
-    };
-    let warnings = move || {
+    }
+}
+
+/// The estimate's warnings.
+fn warnings(est: Memo<Estimate>) -> impl IntoView {
+    move || {
         est.with(|e| {
             e.warnings
                 .iter()
                 .map(|w| view! { <li class="warning">{w.clone()}</li> })
                 .collect_view()
         })
-    };
-    // vLLM and SGLang: what the engine's own startup log will say about its KV pool.
-    let pool = Signal::derive(move || {
-        let ctx = st.inputs.with(|i| i.ctx);
-        est.with(|e| summary::pool(e, ctx))
-    });
-    // Decode speed and the first token's wait, and what layers left in system RAM cost.
-    let speed = Signal::derive(move || {
-        let (par, ctx) = st.inputs.with(|i| (i.par, i.ctx));
-        est.with(|e| e.shown_speed().map(|s| summary::speed(s, par, ctx)))
-    });
-    let spill = Signal::derive(move || est.with(|e| e.shown_speed().and_then(summary::spill)));
-    // A published measurement of this very configuration, with its source.
-    let measured =
-        Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));
-    view! {
-        <div class="verdict-box" role="status" aria-live="polite">
-            {banner}
-            <ul class="reasons">{failed}</ul>
-            <button type="button" class="import-action import-offer" on:click=act(st, OFFER)>
-                "Import it from the Hub"
-            </button>
-            <Line class="pool" text=pool />
-            <Line class="speed" text=speed />
-            <Line class="spill" text=spill />
-            <p class="measured" hidden=move || measured.with(Option::is_none)>
-                {move || measured.with(|m| m.as_ref().map(summary::measured))}
-                " "
-                <a
-                    href=move || measured.with(|m| m.as_ref().map(|m| m.url.clone()))
-                    target="_blank"
-                    rel="noopener"
-                >
-                    "source"
-                </a>
-            </p>
-        </div>
-        <ul class="warnings">{warnings}</ul>
-        <Disclosure class="limits" summary="Limits, with everything else held">
-            <Asked kind="limits" />
-        </Disclosure>
-        <Disclosure
-            class="layouts"
-            summary="Every tensor × pipeline split of these cards"
-            hidden=Signal::derive(move || {
-                st.inputs.with(|i| !(i.engine.preallocates() && i.cards > 1 && i.gpus.is_empty()))
-            })
-        >
-            <Asked kind="layouts" />
-        </Disclosure>
-        <Disclosure class="checks" summary="All checks">
-            <AllChecks />
-        </Disclosure>
     }
 }
 
