@@ -25,6 +25,8 @@
 //! - `text/calibrate`: the calibration fit of the visitor's readings, in words
 //! - `draw/bar_geometry`: the memory bar's geometry, in bytes and units
 //! - `draw/bar_svg`: the memory bar as SVG markup
+//! - `draw/best_list`: the best-model list as HTML
+//! - `draw/search_options`: the model search's suggestions as HTML
 //!
 //! Compiled for wasm32 only (`browser/`, `worker/`, `app/`, `components/`):
 //!
@@ -76,10 +78,13 @@ pub mod text {
     pub mod summary;
 }
 
-/// Drawings as markup: the memory bar's geometry and its SVG.
+/// Drawings as markup: the memory bar's geometry and its SVG, the best-model list and the
+/// search's suggestions as HTML.
 pub mod draw {
     pub mod bar_geometry;
     pub mod bar_svg;
+    pub mod best_list;
+    pub mod search_options;
 }
 
 /// The browser calls and the start-up.

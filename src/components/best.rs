@@ -7,15 +7,13 @@ use super::controls::shared::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
 use super::import_status::ImportStatus;
 use crate::app::state::use_app;
+use crate::draw::{best_list, search_options};
 use crate::model::choices;
 use crate::model::edit::Edit;
 use crate::model::search::{self, Target};
 use crate::model::snap;
-use fitcard_estimator::badge::xml_escape;
-use fitcard_estimator::best::{best, Best, BestRow};
-use fitcard_estimator::catalog::{catalog, Matched};
-use fitcard_estimator::estimate::Verdict;
-use fitcard_estimator::units::Fixed;
+use fitcard_estimator::best::best;
+use fitcard_estimator::catalog::catalog;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -155,7 +153,7 @@ fn Filters() -> impl IntoView {
 fn BestList() -> impl IntoView {
     let st = use_app();
     let settled = st.settled;
-    let html = move || settled.with(|i| list_html(&best(i)));
+    let html = move || settled.with(|i| best_list::list_html(&best(i)));
     let open = move |ev: web_sys::MouseEvent| {
         let Some(row) = ev
             .target()
@@ -170,85 +168,6 @@ fn BestList() -> impl IntoView {
         }
     };
     view! { <div class="best-rows" on:click=open inner_html=html></div> }
-}
-
-/// The evaluation's line, the rows (a button each, which opens it in the calculator) and what
-/// was left out, as HTML (every text escaped).
-fn list_html(b: &Best) -> String {
-    let e = xml_escape;
-    let mut h = match &b.evaluation {
-        Some((name, date, url)) => format!(
-            "<p class=\"best-eval\">Ordered by <a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({} snapshot); each family keeps its own order. * estimated by the evaluation · ≈ scored as the same model in another format.</p>",
-            e(url),
-            e(name),
-            e(date)
-        ),
-        None => "<p class=\"best-eval\">No cross-family evaluation in this build.</p>".into(),
-    };
-    h.push_str("<ol class=\"best-list\">");
-    for (k, r) in b.rows.iter().enumerate() {
-        h.push_str(&row_html(k, r));
-    }
-    h.push_str("</ol><p class=\"best-foot\">");
-    let mut foot = Vec::new();
-    if b.rows.is_empty() {
-        foot.push("No model fits with these settings.".to_string());
-    }
-    if b.not_fitting > 0 {
-        foot.push(format!(
-            "{} more do{} not fit.",
-            b.not_fitting,
-            if b.not_fitting == 1 { "es" } else { "" }
-        ));
-    }
-    if b.filtered_out > 0 {
-        foot.push(format!("{} left out by the filters.", b.filtered_out));
-    }
-    h.push_str(&foot.join(" "));
-    h.push_str("</p>");
-    h
-}
-
-/// One ranked variant: its `<li>` with the button that opens it.
-fn row_html(k: usize, r: &BestRow) -> String {
-    let e = xml_escape;
-    let score = match (r.score, r.matched) {
-        (Some(s), m) => format!(
-            "{}{}{}",
-            Fixed(s, 1),
-            if r.estimated { "*" } else { "" },
-            if m == Some(Matched::SameModel) {
-                " ≈"
-            } else {
-                ""
-            }
-        ),
-        (None, _) => "no score".to_string(),
-    };
-    let chip = match r.verdict {
-        Verdict::Fits => "v-fits",
-        Verdict::Tight => "v-tight",
-        Verdict::DoesNotFit => "v-nofit",
-    };
-    let why = r
-        .unscored
-        .as_deref()
-        .map(|w| format!("<span class=\"why\">{}</span>", e(w)))
-        .unwrap_or_default();
-    format!(
-        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free{tps}</span><span class=\"chip {chip}\">{v}</span></button>{why}</li>",
-        m = e(&r.model),
-        q = e(&r.quant.to_string()),
-        f = e(&r.family),
-        n = e(&r.name),
-        d = r.device_bytes,
-        free = r.headroom,
-        tps = r
-            .decode_tps
-            .map(|t| format!(" · ≈ {} tokens/s", crate::text::summary::about(t)))
-            .unwrap_or_default(),
-        v = r.verdict.label(),
-    )
 }
 
 /// How many suggestions the search lists.
@@ -340,30 +259,7 @@ pub fn ModelSearch() -> impl IntoView {
     // one changes); a press on one is read on the list.
     let options = move || {
         let a = active.get();
-        hits.with(|h| {
-            let mut html = String::new();
-            for (k, model) in h.iter().enumerate() {
-                let (name, family) = catalog()
-                    .families
-                    .iter()
-                    .find_map(|f| {
-                        f.variants
-                            .iter()
-                            .find(|v| &v.id == model)
-                            .map(|v| (v.name.as_str(), f.name.as_str()))
-                    })
-                    .unwrap_or_default();
-                let on = a == Some(k);
-                html.push_str(&format!(
-                    "<li role=\"option\" id=\"search-opt-{k}\"{} aria-selected=\"{on}\" data-model=\"{m}\"><span class=\"search-name\">{}</span> <span class=\"muted\">{m} · {}</span></li>",
-                    if on { " class=\"active\"" } else { "" },
-                    xml_escape(name),
-                    xml_escape(family),
-                    m = xml_escape(model),
-                ));
-            }
-            html
-        })
+        hits.with(|h| search_options::options_html(h, a))
     };
     let press = move |ev: web_sys::MouseEvent| {
         ev.prevent_default();
