@@ -6,7 +6,7 @@ use super::controls::serve::{EngineField, ParSlider};
 use super::controls::shared::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
 use super::import_status::ImportStatus;
-use crate::app::state::use_app;
+use crate::app::state::{use_app, AppState};
 use crate::draw::{best_list, search_options};
 use crate::model::choices;
 use crate::model::edit::Edit;
@@ -179,98 +179,13 @@ const SUGGESTIONS: usize = 8;
 #[component]
 pub fn ModelSearch() -> impl IntoView {
     let st = use_app();
-    let text = RwSignal::new(String::new());
-    let active = RwSignal::new(None::<usize>);
-    let open = RwSignal::new(false);
-    let message = RwSignal::new(String::new());
-    // The repo ids suggested (names are looked up when shown).
-    let hits = Memo::new(move |_| {
-        text.with(|t| {
-            search::suggest(t, SUGGESTIONS)
-                .into_iter()
-                .map(|h| h.model)
-                .collect::<Vec<String>>()
-        })
-    });
-    let expanded = move || open.get() && hits.with(|h| !h.is_empty());
-    let choose_model = move |model: String| {
-        open.set(false);
-        text.set(String::new());
-        message.set(String::new());
-        st.edit(Edit::Open { model, quant: None });
-    };
-    let submit = move || {
-        if let Some(m) = active.get().and_then(|k| hits.with(|h| h.get(k).cloned())) {
-            return choose_model(m);
-        }
-        let t = text.get();
-        match search::target(&t) {
-            Some(Target::Catalog(m)) => choose_model(m),
-            // A Hub repo the catalog lacks: read it from the Hub (the import's status line
-            // says how it goes).
-            Some(Target::Hub(_)) => match crate::model::hub::parse_target(&t) {
-                Ok(target) => {
-                    open.set(false);
-                    message.set(String::new());
-                    st.start_import(target);
-                }
-                Err(m) => message.set(m),
-            },
-            None => match hits.with(|h| h.first().cloned()) {
-                Some(m) => choose_model(m),
-                None if t.trim().is_empty() => {}
-                None => message.set(format!(
-                    "No catalog model matches “{}”.",
-                    t.trim().chars().take(60).collect::<String>()
-                )),
-            },
-        }
-    };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        let n = hits.with(Vec::len);
-        match ev.key().as_str() {
-            "ArrowDown" if n > 0 => {
-                ev.prevent_default();
-                open.set(true);
-                active.update(|a| *a = Some(a.map_or(0, |k| (k + 1) % n)));
-            }
-            "ArrowUp" if n > 0 => {
-                ev.prevent_default();
-                open.set(true);
-                active.update(|a| *a = Some(a.map_or(n - 1, |k| (k + n - 1) % n)));
-            }
-            "Enter" => {
-                ev.prevent_default();
-                submit();
-            }
-            "Escape" => {
-                if expanded() {
-                    open.set(false);
-                    active.set(None);
-                } else {
-                    text.set(String::new());
-                    message.set(String::new());
-                }
-            }
-            _ => {}
-        }
-    };
+    let s = Search::new(st);
+    let (text, active) = (s.text, s.active);
     // The options as one HTML string (at most eight, rewritten when the text or the active
     // one changes); a press on one is read on the list.
     let options = move || {
         let a = active.get();
-        hits.with(|h| search_options::options_html(h, a))
-    };
-    let press = move |ev: web_sys::MouseEvent| {
-        ev.prevent_default();
-        let model = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("[data-model]").ok().flatten())
-            .and_then(|e| e.get_attribute("data-model"));
-        if let Some(m) = model {
-            choose_model(m);
-        }
+        s.hits.with(|h| search_options::options_html(h, a))
     };
     view! {
         <div class="search">
@@ -284,27 +199,22 @@ pub fn ModelSearch() -> impl IntoView {
                 placeholder="name, or any Hugging Face repo: org/name or its link"
                 aria-autocomplete="list"
                 aria-controls="model-search-list"
-                aria-expanded=move || if expanded() { "true" } else { "false" }
+                aria-expanded=move || if s.expanded() { "true" } else { "false" }
                 aria-activedescendant=move || active.get().map(|k| format!("search-opt-{k}"))
                 prop:value=move || text.get()
-                on:input=move |ev| {
-                    text.set(event_target_value(&ev));
-                    active.set(None);
-                    open.set(true);
-                    message.set(String::new());
-                }
-                on:keydown=on_key
-                on:blur=move |_| open.set(false)
+                on:input=move |ev| s.typed(event_target_value(&ev))
+                on:keydown=move |ev| s.key(ev)
+                on:blur=move |_| s.open.set(false)
             />
             <ul
                 id="model-search-list"
                 role="listbox"
                 aria-label="Catalog models"
-                hidden=move || !expanded()
-                on:mousedown=press
+                hidden=move || !s.expanded()
+                on:mousedown=move |ev| s.press(ev)
                 inner_html=options
             ></ul>
-            <p class="search-msg" role="status">{move || message.get()}</p>
+            <p class="search-msg" role="status">{move || s.message.get()}</p>
             <label class="pick">
                 "or read a model file on your disk, picked or dropped on the page (headers only, nothing is uploaded): "
                 <input
@@ -312,21 +222,161 @@ pub fn ModelSearch() -> impl IntoView {
                     id="model-file"
                     multiple
                     accept=".gguf,.safetensors,.json"
-                    on:change=move |ev| {
-                        let el = event_target::<web_sys::HtmlInputElement>(&ev);
-                        let files: Vec<web_sys::File> = el
-                            .files()
-                            .map(|l| (0..l.length()).filter_map(|k| l.get(k)).collect())
-                            .unwrap_or_default();
-                        el.set_value("");
-                        if !files.is_empty() {
-                            st.start_disk(files);
-                        }
-                    }
+                    on:change=move |ev| pick_files(st, &ev)
                 />
             </label>
             <ImportStatus />
         </div>
+    }
+}
+
+/// The model search's state: the text typed, the suggestion the arrow keys are on, whether the
+/// list is open, the line under the box, and the repo ids suggested (names are looked up when
+/// shown).
+#[derive(Clone, Copy)]
+struct Search {
+    st: AppState,
+    text: RwSignal<String>,
+    active: RwSignal<Option<usize>>,
+    open: RwSignal<bool>,
+    message: RwSignal<String>,
+    hits: Memo<Vec<String>>,
+}
+
+impl Search {
+    fn new(st: AppState) -> Self {
+        let text = RwSignal::new(String::new());
+        Search {
+            st,
+            text,
+            active: RwSignal::new(None),
+            open: RwSignal::new(false),
+            message: RwSignal::new(String::new()),
+            hits: Memo::new(move |_| {
+                text.with(|t| {
+                    search::suggest(t, SUGGESTIONS)
+                        .into_iter()
+                        .map(|h| h.model)
+                        .collect::<Vec<String>>()
+                })
+            }),
+        }
+    }
+
+    /// Is the list shown?
+    fn expanded(self) -> bool {
+        self.open.get() && self.hits.with(|h| !h.is_empty())
+    }
+
+    /// A new text: the list opens on its suggestions, none of them active.
+    fn typed(self, t: String) {
+        self.text.set(t);
+        self.active.set(None);
+        self.open.set(true);
+        self.message.set(String::new());
+    }
+
+    /// Open the catalog variant `model` in the calculator.
+    fn choose(self, model: String) {
+        self.open.set(false);
+        self.text.set(String::new());
+        self.message.set(String::new());
+        self.st.edit(Edit::Open { model, quant: None });
+    }
+
+    /// Enter: the active suggestion, else what the text names (a catalog variant, or a Hub
+    /// repo the catalog lacks, read from the Hub), else the first suggestion; or why none.
+    fn submit(self) {
+        let hits = self.hits;
+        if let Some(m) = self
+            .active
+            .get()
+            .and_then(|k| hits.with(|h| h.get(k).cloned()))
+        {
+            return self.choose(m);
+        }
+        let t = self.text.get();
+        match search::target(&t) {
+            Some(Target::Catalog(m)) => self.choose(m),
+            // A Hub repo the catalog lacks: read it from the Hub (the import's status line
+            // says how it goes).
+            Some(Target::Hub(_)) => match crate::model::hub::parse_target(&t) {
+                Ok(target) => {
+                    self.open.set(false);
+                    self.message.set(String::new());
+                    self.st.start_import(target);
+                }
+                Err(m) => self.message.set(m),
+            },
+            None => match hits.with(|h| h.first().cloned()) {
+                Some(m) => self.choose(m),
+                None if t.trim().is_empty() => {}
+                None => self.message.set(format!(
+                    "No catalog model matches “{}”.",
+                    t.trim().chars().take(60).collect::<String>()
+                )),
+            },
+        }
+    }
+
+    /// The keys of a combobox: the arrows move through the suggestions, Enter chooses, Escape
+    /// closes the list, then clears the text.
+    fn key(self, ev: web_sys::KeyboardEvent) {
+        let n = self.hits.with(Vec::len);
+        let (open, active) = (self.open, self.active);
+        match ev.key().as_str() {
+            "ArrowDown" if n > 0 => {
+                ev.prevent_default();
+                open.set(true);
+                active.update(|a| *a = Some(a.map_or(0, |k| (k + 1) % n)));
+            }
+            "ArrowUp" if n > 0 => {
+                ev.prevent_default();
+                open.set(true);
+                active.update(|a| *a = Some(a.map_or(n - 1, |k| (k + n - 1) % n)));
+            }
+            "Enter" => {
+                ev.prevent_default();
+                self.submit();
+            }
+            "Escape" => {
+                if self.expanded() {
+                    open.set(false);
+                    active.set(None);
+                } else {
+                    self.text.set(String::new());
+                    self.message.set(String::new());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A press on a suggestion (read on the list) chooses it.
+    fn press(self, ev: web_sys::MouseEvent) {
+        ev.prevent_default();
+        let model = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-model]").ok().flatten())
+            .and_then(|e| e.get_attribute("data-model"));
+        if let Some(m) = model {
+            self.choose(m);
+        }
+    }
+}
+
+/// The files picked on the disk are read (the box is emptied, so that the same file can be
+/// picked again).
+fn pick_files(st: AppState, ev: &leptos::ev::Event) {
+    let el = event_target::<web_sys::HtmlInputElement>(ev);
+    let files: Vec<web_sys::File> = el
+        .files()
+        .map(|l| (0..l.length()).filter_map(|k| l.get(k)).collect())
+        .unwrap_or_default();
+    el.set_value("");
+    if !files.is_empty() {
+        st.start_disk(files);
     }
 }
 
