@@ -34,7 +34,7 @@ fn read(path: &Path) -> serde_json::Value {
 }
 
 /// The published decode measurements of catalog configurations (`measured::Measured`): the
-/// llama-bench rows of `tests/data/speed.json` (the regression rows of `tests/speed.rs`, each
+/// llama-bench rows of `data/speed.json` (the regression rows of `tests/speed.rs`, each
 /// with its URL) whose model is a catalog variant (its repo id, or its name without an
 /// `-Instruct`/`-it` suffix: a base checkpoint and its instruction-tuned release share every
 /// tensor shape), whose format is one of that variant's GGUF files, on a catalog card, with every
@@ -126,7 +126,7 @@ fn main() {
     println!("cargo:rerun-if-changed={}", eval.display());
     let common_eval = eval.exists().then(|| read(eval));
     let gpus = read(Path::new("data/gpus.json"));
-    let measured = measured(&families, &gpus, &read(Path::new("tests/data/speed.json")));
+    let measured = measured(&families, &gpus, &read(Path::new("data/speed.json")));
     let mut v = serde_json::json!({
         "families": families,
         "gpus": gpus,

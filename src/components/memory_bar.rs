@@ -25,7 +25,7 @@ fn term_of(ev: &web_sys::Event) -> Option<TermName> {
 /// On several cards, what the device term `name` takes on the fullest card, and whether every
 /// card holds as much.
 fn on_card(e: &Estimate, name: TermName) -> Option<(Bytes, bool)> {
-    let c = (e.per_card.len() > 1).then(|| fitcard_estimator::estimate::fullest(&e.per_card))?;
+    let c = (e.per_card.len() > 1).then(|| fitcard_estimator::serve::fullest(&e.per_card))?;
     let b = c
         .terms
         .iter()

@@ -227,7 +227,7 @@ fn set_gpu(i: &mut Inputs, id: Option<String>) {
         }
         None => {
             if let GpuChoice::Catalog(_) = i.gpu {
-                let cap = fitcard_estimator::estimate::card_capacity(i).gib();
+                let cap = fitcard_estimator::serve::card_capacity(i).gib();
                 i.gpu = GpuChoice::VramGib((cap * 4.0).round() / 4.0);
             }
         }

@@ -1,21 +1,17 @@
 //! `fitcard frontier`: the most slots at each context, per KV cache type.
 
 use crate::*;
+use fitcard_estimator::frontier::{plot::ctx_label, Frontier};
 
 /// `frontier '<query>' [--svg]`: the most concurrent slots at each context of a log-spaced grid,
 /// one column per KV cache type (and, on llama.cpp, unified or per-slot cache).
-pub fn frontier(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
-    use fitcard_estimator::frontier::{frontier, plot::ctx_label, svg};
-    let d = decode(query);
-    if let Some(n) = d.notices.first() {
-        return Err(format!("bad parameter {n}"));
+pub fn frontier(query: &str, rest: &[&str], svg_out: bool, json: bool) -> Result<String, String> {
+    use fitcard_estimator::frontier::{frontier, svg};
+    let i = inputs(query)?;
+    if !rest.is_empty() || svg_out && json {
+        return Err(USAGE.into());
     }
-    let svg_out = match rest {
-        [] => false,
-        ["--svg"] if !json => true,
-        _ => return Err(USAGE.into()),
-    };
-    let f = frontier(&d.inputs);
+    let f = frontier(&i);
     if json {
         return Ok(to_json(&f));
     }
@@ -23,37 +19,17 @@ pub fn frontier(query: &str, rest: &[&str], json: bool) -> Result<String, String
         let (w, h) = svg::DEFAULT_SIZE;
         return Ok(svg::svg(&f, w, h));
     }
-    let (c, p) = f.current;
-    let mut out = format!(
-        "chosen: {p} slot(s) of {} tokens, {}{}\n",
-        ctx_label(c),
-        if f.current_fits {
-            "fits"
-        } else {
-            "does not fit"
-        },
-        f.current_line
-            .map_or(String::new(), |k| format!(" (line {})", f.lines[k].label()))
-    );
+    Ok(table(&f))
+}
+
+/// The text answer: the chosen point, then the table (or why there is none).
+fn table(f: &Frontier) -> String {
+    let mut out = chosen(f);
     if let Some(r) = &f.reason {
         out.push_str(r);
-        return Ok(out);
+        return out;
     }
-    let heads: Vec<(String, &str)> = f
-        .lines
-        .iter()
-        .map(|l| {
-            let kv: Vec<&str> = std::iter::once(l.kv.id())
-                .chain(l.also.iter().map(|k| k.id()))
-                .collect();
-            let u = match l.unified {
-                Some(true) => "unified",
-                Some(false) => "per slot",
-                None => "",
-            };
-            (kv.join("="), u)
-        })
-        .collect();
+    let heads = column_heads(f);
     let widths: Vec<usize> = heads
         .iter()
         .map(|(a, b)| a.len().max(b.len()).max(5))
@@ -88,5 +64,40 @@ pub fn frontier(query: &str, rest: &[&str], json: bool) -> Result<String, String
         "slots that fit per request context; - = not one; {}+ = the top of the search ({} estimates)",
         f.cap, f.evaluations
     ));
-    Ok(out)
+    out
+}
+
+/// "chosen: 1 slot(s) of 8K tokens, fits (line auto)": the query's own point.
+fn chosen(f: &Frontier) -> String {
+    let (c, p) = f.current;
+    format!(
+        "chosen: {p} slot(s) of {} tokens, {}{}\n",
+        ctx_label(c),
+        if f.current_fits {
+            "fits"
+        } else {
+            "does not fit"
+        },
+        f.current_line
+            .map_or(String::new(), |k| format!(" (line {})", f.lines[k].label()))
+    )
+}
+
+/// Each line's heading: its KV cache type and the others with the same points
+/// (`q4_0=iq4_nl`) and, on llama.cpp, `unified` or `per slot`.
+fn column_heads(f: &Frontier) -> Vec<(String, &'static str)> {
+    f.lines
+        .iter()
+        .map(|l| {
+            let kv: Vec<&str> = std::iter::once(l.kv.id())
+                .chain(l.also.iter().map(|k| k.id()))
+                .collect();
+            let u = match l.unified {
+                Some(true) => "unified",
+                Some(false) => "per slot",
+                None => "",
+            };
+            (kv.join("="), u)
+        })
+        .collect()
 }

@@ -2,8 +2,35 @@
 use fitcard_estimator::training::{TrainCandidate, TrainEstimate};
 use fitcard_estimator::{Bytes, Candidate, Estimate};
 
+/// `fitcard estimate`: the terms, the cards, the layouts, the verdict, the speed, the checks and
+/// the commands, in that order.
 pub fn estimate(e: &Estimate) -> String {
     let mut s = format!("{} {} on {}\n", e.model, e.quant, e.engine);
+    s.push_str(&terms(e));
+    for c in &e.per_card {
+        s.push_str(&format!(
+            "  card {}: {} of {}\n",
+            c.index, c.bytes, c.budget
+        ));
+    }
+    s.push_str(&layouts(e));
+    s.push_str(&format!("verdict: {}", e.verdict.label()));
+    if let Some(why) = e.lead_reason() {
+        s.push_str(&format!(": {why}"));
+    }
+    s.push('\n');
+    if let Some(sp) = e.shown_speed() {
+        s.push_str(&speed(e, sp));
+    }
+    s.push_str(&checks(e));
+    s.push_str(&commands(e));
+    s
+}
+
+/// One line a memory term (its bytes, where they live, its formula), and a second where the
+/// term is outside its checked domain.
+fn terms(e: &Estimate) -> String {
+    let mut s = String::new();
     for t in &e.terms {
         let place = match t.place {
             fitcard_estimator::terms::Place::Device => "card",
@@ -19,89 +46,99 @@ pub fn estimate(e: &Estimate) -> String {
             s.push_str(&format!("  {:<14} outside its checked domain: {d}\n", ""));
         }
     }
-    for c in &e.per_card {
+    s
+}
+
+/// The tensor × pipeline parallel layouts tried, when there are any.
+fn layouts(e: &Estimate) -> String {
+    if e.layouts.is_empty() {
+        return String::new();
+    }
+    let mut s = "  layouts (tensor × pipeline parallel, memory on the fullest GPU):\n".to_string();
+    for l in &e.layouts {
+        let stages: Vec<String> = l.stage_layers.iter().map(u64::to_string).collect();
         s.push_str(&format!(
-            "  card {}: {} of {}\n",
-            c.index, c.bytes, c.budget
+            "    tp {} × pp {} (layers {}): {} of {}, {}{}{}\n",
+            l.tp,
+            l.pp,
+            stages.join("+"),
+            l.per_gpu_bytes,
+            l.budget,
+            if l.fits {
+                "fits"
+            } else if l.valid {
+                "does not fit"
+            } else {
+                "cannot start"
+            },
+            l.reason
+                .as_deref()
+                .map_or(String::new(), |r| format!(": {r}")),
+            if l.chosen { " [used]" } else { "" }
         ));
     }
-    if !e.layouts.is_empty() {
-        s.push_str("  layouts (tensor × pipeline parallel, memory on the fullest GPU):\n");
-        for l in &e.layouts {
-            let stages: Vec<String> = l.stage_layers.iter().map(u64::to_string).collect();
-            s.push_str(&format!(
-                "    tp {} × pp {} (layers {}): {} of {}, {}{}{}\n",
-                l.tp,
-                l.pp,
-                stages.join("+"),
-                l.per_gpu_bytes,
-                l.budget,
-                if l.fits {
-                    "fits"
-                } else if l.valid {
-                    "does not fit"
-                } else {
-                    "cannot start"
-                },
-                l.reason
-                    .as_deref()
-                    .map_or(String::new(), |r| format!(": {r}")),
-                if l.chosen { " [used]" } else { "" }
-            ));
-        }
-    }
-    s.push_str(&format!("verdict: {}", e.verdict.label()));
-    if let Some(why) = e.lead_reason() {
-        s.push_str(&format!(": {why}"));
-    }
-    s.push('\n');
-    if let Some(sp) = e.shown_speed() {
-        let basis = if e.engine == "mlx" {
-            "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
-        } else if matches!(e.engine, "vllm" | "sglang") {
-            "median 15 % on published single-request vLLM runs of dense BF16 models on HBM cards"
-                .to_string()
-        } else if sp.efficiency == fitcard_estimator::speed::CPU.eff {
-            format!(
-                "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
-                fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
-            )
-        } else {
-            "±20 % on the published llama.cpp runs".to_string()
-        };
+    s
+}
+
+/// The speed lines: decode (with what it rests on), prefill, the layers left in system RAM and
+/// a published measurement of this model, each where known.
+fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
+    let mut s = format!(
+        "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {})\n",
+        sp.decode_tps,
+        sp.aggregate_tps,
+        speed_basis(e, sp),
+    );
+    if let Some(pf) = sp.prefill() {
         s.push_str(&format!(
-            "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {basis})\n",
+            "  prefill ≈{:.0} tokens/s, first token after ≈{:.2} s for a prompt that fills the context (batch 1)\n",
+            pf.prefill_tps, pf.ttft_s
+        ));
+    }
+    if sp.offloaded_bytes > 0 {
+        s.push_str(&format!(
+            "  {} layer(s) ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+            sp.offloaded_layers,
+            fitcard_estimator::Bytes(sp.offloaded_bytes),
+            fitcard_estimator::units::Shortest(sp.ram_efficiency),
+            fitcard_estimator::units::Shortest(sp.ram_bw_gbs),
             sp.decode_tps,
-            sp.aggregate_tps,
+            sp.on_card_tps
         ));
-        if let Some(pf) = sp.prefill() {
-            s.push_str(&format!(
-                "  prefill ≈{:.0} tokens/s, first token after ≈{:.2} s for a prompt that fills the context (batch 1)\n",
-                pf.prefill_tps, pf.ttft_s
-            ));
-        }
-        if sp.offloaded_bytes > 0 {
-            s.push_str(&format!(
-                "  {} layer(s) ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
-                sp.offloaded_layers,
-                fitcard_estimator::Bytes(sp.offloaded_bytes),
-                fitcard_estimator::units::Shortest(sp.ram_efficiency),
-                fitcard_estimator::units::Shortest(sp.ram_bw_gbs),
-                sp.decode_tps,
-                sp.on_card_tps
-            ));
-        }
-        if let Some(m) = &sp.measured {
-            s.push_str(&format!(
-                "  measured: {} tokens/s per request (llama-bench {}, {} {}): {}\n",
-                m.decode_tps,
-                m.test,
-                m.model,
-                m.quant.id(),
-                m.url
-            ));
-        }
     }
+    if let Some(m) = &sp.measured {
+        s.push_str(&format!(
+            "  measured: {} tokens/s per request (llama-bench {}, {} {}): {}\n",
+            m.decode_tps,
+            m.test,
+            m.model,
+            m.quant.id(),
+            m.url
+        ));
+    }
+    s
+}
+
+/// What the decode speed rests on, by engine (and CPU only).
+fn speed_basis(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
+    if e.engine == "mlx" {
+        "median 7 % on mlx-lm's published dense-model runs; mixture-of-experts models run a third slower".to_string()
+    } else if matches!(e.engine, "vllm" | "sglang") {
+        "median 15 % on published single-request vLLM runs of dense BF16 models on HBM cards"
+            .to_string()
+    } else if sp.efficiency == fitcard_estimator::speed::CPU.eff {
+        format!(
+            "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
+            fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
+        )
+    } else {
+        "±20 % on the published llama.cpp runs".to_string()
+    }
+}
+
+/// The checks (`ok`, `FAIL` or `info`) and the warnings.
+fn checks(e: &Estimate) -> String {
+    let mut s = String::new();
     for c in &e.checks {
         let mark = match (c.ok, c.severity) {
             (true, _) => "ok",
@@ -113,6 +150,12 @@ pub fn estimate(e: &Estimate) -> String {
     for w in &e.warnings {
         s.push_str(&format!("  warning: {w}\n"));
     }
+    s
+}
+
+/// The command for the engine, then the same model on each other engine.
+fn commands(e: &Estimate) -> String {
+    let mut s = String::new();
     if !e.command.is_empty() {
         s.push_str(&format!(
             "command:\n  {}\n",

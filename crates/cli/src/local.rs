@@ -2,6 +2,7 @@
 //! folder, read from its headers ([`crate::files`]).
 
 use crate::*;
+use fitcard_estimator::catalog::{Format, Variant};
 
 /// One row of `fitcard inspect`: a tensor type, how many tensors have it, their bytes.
 #[derive(serde::Serialize)]
@@ -22,49 +23,88 @@ struct Inspection {
     tensor_types: Vec<TypeRow>,
 }
 
+/// A local model read from its headers.
+struct Local {
+    variant: Variant,
+    format: Format,
+    /// Each tensor's type and bytes (`None` where the reader does not size the type).
+    tensors: Vec<(String, Option<u64>)>,
+    /// Read from a GGUF file (else a checkpoint folder or one `.safetensors` file of it).
+    gguf: bool,
+}
+
+/// `path` read from its headers: a checkpoint folder or `.safetensors` file, else a GGUF file;
+/// `who` starts every message.
+fn read_local(path: &str, who: &str) -> Result<Local, String> {
+    let p = std::path::Path::new(path);
+    if p.is_dir() || path.ends_with(".safetensors") {
+        let (variant, format, tensors) = files::read_checkpoint(p, who)?;
+        let tensors = tensors
+            .iter()
+            .map(|t| (t.dtype.clone(), Some(t.bytes)))
+            .collect();
+        return Ok(Local {
+            variant,
+            format,
+            tensors,
+            gguf: false,
+        });
+    }
+    let (h, size) = files::read_gguf(p, who)?;
+    let tensors = h
+        .tensors
+        .iter()
+        .map(|t| (t.type_name(), t.bytes()))
+        .collect();
+    let name = p
+        .file_name()
+        .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
+    let (variant, format) = fitcard_estimator::gguf::to_variant(&h, &name, Bytes(size))
+        .map_err(|e| format!("{who}: {e}"))?;
+    Ok(Local {
+        variant,
+        format,
+        tensors,
+        gguf: true,
+    })
+}
+
 /// `fitcard inspect PATH`: a local GGUF file or checkpoint folder, headers only.
 pub fn inspect(path: &str, json: bool) -> Result<String, String> {
-    use std::collections::BTreeMap;
-    let p = std::path::Path::new(path);
     let who = format!("inspect {}", quote(path));
-    let mut by_type: BTreeMap<String, (u64, Option<u64>)> = BTreeMap::new();
-    let mut add = |kind: String, bytes: Option<u64>| {
-        let e = by_type.entry(kind).or_insert((0, Some(0)));
-        e.0 += 1;
-        e.1 = e.1.zip(bytes).map(|(a, b)| a.saturating_add(b));
-    };
-    let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
-        let (v, f, tensors) = files::read_checkpoint(p, &who)?;
-        for t in &tensors {
-            add(t.dtype.clone(), Some(t.bytes));
-        }
-        (v, f)
-    } else {
-        let (h, size) = files::read_gguf(p, &who)?;
-        for t in &h.tensors {
-            add(t.type_name(), t.bytes());
-        }
-        let name = p
-            .file_name()
-            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-        fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
-            .map_err(|e| format!("{who}: {e}"))?
-    };
-    let rows: Vec<TypeRow> = by_type
-        .into_iter()
-        .map(|(kind, (tensors, bytes))| TypeRow {
-            kind,
-            tensors,
-            bytes,
-        })
-        .collect();
+    let local = read_local(path, &who)?;
+    let rows = type_rows(&local.tensors);
     if json {
         return Ok(to_json(&Inspection {
-            arch: v.arch,
-            format: f,
+            arch: local.variant.arch,
+            format: local.format,
             tensor_types: rows,
         }));
     }
+    Ok(inspection_text(&local.variant, &local.format, &rows))
+}
+
+/// The tensors counted and their bytes summed per type, in the order of the type's name; a type
+/// with one unsized tensor is unsized.
+fn type_rows(tensors: &[(String, Option<u64>)]) -> Vec<TypeRow> {
+    let mut by_type: std::collections::BTreeMap<&str, (u64, Option<u64>)> = Default::default();
+    for (kind, bytes) in tensors {
+        let e = by_type.entry(kind).or_insert((0, Some(0)));
+        e.0 += 1;
+        e.1 = e.1.zip(*bytes).map(|(a, b)| a.saturating_add(b));
+    }
+    by_type
+        .into_iter()
+        .map(|(kind, (tensors, bytes))| TypeRow {
+            kind: kind.to_string(),
+            tensors,
+            bytes,
+        })
+        .collect()
+}
+
+/// `fitcard inspect` as text: the model and format, the architecture, the tensor types.
+fn inspection_text(v: &Variant, f: &Format, rows: &[TypeRow]) -> String {
     let a = &v.arch;
     let mut s = format!(
         "{} ({}, {})\nformat: {} in {}, {}\n",
@@ -79,6 +119,23 @@ pub fn inspect(path: &str, json: bool) -> Result<String, String> {
         "layers {} · hidden {} · heads {} / KV {} × {} · vocab {} · context {}\n",
         a.layers, a.hidden, a.heads, a.kv_heads, a.head_dim, a.vocab, a.max_ctx
     ));
+    s.push_str(&arch_features(a));
+    s.push_str("tensor types:\n");
+    for r in rows {
+        s.push_str(&format!(
+            "  {:<10} {:>6} tensors  {:>12}\n",
+            r.kind,
+            r.tensors,
+            r.bytes.map_or("unsized".into(), |b| Bytes(b).to_string())
+        ));
+    }
+    s
+}
+
+/// What sets the architecture apart, where it does: experts, sliding-window or chunked
+/// attention, latent attention, recurrent layers.
+fn arch_features(a: &fitcard_estimator::catalog::Arch) -> String {
+    let mut s = String::new();
     if a.is_moe() {
         s.push_str(&format!(
             "experts: {} ({} routed per token)\n",
@@ -115,19 +172,11 @@ pub fn inspect(path: &str, json: bool) -> Result<String, String> {
             a.kv_owning_layers()
         ));
     }
-    s.push_str("tensor types:\n");
-    for r in &rows {
-        s.push_str(&format!(
-            "  {:<10} {:>6} tensors  {:>12}\n",
-            r.kind,
-            r.tensors,
-            r.bytes.map_or("unsized".into(), |b| Bytes(b).to_string())
-        ));
-    }
-    Ok(s)
+    s
 }
 
-/// `fitcard estimate '<query>' --file PATH`: the model and format from the file's header.
+/// `fitcard estimate '<query>' --file PATH`: the model and format from the file's header (a GGUF
+/// format names the file as given, for the command).
 pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, String> {
     let query = match args {
         ["estimate"] => "",
@@ -137,33 +186,13 @@ pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, St
     if path.is_empty() {
         return Err("--file needs a path".into());
     }
-    let d = decode(query);
-    if let Some(n) = d
-        .notices
-        .iter()
-        .find(|n| n.key != "model" && n.key != "quant")
-    {
-        return Err(format!("bad parameter {n}"));
+    // The file names the model and its format.
+    let i = checked_inputs(query, |n, _| n.key == "model" || n.key == "quant")?;
+    let mut local = read_local(path, &format!("--file {}", quote(path)))?;
+    if local.gguf {
+        local.format.file = path.to_string();
     }
-    let p = std::path::Path::new(path);
-    let who = format!("--file {}", quote(path));
-    let (v, f) = if p.is_dir() || path.ends_with(".safetensors") {
-        let (v, f, _) = files::read_checkpoint(p, &who)?;
-        (v, f)
-    } else {
-        let (h, size) = files::read_gguf(p, &who)?;
-        let name = p
-            .file_name()
-            .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-        let (v, f) = fitcard_estimator::gguf::to_variant(&h, &name, fitcard_estimator::Bytes(size))
-            .map_err(|e| format!("{who}: {e}"))?;
-        let f = fitcard_estimator::catalog::Format {
-            file: path.to_string(),
-            ..f
-        };
-        (v, f)
-    };
-    let e = fitcard_estimator::estimate::estimate_file(&d.inputs, &v, &f);
+    let e = fitcard_estimator::serve::estimate_file(&i, &local.variant, &local.format);
     Ok(if json {
         to_json(&e)
     } else {

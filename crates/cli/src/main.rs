@@ -1,21 +1,15 @@
 //! `fitcard`: the estimator on the command line, reading the same query string as the page.
 //!
-//! ```text
-//! fitcard estimate '<query>' [--json]
-//! fitcard rank '<query>' [--json]
-//! fitcard catalog [--json]
-//! fitcard report                 (the accuracy report, docs/accuracy.md)
-//! fitcard badge '<query>'        (an SVG badge for a model card)
-//! fitcard docs OUT-DIR [DOCS-DIR] (docs/method.md and docs/accuracy.md as HTML pages)
-//! fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]
-//! fitcard frontier '<query>' [--json|--svg]  (most slots per context, per KV cache type)
-//! fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB… [--json]
-//! fitcard measure '<query>' --how  (the measuring loop for the engine and model)
-//! ```
-//! `measure` backs out the global-attention layer count from steady-state VRAM readings (GiB, as
-//! nvidia-smi shows them) taken at concurrency 1 at three or more context lengths.
+//! `report` prints the accuracy report (docs/accuracy.md), `badge` an SVG badge for a model
+//! card, `docs` docs/method.md and docs/accuracy.md as HTML pages. `measure` backs out the
+//! global-attention layer count from steady-state VRAM readings (GiB, as nvidia-smi shows them)
+//! taken at concurrency 1 at three or more context lengths.
 //! Unknown keys or bad values: a one-line message naming the key on stderr, exit code 2.
+//!
+//! The usage text ([`USAGE`]):
+#![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
+mod args;
 mod docs;
 mod files;
 mod frontier;
@@ -27,27 +21,14 @@ mod speed_report;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
 
-use fitcard_estimator::{catalog, decode, estimate, rank, Bytes, Mode};
+use fitcard_estimator::{catalog, decode, rank, Bytes, Inputs, Mode, Notice};
 
+use args::Cli;
 use std::process::ExitCode;
 
-const USAGE: &str = "usage: fitcard <estimate|rank|catalog> ['<query>'] [--json]\n\
-       fitcard best '<query>' [--json]   (the best model for the cards, across families)\n\
-       fitcard estimate ['<query>'] --file MODEL.gguf|CHECKPOINT-DIR [--json]\n\
-       fitcard inspect MODEL.gguf|CHECKPOINT-DIR [--json]   (headers only)\n\
-       fitcard report\n\
-       fitcard badge '<query>' > fit.svg\n\
-       fitcard docs OUT-DIR [DOCS-DIR]\n\
-       fitcard solve '<query>' [--for ctx|par|cards|gpu|seq|bsz] [--json]\n\
-       fitcard frontier '<query>' [--json|--svg]   (most slots per context, per KV cache type)\n\
-       fitcard measure '<query>' CTX:GIB CTX:GIB CTX:GIB... [--json]\n\
-       fitcard measure '<query>' --how   (how to take the readings)\n\
-  query keys: v mode model quant ctx par cards gpu|vram gpus bw engine kv kvk kvv kvu ubatch\n\
-              swafull mmproj util tp pp gl rev file embed\n\
-              ngl nkvo ram_bw (llama.cpp, Ollama: layers and KV cache in host RAM)\n\
-              method rank bsz seq gc optim trainer targets free pick (train mode)\n\
-              best family license minctx reasoning (fitcard best)\n\
-  example: fitcard estimate 'model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16' --json";
+/// The usage text, printed (after the reason, where there is one) on a command line fitcard does
+/// not read; the module documentation shows the same file.
+const USAGE: &str = include_str!("usage.txt").trim_ascii_end();
 
 /// Print the answer (text through [`files::terminal_safe`]; JSON as its encoder wrote it); a
 /// closed pipe (`fitcard … | head`) is not an error.
@@ -67,53 +48,9 @@ fn print_err(msg: &str) {
 }
 
 fn main() -> ExitCode {
-    // Arguments that are not UTF-8 are bad input like any other: one line, exit code 2.
-    let args: Result<Vec<String>, String> = std::env::args_os()
-        .skip(1)
-        .enumerate()
-        .map(|(n, a)| {
-            a.into_string().map_err(|a| {
-                format!(
-                    "argument {} is not valid UTF-8: {}",
-                    n + 1,
-                    quote(&a.to_string_lossy())
-                )
-            })
-        })
-        .collect();
-    let args = match args {
-        Ok(a) => a,
-        Err(msg) => {
-            print_err(&msg);
-            return ExitCode::from(2);
-        }
-    };
-    let json = args.iter().any(|a| a == "--json");
-    // `--file PATH`: estimate a local GGUF file instead of a catalog model.
-    let file_at = args.iter().position(|a| a == "--file");
-    let rest: Vec<&str> = args
-        .iter()
-        .enumerate()
-        .filter(|(k, a)| {
-            *a != "--json" && Some(*k) != file_at && Some(*k) != file_at.map(|f| f + 1)
-        })
-        .map(|(_, a)| a.as_str())
-        .collect();
-    if let Some(at) = file_at {
-        let path = args.get(at + 1).map_or("", String::as_str);
-        return match local::estimate_file(&rest, path, json) {
-            Ok(o) => {
-                print_out(&o, json);
-                ExitCode::SUCCESS
-            }
-            Err(msg) => {
-                print_err(&msg);
-                ExitCode::from(2)
-            }
-        };
-    }
-    match run(&rest, json) {
-        Ok(out) => {
+    let answer = Cli::from_env().and_then(|cli| Ok((run(&cli)?, cli.json)));
+    match answer {
+        Ok((out, json)) => {
             print_out(&out, json);
             ExitCode::SUCCESS
         }
@@ -124,74 +61,74 @@ fn main() -> ExitCode {
     }
 }
 
-fn run(args: &[&str], json: bool) -> Result<String, String> {
-    if let ["measure", query, points @ ..] = args {
-        return measure::measure(query, points, json);
+/// The command line's answer (text or JSON), or why it is refused.
+fn run(cli: &Cli) -> Result<String, String> {
+    let words: Vec<&str> = cli.words.iter().map(String::as_str).collect();
+    let json = cli.json;
+    // `--file PATH`: estimate a local GGUF file instead of a catalog model.
+    if let Some(path) = &cli.file {
+        cli.only_flags_of("estimate")?;
+        return local::estimate_file(&words, path, json);
     }
-    if let ["solve", query, rest @ ..] = args {
-        return solve::solve(query, rest, json);
-    }
-    if let ["frontier", query, rest @ ..] = args {
-        return frontier::frontier(query, rest, json);
-    }
-    if let ["docs", out, rest @ ..] = args {
-        let src = rest.first().copied().unwrap_or("docs");
-        return docs::write_all(std::path::Path::new(out), std::path::Path::new(src));
-    }
-    if let ["inspect", path] = args {
-        return local::inspect(path, json);
-    }
-    let (cmd, query) = match args {
-        [cmd] => (*cmd, ""),
-        [cmd, q] => (*cmd, *q),
-        _ => return Err(USAGE.into()),
-    };
-    if cmd == "badge" {
-        let d = decode(query);
-        if let Some(n) = d.notices.first() {
-            return Err(format!("bad parameter {n}"));
+    cli.only_flags_of(words.first().copied().unwrap_or_default())?;
+    match words.as_slice() {
+        ["measure", query, points @ ..] => measure::measure(query, points, cli.how, json),
+        ["solve", query, rest @ ..] => solve::solve(query, rest, cli.target.as_deref(), json),
+        ["frontier", query, rest @ ..] => frontier::frontier(query, rest, cli.svg, json),
+        ["docs", out, rest @ ..] => {
+            let src = rest.first().copied().unwrap_or("docs");
+            docs::write_all(std::path::Path::new(out), std::path::Path::new(src))
         }
-        let e = match d.inputs.mode {
-            Mode::Serve => estimate(&d.inputs),
-            Mode::Train => fitcard_estimator::training::estimate(&d.inputs).estimate,
-        };
-        return Ok(fitcard_estimator::badge::svg(&e, &d.inputs)
-            .trim_end()
-            .to_string());
+        ["inspect", path] => local::inspect(path, json),
+        [cmd] => query_command(cmd, "", json),
+        [cmd, query] => query_command(cmd, query, json),
+        _ => Err(USAGE.into()),
     }
-    if cmd == "report" && query.is_empty() {
-        return Ok(format!(
-            "{}\n\n{}",
-            fitcard_estimator::baselines::report().trim_end(),
-            speed_report::section().trim_end()
-        ));
+}
+
+/// The commands that read one query or none: `badge`, `report`, `catalog`, and the estimates
+/// ([`answer`]).
+fn query_command(cmd: &str, query: &str, json: bool) -> Result<String, String> {
+    match cmd {
+        "badge" => badge(query),
+        "report" if query.is_empty() => Ok(report()),
+        "catalog" if json => Ok(to_json(catalog())),
+        "catalog" => Ok(catalog_table()),
+        _ => answer(cmd, query, json),
     }
-    if cmd == "catalog" {
-        return Ok(if json {
-            to_json(catalog())
-        } else {
-            catalog_table()
-        });
-    }
-    let d = decode(query);
+}
+
+/// `fitcard badge '<query>'`: the SVG badge of the estimate.
+fn badge(query: &str) -> Result<String, String> {
+    let i = inputs(query)?;
+    let e = fitcard_estimator::evaluate(&i);
+    Ok(fitcard_estimator::badge::svg(&e, &i).trim_end().to_string())
+}
+
+/// `fitcard report`: the accuracy report and the speed section.
+fn report() -> String {
+    format!(
+        "{}\n\n{}",
+        fitcard_estimator::baselines::report().trim_end(),
+        speed_report::section().trim_end()
+    )
+}
+
+/// `estimate`, `rank` and `best` on the query's inputs; any other command is unknown (after the
+/// query is checked, so a bad key is named first).
+fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
     // `best` ranks every family: the model and format it would fall back to are not used, so
     // what the notices say of them (the default model has no MLX files) is no reason to refuse.
-    let about_the_model = |n: &&fitcard_estimator::inputs::Notice| {
+    let about_the_model = |n: &Notice, i: &Inputs| {
         cmd == "best"
             && (n.key == "model"
                 || n.key == "quant"
-                || n.key == "engine"
-                    && n.message
-                        .starts_with(&format!("{} has no ", d.inputs.model)))
+                || n.key == "engine" && n.message.starts_with(&format!("{} has no ", i.model)))
     };
-    if let Some(n) = d.notices.iter().find(|n| !about_the_model(n)) {
-        // The library falls back to defaults; the CLI refuses, naming the key.
-        return Err(format!("bad parameter {n}"));
-    }
-    let i = d.inputs;
+    let i = checked_inputs(query, about_the_model)?;
     match (cmd, i.mode) {
         ("estimate", Mode::Serve) => {
-            let e = fitcard_estimator::estimate::estimate_full(&i);
+            let e = fitcard_estimator::serve::estimate_full(&i);
             Ok(if json {
                 to_json(&e)
             } else {
@@ -220,6 +157,24 @@ fn run(args: &[&str], json: bool) -> Result<String, String> {
         }
         _ => Err(format!("unknown command {}\n{USAGE}", quote(cmd))),
     }
+}
+
+/// The query's inputs. A notice (a bad key or value, which the library replaces with its
+/// default) refuses the query, naming the key, unless `ignored` says it does not matter here.
+fn checked_inputs(
+    query: &str,
+    ignored: impl Fn(&Notice, &Inputs) -> bool,
+) -> Result<Inputs, String> {
+    let d = decode(query);
+    match d.notices.iter().find(|n| !ignored(n, &d.inputs)) {
+        Some(n) => Err(format!("bad parameter {n}")),
+        None => Ok(d.inputs),
+    }
+}
+
+/// The query's inputs, any notice a refusal ([`checked_inputs`]).
+fn inputs(query: &str) -> Result<Inputs, String> {
+    checked_inputs(query, |_, _| false)
 }
 
 fn to_json<T: serde::Serialize>(v: &T) -> String {

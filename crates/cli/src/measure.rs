@@ -2,28 +2,29 @@
 
 use crate::*;
 
-pub fn measure(query: &str, points: &[&str], json: bool) -> Result<String, String> {
-    let d = decode(query);
-    if let Some(n) = d.notices.first() {
-        return Err(format!("bad parameter {n}"));
+/// `measure '<query>' CTX:GIB…` (the fit) or `measure '<query>' --how` (the loop, no readings).
+pub fn measure(query: &str, points: &[&str], how: bool, json: bool) -> Result<String, String> {
+    let i = inputs(query)?;
+    if how && !points.is_empty() {
+        return Err(USAGE.into());
     }
-    if points == ["--how"] {
-        let how = fitcard_estimator::measure::how_to_measure(&d.inputs)?;
+    if how {
+        let how = fitcard_estimator::measure::how_to_measure(&i)?;
         return Ok(if json {
             // The loop as one JSON string, with what it measures.
             to_json(&serde_json::json!({
-                "model": d.inputs.model,
-                "engine": d.inputs.engine.id(),
+                "model": i.model,
+                "engine": i.engine.id(),
                 "script": how,
             }))
         } else {
             how
         });
     }
-    if d.inputs.par != 1 {
+    if i.par != 1 {
         return Err(format!(
             "par={}: measure with concurrency pinned to 1 (each slot has its own KV cache, so the slope would be {} × the per-token KV)",
-            d.inputs.par, d.inputs.par
+            i.par, i.par
         ));
     }
     let pts = points
@@ -31,9 +32,9 @@ pub fn measure(query: &str, points: &[&str], json: bool) -> Result<String, Strin
         .map(|p| point(p))
         .collect::<Result<Vec<_>, String>>()?;
     let (_, v) = catalog()
-        .variant(&d.inputs.model)
+        .variant(&i.model)
         .ok_or("model not in the catalog")?;
-    let g = fitcard_estimator::measure::global_share(&pts, &v.arch, d.inputs.kv)?;
+    let g = fitcard_estimator::measure::global_share(&pts, &v.arch, i.kv)?;
     Ok(if json {
         to_json(&g)
     } else {

@@ -4,28 +4,32 @@ use crate::*;
 
 /// `solve '<query>' [--for ctx|par|cards|gpu|seq|bsz]`: the limit of one input, every other held
 /// (all serve-mode limits when `--for` is not given).
-pub fn solve(query: &str, rest: &[&str], json: bool) -> Result<String, String> {
+pub fn solve(
+    query: &str,
+    rest: &[&str],
+    target: Option<&str>,
+    json: bool,
+) -> Result<String, String> {
     use fitcard_estimator::solve::{solve, Target};
-    let d = decode(query);
-    if let Some(n) = d.notices.first() {
-        return Err(format!("bad parameter {n}"));
+    let i = inputs(query)?;
+    if !rest.is_empty() {
+        return Err(USAGE.into());
     }
-    let targets: Vec<Target> = match rest {
-        [] if d.inputs.mode == Mode::Train => vec![Target::Seq, Target::Bsz],
-        [] => vec![Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
-        ["--for", t] => vec![t.parse().map_err(|_| {
+    let targets: Vec<Target> = match target {
+        None if i.mode == Mode::Train => vec![Target::Seq, Target::Bsz],
+        None => vec![Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
+        Some(t) => vec![t.parse().map_err(|_| {
             format!(
                 "--for {} is not one of ctx, par, cards, gpu, seq, bsz",
                 quote(t)
             )
         })?],
-        _ => return Err(USAGE.into()),
     };
     let out: Vec<Solved> = targets
         .iter()
         .map(|&t| {
-            let solution = solve(&d.inputs, t);
-            let proof = fitcard_estimator::solve::proof(&d.inputs, &solution);
+            let solution = solve(&i, t);
+            let proof = fitcard_estimator::solve::proof(&i, &solution);
             Solved { solution, proof }
         })
         .collect();

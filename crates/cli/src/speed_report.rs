@@ -1,7 +1,7 @@
 //! The speed part of `fitcard report`: published decode measurements run through the estimator
 //! end to end (the query each row becomes, what was measured, what the estimate says), grouped,
 //! with each group's median and worst error. The rows and their sources are
-//! `crates/estimator/tests/data/speed.json`; `crates/estimator/tests/speed.rs` holds the same
+//! `crates/estimator/data/speed.json`; `crates/estimator/tests/speed.rs` holds the same
 //! rows as tests, and the rows that cannot be written as a catalog query (llama-bench files the
 //! catalog lacks, other Apple chips, Metal prefill) with their own arithmetic.
 
@@ -9,7 +9,7 @@ use fitcard_estimator::{decode, estimate};
 use serde_json::Value;
 use std::fmt::Write;
 
-const DATA: &str = include_str!("../../estimator/tests/data/speed.json");
+const DATA: &str = include_str!("../../estimator/data/speed.json");
 
 /// One measured row as the estimator sees it.
 struct Row {

@@ -536,3 +536,16 @@ fn readme_table_names_every_query_key() {
         );
     }
 }
+
+/// Flags may stand anywhere and take `=`: `solve --for=ctx '<query>'` is `solve '<query>' --for
+/// ctx`; a word that only looks like a flag stays a word (`--png` is refused with the usage text).
+#[test]
+fn flags_stand_anywhere() {
+    let q = "model=Qwen/Qwen3-8B";
+    let a = fitcard(&["solve", q, "--for", "ctx", "--json"]);
+    let b = fitcard(&["--json", "solve", "--for=ctx", q]);
+    assert_eq!(json(&a), json(&b));
+    let png = fitcard(&["frontier", q, "--png"]);
+    assert_eq!(png.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&png.stderr).contains("usage: fitcard"));
+}

@@ -26,13 +26,57 @@ fn estimate_corpus() {
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
         .collect();
     assert!(queries.len() >= 20, "the corpus lost its rows");
-    for (n, q) in queries.iter().enumerate() {
+    let mut names: Vec<String> = queries.iter().map(|q| slug(q)).collect();
+    names.sort();
+    names.dedup();
+    assert_eq!(
+        names.len(),
+        queries.len(),
+        "two corpus rows share a snapshot name"
+    );
+    for q in &queries {
         let text = run(&["estimate", q]);
         let json = run(&["estimate", q, "--json"]);
         insta::with_settings!({ description => *q, omit_expression => true }, {
-            insta::assert_snapshot!(format!("estimate_{n:02}"), format!("{text}\n{json}"));
+            insta::assert_snapshot!(format!("estimate_{}", slug(q)), format!("{text}\n{json}"));
         });
     }
+}
+
+/// A snapshot's name from its query, so that inserting a row renames nothing: the model's name
+/// without its publisher, then each other `key-value` (the version key left out), separated by
+/// `_`; any character but an ASCII letter, digit, `.` or `-` becomes `-`.
+fn slug(q: &str) -> String {
+    let parts: Vec<String> = q
+        .trim_start_matches('?')
+        .split('&')
+        .filter(|kv| !kv.is_empty() && !kv.starts_with("v="))
+        .map(|kv| match kv.split_once('=') {
+            Some(("model", m)) => m.rsplit('/').next().unwrap_or(m).to_string(),
+            Some((k, v)) => format!("{k}-{v}"),
+            None => kv.to_string(),
+        })
+        .collect();
+    parts
+        .join("_")
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '.' || c == '-' || c == '_' {
+                c.to_ascii_lowercase()
+            } else {
+                '-'
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn snapshot_names_follow_the_query() {
+    assert_eq!(
+        slug("v=1&model=google/gemma-3-1b-it&quant=F16&gpus=rtx-4090,rtx-3090"),
+        "gemma-3-1b-it_quant-f16_gpus-rtx-4090-rtx-3090"
+    );
+    assert_eq!(slug("?ctx=8192&par=2"), "ctx-8192_par-2");
 }
 
 /// The cross-family ranking for three cards (a small, a large consumer card and a data-centre

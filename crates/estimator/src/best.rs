@@ -10,11 +10,12 @@
 //! follow, each with that reason, in their family's own capability order (its own source);
 //! variants with no fitting format are counted, not listed.
 
-use crate::catalog::{catalog, Matched};
-use crate::estimate::{candidate, Verdict};
+use crate::catalog::quant::Quant;
+use crate::catalog::{catalog, CommonEval, Family, Matched, Variant};
+use crate::estimate::{Estimate, Verdict};
+use crate::inputs::normalize::normalize;
 use crate::inputs::Inputs;
-use crate::normalize::normalize;
-use crate::quant::Quant;
+use crate::serve::candidate;
 use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
 
@@ -46,7 +47,7 @@ pub struct BestRow {
     /// Bytes on the cards.
     pub device_bytes: Bytes,
     /// Decode tokens/s per request of that format at the chosen context and concurrency
-    /// ([`crate::speed::decode`]; `None` when a card's bandwidth is unknown).
+    /// ([`crate::serve::speed::decode`]; `None` when a card's bandwidth is unknown).
     pub decode_tps: Option<f64>,
 }
 
@@ -71,7 +72,6 @@ pub fn best(inputs: &Inputs) -> Best {
     let cat = catalog();
     let f = &inputs.best;
     let eval = cat.common_eval.as_ref();
-    let container = inputs.engine.container();
     let (mut rows, mut not_fitting, mut filtered_out) = (Vec::new(), 0, 0);
     for fam in &cat.families {
         let family_ok = f.family.as_ref().is_none_or(|id| *id == fam.id)
@@ -87,51 +87,10 @@ pub fn best(inputs: &Inputs) -> Best {
                 filtered_out += 1;
                 continue;
             }
-            // Formats are stored highest precision first: the first that fits is the answer.
-            let fit = v
-                .formats
-                .iter()
-                .filter(|fm| fm.container == container)
-                .find_map(|fm| {
-                    let mut i = inputs.clone();
-                    i.model.clone_from(&v.id);
-                    i.quant = fm.id;
-                    let e = candidate(&i, v, fm);
-                    // Decode speed of the one format kept (microseconds: no cost to the
-                    // ranking's budget).
-                    e.fits.then(|| {
-                        let tps = crate::speed::decode(&i, v, &e).map(|s| s.decode_tps);
-                        (fm.id, e, tps)
-                    })
-                });
-            let Some((quant, e, decode_tps)) = fit else {
-                not_fitting += 1;
-                continue;
-            };
-            let score = eval.and_then(|ev| {
-                ev.scores
-                    .iter()
-                    .find(|s| s.model.eq_ignore_ascii_case(&v.id))
-            });
-            rows.push(BestRow {
-                family: fam.id.clone(),
-                model: v.id.clone(),
-                name: v.name.clone(),
-                quant,
-                score: score.map(|s| s.score),
-                matched: score.map(|s| s.matched),
-                estimated: score.is_some_and(|s| s.estimated),
-                unscored: match (score, eval) {
-                    (Some(_), _) => None,
-                    (None, Some(ev)) => Some(format!("not covered by {}", ev.name)),
-                    (None, None) => Some("no cross-family evaluation in this build".into()),
-                },
-                capability_rank: v.capability_rank,
-                verdict: e.verdict,
-                headroom: e.headroom(),
-                device_bytes: e.total_device_bytes,
-                decode_tps,
-            });
+            match first_fit(&inputs, v) {
+                Some(fit) => rows.push(row(fam, v, fit, eval)),
+                None => not_fitting += 1,
+            }
         }
     }
     // Scored rows by score; unscored after them, in family order then the family's own rank.
@@ -150,6 +109,61 @@ pub fn best(inputs: &Inputs) -> Best {
         rows,
         not_fitting,
         filtered_out,
+    }
+}
+
+/// The first of `v`'s formats for the engine that fits (formats are stored highest precision
+/// first, so it is the answer), its estimate and decode speed.
+fn first_fit(inputs: &Inputs, v: &Variant) -> Option<(Quant, Estimate, Option<f64>)> {
+    let container = inputs.engine.container();
+    v.formats
+        .iter()
+        .filter(|fm| fm.container == container)
+        .find_map(|fm| {
+            let mut i = inputs.clone();
+            i.model.clone_from(&v.id);
+            i.quant = fm.id;
+            let e = candidate(&i, v, fm);
+            // Decode speed of the one format kept (microseconds: no cost to the ranking's
+            // budget).
+            e.fits.then(|| {
+                let tps = crate::serve::speed::decode(&i, v, &e).map(|s| s.decode_tps);
+                (fm.id, e, tps)
+            })
+        })
+}
+
+/// The row of `v` in family `fam` with the format that fits, scored by the cross-family
+/// evaluation `eval` when it covers `v`.
+fn row(
+    fam: &Family,
+    v: &Variant,
+    (quant, e, decode_tps): (Quant, Estimate, Option<f64>),
+    eval: Option<&CommonEval>,
+) -> BestRow {
+    let score = eval.and_then(|ev| {
+        ev.scores
+            .iter()
+            .find(|s| s.model.eq_ignore_ascii_case(&v.id))
+    });
+    BestRow {
+        family: fam.id.clone(),
+        model: v.id.clone(),
+        name: v.name.clone(),
+        quant,
+        score: score.map(|s| s.score),
+        matched: score.map(|s| s.matched),
+        estimated: score.is_some_and(|s| s.estimated),
+        unscored: match (score, eval) {
+            (Some(_), _) => None,
+            (None, Some(ev)) => Some(format!("not covered by {}", ev.name)),
+            (None, None) => Some("no cross-family evaluation in this build".into()),
+        },
+        capability_rank: v.capability_rank,
+        verdict: e.verdict,
+        headroom: e.headroom(),
+        device_bytes: e.total_device_bytes,
+        decode_tps,
     }
 }
 

@@ -1,440 +1,465 @@
-//! Serve mode: the terms summed, sharded over the cards, and every hard constraint checked.
-//!
-//! Feasibility (every hard constraint is enumerated first):
-//! 1. the format exists for the engine (GGUF for llama.cpp/Ollama, safetensors for vLLM/transformers);
-//! 2. the context fits the model (`ctx ≤ max_position_embeddings`);
-//! 3. bytes on the fullest card ≤ capacity (vLLM: ≤ `util × capacity`, which it preallocates and
-//!    refuses to start without). Each term is split over the cards so that they sum exactly to
-//!    the total: evenly under tensor parallelism, by whole layers under layer split; the overhead
-//!    evenly (it holds a per-card CUDA context term).
-//!
-//! With more than one card the layout is a second question, not a constraint: tensor
-//! parallelism when it can start (llama.cpp `-sm row` needs `kv_heads % cards == 0`; vLLM needs
-//! `heads % tp == 0`, the vocabulary padded to a multiple of 64 divisible by `tp`, and either
-//! `kv_heads % tp == 0` or `tp % kv_heads == 0`, replicating the KV heads), else layer split
-//! (llama.cpp `-sm layer`, vLLM pipeline parallelism), which has no head constraint and adds
-//! capacity but no speed. The `tensor_parallel` check reports which, with [`Severity::Info`]:
-//! `fits` is the AND of the [`Severity::Hard`] checks only. vLLM and SGLang also list every
-//! `tp × pp` layout of the cards ([`crate::layouts`]).
-//!
-//! Verdict: *does not fit* when a constraint fails; *tight* when the smallest headroom on a card
-//! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
+//! What an estimate says (the result vocabulary, below the pipeline that computes it): the
+//! verdict, the use of each card, the checks, the layout, the speed and the parallel layouts, as
+//! the CLI's JSON and the page read them. The pipeline is [`mod@crate::estimate`].
 
-use crate::catalog::{catalog, Arch, Format, Variant};
-use crate::describe;
-use crate::engine::Engine;
-use crate::inputs::{GpuChoice, Inputs};
-use crate::normalize::normalize;
-use crate::terms::{kv, Place, Term, TermName};
-use crate::units::{Bytes, SignedBytes};
+use crate::inputs::Notice;
+use crate::terms::{Term, TermName};
+use crate::units::{Bytes, SignedBytes, GIB};
+use serde::Serialize;
 
-pub use crate::placement::*;
-pub use crate::result::*;
-pub(crate) use crate::sizing::*;
+/// Headroom under which a fit is called tight (llama-server `--fit` margin).
+pub const TIGHT_MARGIN: Bytes = Bytes(GIB);
 
-/// Estimate serve-mode memory for `inputs` (what the page shows; [`estimate_full`] adds the
-/// parallel layouts).
-pub fn estimate(inputs: &Inputs) -> Estimate {
-    estimate_with::<false>(inputs)
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+/// The answer in one word.
+pub enum Verdict {
+    /// Every hard constraint holds, with at least [`TIGHT_MARGIN`] to spare.
+    Fits,
+    /// Every hard constraint holds, with less than [`TIGHT_MARGIN`] to spare.
+    Tight,
+    /// A hard constraint fails.
+    DoesNotFit,
 }
 
-/// [`estimate`] plus every tensor × pipeline parallel layout of the cards
-/// ([`Estimate::layouts`]) and the warning when another layout than the chosen one fits: the
-/// CLI's report. Computed apart so that the page, which does not show the list, neither links
-/// nor runs it on each input change.
-pub fn estimate_full(inputs: &Inputs) -> Estimate {
-    estimate_with::<true>(inputs)
-}
-
-/// Does `inputs` fit? The same answer as [`estimate`]`(inputs).fits` (the checks are all made
-/// when the terms are assembled), without the words, the commands and the speed: the inverse
-/// solver and the frontier ask it hundreds of times.
-pub(crate) fn fits(inputs: &Inputs) -> bool {
-    let mut i = inputs.clone();
-    normalize(&mut i);
-    let Some((_, v)) = catalog().variant(&i.model) else {
-        return false;
-    };
-    let container = i.engine.container();
-    match v
-        .formats
-        .iter()
-        .find(|f| f.id == i.quant && f.container == container)
-    {
-        Some(f) => {
-            let a = arch_for(&i, v);
-            assemble(&i, v, f, &size(&i, &a, f)).fits
-        }
-        None => false,
-    }
-}
-
-fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
-    let mut i = inputs.clone();
-    let notices = normalize(&mut i);
-    let cat = catalog();
-    let (_, v) = cat
-        .variant(&i.model)
-        .expect("normalize guarantees a catalog model");
-    let container = i.engine.container();
-    let format = v
-        .formats
-        .iter()
-        .find(|f| f.id == i.quant && f.container == container);
-    let mut e = match format {
-        Some(f) => {
-            let a = arch_for(&i, v);
-            let s = size(&i, &a, f);
-            let mut e = assemble(&i, v, f, &s);
-            describe::describe(&mut e, &i, v, f, &s);
-            if LAYOUTS {
-                e.layouts = crate::layouts::layouts(&i, &a, f, e.split());
-                if let Some(w) = crate::layouts::other_fits(&i, &e) {
-                    e.warnings.push(w);
-                }
-            }
-            e.commands = side_by_side(&i, v, f, &e);
-            crate::speed::attach(&i, v, &mut e);
-            e
-        }
-        None => unavailable(&i, v),
-    };
-    e.notices = notices;
-    e
-}
-
-/// Estimate serve-mode memory for a model that is not in the catalog: a variant and format read
-/// from a file's header ([`crate::gguf`]). Every other input goes through [`normalize`] as
-/// usual; the file's name and format replace `model` and `quant`.
-pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
-    let mut i = inputs.clone();
-    let mut notices = normalize(&mut i);
-    notices.retain(|n| n.key != "model" && n.key != "quant");
-    i.model.clone_from(&v.id);
-    i.quant = f.id;
-    let mut e = if i.engine.container() == f.container {
-        let s = size(&i, &v.arch, f);
-        let mut e = assemble(&i, v, f, &s);
-        describe::describe(&mut e, &i, v, f, &s);
-        e.layouts = crate::layouts::layouts(&i, &v.arch, f, e.split());
-        crate::speed::attach(&i, v, &mut e);
-        e
-    } else {
-        unavailable(&i, v)
-    };
-    // The file's own format name (`Q3_K_M`, …), not the nearest catalog one.
-    if let Some(name) = f
-        .note
-        .as_deref()
-        .and_then(|n| n.strip_prefix("general.file_type "))
-    {
-        e.quant = name.to_string();
-    }
-    e.notices = notices;
-    e
-}
-
-/// Why there is no format for the engine: a built-in catalog entry lists none (the repo may
-/// publish them: the page offers the import); an imported repo or a file publishes none.
-fn no_files(i: &Inputs, v: &Variant) -> String {
-    let imported = catalog()
-        .variant(&v.id)
-        .is_none_or(|(f, _)| f.id.starts_with(crate::catalog::IMPORTED_PREFIX));
-    let (kind, engine) = (i.engine.container().label(), i.engine.label());
-    if imported {
-        format!("{} publishes no {kind} files for {engine}", v.id)
-    } else {
-        format!(
-            "fitcard's catalog lists no {kind} files of {} for {engine}; the repo may publish them.",
-            v.id
-        )
-    }
-}
-
-fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
-    let capacity = card_capacity(i);
-    let per_card = (0..i.cards.max(1))
-        .map(|index| CardUse {
-            index,
-            bytes: Bytes::ZERO,
-            capacity,
-            budget: capacity,
-            terms: Vec::new(),
-        })
-        .collect();
-    Estimate::refusal(
-        &v.id,
-        i.quant.id(),
-        i.engine.id(),
-        per_card,
-        Check::hard(CheckName::FormatAvailable, false, no_files(i, v)),
-    )
-}
-
-/// Estimate one catalog candidate without formula texts, warnings and command line (the
-/// ranking's path: the pair is valid by construction, so no normalisation either).
-pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
-    let s = size(i, &arch_for(i, v), f);
-    assemble(i, v, f, &s)
-}
-
-/// Every hard constraint, and the layout as information.
-pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> Vec<Check> {
-    let mut checks = Vec::with_capacity(3);
-    let yarn = a
-        .yarn
-        .as_ref()
-        .filter(|y| i.ctx > a.max_ctx && i.ctx <= y.max_ctx());
-    let ctx_ok = i.ctx <= a.max_ctx || (yarn.is_some() && i.engine != Engine::Ollama);
-    checks.push(Check::hard(
-        CheckName::ContextLength,
-        ctx_ok,
-        match (i.ctx <= a.max_ctx, yarn) {
-            (true, _) => format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx),
-            (false, Some(y)) if ctx_ok => format!(
-                "context {} needs YaRN rope scaling (×{} over {} tokens, validated by the publisher up to {}): the command enables it",
-                i.ctx,
-                crate::units::Shortest(y.factor),
-                y.original_ctx,
-                y.max_ctx()
-            ),
-            (false, Some(y)) => format!(
-                "context {} needs YaRN rope scaling, which Ollama cannot switch on (llama.cpp, vLLM, SGLang and transformers can, up to {})",
-                i.ctx, y.max_ctx()
-            ),
-            (false, None) => format!(
-                "context {} exceeds the model's maximum {} tokens",
-                i.ctx,
-                a.longest_ctx(i.engine)
-            ),
-        },
-    ));
-    // The card with the least headroom decides (the first one under even layer split).
-    let fullest = fullest(per_card);
-    let used = fullest.bytes;
-    let (capacity, budget) = (fullest.capacity, fullest.budget);
-    let vram_ok = used <= budget;
-    let budget_words = if i.engine.preallocates() {
-        format!(
-            "{budget} (util {} × {capacity})",
-            crate::units::Shortest(i.util)
-        )
-    } else {
-        format!("{capacity}")
-    };
-    let alike = s.shares.iter().all(|&x| x == s.shares[0])
-        && s.capacities.iter().all(|&c| c == s.capacities[0]);
-    let where_words = if alike {
-        "per card".to_string()
-    } else {
-        format!("on card {} (the least headroom)", fullest.index)
-    };
-    // An Apple machine's capacity is the GPU's default share of its RAM, which a sysctl raises.
-    let wired = match &i.gpu {
-        GpuChoice::Catalog(id) if !vram_ok && i.gpus.is_empty() => catalog()
-            .gpu(id)
-            .and_then(|g| crate::support::wired_limit_words(g, used)),
-        _ => None,
-    };
-    checks.push(Check::hard(
-        CheckName::VramPerCard,
-        vram_ok,
-        if vram_ok {
-            format!("{used} {where_words} ≤ {budget_words}")
+impl Verdict {
+    /// Does not fit when a constraint fails; tight under [`TIGHT_MARGIN`] of headroom; else fits.
+    pub fn from_headroom(fits: bool, headroom: SignedBytes) -> Verdict {
+        if !fits {
+            Verdict::DoesNotFit
+        } else if headroom < SignedBytes::diff(TIGHT_MARGIN, Bytes::ZERO) {
+            Verdict::Tight
         } else {
-            format!(
-                "{used} {where_words} > {budget_words}: short by {}{}",
-                used.saturating_sub(budget),
-                wired.map_or(String::new(), |w| format!("; {w}"))
-            )
-        },
-    ));
-    if let Some(tp) = &s.tp {
-        let message = match tp {
-            Ok(m) => m.clone(),
-            Err(m) => format!(
-                "{m}; {} used instead ({}): {}",
-                if s.split.0 > 1 {
-                    "tensor parallelism within pipeline stages"
-                } else {
-                    "layer split"
-                },
-                if i.engine.preallocates() && i.gpus.is_empty() {
-                    parallel_words(i.engine, s.split.0, s.split.1)
-                } else {
-                    layer_split_words(i.engine, i.cards)
-                },
-                if vram_ok {
-                    "it fits, but the extra cards add capacity, not speed"
-                } else {
-                    "it does not fit that way either"
-                }
-            ),
-        };
-        checks.push(Check::info(CheckName::TensorParallel, tp.is_ok(), message));
+            Verdict::Fits
+        }
     }
-    checks
-}
 
-/// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.
-fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
-    let a = &v.arch;
-    let mut terms = vec![
-        Term::new(TermName::Weights, s.weights.device, Place::Device),
-        Term::new(TermName::KvCache, s.kv.total, Place::Device),
-        Term::new(TermName::Overhead, s.overhead.bytes, Place::Device),
-    ];
-    if s.weights.host > Bytes::ZERO {
-        terms.push(Term::new(
-            TermName::WeightsHost,
-            s.weights.host,
-            Place::Host,
-        ));
-    }
-    if let Some(o) = &s.offload {
-        if o.layers_host > Bytes::ZERO {
-            terms.push(Term::new(TermName::LayersHost, o.layers_host, Place::Host));
+    /// The verdict in words.
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Fits => "fits",
+            Verdict::Tight => "tight",
+            Verdict::DoesNotFit => "does not fit",
         }
-        if o.kv_host > Bytes::ZERO {
-            terms.push(Term::new(TermName::KvHost, o.kv_host, Place::Host));
-        }
-    }
-    if s.logits > Bytes::ZERO {
-        terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
-    }
-    let per_card = shard(s);
-    let mut checks = checks(i, a, s, &per_card);
-    let pool = i
-        .engine
-        .preallocates()
-        .then(|| vllm_pool(i, a, s, &per_card));
-    if let Some(p) = &pool {
-        checks.push(vllm_startup(i, fullest(&per_card).budget, p));
-        if let Err(e) = vllm_pages(i, a, s) {
-            checks.push(Check::hard(CheckName::VllmStartup, false, e));
-        }
-    }
-    checks.extend(crate::support::check(i.engine, a, f));
-    checks.extend(crate::support::device_check(i));
-    let fits = checks.iter().all(Check::passes);
-    let binding = fullest(&per_card);
-    let headroom = SignedBytes::diff(binding.budget, binding.bytes);
-    Estimate {
-        model: v.id.clone(),
-        quant: f.id.to_string(),
-        engine: i.engine.id(),
-        total_device_bytes: s.weights.device + s.kv.total + s.overhead.bytes,
-        total_host_bytes: s.weights.host
-            + s.logits
-            + s.offload.map_or(Bytes::ZERO, |o| o.layers_host + o.kv_host),
-        offload: s.offload,
-        terms,
-        per_card,
-        fits,
-        verdict: Verdict::from_headroom(fits, headroom),
-        layout: s.layout,
-        mmproj_bytes: (s.mmproj > Bytes::ZERO).then_some(s.mmproj),
-        kv_pool_bytes: pool.map(|p| p.bytes),
-        kv_pool_tokens: pool.map(|p| p.tokens),
-        max_concurrency: pool.map(|p| p.max_concurrency),
-        layouts: Vec::new(),
-        parallel: s.choice.clone(),
-        checks,
-        warnings: Vec::new(),
-        command: String::new(),
-        speed: None,
-        commands: Vec::new(),
-        notices: Vec::new(),
     }
 }
 
-/// The plan on every engine that loads `f`, the chosen one first.
-fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<EngineCommand> {
-    let mut out = vec![EngineCommand {
-        engine: i.engine.id(),
-        command: e.command.clone(),
-        device_bytes: fullest(&e.per_card).bytes,
-        fits: e.fits,
-    }];
-    for &other in Engine::ALL.iter().filter(|&&x| x != i.engine) {
-        if other.container() != f.container {
-            continue;
-        }
-        let mut j = Inputs {
-            engine: other,
-            ..i.clone()
-        };
-        normalize(&mut j);
-        let s = size(&j, &arch_for(&j, v), f);
-        let o = assemble(&j, v, f, &s);
-        out.push(EngineCommand {
-            engine: other.id(),
-            command: crate::command::command(&j, f, s.layout, &s.shares, s.split),
-            device_bytes: fullest(&o.per_card).bytes,
-            fits: o.fits,
-        });
-    }
-    out
+/// One card's share.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CardUse {
+    /// Card (or GPU) index.
+    pub index: u32,
+    /// Bytes on this card.
+    pub bytes: Bytes,
+    /// The card's memory (train mode: its free memory).
+    pub capacity: Bytes,
+    /// What the engine may use of the capacity (vLLM: util × capacity).
+    pub budget: Bytes,
+    /// (term, bytes on this card), in term order.
+    pub terms: Vec<(TermName, Bytes)>,
 }
 
-/// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
-/// pool cannot hold one request of `--max-model-len` tokens.
-fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
-    let ok = p.per_request <= p.bytes && p.bytes > Bytes::ZERO;
-    let (name, len_flag, check) = match i.engine {
-        Engine::Sglang => ("SGLang", "--context-length", CheckName::SglangStartup),
-        _ => ("vLLM", "--max-model-len", CheckName::VllmStartup),
-    };
-    let message = if ok {
-        format!(
-            "{name} starts: {} of KV cache = {} tokens, {}× requests of {} tokens",
-            p.bytes,
-            p.tokens,
-            crate::units::Fixed(p.max_concurrency, 1),
-            i.ctx
-        )
-    } else if p.bytes == Bytes::ZERO {
-        format!(
-            "{name} fails at startup: the weights (and the profiled peak) exceed its budget of {}",
-            fullest_budget
-        )
-    } else {
-        format!(
-            "{name} fails at startup: {} of KV cache cannot hold one request of {len_flag} {} ({} needed)",
-            p.bytes, i.ctx, p.per_request
-        )
-    };
-    Check::hard(check, ok, message)
+/// One engine's command for the plan.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct EngineCommand {
+    /// The engine (`llama.cpp`, `ollama`, `vllm`, `sglang`, `transformers`).
+    pub engine: &'static str,
+    /// The command line (a short script for transformers).
+    pub command: String,
+    /// Bytes on the fullest card on that engine.
+    pub device_bytes: Bytes,
+    /// Whether the plan fits on that engine.
+    pub fits: bool,
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::permalink::decode;
+/// Does a failed check decide the verdict?
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Severity {
+    /// A constraint: `fits` is the AND of the hard checks.
+    Hard,
+    /// A fact about the plan that does not stop it (tensor parallelism impossible, so the cards
+    /// split by layer instead).
+    Info,
+}
 
-    #[test]
-    fn the_verdict_alone_is_the_estimate_verdict() {
-        for q in [
-            "",
-            "par=40",
-            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=rtx-4090&par=8",
-            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=rtx-4090&ctx=40960&par=1",
-            "model=meta-llama/Llama-3.1-8B-Instruct&engine=sglang&quant=BF16&cards=2&par=64",
-            "model=Qwen/Qwen3-14B&engine=transformers&quant=BF16&gpu=h100-sxm&par=2",
-            "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=4&ctx=131072",
-            "model=deepseek-ai/DeepSeek-R1-Distill-Llama-70B&quant=Q8_0&vram=8",
-            "model=google/gemma-3-12b-it&engine=vllm&quant=Q4_K_M",
-        ] {
-            for ctx in [512, 8192, 131_072] {
-                for par in [1, 7, 300] {
-                    let i = Inputs {
-                        ctx,
-                        par,
-                        ..decode(q).inputs
-                    };
-                    assert_eq!(fits(&i), estimate(&i).fits, "{q} ctx={ctx} par={par}");
-                }
-            }
+ids! {
+    /// The checks, by their stable machine names.
+    CheckName {
+        /// Serve: the engine can load a published format of the model.
+        FormatAvailable = "format_available",
+        /// Serve: the context fits the model's maximum.
+        ContextLength = "context_length",
+        /// Serve: the fullest card holds its bytes.
+        VramPerCard = "vram_per_card",
+        /// Serve (information): tensor parallelism or layer split.
+        TensorParallel = "tensor_parallel",
+        /// Serve, vLLM: the engine starts (room for the weights, the peak and one request).
+        VllmStartup = "vllm_startup",
+        /// Serve, SGLang: the engine starts (room for the weights and one request).
+        SglangStartup = "sglang_startup",
+        /// Serve: the engine runs the model's architecture and format ([`crate::serve::support`]).
+        EngineSupports = "engine_supports",
+        /// Train: the model's architecture is known.
+        ModelKnown = "model_known",
+        /// Train: the GPU pool holds the total.
+        VramPool = "vram_pool",
+        /// Train: every picked GPU holds its share.
+        GpuRoom = "gpu_room",
+        /// Train: an explicit GPU list is valid.
+        ExplicitGpus = "explicit_gpus",
+    }
+}
+
+/// One constraint or fact about the plan.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Check {
+    /// Which check.
+    pub name: CheckName,
+    /// Whether it holds.
+    pub ok: bool,
+    /// What was compared, in words.
+    pub message: String,
+    /// Whether a failure decides the verdict.
+    pub severity: Severity,
+}
+
+impl Check {
+    /// A hard constraint.
+    pub fn hard(name: CheckName, ok: bool, message: String) -> Check {
+        Check {
+            name,
+            ok,
+            message,
+            severity: Severity::Hard,
         }
     }
+
+    /// An informational check.
+    pub fn info(name: CheckName, ok: bool, message: String) -> Check {
+        Check {
+            name,
+            ok,
+            message,
+            severity: Severity::Info,
+        }
+    }
+
+    /// True unless this is a failed hard constraint.
+    pub fn passes(&self) -> bool {
+        self.ok || self.severity == Severity::Info
+    }
+}
+
+/// How the cards share the model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Layout {
+    /// One card holds everything.
+    Single,
+    /// Tensor parallelism: every layer split by attention heads (llama.cpp `-sm row`, vLLM
+    /// `--tensor-parallel-size`).
+    Tensor,
+    /// Layer split: each card holds whole layers (llama.cpp `-sm layer`, vLLM
+    /// `--pipeline-parallel-size`, Ollama, transformers `device_map="auto"`): capacity without
+    /// speed-up, and no divisibility constraint.
+    Layer,
+}
+
+/// The `tensor_parallel × pipeline_parallel` split of vLLM and SGLang on `tp × pp` alike cards.
+///
+/// Unpinned (no `tp=`/`pp=`), it is chosen the way vLLM's documentation advises: tensor
+/// parallel over the cards of a node (up to [`GPUS_PER_NODE`]), pipeline parallel across nodes,
+/// whenever that fits. Otherwise, among the layouts
+/// the engine can start ([`crate::serve::placement::tensor_parallel`], at least one layer per stage) that fit, the one
+/// whose KV pool holds the most tokens (hence the highest "maximum concurrency"); layouts
+/// within [`EQUAL_POOL_PERCENT`] % of the largest pool count as equal, and of those the largest
+/// tensor-parallel size wins (pure tensor parallelism first: every card works on every token).
+/// When none fits, the engine's default is shown: all tensor parallel when it can start, else
+/// all pipeline.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ParallelChoice {
+    /// `--tensor-parallel-size` (SGLang `--tp-size`).
+    pub tp: u32,
+    /// `--pipeline-parallel-size` (SGLang `--pp-size`).
+    pub pp: u32,
+    /// Set by `tp=`/`pp=` rather than chosen.
+    pub pinned: bool,
+    /// Why this split, in words.
+    pub why: String,
+}
+
+/// KV pools of two layouts that differ by less than this many percent count as equal when the
+/// split is chosen: the estimate's own tolerance against published startup logs
+/// (tests/vllm_logs.rs), below which it cannot tell two layouts apart.
+pub const EQUAL_POOL_PERCENT: u64 = 5;
+
+/// GPUs in one node (DGX/HGX servers hold 8): the largest tensor-parallel size chosen unpinned.
+pub const GPUS_PER_NODE: u32 = 8;
+
+/// Everything the page, the embed and the CLI show for one configuration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Estimate {
+    /// Repo id of the variant.
+    pub model: String,
+    /// Format estimated.
+    pub quant: String,
+    /// Engine (`unsloth` in train mode).
+    pub engine: &'static str,
+    /// Every memory term, device and host.
+    pub terms: Vec<Term>,
+    /// Each card's share; sums to the device totals.
+    pub per_card: Vec<CardUse>,
+    /// Sum of the device terms.
+    pub total_device_bytes: Bytes,
+    /// Sum of the host terms.
+    pub total_host_bytes: Bytes,
+    /// Layers and KV cache kept in host RAM by `ngl=` / `nkvo=1` (llama.cpp, Ollama).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub offload: Option<Offload>,
+    /// Every hard check passes.
+    pub fits: bool,
+    /// Fits, tight or does not fit.
+    pub verdict: Verdict,
+    /// How the cards share the model.
+    pub layout: Layout,
+    /// llama.cpp: the repo's multimodal projector, part of the weights on the first card
+    /// (absent when the repo has none, on other engines, and with `mmproj=0`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mmproj_bytes: Option<Bytes>,
+    /// vLLM: the KV pool on the binding card, in bytes (absent on other engines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_pool_bytes: Option<Bytes>,
+    /// vLLM: the KV pool in tokens, as vLLM prints it at startup.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub kv_pool_tokens: Option<u64>,
+    /// vLLM: requests of `ctx` tokens the pool holds at once ("Maximum concurrency").
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub max_concurrency: Option<f64>,
+    /// vLLM and SGLang: every `tensor_parallel × pipeline_parallel = cards` layout with its
+    /// memory per GPU and whether it starts and fits (absent on other engines and mixed cards).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub layouts: Vec<ParallelLayout>,
+    /// vLLM and SGLang on several alike cards: the `tensor_parallel × pipeline_parallel` split
+    /// the estimate, its bars and its command use, and why it was chosen.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub parallel: Option<ParallelChoice>,
+    /// Every constraint and fact checked.
+    pub checks: Vec<Check>,
+    /// Engine defaults and limits that change the answer.
+    pub warnings: Vec<String>,
+    /// The command that runs this configuration.
+    pub command: String,
+    /// Decode speed and prefill (absent when a card's memory bandwidth is unknown).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub speed: Option<Speed>,
+    /// The same plan on every engine that loads this file, side by side (the chosen engine
+    /// first), each with what it was planned for.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<EngineCommand>,
+    /// Inputs that were adjusted to be consistent (format/KV type not available …).
+    pub notices: Vec<Notice>,
+}
+
+impl Estimate {
+    /// An estimate that cannot be made: no terms, the failed `check` says why.
+    pub fn refusal(
+        model: &str,
+        quant: &str,
+        engine: &'static str,
+        per_card: Vec<CardUse>,
+        check: Check,
+    ) -> Estimate {
+        Estimate {
+            model: model.to_string(),
+            quant: quant.to_string(),
+            engine,
+            terms: Vec::new(),
+            per_card,
+            total_device_bytes: Bytes::ZERO,
+            total_host_bytes: Bytes::ZERO,
+            offload: None,
+            fits: false,
+            verdict: Verdict::DoesNotFit,
+            layout: Layout::Single,
+            mmproj_bytes: None,
+            kv_pool_bytes: None,
+            kv_pool_tokens: None,
+            max_concurrency: None,
+            layouts: Vec::new(),
+            parallel: None,
+            checks: vec![check],
+            warnings: Vec::new(),
+            command: String::new(),
+            speed: None,
+            commands: Vec::new(),
+            notices: Vec::new(),
+        }
+    }
+
+    /// `(tensor_parallel, pipeline_parallel)` the estimate runs: [`Estimate::parallel`], else
+    /// `(1, 1)` on one card, all tensor or all pipeline by [`Estimate::layout`].
+    pub fn split(&self) -> (u32, u32) {
+        let cards = self.per_card.len().max(1) as u32;
+        match (&self.parallel, self.layout) {
+            (Some(p), _) => (p.tp, p.pp),
+            (None, Layout::Single) => (1, 1),
+            (None, Layout::Tensor) => (cards, 1),
+            (None, Layout::Layer) => (1, cards),
+        }
+    }
+
+    /// The failed hard constraints, in words (empty when it fits).
+    pub fn reasons(&self) -> Vec<String> {
+        self.checks
+            .iter()
+            .filter(|c| !c.passes())
+            .map(|c| c.message.clone())
+            .collect()
+    }
+
+    /// Would the engine start this plan? `false` when vLLM or SGLang refuse at startup, or the
+    /// engine does not run the model's architecture, format or card: such a plan has no speed
+    /// to show (its [`Estimate::speed`] is what it would run at if it started).
+    pub fn starts(&self) -> bool {
+        !self.checks.iter().any(|c| {
+            !c.ok
+                && matches!(
+                    c.name,
+                    CheckName::VllmStartup
+                        | CheckName::SglangStartup
+                        | CheckName::EngineSupports
+                        | CheckName::FormatAvailable
+                )
+        })
+    }
+
+    /// The decode speed to show: none for a plan the engine would not start.
+    pub fn shown_speed(&self) -> Option<&Speed> {
+        self.speed.as_ref().filter(|_| self.starts())
+    }
+
+    /// Why a plan does not fit when its memory does: the first failed hard check other than
+    /// the memory per card (the context past the model's limit, an engine that does not run
+    /// the architecture, a startup refusal), to lead with instead of a positive headroom.
+    /// `None` when it fits or when memory is a reason.
+    pub fn lead_reason(&self) -> Option<&str> {
+        let memory_fails = self
+            .checks
+            .iter()
+            .any(|c| matches!(c.name, CheckName::VramPerCard | CheckName::VramPool) && !c.passes());
+        if self.fits || memory_fails {
+            return None;
+        }
+        self.checks
+            .iter()
+            .find(|c| !c.passes())
+            .map(|c| c.message.as_str())
+    }
+
+    /// Smallest `budget − bytes` over the cards (negative = over).
+    pub fn headroom(&self) -> SignedBytes {
+        self.per_card
+            .iter()
+            .map(|c| SignedBytes::diff(c.budget, c.bytes))
+            .min()
+            .unwrap_or_default()
+    }
+}
+
+/// Layers and KV cache kept in host RAM by `-ngl N` / `--no-kv-offload` (llama.cpp, Ollama).
+///
+/// llama.cpp numbers `layers + 1` slots, the output layer last, and puts the last `ngl` of them
+/// on the GPU (`i_gpu_start = max(n_layer + 1 − n_gpu_layers, 0)` in `load_tensors`,
+/// `src/llama-model.cpp`): the output layer goes first, then the last `ngl − 1` blocks; the
+/// first `layers + 1 − ngl` blocks stay on the CPU with their KV cache (the cache of a layer is
+/// allocated on that layer's device, `src/llama-kv-cache.cpp`; `--no-kv-offload` keeps every
+/// layer's there). The host share of the weights is the blocks' share of the file less the
+/// output matrix (sized at the embedding's storage type); the KV cache's is the layers' share.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize)]
+pub struct Offload {
+    /// Transformer blocks on the CPU.
+    pub cpu_layers: u32,
+    /// Weight bytes of those blocks (and of the output layer at `ngl=0`) in host RAM.
+    pub layers_host: Bytes,
+    /// KV cache bytes in host RAM.
+    pub kv_host: Bytes,
+}
+
+/// The speed of one configuration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Speed {
+    /// Tokens per second for each request, at the chosen context and concurrency.
+    pub decode_tps: f64,
+    /// Tokens per second over all concurrent requests.
+    pub aggregate_tps: f64,
+    /// Bytes that stay in system RAM and are read from there each token (llama.cpp, Ollama).
+    pub offloaded_bytes: u64,
+    /// Whole layers that stay in system RAM.
+    pub offloaded_layers: u32,
+    /// Decode speed if nothing spilled, per request (equal to `decode_tps` without a spill).
+    pub on_card_tps: f64,
+    /// Memory bandwidth of the card(s) used, GB/s (the slowest card when they differ).
+    pub bandwidth_gbs: f64,
+    /// Share of that bandwidth the fit reaches ([`crate::serve::speed::Fit::eff`]).
+    pub efficiency: f64,
+    /// Host RAM bandwidth used for layers and KV cache left in system RAM, GB/s (the theoretical
+    /// peak).
+    pub ram_bw_gbs: f64,
+    /// Share of that bandwidth the CPU reads them at ([`crate::serve::speed::HOST_EFF`]).
+    pub ram_efficiency: f64,
+    /// Prompt tokens per second over a prompt that fills the chosen context, batch 1 (`None`
+    /// when a card's FP16 throughput is unknown; see [`crate::serve::speed::prefill()`]).
+    pub prefill_tps: Option<f64>,
+    /// Time to first token for that prompt, seconds.
+    pub ttft_s: Option<f64>,
+    /// A published measurement of this very configuration, if one is known
+    /// ([`crate::serve::measured`]).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub measured: Option<crate::catalog::Measured>,
+}
+
+impl Speed {
+    /// The prefill, when it is known.
+    pub fn prefill(&self) -> Option<Prefill> {
+        Some(Prefill {
+            prefill_tps: self.prefill_tps?,
+            ttft_s: self.ttft_s?,
+        })
+    }
+}
+
+/// Prompt processing of one configuration.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Prefill {
+    /// Prompt tokens per second over a prompt that fills the context.
+    pub prefill_tps: f64,
+    /// Time to first token for that prompt at batch 1, seconds.
+    pub ttft_s: f64,
+}
+
+/// One `tp × pp` layout.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ParallelLayout {
+    /// Tensor-parallel size (`--tensor-parallel-size`, SGLang `--tp-size`).
+    pub tp: u32,
+    /// Pipeline-parallel size (`--pipeline-parallel-size`, SGLang `--pp-size`).
+    pub pp: u32,
+    /// Layers per pipeline stage, first to last.
+    pub stage_layers: Vec<u64>,
+    /// Bytes on one GPU of each stage, first to last.
+    pub stage_bytes: Vec<Bytes>,
+    /// Bytes on the fullest GPU.
+    pub per_gpu_bytes: Bytes,
+    /// What the engine may use of each GPU (`util × capacity`).
+    pub budget: Bytes,
+    /// The engine can start this layout on this model (divisibility).
+    pub valid: bool,
+    /// Valid, and the fullest GPU stays within the budget.
+    pub fits: bool,
+    /// Why not, when it is invalid or does not fit.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    /// The layout the estimate, its per-card bars and its command use.
+    pub chosen: bool,
 }

@@ -15,10 +15,10 @@
 pub mod plot;
 pub mod svg;
 
-use crate::engine::{Engine, KvDtype};
-use crate::estimate::estimate;
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::inputs::normalize::normalize;
 use crate::inputs::{limits, Inputs, Mode};
-use crate::normalize::normalize;
+use crate::serve::estimate;
 use crate::solve::{ctx_max, max_par};
 use crate::units::Tokens;
 use serde::Serialize;

@@ -12,35 +12,31 @@
 //!
 //! - `units`: bytes, tokens and the float printer
 //! - `order`: the stable sort
-//! - `quant`: weight formats and ggml types
-//! - `engine`: the engines and KV cache types
-//! - `catalog`: families, variants, architectures, formats, cards, measured rows
-//! - `mmproj`: vision projectors
-//! - `inputs`: everything a user sets
-//! - `normalize`: the inputs made consistent with the catalog and the engine, one rule each
-//! - `permalink`: the query string
-//! - `gguf`: GGUF headers read without trusting them
-//! - `hf`: config.json and safetensors headers read without trusting them
+//! - `catalog`: weight formats and ggml types (`quant`), the engines and KV cache types
+//!   (`engine`), families, variants, architectures, formats, cards, measured rows, vision
+//!   projectors (`mmproj`)
+//! - `inputs`: everything a user sets; made consistent with the catalog and the engine, one rule
+//!   each (`normalize`); the query string (`permalink`)
+//! - `readers`: GGUF headers (`gguf`), config.json and safetensors headers (`hf`), read without
+//!   trusting them
 //! - `terms`: the memory terms (weights, KV cache, logits, overhead)
-//! - `result`: what an estimate says (verdict, cards, checks, speed, layouts)
-//! - `placement`: card capacities, tensor parallelism, layer splits
-//! - `support`: what each engine runs, and the hardware predicates
-//! - `stages`: pipeline stages and their weights
-//! - `sizing`: the terms for a split, sharded; the splits weighed
-//! - `layouts`: every tensor × pipeline layout
-//! - `command`: the command for each engine
-//! - `measured`: the published measurement of a configuration
-//! - `speed`: decode and prefill speed
-//! - `describe`: each term's words
-//! - `estimate`: the serve pipeline
+//! - `estimate`: what an estimate says (verdict, cards, checks, speed, layouts)
+//! - `serve`: the serve pipeline: card capacities, tensor parallelism and layer splits
+//!   (`placement`), what each engine runs and the hardware predicates (`support`), pipeline
+//!   stages (`stages`), the terms for a split, sharded (`sizing`), the splits weighed (`split`),
+//!   every tensor × pipeline layout (`layouts`), each engine's command (`command`), the
+//!   published measurement of a configuration (`measured`), decode and prefill speed
+//!   (`speed`), each term's words (`describe`)
 //! - `rank`: a family's variants and formats, ranked
 //! - `best`: the best model for the cards, across families
-//! - `training`: fine-tuning memory
+//! - `train`: fine-tuning memory
+//! - `evaluate`: the estimate in either mode
 //! - `solve`: the limits of one input, every other held
 //! - `badge`: the badge
 //! - `frontier`: the context × concurrency frontier
-//! - `measure`: global layers backed out of readings
-//! - `baselines`: the accuracy report over the measured rows
+//! - `measure`: global layers backed out of readings; the measuring loop of each engine (`script`)
+//! - `accuracy`: the accuracy report over the measured rows: the published measurements (`rows`),
+//!   the engines' startup logs (`logs`), the estimate beside them and the report (`report`)
 
 /// A text the page does not carry (a term's domain or provenance): itself with the `prose`
 /// feature, empty without it (the page's build, which links to the method page instead).
@@ -100,44 +96,41 @@ macro_rules! ids {
     };
 }
 
-pub mod badge;
 #[cfg(not(target_arch = "wasm32"))]
-pub mod baselines;
+pub mod accuracy;
+pub mod badge;
 pub mod best;
 pub mod catalog;
-pub mod command;
-mod describe;
-pub mod engine;
 pub mod estimate;
+pub mod evaluate;
 pub mod frontier;
-pub mod gguf;
-pub mod hf;
 pub mod inputs;
-pub mod layouts;
 pub mod measure;
-pub mod measured;
-pub mod mmproj;
-pub mod normalize;
 pub mod order;
-pub mod permalink;
-pub mod placement;
-pub mod quant;
 pub mod rank;
-pub mod result;
-mod sizing;
+pub mod readers;
+pub mod serve;
 pub mod solve;
-pub mod speed;
-mod stages;
-pub mod support;
 pub mod terms;
-pub mod training;
+pub mod train;
 pub mod units;
+
+// The shorter paths the CLI and the page use (each module lives in its layer's folder).
+#[cfg(not(target_arch = "wasm32"))]
+pub use accuracy as baselines;
+pub use catalog::{engine, mmproj, quant};
+pub use inputs::{normalize, permalink};
+pub use readers::{gguf, hf};
+pub use serve::{command, layouts, measured, placement, speed, support};
+pub use train as training;
 
 pub use catalog::catalog;
 pub use engine::{Engine, KvDtype};
-pub use estimate::{estimate, CardUse, Check, Estimate, Verdict};
+pub use estimate::{CardUse, Check, Estimate, Verdict};
+pub use evaluate::evaluate;
 pub use inputs::{GpuChoice, Inputs, Mode, Notice};
 pub use permalink::{decode, encode, Decoded};
 pub use quant::{GgmlType, Quant};
 pub use rank::{rank, Candidate};
+pub use serve::estimate;
 pub use units::Bytes;

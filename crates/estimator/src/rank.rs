@@ -4,10 +4,11 @@
 //! Non-fitting candidates follow in the same order, each with its reasons.
 
 use crate::catalog::catalog;
-use crate::estimate::{candidate, Verdict};
+use crate::catalog::quant::Quant;
+use crate::estimate::Verdict;
+use crate::inputs::normalize::normalize;
 use crate::inputs::Inputs;
-use crate::normalize::normalize;
-use crate::quant::Quant;
+use crate::serve::candidate;
 use crate::units::{Bytes, SignedBytes};
 use serde::Serialize;
 
@@ -34,7 +35,7 @@ pub struct Candidate {
     pub device_bytes: Bytes,
     /// Failed constraints in words (empty when it fits).
     pub reasons: Vec<String>,
-    /// Decode speed per request, tokens/s ([`crate::speed::decode`]; layers left in system RAM
+    /// Decode speed per request, tokens/s ([`crate::serve::speed::decode`]; layers left in system RAM
     /// included), when the cards' bandwidth is known.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub decode_tps: Option<f64>,
@@ -68,7 +69,7 @@ pub fn rank(inputs: &Inputs) -> Vec<Candidate> {
                 headroom: e.headroom(),
                 device_bytes: e.total_device_bytes,
                 reasons: e.reasons(),
-                decode_tps: crate::speed::decode(&i, v, &e)
+                decode_tps: crate::serve::speed::decode(&i, v, &e)
                     .filter(|_| e.starts())
                     .map(|s| s.decode_tps),
             });

@@ -20,11 +20,11 @@
 //! `tests/solve.rs`.
 
 use crate::catalog::catalog;
-use crate::estimate::estimate;
+use crate::inputs::normalize::normalize;
 use crate::inputs::Trainer;
 use crate::inputs::{limits, GpuChoice, Inputs, Mode};
-use crate::normalize::normalize;
-use crate::training;
+use crate::serve::estimate;
+use crate::train;
 use crate::units::Bytes;
 use serde::Serialize;
 
@@ -64,8 +64,8 @@ pub struct Solution {
 /// (the same as `estimate(i).fits`, without its words and commands).
 fn fits(i: &Inputs) -> bool {
     match i.mode {
-        Mode::Serve => crate::estimate::fits(i),
-        Mode::Train => training::estimate(i).estimate.fits,
+        Mode::Serve => crate::serve::fits(i),
+        Mode::Train => train::estimate(i).estimate.fits,
     }
 }
 
@@ -146,7 +146,7 @@ pub fn proof(inputs: &Inputs, s: &Solution) -> Option<Proof> {
                 (e.total_device_bytes, e.fits, None)
             }
             Mode::Train => {
-                let t = training::estimate(i);
+                let t = train::estimate(i);
                 (
                     t.estimate.total_device_bytes,
                     t.estimate.fits,

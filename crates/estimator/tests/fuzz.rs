@@ -16,7 +16,7 @@
 //! `FITCARD_FUZZ_N=1000000 cargo test --profile fuzz -p fitcard-estimator --test fuzz -- --nocapture`.
 
 use fitcard_estimator::catalog::{Format, Variant};
-use fitcard_estimator::{decode, estimate, gguf, hf, Bytes};
+use fitcard_estimator::{decode, gguf, hf, Bytes};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Inputs per parser (`FITCARD_FUZZ_N`, default 100,000).
@@ -141,7 +141,11 @@ fn gguf_headers() {
     fuzz("gguf", &seeds, 1, |b| match gguf::parse(b) {
         Ok(h) => match gguf::to_variant(&h, "x.gguf", Bytes(b.len() as u64)) {
             Ok((v, f)) => {
-                let e = estimate::estimate_file(&decode("ctx=4096&par=2").inputs, &v, &f);
+                let e = fitcard_estimator::serve::estimate_file(
+                    &decode("ctx=4096&par=2").inputs,
+                    &v,
+                    &f,
+                );
                 assert!(!e.fits || e.total_device_bytes.get() < u64::MAX);
             }
             Err(m) => one_line(&m),
@@ -198,7 +202,7 @@ fn config_json() {
         let text = String::from_utf8_lossy(b);
         match hf::to_variant("fuzz/model", &text, Bytes(1 << 33), &[]) {
             Ok((v, f)) => {
-                let e = estimate::estimate_file(&decode("ctx=8192").inputs, &v, &f);
+                let e = fitcard_estimator::serve::estimate_file(&decode("ctx=8192").inputs, &v, &f);
                 assert!(!e.fits || e.total_device_bytes.get() < u64::MAX);
             }
             Err(m) => one_line(&m),
@@ -222,7 +226,7 @@ fn query_strings() {
         // Every tenth decoded query is estimated too (the catalog model it names, or the
         // default): what a link reaches, not only how it parses.
         if b.len() % 10 == 0 {
-            let e = estimate::estimate(&d.inputs);
+            let e = fitcard_estimator::estimate(&d.inputs);
             assert!(!e.fits || e.total_device_bytes.get() < u64::MAX);
         }
     });
@@ -282,7 +286,7 @@ const QUERIES: [&str; 9] = [
 fn estimate_everywhere(v: &Variant, f: &Format) -> usize {
     let mut fits = 0;
     for q in QUERIES {
-        let e = estimate::estimate_file(&decode(q).inputs, v, f);
+        let e = fitcard_estimator::serve::estimate_file(&decode(q).inputs, v, f);
         assert!(!e.fits || e.total_device_bytes.get() < u64::MAX, "{q}");
         for c in &e.checks {
             one_line(&c.message);

@@ -3,7 +3,7 @@
 //! and hostile lengths are refused before anything is allocated.
 
 use fitcard_estimator::gguf::{parse, to_variant, Error, MAX_STRING};
-use fitcard_estimator::{catalog, decode, estimate, estimate::estimate_file, Bytes};
+use fitcard_estimator::{catalog, decode, estimate, serve::estimate_file, Bytes};
 use proptest::prelude::*;
 
 enum V<'a> {

@@ -6,7 +6,7 @@ use fitcard_estimator::hf::{
     arch_of, bytes_per_dtype, format_of, format_with, safetensors_header, to_variant, HeaderError,
     Tensor,
 };
-use fitcard_estimator::{decode, estimate, estimate::estimate_file};
+use fitcard_estimator::{decode, estimate, serve::estimate_file};
 use serde_json::json;
 
 /// Qwen3-0.6B's config (https://huggingface.co/Qwen/Qwen3-0.6B/blob/main/config.json, the fields

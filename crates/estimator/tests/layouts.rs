@@ -2,14 +2,15 @@
 //! replication and vocabulary padding), where each engine puts the remainder layers, and a
 //! plan that fits only with pipeline parallelism.
 
-use fitcard_estimator::estimate::{fullest, tensor_parallel, Layout};
+use fitcard_estimator::estimate::Layout;
 use fitcard_estimator::layouts::pipeline_stages;
+use fitcard_estimator::serve::{fullest, tensor_parallel};
 use fitcard_estimator::{catalog, decode, Engine};
 
 fn est(q: &str) -> fitcard_estimator::Estimate {
     let d = decode(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
-    fitcard_estimator::estimate::estimate_full(&d.inputs)
+    fitcard_estimator::serve::estimate_full(&d.inputs)
 }
 
 /// (heads, kv heads, vocab, tp) → starts? (vLLM and SGLang shard attention alike.)
@@ -303,7 +304,7 @@ fn bad_pins_are_dropped_with_a_notice() {
             "{q}: {:?}",
             d.notices
         );
-        let e = fitcard_estimator::estimate::estimate_full(&d.inputs);
+        let e = fitcard_estimator::serve::estimate_full(&d.inputs);
         let pinned = e.parallel.as_ref().filter(|p| p.pinned).map(|p| p.tp);
         assert_eq!(pinned, kept, "{q}");
     }

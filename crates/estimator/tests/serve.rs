@@ -1,7 +1,8 @@
 //! Serve-mode behaviour: the public contract's exact numbers, the engine rules, every hard
 //! constraint, ranking and concurrency. One commented case per row.
 
-use fitcard_estimator::terms::Place;
+use fitcard_estimator::estimate::CheckName;
+use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{decode, estimate, rank, Estimate, Inputs};
 
 fn est(q: &str) -> Estimate {
@@ -10,30 +11,32 @@ fn est(q: &str) -> Estimate {
     estimate(&d.inputs)
 }
 
-fn term(e: &Estimate, name: &str) -> u64 {
+#[track_caller]
+fn term(e: &Estimate, name: TermName) -> u64 {
     e.terms
         .iter()
-        .find(|t| t.name.id() == name)
+        .find(|t| t.name == name)
         .map_or_else(|| panic!("no term {name}"), |t| t.bytes.get())
 }
 
-fn has_term(e: &Estimate, name: &str) -> bool {
-    e.terms.iter().any(|t| t.name.id() == name)
+fn has_term(e: &Estimate, name: TermName) -> bool {
+    e.terms.iter().any(|t| t.name == name)
 }
 
-fn check<'a>(e: &'a Estimate, name: &str) -> &'a fitcard_estimator::Check {
+#[track_caller]
+fn check(e: &Estimate, name: CheckName) -> &fitcard_estimator::Check {
     e.checks
         .iter()
-        .find(|c| c.name.id() == name)
+        .find(|c| c.name == name)
         .unwrap_or_else(|| panic!("no check {name}: {:?}", e.checks))
 }
 
-/// The public contract's example (issue "done when"): 38 MiB = 4 global × 4096 cells + 22 SWA ×
+/// The public contract's example: 38 MiB = 4 global × 4096 cells + 22 SWA ×
 /// 1024 cells, 1 KiB per cell.
 #[test]
 fn contract_gemma3_1b_kv_is_exact() {
     let e = est("v=1&model=google/gemma-3-1b-it&quant=F16&ctx=4096&par=1&engine=llama.cpp&kv=f16");
-    assert_eq!(term(&e, "kv_cache"), 39_845_888);
+    assert_eq!(term(&e, TermName::KvCache), 39_845_888);
 }
 
 /// Public llama.cpp log, Llama-3.2-1B F16 full offload: CUDA0 model buffer 2357.26 MiB,
@@ -43,11 +46,11 @@ fn contract_gemma3_1b_kv_is_exact() {
 #[test]
 fn llama_host_resident_embeddings_match_public_log() {
     let e = est("model=meta-llama/Llama-3.2-1B-Instruct&quant=F16&engine=llama.cpp&ctx=4096");
-    assert_eq!(term(&e, "weights_host"), 525_336_576); // 501.00 MiB
-    let dev = term(&e, "weights") as f64 / (1 << 20) as f64;
+    assert_eq!(term(&e, TermName::WeightsHost), 525_336_576); // 501.00 MiB
+    let dev = term(&e, TermName::Weights) as f64 / (1 << 20) as f64;
     assert!((dev - 2357.26).abs() < 12.0, "device weights {dev:.2} MiB");
     // KV @4096 = 128 MiB (llama.cpp's allocator, tests/llama_kv.rs).
-    assert_eq!(term(&e, "kv_cache"), 128 << 20);
+    assert_eq!(term(&e, TermName::KvCache), 128 << 20);
 }
 
 /// The deduction is gated on engine and container: vLLM loads everything on the card.
@@ -55,8 +58,8 @@ fn llama_host_resident_embeddings_match_public_log() {
 fn host_deduction_is_gated_on_engine() {
     let l = est("model=meta-llama/Llama-3.2-1B-Instruct&quant=F16&engine=llama.cpp");
     let v = est("model=meta-llama/Llama-3.2-1B-Instruct&quant=BF16&engine=vllm");
-    assert!(has_term(&l, "weights_host"));
-    assert!(!has_term(&v, "weights_host"));
+    assert!(has_term(&l, TermName::WeightsHost));
+    assert!(!has_term(&v, TermName::WeightsHost));
     assert!(v.terms.iter().all(|t| t.place == Place::Device));
 }
 
@@ -71,7 +74,7 @@ fn gemma3n_per_layer_embeddings_stay_on_host() {
         let e = est(&format!("model={id}&quant=Q8_0&engine=llama.cpp"));
         let q8 = |n: u64| n / 32 * 34;
         let want = q8(262_400 * 2048) + q8(262_144 * layers * 256);
-        assert_eq!(term(&e, "weights_host"), want, "{id}");
+        assert_eq!(term(&e, TermName::WeightsHost), want, "{id}");
     }
 }
 
@@ -83,8 +86,8 @@ fn ollama_multiplies_kv_by_slots() {
         est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=ollama&ctx=4096&par=1");
     let four =
         est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=ollama&ctx=4096&par=4");
-    assert_eq!(term(&one, "kv_cache"), 128 << 20);
-    assert_eq!(term(&four, "kv_cache"), 4 * (128 << 20));
+    assert_eq!(term(&one, TermName::KvCache), 128 << 20);
+    assert_eq!(term(&four, TermName::KvCache), 4 * (128 << 20));
     assert!(four.command.contains("OLLAMA_NUM_PARALLEL=4"));
 }
 
@@ -135,7 +138,7 @@ fn commands_always_write_concurrency() {
 fn tensor_parallel_impossible_falls_back_to_layer_split() {
     use fitcard_estimator::estimate::{Layout, Severity};
     let e = est("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&cards=3&gpu=rtx-4090");
-    let c = check(&e, "tensor_parallel");
+    let c = check(&e, CheckName::TensorParallel);
     assert!(!c.ok);
     assert_eq!(c.severity, Severity::Info);
     assert_eq!(
@@ -145,7 +148,7 @@ fn tensor_parallel_impossible_falls_back_to_layer_split() {
     assert!(e.fits);
     assert_eq!(e.layout, Layout::Layer);
     assert!(e.command.contains("-sm layer -ts 1,1,1"), "{}", e.command);
-    assert!(check(&e, "vram_per_card").ok);
+    assert!(check(&e, CheckName::VramPerCard).ok);
 }
 
 /// vLLM replicates KV heads when tp > kv_heads (vLLM's tensor-parallel rule): the one-KV-head model *can* use TP
@@ -166,7 +169,7 @@ fn vllm_tp_rule_with_replication() {
             "model={m}&quant=BF16&engine=vllm&cards={cards}&gpu=h100-sxm&ctx=4096"
         ));
         assert_eq!(
-            check(&e, "tensor_parallel").ok,
+            check(&e, CheckName::TensorParallel).ok,
             ok,
             "{m} × {cards}: {:?}",
             e.checks
@@ -239,7 +242,7 @@ fn sliding_window_plateau() {
             &est(&format!(
                 "model=google/gemma-3-27b-it&quant=Q4_K_M&engine=llama.cpp&ctx={ctx}"
             )),
-            "kv_cache",
+            TermName::KvCache,
         )
     };
     let (a, b, c) = (kv(8192), kv(16384), kv(32768));
@@ -253,11 +256,11 @@ fn sliding_window_plateau() {
 #[test]
 fn overhead_regimes() {
     let small = est("model=meta-llama/Llama-3.2-1B-Instruct&quant=Q4_K_M&engine=llama.cpp&cards=4&ctx=131072&vram=24");
-    let o = term(&small, "overhead") as f64 / (1u64 << 30) as f64;
+    let o = term(&small, TermName::Overhead) as f64 / (1u64 << 30) as f64;
     assert!((o - (0.7 * 4.0 + 0.35)).abs() < 1e-6, "{o}");
     let big = est("model=meta-llama/Llama-3.1-70B-Instruct&quant=Q4_K_M&engine=llama.cpp&cards=1&ctx=131072&vram=96");
-    let w = term(&big, "weights") as f64;
-    let o = term(&big, "overhead") as f64;
+    let w = term(&big, TermName::Weights) as f64;
+    let o = term(&big, TermName::Overhead) as f64;
     assert!((o - (0.1 * w + 0.35 * (1u64 << 30) as f64)).abs() < 2.0);
 }
 
@@ -269,7 +272,7 @@ fn vllm_budget_is_utilisation() {
     assert_eq!(c.budget.get(), 40 << 30);
     // The KV pool vLLM will get, as concurrency: (budget − weights − overhead) / per-request KV,
     // Qwen3-8B at 4096 tokens = 36 layers × 8 heads × 128 × 2 × 2 B × 4096 = 576 MiB.
-    let w = term(&e, "weights") + term(&e, "overhead");
+    let w = term(&e, TermName::Weights) + term(&e, TermName::Overhead);
     let want = ((40u64 << 30) - w) as f64 / (576u64 << 20) as f64;
     let note = e
         .warnings
@@ -286,7 +289,7 @@ fn vllm_budget_is_utilisation() {
 #[test]
 fn context_beyond_model_maximum() {
     let e = est("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&ctx=65536");
-    assert!(!check(&e, "context_length").ok);
+    assert!(!check(&e, CheckName::ContextLength).ok);
     assert!(!e.fits);
 }
 
@@ -331,7 +334,7 @@ fn whole_catalog_estimates() {
                     };
                     let e = estimate(&i);
                     assert!(e.notices.is_empty(), "{} {}: {:?}", v.id, fm.id, e.notices);
-                    for name in ["weights", "kv_cache", "overhead"] {
+                    for name in [TermName::Weights, TermName::KvCache, TermName::Overhead] {
                         assert!(term(&e, name) > 0, "{} {} {name}", v.id, fm.id);
                     }
                 }

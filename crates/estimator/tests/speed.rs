@@ -1,4 +1,4 @@
-//! Decode speed against published llama-bench runs (`tests/data/speed.json`, each row with its
+//! Decode speed against published llama-bench runs (`data/speed.json`, each row with its
 //! URL): the fit of `fitcard_estimator::speed` reproduces every decode row within 20 %, and a
 //! spill to host memory costs what it should.
 
@@ -6,9 +6,9 @@ use fitcard_estimator::catalog::MemoryKind;
 use fitcard_estimator::speed::{param_counts, tp_comm_s, Fit, GDDR, HBM};
 use fitcard_estimator::{catalog, decode, estimate};
 
-/// The published rows, `tests/data/speed.json`.
+/// The published rows, `data/speed.json`.
 fn speed_data() -> serde_json::Value {
-    serde_json::from_str(include_str!("data/speed.json")).expect("speed.json")
+    serde_json::from_str(include_str!("../data/speed.json")).expect("speed.json")
 }
 
 /// Print each row's line and the fit and held-out medians and worsts; returns them.
@@ -793,7 +793,7 @@ fn moe_active_parameters_match_the_published_counts() {
 }
 
 /// Decode at depth: llama.cpp's DGX Spark llama-bench rows (`tg32 @ d0 … d32768`, each with its
-/// URL in `tests/data/speed.json`) through the estimator end to end: active bytes from the
+/// URL in `data/speed.json`) through the estimator end to end: active bytes from the
 /// catalog file, the KV term at that context read at `KV_EFF_RATIO` of the weights' bandwidth.
 /// `KV_EFF_RATIO` was fitted on the gpt-oss-120b and Qwen3-Coder rows; gpt-oss-20b and
 /// Qwen2.5-Coder-7B are held out.
@@ -928,7 +928,7 @@ fn stats(v: &mut [f64]) -> (f64, f64) {
     (v[v.len() / 2], v[v.len() - 1])
 }
 
-/// Prefill against the published `pp512` llama-bench rows (`tests/data/speed.json`): the
+/// Prefill against the published `pp512` llama-bench rows (`data/speed.json`): the
 /// efficiencies of `fitcard_estimator::speed` were fitted on the Llama-3-8B rows; the 70B rows
 /// and the CodeLlama/LLaMA-7B rows of llama.cpp PR #4766 are held out. Rows with a caution are
 /// known outliers of their notebook and must stay misses.

@@ -233,7 +233,7 @@ fn unknown_family_or_gpu_changes_nothing() {
 #[test]
 fn custom_vram_starts_at_the_current_card_and_is_checked() {
     let mut i = base();
-    let cap = fitcard_estimator::estimate::card_capacity(&i).gib();
+    let cap = fitcard_estimator::serve::card_capacity(&i).gib();
     apply(&mut i, Edit::Gpu(None));
     match i.gpu {
         GpuChoice::VramGib(g) => assert!((g - cap).abs() <= 0.125),

@@ -168,7 +168,7 @@ impl MoeLayout {
     /// The layout a file's header or `config.json` spells (`dense` leading dense layers, one MoE
     /// layer every `step`, shared experts `shared` wide), bounded by the model's `layers`; `None`
     /// for the plain layout (every layer routed, nothing shared), which is what no layout means.
-    /// One reader for both file kinds ([`crate::gguf`], [`crate::hf`]).
+    /// One reader for both file kinds ([`crate::readers::gguf`], [`crate::readers::hf`]).
     pub fn read(
         dense: Option<u64>,
         step: Option<u64>,
@@ -311,9 +311,11 @@ impl Arch {
     /// the best-model filter and the page's slider: the native maximum (`max_ctx`), or the
     /// longest with YaRN rope scaling where the publisher validated it (`yarn`), except on
     /// Ollama, which cannot switch YaRN on.
-    pub fn longest_ctx(&self, engine: crate::engine::Engine) -> Tokens {
+    pub fn longest_ctx(&self, engine: crate::catalog::engine::Engine) -> Tokens {
         match &self.yarn {
-            Some(y) if engine != crate::engine::Engine::Ollama => y.max_ctx().max(self.max_ctx),
+            Some(y) if engine != crate::catalog::engine::Engine::Ollama => {
+                y.max_ctx().max(self.max_ctx)
+            }
             _ => self.max_ctx,
         }
     }

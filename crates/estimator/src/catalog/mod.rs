@@ -2,7 +2,7 @@
 //! file sizes), plus GPUs. Compiled in from `data/families/*.json` and `data/gpus.json`; every entry carries its source.
 //! `data/SOURCES.md` explains how it was assembled and which sizes are computed.
 
-use crate::quant::{Container, GgmlType, Quant};
+use crate::catalog::quant::{Container, GgmlType, Quant};
 use crate::units::{Bytes, Tokens};
 use serde::{Deserialize, Serialize};
 use std::sync::OnceLock;
@@ -12,6 +12,9 @@ pub const IMPORTED_PREFIX: &str = "hub:";
 
 mod arch;
 mod closest;
+pub mod engine;
+pub mod mmproj;
+pub mod quant;
 mod schema;
 pub use arch::*;
 pub use closest::*;

@@ -191,11 +191,11 @@ pub struct Gpu {
     /// Where the bandwidth comes from (URL).
     #[serde(default)]
     pub bandwidth_source: Option<String>,
-    /// `gddr`, `hbm` or `unified`: the decode-speed fit differs by memory kind (see [`crate::speed`]).
+    /// `gddr`, `hbm` or `unified`: the decode-speed fit differs by memory kind (see [`crate::serve::speed`]).
     #[serde(default)]
     pub memory_kind: MemoryKind,
     /// Dense FP16 tensor throughput, TFLOPS (10^12 per second), without 2:4 sparsity: the
-    /// prefill roofline (see [`crate::speed`]). GeForce cards: the FP16-accumulate rate, the one
+    /// prefill roofline (see [`crate::serve::speed`]). GeForce cards: the FP16-accumulate rate, the one
     /// llama.cpp's cuBLAS path runs at. `None` where no specification was found.
     #[serde(default)]
     pub fp16_tflops: Option<f64>,
@@ -203,7 +203,7 @@ pub struct Gpu {
     #[serde(default)]
     pub fp16_tflops_source: Option<String>,
     /// Unified-memory machines: the machine's whole RAM (`vram_bytes` is the GPU's default
-    /// share of it; see [`crate::support::default_wired_limit`]), from the same source.
+    /// share of it; see [`crate::serve::support::default_wired_limit`]), from the same source.
     #[serde(default)]
     pub ram_bytes: Option<Bytes>,
 }
@@ -233,7 +233,7 @@ impl Format {
 }
 
 /// One published decode measurement of a catalog configuration (its lookup:
-/// [`crate::measured::find`]).
+/// [`crate::serve::measured::find`]).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
 pub struct Measured {
     /// The catalog variant it measures.

@@ -46,8 +46,8 @@
 //!   vLLM (`--mamba-ssm-cache-dtype auto` = the model's dtype) and transformers in the model's
 //!   dtype, taken as 2 bytes (BF16 checkpoints). Not compared with a startup log yet.
 
+use crate::catalog::engine::{Engine, KvDtype};
 use crate::catalog::Arch;
-use crate::engine::{Engine, KvDtype};
 use crate::inputs::Inputs;
 use crate::units::Bytes;
 use serde::Serialize;
@@ -504,44 +504,44 @@ mod tests {
             (
                 "google/gemma-4-31B-it",
                 1,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (32, 16),
             ),
             (
                 "google/gemma-4-31B-it",
                 2,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (32, 16),
             ),
             (
                 "google/gemma-4-31B-it",
                 8,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (16, 16),
             ),
             ("google/gemma-4-31B-it", 1, KvDtype::Fp8, (32, 16)),
             (
                 "google/gemma-4-26B-A4B-it",
                 1,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (32, 16),
             ),
             (
                 "google/gemma-4-E4B-it",
                 1,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (16, 32),
             ),
             (
                 "google/gemma-4-E2B-it",
                 1,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (16, 32),
             ),
             (
                 "google/gemma-3-27b-it",
                 1,
-                KvDtype::Ggml(crate::quant::GgmlType::BF16),
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
                 (16, 16),
             ),
         ];
@@ -559,7 +559,7 @@ mod tests {
         if let Some(g) = a.global_attn.as_mut() {
             g.head_dim = 384;
         }
-        let e = vllm_block_sizes(&a, KvDtype::Ggml(crate::quant::GgmlType::BF16), 1)
+        let e = vllm_block_sizes(&a, KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16), 1)
             .expect_err("not a multiple");
         assert!(e.contains("NotImplementedError"), "{e}");
     }
@@ -573,14 +573,20 @@ mod tests {
         let (g, s) = a.kv_layer_split();
         let (cell_g, cell_s) = layer_cells(
             &a,
-            KvDtype::Ggml(crate::quant::GgmlType::BF16),
-            KvDtype::Ggml(crate::quant::GgmlType::BF16),
+            KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
+            KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
             1,
             true,
         );
         let want = 8224 * u64::from(g) * cell_g + 1040 * u64::from(s) * cell_s;
         assert_eq!(
-            paged(&a, 8200, 1, KvDtype::Ggml(crate::quant::GgmlType::BF16), 1),
+            paged(
+                &a,
+                8200,
+                1,
+                KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
+                1
+            ),
             Bytes(want)
         );
     }

@@ -49,7 +49,7 @@
 //! yet. MLX's buffer cache (freed buffers it keeps for reuse) and the Python process are not
 //! counted.
 
-use crate::engine::Engine;
+use crate::catalog::engine::Engine;
 use crate::units::{Bytes, GIB, MIB};
 
 /// Per-card fixed arm of the fit (GiB).

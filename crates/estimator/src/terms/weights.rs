@@ -28,9 +28,9 @@
 //! benchmark): without it Qwen3-0.6B/1.7B were over by exactly `vocab × hidden × 2 B` (297 and
 //! 594 MiB), the size of the `lm_head` the checkpoint carries.
 
+use crate::catalog::engine::Engine;
+use crate::catalog::quant::Container;
 use crate::catalog::{Arch, Format};
-use crate::engine::Engine;
-use crate::quant::Container;
 use crate::units::Bytes;
 
 /// How the file's bytes divide between card and host.

@@ -1,0 +1,525 @@
+//! Everything a user can set: one plain value, no signals, no I/O (so it tests on the host).
+//! The permalink codec ([`crate::inputs::permalink`]) turns it into a query string and back.
+
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::catalog::quant::Quant;
+use crate::units::Tokens;
+use serde::Serialize;
+
+pub mod normalize;
+pub mod permalink;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// Serve (inference) or train (fine-tuning).
+pub enum Mode {
+    /// Inference memory.
+    Serve,
+    /// Fine-tuning memory.
+    Train,
+}
+
+/// The card(s): a catalog GPU, or a free-form VRAM size per card (GiB).
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub enum GpuChoice {
+    /// A catalog GPU id.
+    Catalog(String),
+    /// VRAM per card, GiB.
+    VramGib(f64),
+}
+
+impl std::fmt::Display for GpuChoice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            GpuChoice::Catalog(id) => f.write_str(id),
+            GpuChoice::VramGib(g) => write!(f, "{} GiB per card", crate::units::Shortest(*g)),
+        }
+    }
+}
+
+ids! {
+    /// Fine-tuning method: full fine-tuning is the most precise, QLoRA the least.
+    Method {
+        /// All weights trained in 16 bit.
+        Full = "full",
+        /// 16-bit frozen weights plus LoRA adapters.
+        Lora = "lora",
+        /// 4-bit (NF4) frozen weights plus LoRA adapters.
+        Qlora = "qlora",
+    }
+}
+
+ids! {
+    /// Gradient-checkpointing mode (`use_gradient_checkpointing`).
+    GradCkpt {
+        /// Every layer's activations kept.
+        None = "none" | "false",
+        /// Hugging Face checkpointing: one checkpoint per layer, recomputed.
+        True = "true",
+        /// Unsloth's checkpointing, offloading to host memory.
+        Unsloth = "unsloth",
+    }
+}
+
+ids! {
+    /// Optimizer (`optim=` of the trainer arguments).
+    Optim {
+        /// bitsandbytes 8-bit AdamW.
+        Adamw8bit = "adamw_8bit",
+        /// PyTorch AdamW.
+        AdamwTorch = "adamw_torch",
+        /// bitsandbytes paged 32-bit AdamW.
+        PagedAdamw32bit = "paged_adamw_32bit",
+        /// Plain SGD.
+        Sgd = "sgd",
+    }
+}
+
+ids! {
+    /// Trainer profile (`trainer=`): which trainer's memory mechanisms the estimate models.
+    Trainer {
+        /// Unsloth as it runs today: NF4 with double quantization, offloaded checkpoints, chunked
+        /// cross-entropy, FlashAttention-2.
+        Unsloth = "unsloth",
+        /// Unsloth's published formula (Unsloth Studio's estimator), exactly.
+        UnslothFormula = "unsloth-formula",
+        /// Hugging Face Trainer/TRL with PEFT: SDPA attention, unchunked fp32 logits,
+        /// non-quantized weights upcast to fp32 for QLoRA.
+        Transformers = "transformers",
+        /// LLaMA-Factory's defaults (Hugging Face Trainer + PEFT, FlashAttention-2).
+        Llamafactory = "llamafactory",
+    }
+}
+
+ids! {
+    /// A LoRA target module (the projection's name without `_proj`).
+    TargetModule {
+        /// Query projection.
+        Q = "q" | "q_proj",
+        /// Key projection.
+        K = "k" | "k_proj",
+        /// Value projection.
+        V = "v" | "v_proj",
+        /// Attention output projection.
+        O = "o" | "o_proj",
+        /// MLP gate projection.
+        Gate = "gate" | "gate_proj",
+        /// MLP up projection.
+        Up = "up" | "up_proj",
+        /// MLP down projection.
+        Down = "down" | "down_proj",
+    }
+}
+
+impl TargetModule {
+    /// The module name as PEFT's `target_modules` spells it.
+    pub fn proj(self) -> String {
+        format!("{}_proj", self.id())
+    }
+
+    const fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+/// A set of LoRA target modules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct TargetSet(u8);
+
+impl TargetSet {
+    /// All seven projections.
+    pub const ALL: TargetSet = TargetSet(0b111_1111);
+    /// No module.
+    pub const EMPTY: TargetSet = TargetSet(0);
+
+    /// Is `m` in the set?
+    pub const fn contains(self, m: TargetModule) -> bool {
+        self.0 & m.bit() != 0
+    }
+
+    /// The set with `m` added (`on`) or removed.
+    pub const fn with(self, m: TargetModule, on: bool) -> TargetSet {
+        if on {
+            TargetSet(self.0 | m.bit())
+        } else {
+            TargetSet(self.0 & !m.bit())
+        }
+    }
+
+    /// True when no module is selected.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The selected modules, in [`TargetModule::ALL`] order.
+    pub fn iter(self) -> impl Iterator<Item = TargetModule> {
+        TargetModule::ALL
+            .iter()
+            .copied()
+            .filter(move |m| self.contains(*m))
+    }
+}
+
+impl std::fmt::Display for TargetSet {
+    /// `q,k,v` (the query string's spelling).
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, m) in self.iter().enumerate() {
+            if k > 0 {
+                f.write_str(",")?;
+            }
+            f.write_str(m.id())?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for TargetSet {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(self.iter())
+    }
+}
+
+/// Train-mode inputs.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TrainInputs {
+    /// Full fine-tuning, LoRA or QLoRA.
+    pub method: Method,
+    /// LoRA rank.
+    pub rank: u32,
+    /// Per-device batch size.
+    pub bsz: u32,
+    /// Sequence length (tokens).
+    pub seq: Tokens,
+    /// Gradient checkpointing.
+    pub gc: GradCkpt,
+    /// Optimizer.
+    pub optim: Optim,
+    /// The adapted modules.
+    pub targets: TargetSet,
+    /// Free VRAM per GPU in GiB; empty = `cards` × the chosen card's capacity.
+    pub free: Vec<f64>,
+    /// Explicit GPU indices into `free`; empty = automatic selection.
+    pub pick: Vec<u32>,
+    /// Trainer profile.
+    pub trainer: Trainer,
+}
+
+impl Default for TrainInputs {
+    fn default() -> Self {
+        TrainInputs {
+            method: Method::Qlora,
+            rank: 16,
+            bsz: 2,
+            seq: 2048,
+            gc: GradCkpt::Unsloth,
+            optim: Optim::Adamw8bit,
+            targets: TargetSet::ALL,
+            free: Vec::new(),
+            pick: Vec::new(),
+            trainer: Trainer::Unsloth,
+        }
+    }
+}
+
+/// One complete configuration.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Inputs {
+    /// Serve or train.
+    pub mode: Mode,
+    /// Hugging Face repo id of the variant.
+    pub model: String,
+    /// Format of the weights.
+    pub quant: Quant,
+    /// Context per request (tokens).
+    pub ctx: Tokens,
+    /// Concurrent slots (requests served at once, each with `ctx`).
+    pub par: u32,
+    /// Number of cards.
+    pub cards: u32,
+    /// The card(s).
+    pub gpu: GpuChoice,
+    /// Cards of different models (catalog ids, `gpus=`): when given, they are the cards, in
+    /// order, and `cards`, `gpu` and `vram` follow them.
+    pub gpus: Vec<String>,
+    /// The inference engine.
+    pub engine: Engine,
+    /// KV cache type: of K, and of V too unless [`Inputs::kv_v`] says otherwise.
+    pub kv: KvDtype,
+    /// A different type for V (llama.cpp `--cache-type-v`); `None` = the same as K.
+    pub kv_v: Option<KvDtype>,
+    /// llama.cpp `-kvu`: one unified KV buffer shared by all slots.
+    pub kvu: bool,
+    /// llama.cpp `-ub` (physical batch).
+    pub ubatch: u32,
+    /// llama.cpp `--swa-full`: full-size cache for sliding-window layers.
+    pub swa_full: bool,
+    /// vLLM `--gpu-memory-utilization`.
+    pub util: f64,
+    /// vLLM and SGLang: the tensor-parallel size pinned by `tp=` (`None`: chosen, see
+    /// [`crate::estimate::ParallelChoice`]); the pipeline size is `cards / tp`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tp: Option<u32>,
+    /// vLLM and SGLang: the pipeline-parallel size pinned by `pp=` (when `tp=` is not given).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub pp: Option<u32>,
+    /// Load the repo's multimodal projector (llama-server's default for `-hf`); `false` =
+    /// text only (`mmproj=0`, `--no-mmproj`).
+    pub mmproj: bool,
+    /// Measured equivalent global-attention layers of this model (`gl=`), replacing the
+    /// catalog's layer layout for the KV cache; `None` = the catalog's.
+    pub gl: Option<f64>,
+    /// Memory bandwidth of a free-form (`vram=`) card, GB/s (`bw=`): gives it a decode speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub bw: Option<f64>,
+    /// Host RAM bandwidth, GB/s (`ram_bw=`), for layers and KV left in system RAM; `None` =
+    /// [`crate::serve::speed::DEFAULT_RAM_BW_GBS`].
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ram_bw: Option<f64>,
+    /// llama.cpp `-ngl` / Ollama `num_gpu` (`ngl=`): layers on the GPU, the output layer
+    /// counting as one of them; the first `layers + 1 − ngl` blocks stay in host RAM. `None` =
+    /// every layer on the card.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ngl: Option<u32>,
+    /// llama.cpp `--no-kv-offload` (`nkvo=1`): the KV cache stays in host RAM.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub nkvo: bool,
+    /// Compact view for iframes.
+    pub embed: bool,
+    /// The Hub revision (commit sha) an imported model was read at (`rev=`): a shared link
+    /// reads the same files again. `None` for catalog models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub rev: Option<String>,
+    /// The file of an imported repo the format was read from (`file=`, a path in the repo,
+    /// not a local path). `None` for catalog models.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The cross-family view (`best=1`) and its filters (absent from the JSON when unset).
+    #[serde(skip_serializing_if = "BestFilters::is_default")]
+    pub best: BestFilters,
+    /// Train-mode inputs.
+    pub train: TrainInputs,
+}
+
+impl Default for Inputs {
+    fn default() -> Self {
+        Inputs {
+            mode: Mode::Serve,
+            model: "google/gemma-3-12b-it".into(),
+            quant: Quant::Q4KM,
+            ctx: 8192,
+            par: 1,
+            cards: 1,
+            gpu: GpuChoice::Catalog("rtx-4090".into()),
+            gpus: Vec::new(),
+            engine: Engine::LlamaCpp,
+            kv: KvDtype::F16,
+            kv_v: None,
+            kvu: false,
+            ubatch: 512,
+            swa_full: false,
+            util: 0.9,
+            tp: None,
+            pp: None,
+            mmproj: true,
+            gl: None,
+            bw: None,
+            ram_bw: None,
+            ngl: None,
+            nkvo: false,
+            embed: false,
+            rev: None,
+            file: None,
+            best: BestFilters::default(),
+            train: TrainInputs::default(),
+        }
+    }
+}
+
+/// "Best model for my card": the cross-family ranking (`best=1`) and what it is limited to.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct BestFilters {
+    /// Show the cross-family ranking (`best=1`).
+    pub on: bool,
+    /// Only this family (`family=`, a catalog family id).
+    pub family: Option<String>,
+    /// Only this licence (`license=`, a Hugging Face licence id such as `apache-2.0`).
+    pub license: Option<String>,
+    /// Only variants that reach this context (`minctx=`, tokens).
+    pub min_ctx: Option<Tokens>,
+    /// Only reasoning models (`reasoning=1`) or only others (`reasoning=0`).
+    pub reasoning: Option<bool>,
+}
+
+impl BestFilters {
+    /// Anything to write into the permalink?
+    pub fn is_default(&self) -> bool {
+        *self == BestFilters::default()
+    }
+}
+
+impl Inputs {
+    /// The K and V cache types.
+    pub fn kv_types(&self) -> (KvDtype, KvDtype) {
+        (self.kv, self.kv_v.unwrap_or(self.kv))
+    }
+}
+
+/// Accepted ranges (inclusive). Outside them a value is refused with a notice. These are input
+/// sanity bounds, not facts about models: 16M tokens covers the longest context in the catalog (Llama 4
+/// Scout's 10M); 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
+/// them every term stays finite (saturating `Bytes` arithmetic; property-tested).
+pub mod limits {
+    /// Context per request (tokens).
+    pub const CTX: (u32, u32) = (1, 16_777_216);
+    /// Concurrent slots.
+    pub const PAR: (u32, u32) = (1, 1024);
+    /// Cards.
+    pub const CARDS: (u32, u32) = (1, 64);
+    /// VRAM per card (GiB).
+    pub const VRAM_GIB: (f64, f64) = (0.25, 4096.0);
+    /// llama.cpp physical batch.
+    pub const UBATCH: (u32, u32) = (1, 65_536);
+    /// vLLM memory utilisation.
+    pub const UTIL: (f64, f64) = (0.05, 1.0);
+    /// LoRA rank.
+    pub const RANK: (u32, u32) = (1, 4096);
+    /// Batch size.
+    pub const BSZ: (u32, u32) = (1, 4096);
+    /// Sequence length (tokens).
+    pub const SEQ: (u32, u32) = (1, 4_194_304);
+    /// Free memory per GPU (GiB).
+    pub const FREE_GIB: (f64, f64) = (0.0, 4096.0);
+    /// Memory bandwidth of a free-form card (GB/s): above any card made (HBM3e is ~8 TB/s).
+    pub const BW_GBS: (f64, f64) = (1.0, 100_000.0);
+    /// Host RAM bandwidth (GB/s): a single DDR3 channel to well past a 12-channel DDR5 socket.
+    pub const RAM_BW_GBS: (f64, f64) = (1.0, 10_000.0);
+    /// llama.cpp `-ngl` (layers on the GPU; anything above the model's layers + 1 means all).
+    pub const NGL: (u32, u32) = (0, 10_000);
+    /// Most GPUs in a `free=` or `pick=` list.
+    pub const GPUS: usize = 64;
+}
+
+/// A parameter that was refused and what was used instead.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Notice {
+    /// The key, as [`clean`] prints it; empty for the "… and N more" summary.
+    pub key: String,
+    /// What was refused and what is used instead.
+    pub message: String,
+}
+
+impl std::fmt::Display for Notice {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.key.is_empty() {
+            f.write_str(&self.message)
+        } else {
+            write!(f, "{}: {}", self.key, self.message)
+        }
+    }
+}
+
+/// Most notices shown for one query or edit; the rest are counted in a last "… and N more".
+pub const MAX_NOTICES: usize = 8;
+
+/// Cap `notices` at [`MAX_NOTICES`], given that `dropped` more were already left out.
+pub fn cap_notices(notices: &mut Vec<Notice>, dropped: usize) {
+    let more = dropped + notices.len().saturating_sub(MAX_NOTICES);
+    notices.truncate(MAX_NOTICES);
+    if more > 0 {
+        notices.push(Notice {
+            key: String::new(),
+            message: format!("… and {} more", thousands(more as u64)),
+        });
+    }
+}
+
+/// Longest echo of an input value, in characters.
+pub const ECHO_CHARS: usize = 60;
+
+/// An input echoed in a message: at most [`ECHO_CHARS`] characters (then "…"), with control
+/// and bidirectional-formatting characters escaped, so it stays on one line and prints as
+/// written.
+pub fn clean(s: &str) -> String {
+    let mut out = String::with_capacity(s.len().min(4 * ECHO_CHARS));
+    for (n, c) in s.chars().enumerate() {
+        if n == ECHO_CHARS {
+            out.push('…');
+            break;
+        }
+        match c {
+            '\\' | '"' => out.extend(c.escape_default()),
+            c if c.is_control()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}') =>
+            {
+                out.extend(c.escape_default())
+            }
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A name read from a file header, kept to display: at most `max` characters, each control
+/// or bidirectional-formatting character (a newline, ESC, U+202E) replaced by U+FFFD, so it
+/// stays one line and prints as it reads wherever it goes.
+pub fn header_text(s: &str, max: usize) -> String {
+    s.chars()
+        .take(max)
+        .map(|c| {
+            if c.is_control()
+                || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+            {
+                '\u{FFFD}'
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// [`clean`] in double quotes.
+pub fn quote(s: &str) -> String {
+    format!("\"{}\"", clean(s))
+}
+
+/// `2992` → `2,992`.
+pub fn thousands(n: u64) -> String {
+    let d = n.to_string();
+    let mut out = String::with_capacity(d.len() + d.len() / 3);
+    for (k, c) in d.chars().enumerate() {
+        if k > 0 && (d.len() - k).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn echoes_are_one_bounded_line() {
+        assert_eq!(quote("a\nb\u{1b}[2J"), "\"a\\nb\\u{1b}[2J\"");
+        let long = "x".repeat(100_000);
+        assert_eq!(quote(&long).chars().count(), ECHO_CHARS + 3);
+        assert!(quote(&long).ends_with("…\""));
+        assert_eq!(clean("\u{202E}abc"), "\\u{202e}abc");
+        assert_eq!(thousands(2992), "2,992");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1_000_000), "1,000,000");
+    }
+
+    #[test]
+    fn notices_are_capped() {
+        let mut v: Vec<Notice> = (0..20)
+            .map(|k| Notice {
+                key: format!("k{k}"),
+                message: "x".into(),
+            })
+            .collect();
+        cap_notices(&mut v, 2972);
+        assert_eq!(v.len(), MAX_NOTICES + 1);
+        assert_eq!(v[MAX_NOTICES].to_string(), "… and 2,984 more");
+    }
+}

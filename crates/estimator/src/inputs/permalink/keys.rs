@@ -1,0 +1,226 @@
+//! Each key of the query string read into the inputs: one function per group of keys (the
+//! serve workload, the engine, the best-model filters, fine-tuning) and one per value that needs
+//! more than a bounded number.
+
+use super::values::*;
+use super::{Keys, VERSION};
+use crate::catalog::catalog;
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::catalog::quant::Quant;
+use crate::inputs::*;
+use std::str::FromStr;
+
+/// Applies one `key=val` pair to `i` (`seen` remembers what a later key depends on), or says why
+/// it was not applied. Each group of keys has its own function, `None` for a key not its own.
+pub(super) fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), String> {
+    apply_serve(i, key, val, seen)
+        .or_else(|| apply_engine(i, key, val, seen))
+        .or_else(|| apply_filter(i, key, val))
+        .or_else(|| apply_train(&mut i.train, key, val))
+        .unwrap_or_else(|| Err("unknown parameter, ignored".into()))
+}
+
+/// The version, the mode, the model, its format, the workload and the cards.
+fn apply_serve(
+    i: &mut Inputs,
+    key: &str,
+    val: &str,
+    seen: &mut Keys,
+) -> Option<Result<(), String>> {
+    Some(match key {
+        "v" => version(val),
+        "mode" => mode(val).map(|m| i.mode = m),
+        "model" => model(val, &i.model).map(|m| i.model = m),
+        "quant" => quant(val).map(|q| i.quant = q),
+        "ctx" => num(val, limits::CTX).map(|v| i.ctx = v),
+        "par" => num(val, limits::PAR).map(|v| i.par = v),
+        "cards" => num(val, limits::CARDS).map(|v| i.cards = v),
+        "gpu" | "vram" if seen.gpu => Err("both gpu and vram given; kept the first".into()),
+        "gpu" => gpu(val).map(|g| {
+            i.gpu = GpuChoice::Catalog(g);
+            seen.gpu = true;
+        }),
+        "vram" => fnum(val, limits::VRAM_GIB).map(|g| {
+            i.gpu = GpuChoice::VramGib(g);
+            seen.gpu = true;
+        }),
+        "gpus" => list(val, gpus_entry).map(|ids| i.gpus = ids),
+        _ => return None,
+    })
+}
+
+/// The engine and how it is run: cache types, offload, parallel layout, bandwidths, the file.
+fn apply_engine(
+    i: &mut Inputs,
+    key: &str,
+    val: &str,
+    seen: &mut Keys,
+) -> Option<Result<(), String>> {
+    Some(match key {
+        "engine" => engine(val).map(|e| i.engine = e),
+        "kv" => kv_type(val).map(|k| seen.kv = Some(k)),
+        "kvk" => kv_type(val).map(|k| seen.k = Some(k)),
+        "kvv" => kv_type(val).map(|k| seen.v = Some(k)),
+        "kvu" => flag(val).map(|b| i.kvu = b),
+        "ubatch" => num(val, limits::UBATCH).map(|v| i.ubatch = v),
+        "swafull" => flag(val).map(|b| i.swa_full = b),
+        "mmproj" => flag(val).map(|b| i.mmproj = b),
+        "util" => fnum(val, limits::UTIL).map(|v| i.util = v),
+        "tp" => num(val, limits::CARDS).map(|v| i.tp = Some(v)),
+        "pp" => num(val, limits::CARDS).map(|v| i.pp = Some(v)),
+        "gl" => fnum(val, (0.0, 4096.0)).map(|v| i.gl = Some(v)),
+        "bw" => fnum(val, limits::BW_GBS).map(|v| i.bw = Some(v)),
+        "ram_bw" => fnum(val, limits::RAM_BW_GBS).map(|v| i.ram_bw = Some(v)),
+        "ngl" => num(val, limits::NGL).map(|v| i.ngl = Some(v)),
+        "nkvo" => flag(val).map(|b| i.nkvo = b),
+        "embed" => flag(val).map(|b| i.embed = b),
+        "rev" => revision(val).map(|r| i.rev = Some(r)),
+        "file" => repo_path(val).map(|f| i.file = Some(f)),
+        _ => return None,
+    })
+}
+
+/// The best-model filters.
+fn apply_filter(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>> {
+    let b = &mut i.best;
+    Some(match key {
+        "best" => flag(val).map(|on| b.on = on),
+        "family" => family(val).map(|f| b.family = Some(f)),
+        "license" => license(val).map(|l| b.license = Some(l)),
+        "minctx" => num(val, limits::CTX).map(|v| b.min_ctx = Some(v)),
+        "reasoning" => flag(val).map(|r| b.reasoning = Some(r)),
+        _ => return None,
+    })
+}
+
+/// The fine-tuning inputs.
+fn apply_train(t: &mut TrainInputs, key: &str, val: &str) -> Option<Result<(), String>> {
+    Some(match key {
+        "method" => ident(val).map(|m| t.method = m),
+        "rank" => num(val, limits::RANK).map(|v| t.rank = v),
+        "bsz" => num(val, limits::BSZ).map(|v| t.bsz = v),
+        "seq" => num(val, limits::SEQ).map(|v| t.seq = v),
+        "gc" => ident(val).map(|g| t.gc = g),
+        "optim" => ident(val).map(|o| t.optim = o),
+        "trainer" => ident(val).map(|r| t.trainer = r),
+        "targets" => targets(val).map(|s| t.targets = s),
+        "free" => list(val, |s| fnum(s, limits::FREE_GIB)).map(|v| t.free = v),
+        "pick" => list(val, |s| num(s, (0, limits::GPUS as u32 - 1))).map(|v| t.pick = v),
+        _ => return None,
+    })
+}
+
+/// `v`: only the version this reader knows.
+fn version(val: &str) -> Result<(), String> {
+    let v: u32 = num(val, (1, u32::MAX))?;
+    if v == VERSION {
+        Ok(())
+    } else {
+        Err(format!(
+            "version {v} is not known; read as version {VERSION}"
+        ))
+    }
+}
+
+fn mode(val: &str) -> Result<Mode, String> {
+    match val {
+        "serve" => Ok(Mode::Serve),
+        "train" => Ok(Mode::Train),
+        _ => Err(bad(val, "serve, train")),
+    }
+}
+
+/// A catalog variant's id (`current` is kept, and named, when `val` is not one).
+fn model(val: &str, current: &str) -> Result<String, String> {
+    let (_, v) = catalog().variant(val).ok_or_else(|| {
+        format!(
+            "model {} is not in the catalog; using {}",
+            quote(val),
+            current
+        )
+    })?;
+    Ok(v.id.clone())
+}
+
+fn quant(val: &str) -> Result<Quant, String> {
+    Quant::from_str(val).map_err(|_| {
+        format!(
+            "{} is not a format fitcard knows (closest: {}); kept the default",
+            quote(val),
+            Quant::closest(val, 3).join(", ")
+        )
+    })
+}
+
+fn gpu(val: &str) -> Result<String, String> {
+    let g = catalog().gpu(val).ok_or_else(|| {
+        format!(
+            "GPU {} is not in the catalog; use vram=<GiB> for other cards",
+            quote(val)
+        )
+    })?;
+    Ok(g.id.clone())
+}
+
+/// One card of `gpus=` (a list of catalog cards).
+fn gpus_entry(id: &str) -> Result<String, String> {
+    catalog().gpu(id).map(|g| g.id.clone()).ok_or_else(|| {
+        format!(
+            "GPU {} is not in the catalog; kept one kind of card",
+            quote(id)
+        )
+    })
+}
+
+fn engine(val: &str) -> Result<Engine, String> {
+    Engine::from_str(val).map_err(|_| {
+        let all: Vec<&str> = Engine::ALL.iter().map(|e| e.id()).collect();
+        bad(val, &all.join(", "))
+    })
+}
+
+fn kv_type(val: &str) -> Result<KvDtype, String> {
+    KvDtype::from_str(val).map_err(|_| {
+        bad(
+            val,
+            "auto, f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl, bfloat16, fp8, fp8_e4m3, fp8_e5m2",
+        )
+    })
+}
+
+fn family(val: &str) -> Result<String, String> {
+    let cat = catalog();
+    if cat.family(val).is_none() {
+        let ids: Vec<&str> = cat.families.iter().map(|f| f.id.as_str()).collect();
+        return Err(bad(val, &closest_ids(val, &ids, 6)));
+    }
+    Ok(val.to_string())
+}
+
+/// A licence id: ASCII letters, digits and `-._`, at most 40 bytes; kept lower-case.
+fn license(val: &str) -> Result<String, String> {
+    let ok = !val.is_empty()
+        && val.len() <= 40
+        && val
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-._".contains(&b));
+    if !ok {
+        return Err(bad(
+            val,
+            "a licence id such as apache-2.0, mit, gemma, llama3.1",
+        ));
+    }
+    Ok(val.to_ascii_lowercase())
+}
+
+/// `targets=`: the adapted modules, comma-separated; at least one.
+fn targets(val: &str) -> Result<TargetSet, String> {
+    let mut set = TargetSet::EMPTY;
+    for m in val.split(',').map(str::trim).filter(|m| !m.is_empty()) {
+        set = set.with(ident(m)?, true);
+    }
+    if set.is_empty() {
+        return Err("no target module given; adapting all seven".into());
+    }
+    Ok(set)
+}

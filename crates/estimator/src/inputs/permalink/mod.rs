@@ -1,0 +1,399 @@
+//! The permalink codec: [`Inputs`] ⇄ query string (the public API of the page, the embed and the CLI), versioned `v=1`.
+//!
+//! [`encode`] writes every parameter in a fixed order, so a link always restores the whole
+//! configuration. [`decode`] is tolerant: an unknown key, a bad or out-of-range value, a
+//! duplicate key or a model/format/GPU missing from the catalog falls back to the default and is
+//! reported as a [`Notice`] naming the key. It never panics (property-tested).
+
+use crate::catalog::engine::KvDtype;
+pub use crate::inputs::normalize::normalize;
+use crate::inputs::*;
+use std::fmt::Write;
+use std::str::FromStr;
+
+mod form;
+mod keys;
+mod values;
+use form::*;
+use keys::apply;
+use values::*;
+
+/// Version of the query string written by [`encode`].
+pub const VERSION: u32 = 1;
+
+/// Result of decoding: the inputs to use, and what was refused on the way.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Decoded {
+    /// The inputs to use.
+    pub inputs: Inputs,
+    /// What was refused, capped at [`MAX_NOTICES`] (+ one "… and N more").
+    pub notices: Vec<Notice>,
+}
+
+impl Decoded {
+    /// True when every parameter was taken as given.
+    pub fn clean(&self) -> bool {
+        self.notices.is_empty()
+    }
+}
+
+/// Query string for `inputs` (without a leading `?`). Every parameter is written.
+pub fn encode(i: &Inputs) -> String {
+    let mut s = String::with_capacity(256);
+    encode_serve(&mut s, i);
+    encode_train(&mut s, &i.train);
+    encode_run(&mut s, i);
+    encode_filters(&mut s, &i.best);
+    s
+}
+
+/// The model, its format, the workload, the cards and the engine with its cache and layout.
+fn encode_serve(s: &mut String, i: &Inputs) {
+    let _ = write!(
+        s,
+        "v={VERSION}&mode={}&model={}&quant={}&ctx={}&par={}&cards={}",
+        match i.mode {
+            Mode::Serve => "serve",
+            Mode::Train => "train",
+        },
+        escape(&i.model),
+        i.quant,
+        i.ctx,
+        i.par,
+        i.cards
+    );
+    match &i.gpu {
+        GpuChoice::Catalog(id) => {
+            let _ = write!(s, "&gpu={}", escape(id));
+        }
+        GpuChoice::VramGib(g) => {
+            let _ = write!(s, "&vram={}", fmt_num(*g));
+        }
+    }
+    if !i.gpus.is_empty() {
+        let _ = write!(s, "&gpus={}", escape(&i.gpus.join(",")));
+    }
+    let _ = write!(s, "&engine={}", i.engine);
+    match i.kv_v {
+        None => {
+            let _ = write!(s, "&kv={}", i.kv);
+        }
+        Some(v) => {
+            let _ = write!(s, "&kvk={}&kvv={v}", i.kv);
+        }
+    }
+    let _ = write!(
+        s,
+        "&kvu={}&ubatch={}&swafull={}&util={}",
+        u8::from(i.kvu),
+        i.ubatch,
+        u8::from(i.swa_full),
+        fmt_num(i.util)
+    );
+    if let Some(t) = i.tp {
+        let _ = write!(s, "&tp={t}");
+    }
+    if let Some(p) = i.pp {
+        let _ = write!(s, "&pp={p}");
+    }
+}
+
+/// The fine-tuning inputs (the trainer and free memory only when set).
+fn encode_train(s: &mut String, t: &TrainInputs) {
+    let _ = write!(
+        s,
+        "&method={}&rank={}&bsz={}&seq={}&gc={}&optim={}&targets={}",
+        t.method, t.rank, t.bsz, t.seq, t.gc, t.optim, t.targets
+    );
+    if t.trainer != Trainer::Unsloth {
+        let _ = write!(s, "&trainer={}", t.trainer);
+    }
+    if !t.free.is_empty() {
+        let v: Vec<String> = t.free.iter().map(|g| fmt_num(*g)).collect();
+        let _ = write!(s, "&free={}", v.join(","));
+    }
+}
+
+/// What is written only when it differs from the default: the projector, offload, bandwidths,
+/// the picked cards, the embed view, the revision and the file.
+fn encode_run(s: &mut String, i: &Inputs) {
+    if !i.mmproj {
+        s.push_str("&mmproj=0");
+    }
+    if let Some(g) = i.gl {
+        let _ = write!(s, "&gl={}", fmt_num(g));
+    }
+    if let Some(b) = i.bw {
+        let _ = write!(s, "&bw={}", fmt_num(b));
+    }
+    if let Some(b) = i.ram_bw {
+        let _ = write!(s, "&ram_bw={}", fmt_num(b));
+    }
+    if let Some(n) = i.ngl {
+        let _ = write!(s, "&ngl={n}");
+    }
+    if i.nkvo {
+        s.push_str("&nkvo=1");
+    }
+    if !i.train.pick.is_empty() {
+        let v: Vec<String> = i.train.pick.iter().map(|g| g.to_string()).collect();
+        let _ = write!(s, "&pick={}", v.join(","));
+    }
+    if i.embed {
+        s.push_str("&embed=1");
+    }
+    if let Some(r) = &i.rev {
+        let _ = write!(s, "&rev={}", escape(r));
+    }
+    if let Some(f) = &i.file {
+        let _ = write!(s, "&file={}", escape(f));
+    }
+}
+
+/// The best-model filters that are set.
+fn encode_filters(s: &mut String, b: &BestFilters) {
+    if b.on {
+        s.push_str("&best=1");
+    }
+    if let Some(f) = &b.family {
+        let _ = write!(s, "&family={}", escape(f));
+    }
+    if let Some(l) = &b.license {
+        let _ = write!(s, "&license={}", escape(l));
+    }
+    if let Some(c) = b.min_ctx {
+        let _ = write!(s, "&minctx={c}");
+    }
+    if let Some(r) = b.reasoning {
+        let _ = write!(s, "&reasoning={}", u8::from(r));
+    }
+}
+
+/// Decode a query string (a leading `?` is ignored). Never fails: see the module docs.
+/// Keys and values are read as `application/x-www-form-urlencoded` (`+` is a space; a malformed
+/// escape stays literal; invalid UTF-8 becomes U+FFFD). Notices echo at most
+/// [`ECHO_CHARS`] characters of a value and are capped at [`MAX_NOTICES`].
+pub fn decode(query: &str) -> Decoded {
+    let mut i = Inputs::default();
+    let mut notices = Vec::new();
+    let mut dropped = 0usize;
+    // The keys given so far, sorted (a `HashSet` would link a hasher into the page for this
+    // one use; queries hold tens of keys).
+    let mut seen = Seen::default();
+    let mut seen_keys = Keys::default();
+    let q = query.trim().trim_start_matches('?');
+    let mut note = |n: Notice, notices: &mut Vec<Notice>| {
+        if notices.len() < MAX_NOTICES {
+            notices.push(n);
+        } else {
+            dropped += 1;
+        }
+    };
+    for (k, v) in pairs(q) {
+        let key = clean(&k);
+        let val = v.trim();
+        if !seen.insert(&k) {
+            note(
+                Notice {
+                    key,
+                    message: format!(
+                        "given more than once; kept the first value, ignored {}",
+                        quote(val)
+                    ),
+                },
+                &mut notices,
+            );
+            continue;
+        }
+        if let Err(message) = apply(&mut i, &key, val, &mut seen_keys) {
+            note(Notice { key, message }, &mut notices);
+        }
+    }
+    // K and V types: `kvk`/`kvv` each override `kv` for their half.
+    let k = seen_keys.k.or(seen_keys.kv);
+    let v = seen_keys.v.or(seen_keys.kv);
+    if k.is_some() || v.is_some() {
+        // Notices about the cache type name `kv`, whichever key set it.
+        seen.insert("kv");
+        i.kv = k.unwrap_or(i.kv);
+        i.kv_v = v.filter(|&v| v != i.kv);
+    }
+    // Adjustments of values the user did not give (the default format on an engine that cannot
+    // load it, say) are made silently; adjustments of given values are reported.
+    for n in normalize(&mut i) {
+        if seen.contains(&n.key) {
+            note(n, &mut notices);
+        }
+    }
+    cap_notices(&mut notices, dropped);
+    Decoded { inputs: i, notices }
+}
+
+/// A set of strings as a sorted list.
+#[derive(Default)]
+struct Seen(Vec<String>);
+
+impl Seen {
+    /// Add `k`; false when it was there already.
+    fn insert(&mut self, k: &str) -> bool {
+        match self.0.binary_search_by(|s| s.as_str().cmp(k)) {
+            Ok(_) => false,
+            Err(at) => {
+                self.0.insert(at, k.to_string());
+                true
+            }
+        }
+    }
+
+    fn contains(&self, k: &str) -> bool {
+        self.0.binary_search_by(|s| s.as_str().cmp(k)).is_ok()
+    }
+}
+
+/// Keys whose meaning depends on others given in the same query.
+#[derive(Default)]
+struct Keys {
+    /// `gpu` or `vram` was given.
+    gpu: bool,
+    /// `kv`, `kvk`, `kvv` as given.
+    kv: Option<KvDtype>,
+    k: Option<KvDtype>,
+    v: Option<KvDtype>,
+}
+
+/// Set one key. Err = why the value was refused (the default stays).
+/// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
+/// names each one; a test holds both lists to the decoder).
+pub const KEYS: [&str; 44] = [
+    "v",
+    "mode",
+    "model",
+    "quant",
+    "ctx",
+    "par",
+    "cards",
+    "gpu",
+    "vram",
+    "gpus",
+    "engine",
+    "kv",
+    "kvk",
+    "kvv",
+    "kvu",
+    "ubatch",
+    "swafull",
+    "mmproj",
+    "util",
+    "tp",
+    "pp",
+    "gl",
+    "bw",
+    "ram_bw",
+    "ngl",
+    "nkvo",
+    "embed",
+    "rev",
+    "file",
+    "best",
+    "family",
+    "license",
+    "minctx",
+    "reasoning",
+    "method",
+    "rank",
+    "bsz",
+    "seq",
+    "gc",
+    "optim",
+    "trainer",
+    "targets",
+    "free",
+    "pick",
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn unescape(s: &str) -> String {
+        form_decode(s)
+    }
+
+    #[test]
+    fn form_decoding_follows_the_url_standard() {
+        assert_eq!(form_decode("a+b%20c%2Fd"), "a b c/d");
+        // Malformed escapes stay literal; a lone byte that is not UTF-8 becomes U+FFFD.
+        assert_eq!(form_decode("%zz%4"), "%zz%4");
+        assert_eq!(form_decode("%"), "%");
+        assert_eq!(form_decode("x%FFy"), "x\u{FFFD}y");
+        assert_eq!(form_decode("%E2%89%88"), "≈");
+        let p: Vec<(String, String)> = pairs("&a=1&&b&c==2&").collect();
+        assert_eq!(
+            p,
+            [("a", "1"), ("b", ""), ("c", "=2")].map(|(k, v)| (k.to_string(), v.to_string()))
+        );
+    }
+
+    #[test]
+    fn escape_round_trips() {
+        for s in ["google/gemma-3-4b-it", "a b&c=d%+", "ü", "x\ny"] {
+            assert_eq!(unescape(&escape(s)), s);
+        }
+        // Written byte for byte as before: `/`, `,`, `.`, `-`, `_`, `~` stay.
+        assert_eq!(escape("org/a-b_c.d~e,f g"), "org/a-b_c.d~e,f%20g");
+        // Malformed escapes stay literal, `%+A` included (a sign is not a hex digit).
+        assert_eq!(unescape("%zz%4"), "%zz%4");
+        assert_eq!(unescape("%+A"), "% A");
+    }
+
+    #[test]
+    fn rev_and_file_are_written_only_when_set_and_read_back() {
+        let plain = decode("model=Qwen/Qwen3-8B").inputs;
+        assert!(plain.rev.is_none() && plain.file.is_none());
+        let q = encode(&plain);
+        assert!(!q.contains("rev=") && !q.contains("file="), "{q}");
+        let mut i = plain.clone();
+        i.rev = Some("0123456789abcdef0123456789abcdef01234567".into());
+        i.file = Some("sub dir/model-Q4_K_M-00001-of-00002.gguf".into());
+        let q = encode(&i);
+        assert!(
+            q.contains("&rev=0123456789abcdef0123456789abcdef01234567"),
+            "{q}"
+        );
+        assert!(
+            q.contains("&file=sub%20dir/model-Q4_K_M-00001-of-00002.gguf"),
+            "{q}"
+        );
+        let d = decode(&q);
+        assert!(d.clean(), "{:?}", d.notices);
+        assert_eq!(d.inputs, i);
+    }
+
+    #[test]
+    fn bad_rev_and_file_are_refused_by_name() {
+        for q in [
+            "rev=",
+            "rev=a%2Fb",
+            "rev=..",
+            "file=/etc/passwd",
+            "file=a/../b.gguf",
+            "file=a//b",
+            "file=x%0Ay.gguf",
+            "file=a%5Cb",
+        ] {
+            let d = decode(q);
+            assert!(d.inputs.rev.is_none() && d.inputs.file.is_none(), "{q}");
+            let key = &q[..q.find('=').unwrap()];
+            assert!(
+                d.notices.iter().any(|n| n.key == key),
+                "{q}: {:?}",
+                d.notices
+            );
+        }
+        let d = decode(&format!("rev={}", "a".repeat(65)));
+        assert!(d.inputs.rev.is_none());
+        let d = decode("rev=main&file=model.safetensors");
+        assert!(d.clean());
+        assert_eq!(d.inputs.rev.as_deref(), Some("main"));
+    }
+}

@@ -1,0 +1,341 @@
+//! Ready-to-run engine commands. The concurrency flag is always written, even at its default
+//! (a flag written out is visible to the next reader; one left to its default is found
+//! only after it bites).
+
+use crate::catalog::engine::Engine;
+use crate::catalog::quant::GgmlType;
+use crate::catalog::{catalog, Format};
+use crate::estimate::Layout;
+use crate::inputs::Inputs;
+use crate::serve::placement::card_capacities;
+
+/// `x` as `format!("{x:?}")` writes it for the factors a config holds (`4.0`, `2.5`: a JSON and
+/// Python float literal), without core's float formatting in the page.
+fn float_literal(x: f64) -> String {
+    let s = crate::units::Shortest(x).to_string();
+    if x.is_finite() && !s.contains('.') {
+        s + ".0"
+    } else {
+        s
+    }
+}
+
+/// The command line that runs `format` as configured by `i`, with the cards in `layout` (the
+/// layout that starts: see [`crate::serve::placement::tensor_parallel`]) holding `shares` of the layers
+/// under layer split.
+pub fn command(
+    i: &Inputs,
+    format: &Format,
+    layout: Layout,
+    shares: &[u64],
+    split: (u32, u32),
+) -> String {
+    let yarn = catalog()
+        .variant(&i.model)
+        .and_then(|(_, v)| v.arch.yarn.as_ref().filter(|_| i.ctx > v.arch.max_ctx));
+    // YaRN as each engine is told (the Qwen3 documentation's flags).
+    let rope_json = yarn.map(|y| {
+        format!(
+            "{{\"rope_type\":\"yarn\",\"factor\":{},\"original_max_position_embeddings\":{}}}",
+            float_literal(y.factor),
+            y.original_ctx
+        )
+    });
+    let ctx = i.ctx as u64;
+    let par = i.par as u64;
+    let (tk, tv) = i.kv_types();
+    // A CPU-only machine: no layer on a GPU (llama.cpp `-ngl 0`, Ollama `num_gpu 0`).
+    let pinned = if crate::serve::support::cpu_only(i) {
+        Some(0)
+    } else {
+        i.ngl
+    };
+    let c = Cmd {
+        i,
+        format,
+        layout,
+        shares,
+        split,
+        yarn,
+        rope_json: rope_json.as_deref(),
+        ctx,
+        par,
+        tk,
+        tv,
+        pinned,
+    };
+    let each = match i.engine {
+        Engine::LlamaCpp => llama_cpp,
+        Engine::Ollama => ollama,
+        Engine::Vllm => vllm,
+        Engine::Sglang => sglang,
+        Engine::Mlx => mlx,
+        Engine::Transformers => transformers,
+    };
+    each(&c)
+}
+
+/// What every engine's command is written from: the inputs, the file, the split, YaRN (when
+/// the context needs it) as each engine is told, the context and slots, the KV types, and the
+/// layers pinned to the GPU.
+#[derive(Clone, Copy)]
+struct Cmd<'a> {
+    i: &'a Inputs,
+    format: &'a Format,
+    layout: Layout,
+    shares: &'a [u64],
+    split: (u32, u32),
+    yarn: Option<&'a crate::catalog::Yarn>,
+    rope_json: Option<&'a str>,
+    ctx: u64,
+    par: u64,
+    tk: crate::catalog::engine::KvDtype,
+    tv: crate::catalog::engine::KvDtype,
+    pinned: Option<u32>,
+}
+
+/// llama-server's command line.
+fn llama_cpp(c: &Cmd) -> String {
+    let Cmd {
+        i,
+        format,
+        layout,
+        yarn,
+        ctx,
+        par,
+        tk,
+        tv,
+        pinned,
+        ..
+    } = *c;
+    // A catalog file by its Hugging Face repo; a local file by its path.
+    let source = if format.repo.is_empty() {
+        format!("-m {}", format.file)
+    } else {
+        format!("-hf {}:{}", format.repo, format.id)
+    };
+    // Every layer on the GPU unless `ngl` pins fewer (the rest stay in host RAM).
+    let ngl = pinned.map_or_else(|| "999".to_string(), |n| n.to_string());
+    let mut s = format!(
+        "llama-server {source} -ngl {ngl} -c {} -np {}",
+        ctx * par,
+        par
+    );
+    if i.nkvo {
+        s.push_str(" --no-kv-offload");
+    }
+    if i.kvu {
+        s.push_str(" -kvu");
+    }
+    // llama.cpp's spelling; `auto` is its default f16. A quantized V cache needs flash
+    // attention.
+    let (gk, gv) = (tk.ggml().unwrap_or_default(), tv.ggml().unwrap_or_default());
+    if gk != GgmlType::F16 || gv != GgmlType::F16 {
+        s.push_str(&format!(" -fa on -ctk {gk} -ctv {gv}"));
+    }
+    if i.ubatch != 512 {
+        s.push_str(&format!(" -ub {}", i.ubatch));
+    }
+    if i.swa_full {
+        s.push_str(" --swa-full");
+    }
+    // Text only: -hf would also fetch the repo's projector and put it on the GPU.
+    if !i.mmproj && crate::catalog::mmproj::for_repo(&format.repo).is_some() {
+        s.push_str(" --no-mmproj");
+    }
+    if let Some(y) = yarn {
+        s.push_str(&format!(
+            " --rope-scaling yarn --rope-scale {} --yarn-orig-ctx {}",
+            crate::units::Shortest(y.factor),
+            y.original_ctx
+        ));
+    }
+    if i.cards > 1 {
+        let split = if layout == Layout::Tensor {
+            "row"
+        } else {
+            "layer"
+        };
+        // Even cards: 1,1,…; mixed cards: in proportion to their memory (GiB).
+        let ts = if i.gpus.is_empty() {
+            vec!["1".to_string(); i.cards as usize]
+        } else {
+            card_capacities(i)
+                .iter()
+                .map(|c| crate::units::Fixed(c.gib(), 0).to_string())
+                .collect()
+        };
+        s.push_str(&format!(" -sm {split} -ts {}", ts.join(",")));
+    }
+    s
+}
+
+/// Ollama: the Modelfile parameters and the run.
+fn ollama(c: &Cmd) -> String {
+    let Cmd {
+        format,
+        ctx,
+        par,
+        tk,
+        pinned,
+        ..
+    } = *c;
+    let mut s = format!("OLLAMA_NUM_PARALLEL={par} OLLAMA_CONTEXT_LENGTH={ctx}");
+    let g = tk.ggml().unwrap_or_default();
+    if g != GgmlType::F16 {
+        s.push_str(&format!(
+            " OLLAMA_FLASH_ATTENTION=1 OLLAMA_KV_CACHE_TYPE={g}"
+        ));
+    }
+    if format.repo.is_empty() || pinned.is_some() {
+        // A local file, or layers pinned (`num_gpu`, a Modelfile parameter): Ollama
+        // imports it through a Modelfile.
+        let from = if format.repo.is_empty() {
+            format.file.clone()
+        } else {
+            format!("hf.co/{}:{}", format.repo, format.id)
+        };
+        let num_gpu = pinned.map_or(String::new(), |n| format!("PARAMETER num_gpu {n}\\n"));
+        s.push_str(&format!(
+            " ollama serve\nprintf 'FROM {from}\\n{num_gpu}' > Modelfile && ollama create local -f Modelfile && ollama run local"
+        ));
+    } else {
+        s.push_str(&format!(
+            " ollama serve\nollama run hf.co/{}:{}",
+            format.repo, format.id
+        ));
+    }
+    s
+}
+
+/// `vllm serve`.
+fn vllm(c: &Cmd) -> String {
+    let Cmd {
+        i,
+        format,
+        layout,
+        shares,
+        split,
+        rope_json,
+        ctx,
+        par,
+        tk,
+        ..
+    } = *c;
+    // The chosen tensor × pipeline split (crate::estimate::ParallelChoice).
+    let parallel = parallel_flags(i, layout, split);
+    // Uneven pipeline stages: the layers each card holds.
+    let partition = if layout == Layout::Layer && !i.gpus.is_empty() {
+        let parts: Vec<String> = shares.iter().map(u64::to_string).collect();
+        format!("VLLM_PP_LAYER_PARTITION={} ", parts.join(","))
+    } else {
+        String::new()
+    };
+    let mut s = format!(
+        "{partition}vllm serve {} --max-model-len {} --max-num-seqs {} {parallel} --gpu-memory-utilization {}",
+        format.repo, ctx, par, crate::units::Shortest(i.util)
+    );
+    // 16-bit caches are vLLM's default (`auto`, the model's dtype).
+    if tk.is_quantized() {
+        s.push_str(&format!(" --kv-cache-dtype {tk}"));
+    }
+    if let Some(j) = &rope_json {
+        s.push_str(&format!(" --rope-scaling '{j}'"));
+    }
+    s
+}
+
+/// `python -m sglang.launch_server`.
+fn sglang(c: &Cmd) -> String {
+    let Cmd {
+        i,
+        format,
+        layout,
+        split,
+        rope_json,
+        ctx,
+        par,
+        tk,
+        ..
+    } = *c;
+    let parallel = parallel_flags(i, layout, split);
+    let mut s = format!(
+        "python -m sglang.launch_server --model-path {} --context-length {} --max-running-requests {} {parallel} --mem-fraction-static {}",
+        format.repo, ctx, par, crate::units::Shortest(i.util)
+    );
+    if tk.is_quantized() {
+        s.push_str(&format!(" --kv-cache-dtype {tk}"));
+    }
+    if let Some(j) = &rope_json {
+        s.push_str(&format!(
+            " --json-model-override-args '{{\"rope_scaling\":{j}}}'"
+        ));
+    }
+    s
+}
+
+/// `mlx_lm.server`.
+fn mlx(c: &Cmd) -> String {
+    let Cmd {
+        i,
+        format,
+        ctx,
+        par,
+        tk,
+        ..
+    } = *c;
+    // mlx_lm/server.py: --decode-concurrency (default 32) bounds the requests decoded
+    // together; --prompt-cache-bytes bounds the KV caches it holds, the active ones
+    // included (it trims the kept caches to the total less the active ones), so the
+    // KV term of par requests of ctx tokens is written as that bound. mlx-lm takes no
+    // context length: the requests' tokens decide.
+    let kv = catalog()
+        .variant(&i.model)
+        .map(|(_, v)| crate::terms::kv::mlx(&v.arch, ctx, par.max(1), tk));
+    let mut s = format!(
+        "mlx_lm.server --model {} --decode-concurrency {par}",
+        format.repo
+    );
+    if let Some(b) = kv {
+        s.push_str(&format!(" --prompt-cache-bytes {}", b.get()));
+    }
+    s
+}
+
+/// A transformers pipeline.
+fn transformers(c: &Cmd) -> String {
+    let Cmd {
+        format,
+        yarn,
+        ctx,
+        par,
+        ..
+    } = *c;
+    // YaRN: transformers takes the config's rope_scaling as a model keyword.
+    let rope = yarn.map_or(String::new(), |y| {
+        format!(
+            ", model_kwargs={{'rope_scaling': {{'rope_type': 'yarn', 'factor': {}, 'original_max_position_embeddings': {}}}}}",
+            float_literal(y.factor),
+            y.original_ctx
+        )
+    });
+    format!(
+        "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
+        format.repo
+    )
+}
+
+/// vLLM's and SGLang's parallel flags for `split` = `(tp, pp)`: each size above 1 (the tensor
+/// size also on one card); mixed cards are pipeline stages, one per card.
+fn parallel_flags(i: &Inputs, layout: Layout, split: (u32, u32)) -> String {
+    let (tp, pp) = if !i.gpus.is_empty() && layout == Layout::Layer {
+        (1, i.cards)
+    } else if split.0.saturating_mul(split.1) == i.cards.max(1) {
+        split
+    } else if layout == Layout::Layer {
+        (1, i.cards)
+    } else {
+        (i.cards, 1)
+    };
+    crate::serve::placement::parallel_words(i.engine, tp, pp)
+}

@@ -1,0 +1,381 @@
+//! Words for the numbers of serve mode: each term's formula with this configuration's values,
+//! its provenance, the engine-default warnings, and the command line. Kept apart from the
+//! arithmetic ([`crate::estimate`]) so that the ranking, which needs only numbers, never builds
+//! a sentence.
+
+use crate::catalog::engine::Engine;
+use crate::catalog::{Arch, Format, SizeKind, Variant};
+use crate::estimate::Estimate;
+use crate::inputs::Inputs;
+use crate::serve::command::command;
+use crate::serve::sizing::Sizing;
+use crate::terms::{kv, logits, overhead, weights, TermName};
+use crate::units::Bytes;
+
+/// Fill in the formulas, provenance, warnings and command of `e`, sized as `s`.
+pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) {
+    for t in &mut e.terms {
+        let (formula, provenance) = term_text(t.name, i, v, f, s);
+        t.formula = formula;
+        t.provenance = provenance;
+        t.domain = match t.name {
+            TermName::Weights | TermName::WeightsHost => weights::DOMAIN,
+            TermName::KvCache => kv::DOMAIN,
+            TermName::Overhead => overhead::domain(i.engine),
+            TermName::Logits => logits::DOMAIN,
+            TermName::LayersHost | TermName::KvHost => weights::DOMAIN,
+            _ => "",
+        };
+        t.outside_domain = outside_domain(t.name, i, v, s);
+    }
+    e.warnings = warnings(e, i, v, f, s);
+    // A model that spills runs with the layers that fit pinned (`-ngl N`, Ollama `num_gpu`).
+    let pinned = if e.fits || i.ngl.is_some() {
+        i.ngl
+    } else {
+        crate::serve::split::fitted_ngl(i, &crate::serve::placement::arch_for(i, v), f).or(i.ngl)
+    };
+    let j = if pinned != i.ngl {
+        std::borrow::Cow::Owned(Inputs {
+            ngl: pinned,
+            ..i.clone()
+        })
+    } else {
+        std::borrow::Cow::Borrowed(i)
+    };
+    e.command = command(&j, f, s.layout, &s.shares, s.split);
+}
+
+/// One term's formula with this configuration's values, and its provenance.
+fn term_text(
+    name: TermName,
+    i: &Inputs,
+    v: &Variant,
+    f: &Format,
+    s: &Sizing,
+) -> (String, &'static str) {
+    let a = &v.arch;
+    match name {
+        TermName::Weights => (weights_text(f, s), weights::provenance(i.engine)),
+        TermName::KvCache => (kv_text(i, a, s), kv::PROVENANCE),
+        TermName::Overhead => (overhead_text(i, a, s), overhead::provenance(i.engine)),
+        TermName::WeightsHost => (host_weights_text(a, f, s), weights::HOST_PROVENANCE),
+        TermName::Logits => (
+            format!("4 B × vocab {} × {} slot(s)", a.vocab, i.par.max(1)),
+            logits::PROVENANCE,
+        ),
+        TermName::LayersHost => (host_layers_text(i, a, s), OFFLOAD_PROVENANCE),
+        TermName::KvHost => (host_kv_text(i, a, s), OFFLOAD_PROVENANCE),
+        // Train-mode terms are described by the training module.
+        TermName::Lora
+        | TermName::Optimizer
+        | TermName::Gradients
+        | TermName::Activations
+        | TermName::CudaOverhead => (String::new(), ""),
+    }
+}
+
+/// The weights on the cards: the file (less what stays on the host), and the vision projector.
+fn weights_text(f: &Format, s: &Sizing) -> String {
+    let w = &s.weights;
+    (if w.host > Bytes::ZERO {
+        format!(
+            "file {} − host-resident {} + tied output copy {}",
+            w.file, w.host, w.tied_copy
+        )
+    } else {
+        format!("file size {}", w.file)
+    }) + &match crate::catalog::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
+        Some(p) => format!(
+            " + vision projector {} ({}, {} size: {}) on card 0; mmproj=0 for text only",
+            s.mmproj, p.file, p.size, p.source
+        ),
+        None => String::new(),
+    }
+}
+
+/// A KV cell's bytes (global and sliding-window when they differ) and the cache types, in words.
+fn kv_cell_text(i: &Inputs, a: &Arch) -> (String, String) {
+    let (tk, tv) = i.kv_types();
+    let (cell_g, cell_s) = kv::cell_bytes_by_kind(a, tk, tv);
+    let cell = if cell_g == cell_s {
+        cell_s.to_string()
+    } else {
+        format!("{cell_g} (global) / {cell_s} (SWA)")
+    };
+    let types = if tk == tv {
+        tk.to_string()
+    } else {
+        format!("K {tk}, V {tv}")
+    };
+    let types = if a.mla.is_some() {
+        format!("{types}, latent row, no V")
+    } else {
+        types
+    };
+    (cell, types)
+}
+
+/// The KV cache: llama.cpp's cells per stream, vLLM's and SGLang's blocks, or tokens × layers.
+fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    let (cell, types) = kv_cell_text(i, a);
+    match (&s.kv.llama, i.engine) {
+        (Some(k), _) => format!(
+            "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types}){}",
+            k.streams,
+            k.global_layers,
+            k.cells,
+            k.swa_layers,
+            k.swa_cells,
+            cell,
+            if k.state > Bytes::ZERO {
+                format!(" + recurrent state {} (F32, {} sequence(s))", k.state, i.par.max(1))
+            } else {
+                String::new()
+            }
+        ),
+        (None, Engine::Vllm | Engine::Sglang) => format!(
+            "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
+            i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
+        ),
+        (None, _) => format!(
+            "{} sequence(s) × ({} tokens × layers × {} B/token/layer{})",
+            i.par,
+            i.ctx,
+            cell,
+            match kv::state_bytes(a, 2) {
+                0 => String::new(),
+                b => format!(" + recurrent state {}", Bytes(b)),
+            }
+        ),
+    }
+}
+
+/// The engine's overhead: MLX's own formula, else the engine's fit.
+fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    if i.engine == Engine::Mlx {
+        return overhead::mlx_formula(a, i.par);
+    }
+    overhead::formula(
+        i.engine,
+        i.cards.max(1),
+        s.weights.device.saturating_sub(s.mmproj),
+        s.kv.cells,
+        a.vocab,
+        s.split.0 > 1,
+        i.util,
+    )
+}
+
+/// What stays in host memory: the token embeddings (and per-layer embeddings).
+fn host_weights_text(a: &Arch, f: &Format, s: &Sizing) -> String {
+    format!(
+        "row({}, vocab {} × hidden {}){}",
+        f.embd_type,
+        a.vocab,
+        a.hidden,
+        if s.weights.ple > Bytes::ZERO {
+            format!(" + per-layer embeddings {}", s.weights.ple)
+        } else {
+            String::new()
+        }
+    )
+}
+
+/// The blocks `-ngl` leaves on the CPU.
+fn host_layers_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    match s.offload {
+        Some(o) => format!(
+            "{} of {} blocks (-ngl {}: the output layer and the last blocks on the GPU) × the blocks' share of the file{}",
+            o.cpu_layers,
+            a.layers,
+            i.ngl.map_or_else(|| "all".to_string(), |n| n.to_string()),
+            if i.ngl == Some(0) { " + the output layer" } else { "" }
+        ),
+        None => String::new(),
+    }
+}
+
+/// The KV cache on the CPU: all of it with `--no-kv-offload`, else the CPU layers' share.
+fn host_kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
+    if i.nkvo {
+        "the whole KV cache (--no-kv-offload)".to_string()
+    } else {
+        format!(
+            "{} of {} layers' share of the KV cache",
+            s.offload.map_or(0, |o| o.cpu_layers),
+            a.layers
+        )
+    }
+}
+
+/// Where the `-ngl` / `--no-kv-offload` placement comes from.
+const OFFLOAD_PROVENANCE: &str = prose!("llama.cpp puts the last n_gpu_layers of layers + 1 slots (the output layer last) on the GPU and keeps the first blocks, with their KV cache, on the CPU (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0); src/llama-kv-cache.cpp: each layer's cache on its layer's device, all on the CPU with --no-kv-offload).");
+
+/// Weights beyond the largest consumer card (32 GiB): there the llama.cpp overhead fit's weight
+/// arm is unverified.
+const LLAMA_FIT_WEIGHTS: Bytes = Bytes(32 * crate::units::GIB);
+
+/// Where a term's formula was checked, compared with this configuration: `Some(what differs)`
+/// when it lies outside (each term module's domain).
+fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
+    let a = &v.arch;
+    match (name, i.engine) {
+        // No card: the fit's CUDA context does not exist on the CPU backend.
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if crate::serve::support::cpu_only(i) => Some(
+            "the overhead fit was measured on CUDA cards (their context and compute buffers); the CPU backend has no CUDA context, so it is likely high".into(),
+        ),
+        // The overhead fit was measured on llama.cpp at one slot and one card, on models that
+        // fit one consumer card; its weight-proportional arm grows without bound.
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama)
+            if i.par > 1 || i.cards > 1 || s.weights.device > LLAMA_FIT_WEIGHTS =>
+        {
+            let mut why = Vec::new();
+            if i.par > 1 || i.cards > 1 {
+                why.push(format!(
+                    "the overhead fit was measured with one slot on one card; here {} slot(s) on {} card(s)",
+                    i.par, i.cards
+                ));
+            }
+            if s.weights.device > LLAMA_FIT_WEIGHTS {
+                why.push(format!(
+                    "its 10 % weight arm is an empirical fit of four single-card configurations, unverified for {} of weights on the cards (llama.cpp prints its real compute buffers at load)",
+                    s.weights.device
+                ));
+            }
+            Some(why.join("; "))
+        }
+        // vLLM's profile was fitted on its 0.19 startup logs of dense and MoE models up to 70B;
+        // pipeline stages hold less than one card's peak.
+        (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Layout::Layer => Some(
+            "vLLM's overhead was fitted on one card and on tensor parallelism; pipeline stages other than the last hold less".into(),
+        ),
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Layer => Some(
+            "SGLang's profile was compared with startup logs on one card and under tensor parallelism, not with pipeline stages".into(),
+        ),
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Tensor => Some(
+            "SGLang's tensor-parallel buffers are sized from vLLM's H100 logs and checked on one SGLang log (4 × H100); other cards and interconnects differ".into(),
+        ),
+        (TermName::Overhead, Engine::Transformers) if a.experts > 1 => Some(
+            "the transformers residual was measured on dense Qwen3 and Qwen3-30B-A3B only".into(),
+        ),
+        // The transformers cache was checked at contexts of 8K and more.
+        (TermName::KvCache, Engine::Transformers) if i.ctx < 8192 => Some(format!(
+            "the transformers cache was checked at 8K tokens and more; at {} tokens generation may stop earlier than the budget",
+            i.ctx
+        )),
+        // vLLM's hybrid allocator: sliding-window models are paged in groups.
+        (TermName::KvCache, Engine::Vllm | Engine::Sglang) if a.swa.is_some() => Some(
+            "sliding-window layers: the token pool follows vLLM's hybrid groups, checked on gemma-3 only".into(),
+        ),
+        _ => None,
+    }
+}
+
+/// Engine defaults that would change the answer, and what the estimate cannot see.
+fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Vec<String> {
+    let fits = e.fits;
+    let a = &v.arch;
+    let mut out = Vec::new();
+    let (def, why) = i.engine.default_concurrency();
+    if def != 1 || i.engine == Engine::Ollama {
+        let extra = match i.engine {
+            Engine::LlamaCpp => {
+                // What the defaults would allocate with `-c ctx` and no -np: 4 slots, one
+                // unified KV.
+                let (type_k, type_v) = i.kv_types();
+                let k = kv::llama(
+                    a,
+                    &kv::LlamaParams {
+                        n_ubatch: u64::from(i.ubatch),
+                        swa_full: i.swa_full,
+                        type_k,
+                        type_v,
+                        ..kv::LlamaParams::new(u64::from(i.ctx), 4, true, i.kv)
+                    },
+                );
+                let same = if k.bytes == s.kv.total {
+                    // Equal when nothing depends on the slot count (no sliding-window layers,
+                    // one stream either way): the size holds, but the cells are shared.
+                    format!(
+                        " the same {} of KV as budgeted here, but shared by 4 slots, so no request could count on its {} tokens",
+                        k.bytes, i.ctx
+                    )
+                } else {
+                    format!(" {} of KV, not the {} budgeted here", k.bytes, s.kv.total)
+                };
+                format!(
+                    ": the same -c would then give 4 slots sharing {} cells and allocate{same}. The command writes -np {} explicitly",
+                    k.cells, i.par
+                )
+            }
+            Engine::Ollama => format!(
+                ": the command sets OLLAMA_NUM_PARALLEL={} explicitly",
+                i.par
+            ),
+            Engine::Vllm => format!(": the command writes --max-num-seqs {}", i.par),
+            Engine::Sglang => format!(": the command writes --max-running-requests {}", i.par),
+            Engine::Transformers => String::new(),
+            Engine::Mlx => format!(
+                ": the command writes --decode-concurrency {} and caps the KV caches it keeps with --prompt-cache-bytes",
+                i.par
+            ),
+        };
+        out.push(format!("{why}{extra}."));
+    }
+    if let Some(w) = vllm_encoder_warning(i.engine, &a.model_type) {
+        out.push(w);
+    }
+    if i.engine == Engine::Ollama && !fits {
+        out.push("Ollama does not refuse a model that does not fit: it moves layers to system RAM and runs 10–100× slower without an error.".into());
+    }
+    if i.engine == Engine::Ollama && i.kv.is_quantized() {
+        out.push("OLLAMA_KV_CACHE_TYPE needs flash attention (OLLAMA_FLASH_ATTENTION=1).".into());
+    }
+    if f.size == SizeKind::Computed {
+        out.push(format!("No published size was found for {} {}; its size is computed from tensor shapes and block layouts.", v.id, f.id));
+    }
+    if a.swa.is_some() && i.swa_full && i.engine.llama_family() {
+        out.push("--swa-full keeps a full-size cache for the sliding-window layers.".into());
+    }
+    if let (Some(pool), Some(conc)) = (e.kv_pool_bytes, e.max_concurrency) {
+        out.push(format!(
+            "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{} requests of {} tokens at once (you asked for {}).",
+            i.engine.label(),
+            crate::serve::placement::fullest(&e.per_card).budget,
+            crate::units::Fixed(conc, 1),
+            i.ctx,
+            i.par
+        ));
+    }
+    out
+}
+
+/// Multimodal architectures of the catalog (a vision or audio encoder in the checkpoint).
+const MULTIMODAL_TYPES: &[&str] = &[
+    "gemma3",
+    "gemma3n",
+    "llama4",
+    "mistral3",
+    "qwen3_5",
+    "qwen3_5_moe",
+];
+
+/// vLLM profiles a multimodal model's encoder at startup (`profile_run` in
+/// vllm/v1/worker/gpu_model_runner.py: dummy items of the maximum feature size filling the
+/// encoder-cache budget, before it sizes the KV cache). The source gives no closed form for the
+/// encoder's activation peak, so it is not a term: the gemma-3 0.19 logs bound it by the
+/// sampler's warm-up at vLLM's defaults, and every other multimodal family is unchecked.
+pub(crate) fn vllm_encoder_warning(engine: Engine, model_type: &str) -> Option<String> {
+    if engine != Engine::Vllm || !MULTIMODAL_TYPES.contains(&model_type) {
+        return None;
+    }
+    let checked = if model_type == "gemma3" {
+        "In the vLLM 0.19 startup logs of gemma-3 4B, 12B and 27B (H100, default budget) the profiled peak is the sampler warm-up the overhead term models, so the encoder stays under it there; a larger --max-num-batched-tokens or --limit-mm-per-prompt budget is not checked"
+    } else {
+        "No startup log of this family was compared, so the encoder's peak may exceed the overhead term"
+    };
+    Some(format!(
+        "vLLM profiles this model's multimodal encoder at startup with dummy inputs of the maximum size filling its encoder-cache budget (vllm/v1/worker/gpu_model_runner.py, profile_run; --limit-mm-per-prompt and --max-num-batched-tokens set it), before it sizes the KV cache; fitcard has no separate term for that peak. {checked}. --skip-mm-profiling skips the profiling, and then the first large image is not budgeted."
+    ))
+}

@@ -1,0 +1,162 @@
+//! Where the model goes on the cards: each card's capacity, whether tensor parallelism can
+//! start, how layers split over cards or pipeline stages, and the words for a split. Below the
+//! sizing, which calls them for every split it weighs.
+
+use crate::catalog::engine::Engine;
+use crate::catalog::{catalog, Arch, Variant};
+use crate::estimate::CardUse;
+use crate::inputs::{GpuChoice, Inputs};
+use crate::terms::kv;
+use crate::units::{Bytes, SignedBytes};
+
+/// Capacity of each card: the `gpus=` list, or `cards` × the chosen card.
+pub fn card_capacities(i: &Inputs) -> Vec<Bytes> {
+    if i.gpus.is_empty() {
+        vec![card_capacity(i); i.cards.max(1) as usize]
+    } else {
+        i.gpus
+            .iter()
+            .map(|id| catalog().gpu(id).map_or(Bytes::ZERO, |g| g.vram_bytes))
+            .collect()
+    }
+}
+
+/// Capacity of one card for these inputs.
+pub fn card_capacity(i: &Inputs) -> Bytes {
+    match &i.gpu {
+        // `normalize` admits only catalog GPUs; an unchecked id holds nothing rather than an
+        // invented card.
+        GpuChoice::Catalog(id) => catalog().gpu(id).map_or(Bytes::ZERO, |g| g.vram_bytes),
+        GpuChoice::VramGib(g) => Bytes::from_gib(*g),
+    }
+}
+
+/// Is tensor parallelism possible over `tp` cards, and if not, why.
+pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, String> {
+    let (h, kvh) = (arch.heads, arch.kv_heads);
+    match engine {
+        // SGLang shards attention the same way (heads divisible; KV heads divisible or
+        // replicated).
+        Engine::Vllm | Engine::Sglang => {
+            let name = engine.label();
+            if !h.is_multiple_of(tp) {
+                Err(format!("attention heads ({h}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
+            } else if !kv::pad(arch.vocab, 64).is_multiple_of(u64::from(tp)) {
+                Err(format!(
+                    "the vocabulary padded to a multiple of 64 ({} rows) is not divisible by {tp} cards: {name} cannot shard the embedding",
+                    kv::pad(arch.vocab, 64)
+                ))
+            } else if let Some(g) = arch.global_attn.filter(|g| {
+                g.kv_heads != kvh
+                    && (if g.kv_heads >= tp {
+                        !g.kv_heads.is_multiple_of(tp)
+                    } else {
+                        !tp.is_multiple_of(g.kv_heads.max(1))
+                    })
+            }) {
+                // Gemma 4: the global layers' own KV heads are sharded the same way
+                // (`Gemma4Attention` asserts it, vllm/model_executor/models/gemma4.py).
+                Err(format!(
+                    "the global layers' KV heads ({}) cannot be split or replicated evenly over {tp} cards: {name} tensor parallelism cannot start",
+                    g.kv_heads
+                ))
+            } else if kvh >= tp && !kvh.is_multiple_of(tp) {
+                Err(format!("KV heads ({kvh}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
+            } else if kvh < tp && !tp.is_multiple_of(kvh) {
+                Err(format!("{tp} cards is not a multiple of the KV heads ({kvh}): {name} cannot replicate them evenly"))
+            } else if kvh < tp {
+                Ok(format!(
+                    "{tp}-way tensor parallel; the {kvh} KV heads are replicated ({} per card)",
+                    (kvh / tp).max(1)
+                ))
+            } else {
+                Ok(format!(
+                    "{tp}-way tensor parallel: {} KV heads per card",
+                    kvh / tp
+                ))
+            }
+        }
+        Engine::LlamaCpp => {
+            if !kvh.is_multiple_of(tp) {
+                Err(format!(
+                    "KV heads ({kvh}) not divisible by {tp} cards: tensor parallelism cannot start"
+                ))
+            } else {
+                Ok(format!(
+                    "{tp}-way split by rows (-sm row): {} KV heads per card",
+                    kvh / tp
+                ))
+            }
+        }
+        Engine::Ollama | Engine::Transformers | Engine::Mlx => Err(format!(
+            "{} splits by layer only: no tensor parallelism on {tp} cards",
+            engine.label()
+        )),
+    }
+}
+
+/// The variant's architecture, with the measured global-layer count of `gl=` when it is the
+/// model measured (other variants of the family keep their own layout).
+pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
+    match i.gl {
+        Some(g) if v.id == i.model => {
+            let mut a = v.arch.clone();
+            a.global_override = Some(g.round() as u32);
+            std::borrow::Cow::Owned(a)
+        }
+        _ => std::borrow::Cow::Borrowed(&v.arch),
+    }
+}
+
+/// Blocks that `ngl` leaves on the CPU on a model of `layers` blocks.
+pub fn cpu_layers(layers: u32, ngl: u32) -> u32 {
+    (layers.saturating_add(1)).saturating_sub(ngl).min(layers)
+}
+
+/// `--tensor-parallel-size T --pipeline-parallel-size P` (SGLang `--tp-size`, `--pp-size`),
+/// each written when above 1 (`--tensor-parallel-size 1` on one card).
+pub fn parallel_words(engine: Engine, tp: u32, pp: u32) -> String {
+    let (tp_flag, pp_flag) = match engine {
+        Engine::Sglang => ("--tp-size", "--pp-size"),
+        _ => ("--tensor-parallel-size", "--pipeline-parallel-size"),
+    };
+    match (tp, pp) {
+        (t, 1) => format!("{tp_flag} {t}"),
+        (1, p) => format!("{pp_flag} {p}"),
+        (t, p) => format!("{tp_flag} {t} {pp_flag} {p}"),
+    }
+}
+
+/// The card with the least headroom (`budget − bytes`; the first of equals): on alike cards,
+/// the one holding the most bytes.
+pub fn fullest(per_card: &[CardUse]) -> &CardUse {
+    per_card
+        .iter()
+        .min_by_key(|c| SignedBytes::diff(c.budget, c.bytes))
+        .expect("at least one card")
+}
+
+/// Whole layers per card under layer split: `layers / cards` each, the first `layers % cards`
+/// cards one more: fitcard's split for llama.cpp's even `-ts`, Ollama and transformers. vLLM and
+/// SGLang place the remainder on later stages ([`crate::serve::layouts::pipeline_stages`]).
+pub fn layers_per_card(layers: u32, cards: u32) -> Vec<u64> {
+    let cards = cards.max(1);
+    (0..cards)
+        .map(|k| u64::from(layers / cards + u32::from(k < layers % cards)))
+        .collect()
+}
+
+/// How an engine is told to split by layer.
+pub(crate) fn layer_split_words(engine: Engine, cards: u32) -> String {
+    match engine {
+        Engine::LlamaCpp => "-sm layer".into(),
+        Engine::Vllm => format!("--pipeline-parallel-size {cards}"),
+        Engine::Sglang => format!("--pp-size {cards}"),
+        Engine::Ollama => "Ollama spreads whole layers over the cards".into(),
+        Engine::Transformers => "device_map=\"auto\" places whole layers".into(),
+        Engine::Mlx => {
+            "mlx-lm runs on one Apple GPU; its --pipeline mode spreads whole layers over machines"
+                .into()
+        }
+    }
+}

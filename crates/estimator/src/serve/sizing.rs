@@ -1,0 +1,364 @@
+//! The sizing of a serve plan: every term for the chosen split, sharded over the cards, the
+//! tensor × pipeline splits weighed and picked, the layers llama.cpp leaves in host RAM, and
+//! vLLM's KV pool. The pipeline ([`mod@crate::estimate`]) adds the checks, words and commands.
+
+use crate::catalog::engine::Engine;
+use crate::catalog::{Arch, Format};
+use crate::estimate::*;
+use crate::inputs::Inputs;
+use crate::serve::placement::*;
+use crate::terms::{kv, logits, overhead, weights, TermName};
+use crate::units::Bytes;
+
+/// Every term's bytes and how the cards share them: the numbers, no words.
+pub(crate) struct Sizing {
+    /// Weights on the card and in host memory.
+    pub weights: weights::Weights,
+    /// The KV cache, total and per card.
+    pub kv: kv::KvSizing,
+    /// Runtime overhead.
+    pub overhead: overhead::Overhead,
+    /// Host logits buffer (llama.cpp family), else zero.
+    pub logits: Bytes,
+    /// Whether tensor parallelism starts (`None` on one card), and the words why.
+    pub tp: Option<Result<String, String>>,
+    /// How the cards share the model.
+    pub layout: Layout,
+    /// Each card's share under `layout` (whole layers, or 1 each).
+    pub shares: Vec<u64>,
+    /// Each card's capacity.
+    pub capacities: Vec<Bytes>,
+    /// The multimodal projector on the first card (part of the weights), else zero.
+    pub mmproj: Bytes,
+    /// What the engine may use of each card (vLLM, SGLang: util × capacity).
+    pub budgets: Vec<Bytes>,
+    /// vLLM and SGLang pipeline stages: the weights on each card (embedding first, head last).
+    pub stage_weights: Option<Vec<Bytes>>,
+    /// `(tensor_parallel, pipeline_parallel)`: `(cards, 1)` under tensor parallelism, `(1,
+    /// cards)` under layer split, `(1, 1)` on one card.
+    pub split: (u32, u32),
+    /// Layers of each pipeline stage (`[1]` without stages).
+    pub stages: Vec<u64>,
+    /// vLLM and SGLang on several alike cards: the split chosen and why.
+    pub choice: Option<ParallelChoice>,
+    /// llama.cpp and Ollama with `ngl=` or `nkvo=1`: what stays in host RAM.
+    pub offload: Option<Offload>,
+}
+
+/// Move the host part of `ngl=` / `nkvo=1` out of the device terms.
+fn offload(
+    i: &Inputs,
+    a: &Arch,
+    f: &Format,
+    w: &mut weights::Weights,
+    kv: &mut kv::KvSizing,
+    mmproj: Bytes,
+) -> Option<Offload> {
+    if !i.engine.llama_family() || (i.ngl.is_none() && !i.nkvo) {
+        return None;
+    }
+    let n = a.layers.max(1);
+    let ngl = i.ngl.unwrap_or(u32::MAX);
+    let cpu = cpu_layers(n, ngl);
+    let frac = f64::from(cpu) / f64::from(n);
+    let output = Bytes(f.embd_type.row_bytes(a.vocab.saturating_mul(a.hidden)));
+    let model = w.device.saturating_sub(mmproj);
+    let body = model.saturating_sub(output);
+    let layers_host = (body.scale(frac) + if ngl == 0 { output } else { Bytes::ZERO }).min(model);
+    w.device = w.device.saturating_sub(layers_host);
+    let keep = if i.nkvo { 0.0 } else { 1.0 - frac };
+    let before = kv.total;
+    kv.per_card = kv.per_card.iter().map(|b| b.scale(keep)).collect();
+    kv.total = kv.per_card.iter().fold(Bytes::ZERO, |t, &b| t + b);
+    Some(Offload {
+        cpu_layers: cpu,
+        layers_host,
+        kv_host: before.saturating_sub(kv.total),
+    })
+}
+
+/// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
+/// rule, one card or mixed cards).
+pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizing {
+    let capacities = card_capacities(i);
+    let cards = capacities.len() as u32;
+    let budgets = budgets(i, &capacities);
+    let mixed = capacities.iter().any(|&c| c != capacities[0]);
+    let tp = tp_check(i, a, split, cards, mixed);
+    let (tp_size, pp_size) = match (split, &tp) {
+        (Some(sp), _) => sp,
+        (None, None) => (1, 1),
+        (None, Some(Ok(_))) => (cards, 1),
+        (None, Some(Err(_))) => (1, cards),
+    };
+    let layout = if cards <= 1 {
+        Layout::Single
+    } else if pp_size == 1 {
+        Layout::Tensor
+    } else {
+        Layout::Layer
+    };
+    let stages = stage_layers(i, a, layout, mixed, &capacities, pp_size);
+    let shares = card_shares(layout, &stages, cards, tp_size);
+    let tensor = tp_size > 1;
+    let cpu_only = crate::serve::support::cpu_only(i);
+    let mut w = weights::weights(a, f, i.engine, cpu_only);
+    // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
+    // copy of the embedding) on the last; each of a stage's cards holds `1/tp` of it.
+    let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {
+        let sw = crate::serve::stages::stage_weights(a, f, w.device, &stages);
+        w.device = sw.iter().fold(Bytes::ZERO, |t, &b| t + b);
+        sw.iter()
+            .flat_map(|b| b.split(&vec![1; tp_size as usize]))
+            .collect::<Vec<Bytes>>()
+    });
+    let mmproj = crate::catalog::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
+    w.device += mmproj;
+    let mut kv = if layout == Layout::Layer && tensor {
+        staged_kv(i, a, tp_size, cards, &stages)
+    } else {
+        kv::for_engine(a, i, layout == Layout::Tensor, &shares)
+    };
+    // `ngl=` and `nkvo=1` move layers between a card and the RAM: nothing to move without a
+    // card.
+    let offload = if cpu_only {
+        None
+    } else {
+        offload(i, a, f, &mut w, &mut kv, mmproj)
+    };
+    let o = engine_overhead(
+        i,
+        a,
+        cards,
+        w.device.saturating_sub(mmproj),
+        kv.cells,
+        tensor,
+    );
+    Sizing {
+        offload,
+        weights: w,
+        kv,
+        overhead: o,
+        logits: if i.engine.llama_family() {
+            logits::bytes(a, i.par)
+        } else {
+            Bytes::ZERO
+        },
+        tp,
+        layout,
+        shares,
+        capacities,
+        budgets,
+        mmproj,
+        stage_weights,
+        split: (tp_size, pp_size),
+        stages,
+        choice: None,
+    }
+}
+
+/// The engine's own memory beside weights and KV: MLX's, or the CUDA context, activations and
+/// graph of the others, given the weights on the cards and the KV cells.
+fn engine_overhead(
+    i: &Inputs,
+    a: &Arch,
+    cards: u32,
+    on_card: Bytes,
+    cells: u64,
+    tensor: bool,
+) -> overhead::Overhead {
+    if i.engine == Engine::Mlx {
+        overhead::mlx(a, i.par)
+    } else {
+        overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util)
+    }
+}
+
+/// Share of each card: equal under tensor parallelism (every layer split by heads), its stage's
+/// layers under pipeline parallelism (each of a stage's `tp` cards holds them all, split by
+/// heads).
+fn card_shares(layout: Layout, stages: &[u64], cards: u32, tp_size: u32) -> Vec<u64> {
+    match layout {
+        Layout::Layer => (0..cards as usize)
+            .map(|k| stages[(k / tp_size as usize).min(stages.len() - 1)])
+            .collect(),
+        Layout::Single | Layout::Tensor => vec![1; cards as usize],
+    }
+}
+
+/// What each card may hold: its capacity, the `util` share of it for an engine that
+/// preallocates.
+fn budgets(i: &Inputs, capacities: &[Bytes]) -> Vec<Bytes> {
+    capacities
+        .iter()
+        .map(|&c| {
+            if i.engine.preallocates() {
+                c.scale(i.util)
+            } else {
+                c
+            }
+        })
+        .collect()
+}
+
+/// How the cards share the model: tensor parallelism when it can start (and the cards are
+/// alike: it gives every card an equal shard), else layer split; vLLM and SGLang run the split
+/// they are given. `None` on one card.
+fn tp_check(
+    i: &Inputs,
+    a: &Arch,
+    split: Option<(u32, u32)>,
+    cards: u32,
+    mixed: bool,
+) -> Option<Result<String, String>> {
+    match split {
+        Some((t, _)) if t > 1 => Some(tensor_parallel(i.engine, a, t)),
+        Some(_) => (cards > 1).then(|| {
+            Err(format!(
+                "tensor parallelism not used over {cards} cards: {}",
+                parallel_words(i.engine, 1, cards)
+            ))
+        }),
+        None => (cards > 1).then(|| {
+            if mixed {
+                Err(format!(
+                    "cards of different sizes: tensor parallelism would give each an equal shard, so the smallest would limit all {cards}"
+                ))
+            } else {
+                tensor_parallel(i.engine, a, cards)
+            }
+        }),
+    }
+}
+
+/// Layers of each pipeline stage (vLLM and SGLang: their `get_pp_indices`); mixed cards: whole
+/// layers in proportion to each card's memory (llama.cpp `-ts`); llama.cpp's even `-ts 1,1,…`:
+/// the first cards one layer more when the count does not divide.
+fn stage_layers(
+    i: &Inputs,
+    a: &Arch,
+    layout: Layout,
+    mixed: bool,
+    capacities: &[Bytes],
+    pp_size: u32,
+) -> Vec<u64> {
+    match layout {
+        Layout::Layer if mixed => {
+            let mib: Vec<u64> = capacities.iter().map(|c| c.get() >> 20).collect();
+            Bytes(u64::from(a.layers))
+                .split(&mib)
+                .into_iter()
+                .map(Bytes::get)
+                .collect()
+        }
+        Layout::Layer => crate::serve::stages::pipeline_stages(i.engine, a.layers, pp_size),
+        Layout::Single | Layout::Tensor => vec![1],
+    }
+}
+
+/// The KV cache of a tensor × pipeline split: each stage's layers with one of `tp` cards' KV
+/// heads.
+fn staged_kv(i: &Inputs, a: &Arch, tp_size: u32, cards: u32, stages: &[u64]) -> kv::KvSizing {
+    let ctx = u64::from(i.ctx);
+    let per_stage =
+        kv::paged(a, ctx, u64::from(i.par.max(1)), i.kv, u64::from(tp_size)).split(stages);
+    let per_card: Vec<Bytes> = (0..cards as usize)
+        .map(|k| per_stage[k / tp_size as usize])
+        .collect();
+    kv::KvSizing {
+        total: per_card.iter().fold(Bytes::ZERO, |t, &b| t + b),
+        per_card,
+        cells: ctx.saturating_mul(u64::from(i.par.max(1))),
+        llama: None,
+    }
+}
+
+/// Spread the device terms over the cards so that they sum exactly to the totals: weights by
+/// `shares`, the KV cache as its allocator places it, the overhead evenly.
+pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
+    let n = s.shares.len();
+    // The projector sits on the first card; the model's weights are split by the shares.
+    let w = match &s.stage_weights {
+        Some(sw) => sw.clone(),
+        None => {
+            let mut w = s.weights.device.saturating_sub(s.mmproj).split(&s.shares);
+            w[0] += s.mmproj;
+            w
+        }
+    };
+    let o = s.overhead.bytes.split(&vec![1; n]);
+    (0..n)
+        .map(|k| CardUse {
+            index: k as u32,
+            bytes: w[k] + s.kv.per_card[k] + o[k],
+            capacity: s.capacities[k],
+            budget: s.budgets[k],
+            terms: vec![
+                (TermName::Weights, w[k]),
+                (TermName::KvCache, s.kv.per_card[k]),
+                (TermName::Overhead, o[k]),
+            ],
+        })
+        .collect()
+}
+
+/// vLLM's KV pool on the binding (fullest) card: what is left of its budget after the weights
+/// and the overhead there, for the layers and KV heads that card holds.
+pub(crate) fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::VllmPool {
+    let c = fullest(per_card);
+    let k = c.index as usize;
+    let fixed = c.bytes.saturating_sub(s.kv.per_card[k]);
+    let ctx = u64::from(i.ctx);
+    let cards = per_card.len() as u64;
+    // vLLM pages tokens over its layer groups; SGLang keeps one token pool over every layer
+    // that owns a KV cache.
+    let slots = if i.engine == Engine::Sglang {
+        u64::from(a.kv_owning_layers())
+    } else {
+        kv::vllm_layer_slots(a)
+    };
+    let (slots, heads, per_request) = match s.layout {
+        Layout::Tensor => (
+            slots,
+            kv::heads_per_card(a, cards),
+            kv::paged(a, ctx, 1, i.kv, cards),
+        ),
+        Layout::Single => (slots, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
+        // The card's stage: its share of the layers, with one of `tp` cards' KV heads.
+        Layout::Layer => {
+            let tp = u64::from(s.split.0.max(1));
+            let stage = (k / tp as usize).min(s.stages.len() - 1);
+            (
+                (s.stages[stage] * slots).div_ceil(u64::from(a.layers.max(1))),
+                kv::heads_per_card(a, tp),
+                kv::paged(a, ctx, 1, i.kv, tp).split(&s.stages)[stage],
+            )
+        }
+    };
+    let block = if i.engine == Engine::Sglang {
+        1
+    } else {
+        kv::VLLM_BLOCK
+    };
+    kv::vllm_pool(
+        a,
+        c.budget,
+        fixed,
+        slots,
+        heads,
+        i.kv,
+        ctx,
+        block,
+        per_request,
+    )
+}
+
+/// vLLM's layer groups need one page size ([`kv::vllm_block_sizes`]); SGLang pages single
+/// tokens per pool and has no such rule.
+pub(crate) fn vllm_pages(i: &Inputs, a: &Arch, s: &Sizing) -> Result<(u64, u64), String> {
+    if i.engine == Engine::Vllm {
+        kv::vllm_block_sizes(a, i.kv, u64::from(s.split.0.max(1)))
+    } else {
+        Ok((kv::VLLM_BLOCK, kv::VLLM_BLOCK))
+    }
+}
