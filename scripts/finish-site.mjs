@@ -101,7 +101,7 @@ if (site) {
 fs.writeFileSync(file('index.html'), index);
 
 // The Hugging Face Hub and the hosts it redirects file downloads to (the importer refuses an
-// answer from anywhere else: src/hub.rs, may_read).
+// answer from anywhere else: src/model/hub.rs, may_read).
 const CONNECT = "connect-src 'self' https://huggingface.co https://*.hf.co";
 // A worker's own policy (its script has no inline parts), given by the service worker.
 const WORKER_POLICY = ["default-src 'self'", "script-src 'self' 'wasm-unsafe-eval'", CONNECT].join('; ');

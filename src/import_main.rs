@@ -1,10 +1,10 @@
 //! fitcard importer: the web worker that reads a Hugging Face Hub repo for the page (wasm32
-//! only; see `fitcard::import`).
+//! only; see `fitcard::worker::import`).
 
 #[cfg(target_arch = "wasm32")]
 fn main() {
     console_error_panic_hook::set_once();
-    fitcard::import::serve();
+    fitcard::worker::import::serve();
 }
 
 #[cfg(not(target_arch = "wasm32"))]

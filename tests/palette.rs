@@ -24,7 +24,7 @@ const MIN_CONTRAST: f64 = 3.0;
 const MIN_DELTA_E: f64 = 10.0;
 
 /// Terms drawn together in serve mode and in train mode, by their token (`--term-…`; the
-/// classes of `src/bar.rs`'s `term_class` map onto these in tokens.css).
+/// classes of `src/draw/bar_geometry.rs`'s `term_class` map onto these in tokens.css).
 const SERVE: [&str; 5] = ["weights", "kv", "overhead", "embd", "logits"];
 const TRAIN: [&str; 6] = [
     "weights",

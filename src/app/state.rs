@@ -1,9 +1,24 @@
 //! The page's state: the inputs, the estimate and the edits that change them.
 
-use super::*;
+use crate::model::edit::{self, Edit};
+use crate::model::hub;
+use crate::model::query;
+use crate::worker::importer;
+use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
+use fitcard_estimator::{
+    decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
+};
+use leptos::prelude::*;
+
+/// How long the controls stay still before the inputs count as settled: the ranking is
+/// recomputed and the URL rewritten then, not on every tick of a drag.
+pub const SETTLE: std::time::Duration = std::time::Duration::from_millis(150);
+
+/// Notices kept on screen at most (oldest dropped first).
+const MAX_NOTICES: usize = 8;
 
 /// The page's state: the one input signal, the notices shown above the page, and the memos
-/// derived from the inputs. Provided once by [`App`] as a context; components read it with
+/// derived from the inputs. Provided once by [`App`](super::App) as a context; components read it with
 /// [`use_app`].
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -43,7 +58,7 @@ thread_local! {
     /// drawn from them.
     static TICKET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// The Hub repo of the last import, offered again when it failed (none for a file).
-    static RETRY: std::cell::RefCell<Option<crate::hub::Target>> = const { std::cell::RefCell::new(None) };
+    static RETRY: std::cell::RefCell<Option<hub::Target>> = const { std::cell::RefCell::new(None) };
 }
 
 /// The ticket of the last read started.
@@ -64,7 +79,7 @@ pub enum ImportState {
     Done(String),
 }
 
-/// The page state, as [`App`] provides it to every component below it.
+/// The page state, as [`App`](super::App) provides it to every component below it.
 pub fn use_app() -> AppState {
     expect_context::<AppState>()
 }
@@ -81,8 +96,8 @@ pub struct Missing {
 impl Missing {
     /// The requested model of `query` when the catalog does not hold it.
     pub(super) fn from_query(query: &str) -> Option<Missing> {
-        let raw = share::raw_param(query, "model")?;
-        let id = share::percent_decode(raw).trim().to_string();
+        let raw = query::raw_param(query, "model")?;
+        let id = query::percent_decode(raw).trim().to_string();
         (!id.is_empty() && fitcard_estimator::catalog().variant(&id).is_none()).then(|| Missing {
             id,
             raw: raw.to_string(),
@@ -96,7 +111,7 @@ impl AppState {
         let missing = Missing::from_query(query);
         // A link that names no model lands on the best model for its card (the embed and
         // train mode keep their calculator).
-        if share::raw_param(query, "model").is_none()
+        if query::raw_param(query, "model").is_none()
             && !d.inputs.embed
             && d.inputs.mode == Mode::Serve
         {
@@ -111,7 +126,7 @@ impl AppState {
             .collect();
         let mut first = d.inputs;
         if missing.is_none() {
-            crate::hub::pin(&mut first, None);
+            hub::pin(&mut first, None);
         }
         let settled = RwSignal::new(first.clone());
         let inputs = RwSignal::new(first);
@@ -160,11 +175,11 @@ impl AppState {
     /// on failure nothing changes but the one-line message. (Called from several places: one
     /// copy of its code.)
     #[inline(never)]
-    pub fn start_import(self, t: crate::hub::Target) {
+    pub fn start_import(self, t: hub::Target) {
         let engine = self.inputs.with_untracked(|i| i.engine);
         RETRY.with(|r| r.replace(Some(t.clone())));
         let (mine, progress) = self.begin(format!("Importing {}…", t.repo));
-        let read = async move { crate::importer::run(&t, engine, progress).await };
+        let read = async move { importer::run(&t, engine, progress).await };
         self.finish(mine, read, |j| {
             let n = fitcard_estimator::catalog()
                 .family(&j.family)
@@ -188,7 +203,7 @@ impl AppState {
     pub fn start_disk(self, files: Vec<web_sys::File>) {
         RETRY.with(|r| r.take());
         let (mine, progress) = self.begin("Reading the file from your disk…".into());
-        let read = async move { crate::importer::disk(&files, progress).await };
+        let read = async move { importer::disk(&files, progress).await };
         self.finish(mine, read, |j| {
             format!(
                 "Read {} from your disk (headers only): a link to it works where the file is picked again",
@@ -227,7 +242,7 @@ impl AppState {
     /// the configuration stays as it was.
     pub fn cancel_import(self) {
         TICKET.with(|t| t.set(t.get().wrapping_add(1)));
-        crate::importer::cancel();
+        importer::cancel();
         self.import.set(ImportState::Failed(
             "Import cancelled: nothing changed".into(),
         ));
@@ -239,8 +254,8 @@ impl AppState {
     pub(super) fn finish(
         self,
         mine: u32,
-        read: impl std::future::Future<Output = Result<crate::importer::Joined, String>> + 'static,
-        said: fn(&crate::importer::Joined) -> String,
+        read: impl std::future::Future<Output = Result<importer::Joined, String>> + 'static,
+        said: fn(&importer::Joined) -> String,
     ) {
         leptos::task::spawn_local(async move {
             let got = read.await;
@@ -283,7 +298,7 @@ impl AppState {
         let rev = self.rev.get_value();
         self.inputs.update(|i| {
             notes = edit::apply(i, e);
-            crate::hub::pin(i, rev.as_deref());
+            hub::pin(i, rev.as_deref());
         });
         if !notes.is_empty() {
             self.notices.update(|v| {

@@ -2,19 +2,18 @@
 //! model search and "Detect my GPU". The ranking across families is computed here, from the
 //! settled inputs, and only while this view is shown.
 
-use super::controls::{CardsSlider, GpuField};
+use super::controls::serve::{EngineField, ParSlider};
+use super::controls::shared::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
-use super::import::ImportStatus;
-use super::serve_controls::{EngineField, ParSlider};
-use crate::app::use_app;
-use crate::edit::{self, Edit};
-use crate::search::{self, Target};
-use crate::snap;
-use fitcard_estimator::badge::xml_escape;
-use fitcard_estimator::best::{best, Best, BestRow};
-use fitcard_estimator::catalog::{catalog, Matched};
-use fitcard_estimator::estimate::Verdict;
-use fitcard_estimator::units::Fixed;
+use super::import_status::ImportStatus;
+use crate::app::state::{use_app, AppState};
+use crate::draw::{best_list, search_options};
+use crate::model::choices;
+use crate::model::edit::Edit;
+use crate::model::search::{self, Target};
+use crate::model::snap;
+use fitcard_estimator::best::best;
+use fitcard_estimator::catalog::catalog;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
 
@@ -68,7 +67,7 @@ fn BestContext() -> impl IntoView {
             label="Context per request"
             stops=stops
             value=ctx
-            text=Signal::derive(move || format!("{} tokens", crate::share::tokens(ctx.get())))
+            text=Signal::derive(move || format!("{} tokens", crate::text::share::tokens(ctx.get())))
             on_pick=Callback::new(move |c| st.edit(Edit::Ctx(c)))
         />
     }
@@ -90,13 +89,13 @@ fn Filters() -> impl IntoView {
         )
         .collect::<Vec<_>>();
     let licenses = std::iter::once(any())
-        .chain(edit::licenses().into_iter().map(|l| (l.clone(), l)))
+        .chain(choices::licenses().into_iter().map(|l| (l.clone(), l)))
         .collect::<Vec<_>>();
     let ctxs = std::iter::once(any())
         .chain(MIN_CTX.iter().map(|c| {
             (
                 c.to_string(),
-                format!("{} tokens", crate::share::tokens(*c)),
+                format!("{} tokens", crate::text::share::tokens(*c)),
             )
         }))
         .collect::<Vec<_>>();
@@ -154,7 +153,7 @@ fn Filters() -> impl IntoView {
 fn BestList() -> impl IntoView {
     let st = use_app();
     let settled = st.settled;
-    let html = move || settled.with(|i| list_html(&best(i)));
+    let html = move || settled.with(|i| best_list::list_html(&best(i)));
     let open = move |ev: web_sys::MouseEvent| {
         let Some(row) = ev
             .target()
@@ -171,85 +170,6 @@ fn BestList() -> impl IntoView {
     view! { <div class="best-rows" on:click=open inner_html=html></div> }
 }
 
-/// The evaluation's line, the rows (a button each, which opens it in the calculator) and what
-/// was left out, as HTML (every text escaped).
-fn list_html(b: &Best) -> String {
-    let e = xml_escape;
-    let mut h = match &b.evaluation {
-        Some((name, date, url)) => format!(
-            "<p class=\"best-eval\">Ordered by <a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({} snapshot); each family keeps its own order. * estimated by the evaluation · ≈ scored as the same model in another format.</p>",
-            e(url),
-            e(name),
-            e(date)
-        ),
-        None => "<p class=\"best-eval\">No cross-family evaluation in this build.</p>".into(),
-    };
-    h.push_str("<ol class=\"best-list\">");
-    for (k, r) in b.rows.iter().enumerate() {
-        h.push_str(&row_html(k, r));
-    }
-    h.push_str("</ol><p class=\"best-foot\">");
-    let mut foot = Vec::new();
-    if b.rows.is_empty() {
-        foot.push("No model fits with these settings.".to_string());
-    }
-    if b.not_fitting > 0 {
-        foot.push(format!(
-            "{} more do{} not fit.",
-            b.not_fitting,
-            if b.not_fitting == 1 { "es" } else { "" }
-        ));
-    }
-    if b.filtered_out > 0 {
-        foot.push(format!("{} left out by the filters.", b.filtered_out));
-    }
-    h.push_str(&foot.join(" "));
-    h.push_str("</p>");
-    h
-}
-
-/// One ranked variant: its `<li>` with the button that opens it.
-fn row_html(k: usize, r: &BestRow) -> String {
-    let e = xml_escape;
-    let score = match (r.score, r.matched) {
-        (Some(s), m) => format!(
-            "{}{}{}",
-            Fixed(s, 1),
-            if r.estimated { "*" } else { "" },
-            if m == Some(Matched::SameModel) {
-                " ≈"
-            } else {
-                ""
-            }
-        ),
-        (None, _) => "no score".to_string(),
-    };
-    let chip = match r.verdict {
-        Verdict::Fits => "v-fits",
-        Verdict::Tight => "v-tight",
-        Verdict::DoesNotFit => "v-nofit",
-    };
-    let why = r
-        .unscored
-        .as_deref()
-        .map(|w| format!("<span class=\"why\">{}</span>", e(w)))
-        .unwrap_or_default();
-    format!(
-        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free{tps}</span><span class=\"chip {chip}\">{v}</span></button>{why}</li>",
-        m = e(&r.model),
-        q = e(&r.quant.to_string()),
-        f = e(&r.family),
-        n = e(&r.name),
-        d = r.device_bytes,
-        free = r.headroom,
-        tps = r
-            .decode_tps
-            .map(|t| format!(" · ≈ {} tokens/s", crate::summary::about(t)))
-            .unwrap_or_default(),
-        v = r.verdict.label(),
-    )
-}
-
 /// How many suggestions the search lists.
 const SUGGESTIONS: usize = 8;
 
@@ -259,121 +179,13 @@ const SUGGESTIONS: usize = 8;
 #[component]
 pub fn ModelSearch() -> impl IntoView {
     let st = use_app();
-    let text = RwSignal::new(String::new());
-    let active = RwSignal::new(None::<usize>);
-    let open = RwSignal::new(false);
-    let message = RwSignal::new(String::new());
-    // The repo ids suggested (names are looked up when shown).
-    let hits = Memo::new(move |_| {
-        text.with(|t| {
-            search::suggest(t, SUGGESTIONS)
-                .into_iter()
-                .map(|h| h.model)
-                .collect::<Vec<String>>()
-        })
-    });
-    let expanded = move || open.get() && hits.with(|h| !h.is_empty());
-    let choose_model = move |model: String| {
-        open.set(false);
-        text.set(String::new());
-        message.set(String::new());
-        st.edit(Edit::Open { model, quant: None });
-    };
-    let submit = move || {
-        if let Some(m) = active.get().and_then(|k| hits.with(|h| h.get(k).cloned())) {
-            return choose_model(m);
-        }
-        let t = text.get();
-        match search::target(&t) {
-            Some(Target::Catalog(m)) => choose_model(m),
-            // A Hub repo the catalog lacks: read it from the Hub (the import's status line
-            // says how it goes).
-            Some(Target::Hub(_)) => match crate::hub::parse_target(&t) {
-                Ok(target) => {
-                    open.set(false);
-                    message.set(String::new());
-                    st.start_import(target);
-                }
-                Err(m) => message.set(m),
-            },
-            None => match hits.with(|h| h.first().cloned()) {
-                Some(m) => choose_model(m),
-                None if t.trim().is_empty() => {}
-                None => message.set(format!(
-                    "No catalog model matches “{}”.",
-                    t.trim().chars().take(60).collect::<String>()
-                )),
-            },
-        }
-    };
-    let on_key = move |ev: web_sys::KeyboardEvent| {
-        let n = hits.with(Vec::len);
-        match ev.key().as_str() {
-            "ArrowDown" if n > 0 => {
-                ev.prevent_default();
-                open.set(true);
-                active.update(|a| *a = Some(a.map_or(0, |k| (k + 1) % n)));
-            }
-            "ArrowUp" if n > 0 => {
-                ev.prevent_default();
-                open.set(true);
-                active.update(|a| *a = Some(a.map_or(n - 1, |k| (k + n - 1) % n)));
-            }
-            "Enter" => {
-                ev.prevent_default();
-                submit();
-            }
-            "Escape" => {
-                if expanded() {
-                    open.set(false);
-                    active.set(None);
-                } else {
-                    text.set(String::new());
-                    message.set(String::new());
-                }
-            }
-            _ => {}
-        }
-    };
+    let s = Search::new(st);
+    let (text, active) = (s.text, s.active);
     // The options as one HTML string (at most eight, rewritten when the text or the active
     // one changes); a press on one is read on the list.
     let options = move || {
         let a = active.get();
-        hits.with(|h| {
-            let mut html = String::new();
-            for (k, model) in h.iter().enumerate() {
-                let (name, family) = catalog()
-                    .families
-                    .iter()
-                    .find_map(|f| {
-                        f.variants
-                            .iter()
-                            .find(|v| &v.id == model)
-                            .map(|v| (v.name.as_str(), f.name.as_str()))
-                    })
-                    .unwrap_or_default();
-                let on = a == Some(k);
-                html.push_str(&format!(
-                    "<li role=\"option\" id=\"search-opt-{k}\"{} aria-selected=\"{on}\" data-model=\"{m}\"><span class=\"search-name\">{}</span> <span class=\"muted\">{m} · {}</span></li>",
-                    if on { " class=\"active\"" } else { "" },
-                    xml_escape(name),
-                    xml_escape(family),
-                    m = xml_escape(model),
-                ));
-            }
-            html
-        })
-    };
-    let press = move |ev: web_sys::MouseEvent| {
-        ev.prevent_default();
-        let model = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|e| e.closest("[data-model]").ok().flatten())
-            .and_then(|e| e.get_attribute("data-model"));
-        if let Some(m) = model {
-            choose_model(m);
-        }
+        s.hits.with(|h| search_options::options_html(h, a))
     };
     view! {
         <div class="search">
@@ -387,27 +199,22 @@ pub fn ModelSearch() -> impl IntoView {
                 placeholder="name, or any Hugging Face repo: org/name or its link"
                 aria-autocomplete="list"
                 aria-controls="model-search-list"
-                aria-expanded=move || if expanded() { "true" } else { "false" }
+                aria-expanded=move || if s.expanded() { "true" } else { "false" }
                 aria-activedescendant=move || active.get().map(|k| format!("search-opt-{k}"))
                 prop:value=move || text.get()
-                on:input=move |ev| {
-                    text.set(event_target_value(&ev));
-                    active.set(None);
-                    open.set(true);
-                    message.set(String::new());
-                }
-                on:keydown=on_key
-                on:blur=move |_| open.set(false)
+                on:input=move |ev| s.typed(event_target_value(&ev))
+                on:keydown=move |ev| s.key(ev)
+                on:blur=move |_| s.open.set(false)
             />
             <ul
                 id="model-search-list"
                 role="listbox"
                 aria-label="Catalog models"
-                hidden=move || !expanded()
-                on:mousedown=press
+                hidden=move || !s.expanded()
+                on:mousedown=move |ev| s.press(ev)
                 inner_html=options
             ></ul>
-            <p class="search-msg" role="status">{move || message.get()}</p>
+            <p class="search-msg" role="status">{move || s.message.get()}</p>
             <label class="pick">
                 "or read a model file on your disk, picked or dropped on the page (headers only, nothing is uploaded): "
                 <input
@@ -415,21 +222,161 @@ pub fn ModelSearch() -> impl IntoView {
                     id="model-file"
                     multiple
                     accept=".gguf,.safetensors,.json"
-                    on:change=move |ev| {
-                        let el = event_target::<web_sys::HtmlInputElement>(&ev);
-                        let files: Vec<web_sys::File> = el
-                            .files()
-                            .map(|l| (0..l.length()).filter_map(|k| l.get(k)).collect())
-                            .unwrap_or_default();
-                        el.set_value("");
-                        if !files.is_empty() {
-                            st.start_disk(files);
-                        }
-                    }
+                    on:change=move |ev| pick_files(st, &ev)
                 />
             </label>
             <ImportStatus />
         </div>
+    }
+}
+
+/// The model search's state: the text typed, the suggestion the arrow keys are on, whether the
+/// list is open, the line under the box, and the repo ids suggested (names are looked up when
+/// shown).
+#[derive(Clone, Copy)]
+struct Search {
+    st: AppState,
+    text: RwSignal<String>,
+    active: RwSignal<Option<usize>>,
+    open: RwSignal<bool>,
+    message: RwSignal<String>,
+    hits: Memo<Vec<String>>,
+}
+
+impl Search {
+    fn new(st: AppState) -> Self {
+        let text = RwSignal::new(String::new());
+        Search {
+            st,
+            text,
+            active: RwSignal::new(None),
+            open: RwSignal::new(false),
+            message: RwSignal::new(String::new()),
+            hits: Memo::new(move |_| {
+                text.with(|t| {
+                    search::suggest(t, SUGGESTIONS)
+                        .into_iter()
+                        .map(|h| h.model)
+                        .collect::<Vec<String>>()
+                })
+            }),
+        }
+    }
+
+    /// Is the list shown?
+    fn expanded(self) -> bool {
+        self.open.get() && self.hits.with(|h| !h.is_empty())
+    }
+
+    /// A new text: the list opens on its suggestions, none of them active.
+    fn typed(self, t: String) {
+        self.text.set(t);
+        self.active.set(None);
+        self.open.set(true);
+        self.message.set(String::new());
+    }
+
+    /// Open the catalog variant `model` in the calculator.
+    fn choose(self, model: String) {
+        self.open.set(false);
+        self.text.set(String::new());
+        self.message.set(String::new());
+        self.st.edit(Edit::Open { model, quant: None });
+    }
+
+    /// Enter: the active suggestion, else what the text names (a catalog variant, or a Hub
+    /// repo the catalog lacks, read from the Hub), else the first suggestion; or why none.
+    fn submit(self) {
+        let hits = self.hits;
+        if let Some(m) = self
+            .active
+            .get()
+            .and_then(|k| hits.with(|h| h.get(k).cloned()))
+        {
+            return self.choose(m);
+        }
+        let t = self.text.get();
+        match search::target(&t) {
+            Some(Target::Catalog(m)) => self.choose(m),
+            // A Hub repo the catalog lacks: read it from the Hub (the import's status line
+            // says how it goes).
+            Some(Target::Hub(_)) => match crate::model::hub::parse_target(&t) {
+                Ok(target) => {
+                    self.open.set(false);
+                    self.message.set(String::new());
+                    self.st.start_import(target);
+                }
+                Err(m) => self.message.set(m),
+            },
+            None => match hits.with(|h| h.first().cloned()) {
+                Some(m) => self.choose(m),
+                None if t.trim().is_empty() => {}
+                None => self.message.set(format!(
+                    "No catalog model matches “{}”.",
+                    t.trim().chars().take(60).collect::<String>()
+                )),
+            },
+        }
+    }
+
+    /// The keys of a combobox: the arrows move through the suggestions, Enter chooses, Escape
+    /// closes the list, then clears the text.
+    fn key(self, ev: web_sys::KeyboardEvent) {
+        let n = self.hits.with(Vec::len);
+        let (open, active) = (self.open, self.active);
+        match ev.key().as_str() {
+            "ArrowDown" if n > 0 => {
+                ev.prevent_default();
+                open.set(true);
+                active.update(|a| *a = Some(a.map_or(0, |k| (k + 1) % n)));
+            }
+            "ArrowUp" if n > 0 => {
+                ev.prevent_default();
+                open.set(true);
+                active.update(|a| *a = Some(a.map_or(n - 1, |k| (k + n - 1) % n)));
+            }
+            "Enter" => {
+                ev.prevent_default();
+                self.submit();
+            }
+            "Escape" => {
+                if self.expanded() {
+                    open.set(false);
+                    active.set(None);
+                } else {
+                    self.text.set(String::new());
+                    self.message.set(String::new());
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// A press on a suggestion (read on the list) chooses it.
+    fn press(self, ev: web_sys::MouseEvent) {
+        ev.prevent_default();
+        let model = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|e| e.closest("[data-model]").ok().flatten())
+            .and_then(|e| e.get_attribute("data-model"));
+        if let Some(m) = model {
+            self.choose(m);
+        }
+    }
+}
+
+/// The files picked on the disk are read (the box is emptied, so that the same file can be
+/// picked again).
+fn pick_files(st: AppState, ev: &leptos::ev::Event) {
+    let el = event_target::<web_sys::HtmlInputElement>(ev);
+    let files: Vec<web_sys::File> = el
+        .files()
+        .map(|l| (0..l.length()).filter_map(|k| l.get(k)).collect())
+        .unwrap_or_default();
+    el.set_value("");
+    if !files.is_empty() {
+        st.start_disk(files);
     }
 }
 
@@ -444,7 +391,7 @@ fn DetectGpu() -> impl IntoView {
             None => "The browser does not say which GPU it has; choose it from the list.".into(),
             Some(r) => {
                 let shown: String = r.chars().take(160).collect();
-                match crate::detect::match_gpu(&r) {
+                match crate::model::detect::match_gpu(&r) {
                     Some(g) => {
                         st.edit(Edit::Gpu(Some(g.id.clone())));
                         format!("read: {shown} → {}", g.name)

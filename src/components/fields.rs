@@ -1,7 +1,7 @@
 //! Generic form fields. Each has a visible label, is operable by keyboard, and hands what the
 //! user did to a callback; none knows which input it edits (the serve and train controls do).
 
-use crate::snap;
+use crate::model::snap;
 use fitcard_estimator::units::Shortest;
 use leptos::prelude::*;
 

@@ -1,12 +1,12 @@
-//! The memory figure: the stacked bar (SVG markup from [`crate::bar_svg`], geometry from
-//! [`crate::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
+//! The memory figure: the stacked bar (SVG markup from [`crate::draw::bar_svg`], geometry from
+//! [`crate::draw::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
 //!
 //! The plot is redrawn in one DOM write when what it shows changes; its segments and the
 //! legend's keys hand their events to their containers, which read the term from `data-term`.
 
-use crate::app::use_app;
-use crate::bar_geometry::term_class;
-use crate::bar_svg;
+use crate::app::state::{use_app, AppState};
+use crate::draw::bar_geometry::term_class;
+use crate::draw::bar_svg;
 use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{Bytes, Estimate, Mode};
 use leptos::prelude::*;
@@ -48,15 +48,52 @@ pub fn MemoryBar() -> impl IntoView {
             }
         }
     };
-
-    // The drawing is laid out at the width of its box, one SVG unit per CSS pixel, so its text
-    // keeps its size on a phone; until the box is measured, the default width.
     let figure = NodeRef::<leptos::html::Figure>::new();
+    let box_w = box_width(figure);
+    let drawing = Memo::new(move |_| {
+        let w = box_w.get();
+        est.with(|e| bar_svg::drawing(e, w))
+    });
+    let markup = move || drawing.with(bar_svg::markup);
+    let plot = NodeRef::<leptos::html::Div>::new();
+    highlight(plot, drawing, active);
+    view! {
+        <figure class="bar" node_ref=figure>
+            <figcaption>
+                "Memory per card against its capacity (solid line)."
+                {budget_note(st)}
+                " Hover, focus or click a segment or a key below for its formula."
+            </figcaption>
+            <div
+                class="bar-plot"
+                node_ref=plot
+                inner_html=markup
+                on:mouseover=move |ev| pick(&ev)
+                on:focusin=move |ev| pick(&ev)
+            ></div>
+            <ul
+                class="legend"
+                on:click=move |ev| pick(&ev)
+                on:focusin=move |ev| pick(&ev)
+                on:mouseover=move |ev| pick(&ev)
+            >
+                {legend(est, active)}
+            </ul>
+            <div class="term-detail" aria-live="polite">
+                <TermDetail active=active />
+            </div>
+        </figure>
+    }
+}
+
+/// The width of the figure's box: the drawing is laid out at it, one SVG unit per CSS pixel,
+/// so its text keeps its size on a phone; until the box is measured, the default width.
+fn box_width(figure: NodeRef<leptos::html::Figure>) -> RwSignal<f64> {
     let box_w = RwSignal::new(bar_svg::DEFAULT_WIDTH);
     Effect::new(move |_| {
         if let Some(f) = figure.get() {
             let el = f.clone();
-            crate::dom::on_resize(&f, move || {
+            crate::browser::dom::on_resize(&f, move || {
                 let w = f64::from(el.client_width());
                 if w > 0.0 && (w - box_w.get_untracked()).abs() >= 1.0 {
                     box_w.set(w);
@@ -64,14 +101,16 @@ pub fn MemoryBar() -> impl IntoView {
             });
         }
     });
-    let drawing = Memo::new(move |_| {
-        let w = box_w.get();
-        est.with(|e| bar_svg::drawing(e, w))
-    });
-    let markup = move || drawing.with(bar_svg::markup);
+    box_w
+}
 
-    // The highlighted segment: a class set in place, so that the focused segment stays.
-    let plot = NodeRef::<leptos::html::Div>::new();
+/// The highlighted segment of the plot: a class set in place (after each redraw too), so that
+/// the focused segment stays.
+fn highlight(
+    plot: NodeRef<leptos::html::Div>,
+    drawing: Memo<bar_svg::Drawing>,
+    active: RwSignal<Option<TermName>>,
+) {
     Effect::new(move |_| {
         drawing.track();
         let on = active.get().map(TermName::id);
@@ -91,10 +130,12 @@ pub fn MemoryBar() -> impl IntoView {
             }
         }
     });
+}
 
-    // A key per term: its colour, name and size; hovering, focusing or clicking one shows its
-    // formula (the list takes the events of its keys). The keys are rebuilt only when the set of
-    // terms (or a term's domain mark) changes; their sizes and pressed state update in place.
+/// A key per term: its colour, name and size; hovering, focusing or clicking one shows its
+/// formula (the list takes the events of its keys). The keys are rebuilt only when the set of
+/// terms (or a term's domain mark) changes; their sizes and pressed state update in place.
+fn legend(est: Memo<Estimate>, active: RwSignal<Option<TermName>>) -> impl IntoView {
     let keys = Memo::new(move |_| {
         est.with(|e| {
             e.terms
@@ -107,29 +148,11 @@ pub fn MemoryBar() -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     });
-    let legend = move || {
+    move || {
         keys.get()
             .into_iter()
             .map(|(name, label, host, outside)| {
                 let on = move || active.get() == Some(name);
-                // On several cards a device term's key says what one card holds, as the
-                // verdict does.
-                let bytes = move || {
-                    est.with(|e| {
-                        let total = e.terms.iter().find(|t| t.name == name).map(|t| t.bytes);
-                        match (!host).then(|| on_card(e, name)).flatten() {
-                            Some((b, all)) => format!(
-                                "{b} {}",
-                                if all {
-                                    "per card"
-                                } else {
-                                    "on the fullest card"
-                                }
-                            ),
-                            None => total.unwrap_or_default().to_string(),
-                        }
-                    })
-                };
                 view! {
                     <li>
                         <button
@@ -140,7 +163,7 @@ pub fn MemoryBar() -> impl IntoView {
                         >
                             <span class=format!("swatch {}", term_class(name))></span>
                             <span class="key-label">{label}</span>
-                            <span class="num">{bytes}</span>
+                            <span class="num">{key_bytes(est, name, host)}</span>
                             {host.then(|| view! { <span class="where">"host"</span> })}
                             {outside.then(|| view! { <span class="outside">"⚠"</span> })}
                         </button>
@@ -148,10 +171,34 @@ pub fn MemoryBar() -> impl IntoView {
                 }
             })
             .collect_view()
-    };
+    }
+}
 
-    // The dashed line is explained only when one is drawn.
-    let budget_note = move || {
+/// The size on the key of term `name`; on several cards a device term's key says what one
+/// card holds, as the verdict does.
+fn key_bytes(est: Memo<Estimate>, name: TermName, host: bool) -> impl Fn() -> String {
+    move || {
+        est.with(|e| {
+            let total = e.terms.iter().find(|t| t.name == name).map(|t| t.bytes);
+            match (!host).then(|| on_card(e, name)).flatten() {
+                Some((b, all)) => format!(
+                    "{b} {}",
+                    if all {
+                        "per card"
+                    } else {
+                        "on the fullest card"
+                    }
+                ),
+                None => total.unwrap_or_default().to_string(),
+            }
+        })
+    }
+}
+
+/// What the dashed line is, explained only when one is drawn.
+fn budget_note(st: AppState) -> impl Fn() -> Option<String> {
+    let est = st.est;
+    move || {
         let budget = est.with(|e| e.per_card.iter().any(|c| c.budget < c.capacity));
         budget.then(|| match st.mode.get() {
             Mode::Serve => {
@@ -159,38 +206,11 @@ pub fn MemoryBar() -> impl IntoView {
                 format!(
                     " The dashed line is {}'s budget: {} × capacity.",
                     e.label(),
-                    super::serve_controls::util_flag(e)
+                    crate::text::share::util_flag(e)
                 )
             }
             Mode::Train => " The dashed line is the 85 % of each extra GPU that counts.".into(),
         })
-    };
-    view! {
-        <figure class="bar" node_ref=figure>
-            <figcaption>
-                "Memory per card against its capacity (solid line)."
-                {budget_note}
-                " Hover, focus or click a segment or a key below for its formula."
-            </figcaption>
-            <div
-                class="bar-plot"
-                node_ref=plot
-                inner_html=markup
-                on:mouseover=move |ev| pick(&ev)
-                on:focusin=move |ev| pick(&ev)
-            ></div>
-            <ul
-                class="legend"
-                on:click=move |ev| pick(&ev)
-                on:focusin=move |ev| pick(&ev)
-                on:mouseover=move |ev| pick(&ev)
-            >
-                {legend}
-            </ul>
-            <div class="term-detail" aria-live="polite">
-                <TermDetail active=active />
-            </div>
-        </figure>
     }
 }
 

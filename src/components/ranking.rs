@@ -6,8 +6,8 @@
 //! and rebuilds none of them; the rows that do not fit are built only while they are shown.
 
 use super::fields::Disclosure;
-use crate::app::use_app;
-use crate::edit::Edit;
+use crate::app::state::use_app;
+use crate::model::edit::Edit;
 use fitcard_estimator::inputs::Method;
 use fitcard_estimator::training::TrainCandidate;
 use fitcard_estimator::units::SignedBytes;
@@ -144,7 +144,7 @@ impl RowData {
                 Some(match tps {
                     Some(t) => format!(
                         "needs {needs} of VRAM · ≈ {} tokens/s",
-                        crate::summary::about(t)
+                        crate::text::summary::about(t)
                     ),
                     None => format!("needs {needs} of VRAM"),
                 }),
@@ -197,7 +197,7 @@ fn Row(
         let (current, apply) = data.with_untracked(|d| (d.current, d.apply()));
         if !current {
             st.edit(apply);
-            crate::dom::keep_focus(vec![again.clone()]);
+            crate::browser::dom::keep_focus(vec![again.clone()]);
         }
     };
     data.with_untracked(|d| {
@@ -233,7 +233,7 @@ fn numbers(d: &RowData) -> impl IntoView {
     view! {
         <span
             class=chip_class(d.verdict)
-            title=(d.verdict == Verdict::Tight).then(|| crate::share::tight_note(true))
+            title=(d.verdict == Verdict::Tight).then(|| crate::text::share::tight_note(true))
         >
             {d.verdict.label()}
         </span>

@@ -4,10 +4,10 @@
 //! only while it is open.
 
 use super::fields::Disclosure;
-use super::import::{act, OFFER};
-use crate::app::use_app;
-use crate::summary;
-use fitcard_estimator::Verdict as V;
+use super::import_status::{act, OFFER};
+use crate::app::state::{use_app, AppState};
+use crate::text::summary;
+use fitcard_estimator::{Estimate, Verdict as V};
 use leptos::prelude::*;
 
 /// CSS modifier of a verdict.
@@ -24,94 +24,6 @@ fn slug(v: V) -> &'static str {
 pub fn Verdict() -> impl IntoView {
     let st = use_app();
     let est = st.est;
-    let banner = move || {
-        est.with(|e| {
-            let title = crate::share::capitalize(e.verdict.label());
-            let line = match st
-                .train
-                .with(|t| t.as_ref().map(|t| (t.selection.clone(), t.headroom())))
-            {
-                // Train mode: the total against the pool of the GPUs picked.
-                Some((sel, headroom)) => Some(format!(
-                    "{} needed · {} usable on {} of {} GPU{} · headroom {}",
-                    e.total_device_bytes,
-                    sel.usable,
-                    sel.picked.len(),
-                    sel.free.len(),
-                    if sel.free.len() == 1 { "" } else { "s" },
-                    headroom
-                )),
-                // Serve mode: the fullest card decides.
-                None => e.per_card.iter().rev().max_by_key(|c| c.bytes).map(|c| {
-                    let limit = if c.budget < c.capacity {
-                        format!("{} budget of {}", c.budget, c.capacity)
-                    } else {
-                        c.capacity.to_string()
-                    };
-                    let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
-                        "per card"
-                    } else {
-                        "on the fullest card"
-                    };
-                    let memory =
-                        format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
-                    // The memory fits but the plan does not: lead with the reason.
-                    match e.lead_reason() {
-                        Some(why) => format!("{why} · {memory}"),
-                        None => memory,
-                    }
-                }),
-            };
-            let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
-            let tight = (e.verdict == V::Tight).then(|| crate::share::tight_note(serve));
-            let note = tight
-                .clone()
-                .map(|t| view! { <p class="tight-note">{t}</p> });
-            let formula = st
-                .inputs
-                .with(|i| crate::share::formula_note(i, e.total_device_bytes))
-                .map(|f| view! { <p class="formula-note">{f}</p> });
-            view! {
-                <div
-                    class=format!("verdict v-{}", slug(e.verdict))
-                    data-verdict=slug(e.verdict)
-                    title=tight.clone()
-                >
-                    <strong class="verdict-label">{title}</strong>
-                    <span class="verdict-line">{line}</span>
-                    {note}
-                    {formula}
-                </div>
-            }
-        })
-    };
-    let failed = move || {
-        est.with(|e| {
-            e.checks
-                .iter()
-                .filter(|c| !c.ok)
-                .map(|c| {
-                    // Failed constraints, then notes such as "layer split used instead".
-                    let class = if c.passes() { "info" } else { "failed" };
-                    // A catalog entry without the engine's files: its line says so, and
-                    // the button after the list (shown by the style sheet) offers the import.
-                    let (text, class) = match lacking(c) {
-                        Some(t) => (t, "failed offer"),
-                        None => (c.message.clone(), class),
-                    };
-                    view! { <li class=class data-check=c.name.id()>{text}</li> }
-                })
-                .collect_view()
-        })
-    };
-    let warnings = move || {
-        est.with(|e| {
-            e.warnings
-                .iter()
-                .map(|w| view! { <li class="warning">{w.clone()}</li> })
-                .collect_view()
-        })
-    };
     // vLLM and SGLang: what the engine's own startup log will say about its KV pool.
     let pool = Signal::derive(move || {
         let ctx = st.inputs.with(|i| i.ctx);
@@ -128,8 +40,8 @@ pub fn Verdict() -> impl IntoView {
         Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
-            {banner}
-            <ul class="reasons">{failed}</ul>
+            {banner(st)}
+            <ul class="reasons">{failed(est)}</ul>
             <button type="button" class="import-action import-offer" on:click=act(st, OFFER)>
                 "Import it from the Hub"
             </button>
@@ -148,7 +60,7 @@ pub fn Verdict() -> impl IntoView {
                 </a>
             </p>
         </div>
-        <ul class="warnings">{warnings}</ul>
+        <ul class="warnings">{warnings(est)}</ul>
         <Disclosure class="limits" summary="Limits, with everything else held">
             <Asked kind="limits" />
         </Disclosure>
@@ -164,6 +76,114 @@ pub fn Verdict() -> impl IntoView {
         <Disclosure class="checks" summary="All checks">
             <AllChecks />
         </Disclosure>
+    }
+}
+
+/// The banner: the verdict, the numbers that decide it, and the notes on a tight fit and on
+/// Unsloth's published formula.
+fn banner(st: AppState) -> impl IntoView {
+    let est = st.est;
+    move || {
+        est.with(|e| {
+            let title = crate::text::share::capitalize(e.verdict.label());
+            let line = verdict_line(st, e);
+            let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
+            let tight = (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve));
+            let note = tight
+                .clone()
+                .map(|t| view! { <p class="tight-note">{t}</p> });
+            let formula = st
+                .inputs
+                .with(|i| crate::text::share::formula_note(i, e.total_device_bytes))
+                .map(|f| view! { <p class="formula-note">{f}</p> });
+            view! {
+                <div
+                    class=format!("verdict v-{}", slug(e.verdict))
+                    data-verdict=slug(e.verdict)
+                    title=tight.clone()
+                >
+                    <strong class="verdict-label">{title}</strong>
+                    <span class="verdict-line">{line}</span>
+                    {note}
+                    {formula}
+                </div>
+            }
+        })
+    }
+}
+
+/// The numbers under the verdict: in train mode the total against the pool of the GPUs
+/// picked; in serve mode the fullest card, led by the reason when the memory fits but the plan
+/// does not.
+fn verdict_line(st: AppState, e: &Estimate) -> Option<String> {
+    match st
+        .train
+        .with(|t| t.as_ref().map(|t| (t.selection.clone(), t.headroom())))
+    {
+        // Train mode: the total against the pool of the GPUs picked.
+        Some((sel, headroom)) => Some(format!(
+            "{} needed · {} usable on {} of {} GPU{} · headroom {}",
+            e.total_device_bytes,
+            sel.usable,
+            sel.picked.len(),
+            sel.free.len(),
+            if sel.free.len() == 1 { "" } else { "s" },
+            headroom
+        )),
+        // Serve mode: the fullest card decides.
+        None => e.per_card.iter().rev().max_by_key(|c| c.bytes).map(|c| {
+            let limit = if c.budget < c.capacity {
+                format!("{} budget of {}", c.budget, c.capacity)
+            } else {
+                c.capacity.to_string()
+            };
+            let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
+                "per card"
+            } else {
+                "on the fullest card"
+            };
+            let memory = format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
+            // The memory fits but the plan does not: lead with the reason.
+            match e.lead_reason() {
+                Some(why) => format!("{why} · {memory}"),
+                None => memory,
+            }
+        }),
+    }
+}
+
+/// The failed checks, each in words (a catalog entry that lacks the engine's files says so).
+fn failed(est: Memo<Estimate>) -> impl IntoView {
+    move || {
+        est.with(|e| {
+            e.checks
+                .iter()
+                .filter(|c| !c.ok)
+                .map(|c| {
+                    // Failed constraints, then notes such as "layer split used instead".
+                    let class = if c.passes() { "info" } else { "failed" };
+                    // A catalog entry without the engine's files: its line says so, and
+                    // the button after the list (shown by the style sheet) offers the import.
+                    let (text, class) = match lacking(c) {
+                        Some(t) => (t, "failed offer"),
+                        None => (c.message.clone(), class),
+                    };
+                    view! { <li class=class data-check=c.name.id()>{text}</li> }
+                })
+                .collect_view()
+        })
+    }
+}
+
+/// The estimate's warnings.
+fn warnings(est: Memo<Estimate>) -> impl IntoView {
+    move || {
+        est.with(|e| {
+            e.warnings
+                .iter()
+                .map(|w| view! { <li class="warning">{w.clone()}</li> })
+                .collect_view()
+        })
     }
 }
 
@@ -209,7 +229,7 @@ fn Asked(
     Effect::new(move |_| {
         let q = st.query.get();
         leptos::task::spawn_local(async move {
-            let t = crate::importer::lines(kind, &q)
+            let t = crate::worker::importer::lines(kind, &q)
                 .await
                 .unwrap_or_else(|m| format!("\t{m}"));
             text.set(t);
@@ -277,7 +297,7 @@ pub fn MiniVerdict() -> impl IntoView {
             let headroom = headroom.unwrap_or_else(|| e.headroom());
             view! {
                 <div class=format!("mini-verdict v-{}", slug(e.verdict)) aria-hidden="true">
-                    <strong>{crate::share::capitalize(e.verdict.label())}</strong>
+                    <strong>{crate::text::share::capitalize(e.verdict.label())}</strong>
                     <span class="num">{format!("· headroom {headroom}")}</span>
                 </div>
             }

@@ -1,127 +1,25 @@
-//! The application shell: one input signal, memos for everything derived, one effect that
-//! writes the URL, and the full or compact (embed) layout.
+//! The views of the page: the full calculator, the best-model view, the compact embed, and
+//! the page of a model the catalog lacks, with the header, footer and panels they share.
 
-use crate::components::{
-    BestView, CalibratePanel, CommandPanel, Controls, FrontierPanel, ImportStatus, MemoryBar,
-    MiniVerdict, ModelSearch, Notices, Ranking, SharePanel, Verdict,
-};
-use crate::edit::{self, Edit};
-use crate::{dom, share};
-use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
-use fitcard_estimator::{
-    decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
-};
+use super::state::{use_app, ImportState};
+use crate::browser::dom;
+use crate::components::best::{BestView, ModelSearch};
+use crate::components::controls::Controls;
+use crate::components::import_status::ImportStatus;
+use crate::components::memory_bar::MemoryBar;
+use crate::components::panels::calibrate::CalibratePanel;
+use crate::components::panels::command::CommandPanel;
+use crate::components::panels::frontier::FrontierPanel;
+use crate::components::panels::notices::Notices;
+use crate::components::panels::share::SharePanel;
+use crate::components::ranking::Ranking;
+use crate::components::verdict::{MiniVerdict, Verdict};
+use crate::model::choices;
+use crate::model::edit::Edit;
+use crate::model::query;
+use crate::text::share;
+use fitcard_estimator::Mode;
 use leptos::prelude::*;
-
-/// How long the controls stay still before the inputs count as settled: the ranking is
-/// recomputed and the URL rewritten then, not on every tick of a drag.
-const SETTLE: std::time::Duration = std::time::Duration::from_millis(150);
-
-/// Notices kept on screen at most (oldest dropped first).
-const MAX_NOTICES: usize = 8;
-
-mod state;
-pub use state::*;
-
-/// Mount the calculator on `<body>`, replacing the static placeholder of `index.html`.
-pub fn mount() {
-    dom::remove_placeholder();
-    leptos::mount::mount_to_body(App);
-}
-
-/// The calculator. Reads its configuration from the URL once, then keeps the URL in step.
-#[component]
-pub fn App() -> impl IntoView {
-    let st = AppState::new(&dom::query());
-    provide_context(st);
-    let embed = st.inputs.with_untracked(|i| i.embed);
-
-    // The inputs settle once the controls have been still for SETTLE; the ranking follows them,
-    // and the permalink is written then, replacing the history entry. A requested model the
-    // catalog lacks stays in the link until another one is chosen.
-    let pending = StoredValue::new(None::<TimeoutHandle>);
-    // A pending update still waiting when the app is unmounted is dropped with it.
-    on_cleanup(move || {
-        if let Some(h) = pending.try_get_value().flatten() {
-            h.clear();
-        }
-    });
-    Effect::new(move |first: Option<()>| {
-        st.inputs.track();
-        if let Some(h) = pending.get_value() {
-            h.clear();
-        }
-        if first.is_some() {
-            let settle = move || st.settled.set(st.inputs.get_untracked());
-            pending.set_value(set_timeout_with_handle(settle, SETTLE).ok());
-        }
-    });
-    // The tab title follows the settled configuration and its verdict (a missing model's page
-    // titles itself).
-    Effect::new(move |_| {
-        let q = st.query.get();
-        let q = match st.missing.with(|m| m.as_ref().map(|m| m.raw.clone())) {
-            Some(raw) => share::with_raw_param(&q, "model", &raw),
-            None => {
-                let t = st
-                    .est
-                    .with_untracked(|e| st.inputs.with_untracked(|i| share::title(e, i)));
-                dom::set_title(&t);
-                q
-            }
-        };
-        dom::replace_query(&q);
-    });
-
-    if embed {
-        dom::report_height();
-    }
-    // A model the catalog lacks is imported from the Hub on load.
-    if let Some(id) = st
-        .missing
-        .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
-    {
-        if crate::hub::is_repo_id(&id) {
-            st.inputs.with_untracked(|i| {
-                st.start_import(crate::hub::Target {
-                    repo: id,
-                    rev: i.rev.clone(),
-                    file: i.file.clone(),
-                    dir: None,
-                })
-            });
-        }
-    }
-    // Which view: the missing model, the embed, the best-model view or the calculator. Only a
-    // change of view rebuilds the page.
-    // Each import counts in the value too (above the view's two bits): the view is rebuilt
-    // after it, so that every part drawn from the catalog (the family select, the variant
-    // slider) holds the import, even one that took the place of a catalog entry of the same id.
-    let shown = Memo::new(move |_| {
-        let g = st.generation.get() << 2;
-        g | if st.missing.with(Option::is_some) {
-            MISSING
-        } else if embed {
-            EMBED
-        } else if st.inputs.with(|i| i.best.on) {
-            BEST
-        } else {
-            CALCULATOR
-        }
-    });
-    move || match shown.get() & 3 {
-        MISSING => view! { <Unavailable embed=embed /> }.into_any(),
-        EMBED => view! { <EmbedView /> }.into_any(),
-        BEST => view! { <BestPage /> }.into_any(),
-        _ => view! { <FullView /> }.into_any(),
-    }
-}
-
-// The views of the page (a plain number: the memo of it shares its code with the others').
-const MISSING: u32 = 0;
-const EMBED: u32 = 1;
-const BEST: u32 = 2;
-const CALCULATOR: u32 = 3;
 
 /// The bar above either view of the full page: the model search, and the way to the other view.
 #[component]
@@ -147,7 +45,7 @@ fn ViewNav(
 
 /// The best-model view of the full page.
 #[component]
-fn BestPage() -> impl IntoView {
+pub fn BestPage() -> impl IntoView {
     view! {
         <div class="page best-page">
             <Top />
@@ -184,7 +82,7 @@ const CLOSEST: usize = 4;
 /// estimates nothing for another model; links to the closest catalog entries keep the rest of
 /// the configuration (in the embed they open the full calculator).
 #[component]
-fn Unavailable(
+pub fn Unavailable(
     /// The compact view of an `<iframe>`.
     embed: bool,
 ) -> impl IntoView {
@@ -252,7 +150,7 @@ fn Unavailable(
                     })}
                 {embed
                     .then(|| {
-                        let full = share::with_raw_param(&link(&inputs.model), "model", &raw);
+                        let full = query::with_raw_param(&link(&inputs.model), "model", &raw);
                         view! {
                             <a class="open-full" href=full target="_blank" rel="noopener">
                                 "Open full calculator"
@@ -266,7 +164,7 @@ fn Unavailable(
 
 /// The full calculator.
 #[component]
-fn FullView() -> impl IntoView {
+pub fn FullView() -> impl IntoView {
     view! {
         <div class="page">
             <Top />
@@ -338,11 +236,11 @@ fn Panel(
 
 /// The compact view for `?embed=1`: the model is fixed by the link.
 #[component]
-fn EmbedView() -> impl IntoView {
+pub fn EmbedView() -> impl IntoView {
     let st = use_app();
     let title = move || {
         st.inputs.with(|i| {
-            let (_, v) = edit::family_of(&i.model);
+            let (_, v) = choices::family_of(&i.model);
             // The card(s) too: the embed has no GPU selector to read them from.
             let on = fitcard_estimator::badge::cards_words(i);
             match i.mode {

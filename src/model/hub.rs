@@ -110,7 +110,7 @@ pub fn parse_target(input: &str) -> Result<Target, String> {
     let segs: Vec<String> = path
         .split('/')
         .filter(|p| !p.is_empty())
-        .map(crate::share::percent_decode)
+        .map(super::query::percent_decode)
         .collect();
     let (Some(org), Some(name)) = (segs.first(), segs.get(1)) else {
         return Err("a repo id has two parts: org/name".into());

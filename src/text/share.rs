@@ -46,7 +46,7 @@ document.querySelectorAll(\"iframe\").forEach(function(f){{if(f.contentWindow===
 /// "Qwen3 8B QLoRA training on RTX 4090 — fits · fitcard". Plain text: the browser never
 /// parses a title as markup.
 pub fn title(e: &Estimate, i: &Inputs) -> String {
-    let (_, v) = crate::edit::family_of(&i.model);
+    let (_, v) = crate::model::choices::family_of(&i.model);
     let (what, doing) = match i.mode {
         Mode::Serve => (e.quant.as_str(), ""),
         Mode::Train => (badge::method_label(i.train.method), " training"),
@@ -89,59 +89,6 @@ more room, or expect to lower the context."
 /// 684 px in train mode.
 pub const EMBED_HEIGHT: u32 = 860;
 
-/// The value of the first `key=` in a query string (a leading `?` is ignored), exactly as
-/// written there (still percent-encoded).
-pub fn raw_param<'a>(query: &'a str, key: &str) -> Option<&'a str> {
-    query
-        .trim_start_matches('?')
-        .split('&')
-        .find_map(|pair| match pair.split_once('=') {
-            Some((k, v)) if k == key => Some(v),
-            _ => None,
-        })
-}
-
-/// `query` (no `?`) with the value of its first `key=` replaced by `raw` (already encoded).
-pub fn with_raw_param(query: &str, key: &str, raw: &str) -> String {
-    let mut done = false;
-    query
-        .split('&')
-        .map(|pair| match pair.split_once('=') {
-            Some((k, _)) if k == key && !done => {
-                done = true;
-                format!("{k}={raw}")
-            }
-            _ => pair.to_string(),
-        })
-        .collect::<Vec<_>>()
-        .join("&")
-}
-
-/// Percent-decode a query value (`+` is a space); malformed escapes stay as written and
-/// invalid UTF-8 becomes U+FFFD.
-pub fn percent_decode(raw: &str) -> String {
-    let b = raw.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut k = 0;
-    while k < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match b[k] {
-            b'%' if k + 2 < b.len() => match (hex(b[k + 1]), hex(b[k + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    k += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' => out.push(b' '),
-            c => out.push(c),
-        }
-        k += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
-
 /// A context length as people say it, with the exact count: `8K (8192)`, `1000`.
 pub fn tokens(t: u32) -> String {
     let short = fitcard_estimator::units::tokens_label(t);
@@ -160,6 +107,14 @@ pub fn capitalize(s: &str) -> String {
     c.next()
         .map(|f| std::iter::once(f.to_ascii_uppercase()).chain(c).collect())
         .unwrap_or_default()
+}
+
+/// The flag that sets the share of each card an engine that preallocates takes (`util=`).
+pub fn util_flag(e: fitcard_estimator::Engine) -> &'static str {
+    match e {
+        fitcard_estimator::Engine::Sglang => "--mem-fraction-static",
+        _ => "--gpu-memory-utilization",
+    }
 }
 
 #[cfg(test)]
@@ -236,40 +191,6 @@ mod tests {
         assert!(t.contains("--fit"), "{t}");
         let t = tight_note(false);
         assert!(t.contains("under 1 GiB") && !t.contains("--fit"), "{t}");
-    }
-
-    #[test]
-    fn a_raw_parameter_is_read_and_replaced_as_written() {
-        let q = "?v=1&model=meta-llama%2FLlama-3.3-70B-Instruct&ctx=4096&model=x";
-        assert_eq!(
-            raw_param(q, "model"),
-            Some("meta-llama%2FLlama-3.3-70B-Instruct"),
-            "the first one"
-        );
-        assert_eq!(raw_param(q, "gpu"), None);
-        assert_eq!(raw_param("?modelx=1&model", "model"), None);
-        assert_eq!(
-            with_raw_param("v=1&model=google/gemma-3-12b-it&ctx=4096", "model", "a%2Fb"),
-            "v=1&model=a%2Fb&ctx=4096"
-        );
-        assert_eq!(with_raw_param("v=1", "model", "a"), "v=1");
-    }
-
-    #[test]
-    fn percent_decoding_keeps_malformed_escapes() {
-        // (raw, decoded)
-        let rows = [
-            ("meta-llama%2FLlama-3.3-70B", "meta-llama/Llama-3.3-70B"),
-            ("a+b", "a b"),
-            ("%zz%4", "%zz%4"),
-            ("%", "%"),
-            ("100%25", "100%"),
-            ("%C3%BC", "ü"),
-            ("%FF", "\u{fffd}"),
-        ];
-        for (raw, want) in rows {
-            assert_eq!(percent_decode(raw), want, "{raw}");
-        }
     }
 
     #[test]

@@ -1,11 +1,11 @@
-//! The page's side of the importer, a web worker with a wasm of its own (`crate::import`),
+//! The page's side of the importer, a web worker with a wasm of its own (`crate::worker::import`),
 //! started on first use: it reads Hub repos, and computes the extras the page shows only on
 //! request (the context × concurrency frontier, the calibration fit), so that their code costs
 //! the calculator's first transfer nothing. This side numbers each request, relays progress
 //! lines and hands each answer to the request that asked.
 
-use crate::hub::Target;
-use crate::import::{abi_number, prop};
+use super::abi::{abi_number, prop};
+use crate::model::hub::Target;
 use fitcard_estimator::Quant;
 use js_sys::{Array, Function, Promise, Uint8Array};
 use std::cell::{Cell, RefCell};

@@ -1,12 +1,12 @@
 //! The stacked memory bar drawn as SVG markup, from the geometry of
-//! [`crate::bar_geometry`]: bytes in, markup out, tested on the host.
+//! [`crate::draw::bar_geometry`]: bytes in, markup out, tested on the host.
 //!
 //! The page sets this markup as its plot's content in one step when what it shows changes (a
 //! slider tick costs one DOM write, not one per attribute). It holds no listener and no script:
 //! the plot's container takes the events of its segments (`data-term`), and every text in it
 //! is escaped.
 
-use crate::bar_geometry::{self as geometry, term_class, CardBar, Layout, Segment};
+use crate::draw::bar_geometry::{self as geometry, term_class, CardBar, Layout, Segment};
 use fitcard_estimator::badge::xml_escape;
 use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{Bytes, Estimate};

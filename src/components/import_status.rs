@@ -3,7 +3,7 @@
 //! header) and joins the catalog as a family; this is its status line, with a button to cancel
 //! a read under way and one to try a failed import again.
 
-use crate::app::{use_app, ImportState};
+use crate::app::state::{use_app, ImportState};
 use leptos::prelude::*;
 
 /// Where the import stands, one line (read out politely), and what can be done about it.
@@ -42,13 +42,13 @@ pub const OFFER: u8 = 2;
 
 /// The press handler of an import button doing `what` ([`CANCEL`], [`RETRY`], [`OFFER`]): one
 /// closure type for every such button, so that they share their code.
-pub fn act(st: crate::app::AppState, what: u8) -> impl Fn(web_sys::MouseEvent) {
+pub fn act(st: crate::app::state::AppState, what: u8) -> impl Fn(web_sys::MouseEvent) {
     move |_| match what {
         CANCEL => st.cancel_import(),
         RETRY => st.retry_import(),
         _ => {
             let repo = st.inputs.with_untracked(|i| i.model.clone());
-            st.start_import(crate::hub::Target {
+            st.start_import(crate::model::hub::Target {
                 repo,
                 rev: None,
                 file: None,

@@ -1,6 +1,7 @@
 //! Host tests of the module above.
 
 use super::*;
+use crate::model::choices::{capability_words, format_pos, has_projector, licenses, variant_pos};
 use fitcard_estimator::permalink::{decode, encode};
 
 #[test]

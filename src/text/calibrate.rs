@@ -2,7 +2,7 @@
 //! (`context:GiB`), the estimator's fit through them (`measure::calibrate`), and the
 //! global-layer count it applies (`gl=`). Pure, tested on the host.
 
-use crate::share::capitalize;
+use crate::text::share::capitalize;
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::{limits, thousands};
 use fitcard_estimator::measure::{calibrate, Point};

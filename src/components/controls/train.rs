@@ -1,10 +1,11 @@
 //! Train-mode controls: method, optimizer, checkpointing, batch, sequence length, LoRA rank,
 //! target modules, and the GPU pool editor.
 
-use super::controls::TokensSlider;
-use super::fields::{plural, put_back, table_select, ValueSlider};
-use crate::app::use_app;
-use crate::edit::{self, Edit};
+use super::shared::TokensSlider;
+use crate::app::state::use_app;
+use crate::components::fields::{plural, put_back, table_select, ValueSlider};
+use crate::model::choices;
+use crate::model::edit::Edit;
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::units::Shortest;
 use leptos::prelude::*;
@@ -17,7 +18,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "trainer",
             "Trainer",
-            &edit::TRAINERS,
+            &choices::TRAINERS,
             Trainer::id,
             move || st.inputs.with(|i| i.train.trainer),
             move |t| st.edit(Edit::Trainer(t)),
@@ -25,7 +26,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "method",
             "Method",
-            &edit::METHODS,
+            &choices::METHODS,
             Method::id,
             move || st.inputs.with(|i| i.train.method),
             move |m| st.edit(Edit::Method(m)),
@@ -33,7 +34,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "optim",
             "Optimizer",
-            &edit::OPTIMS,
+            &choices::OPTIMS,
             Optim::id,
             move || st.inputs.with(|i| i.train.optim),
             move |o| st.edit(Edit::Optim(o)),
@@ -41,7 +42,7 @@ pub fn TrainChoices() -> impl IntoView {
         {table_select(
             "gc",
             "Gradient checkpointing",
-            &edit::GCS,
+            &choices::GCS,
             GradCkpt::id,
             move || st.inputs.with(|i| i.train.gc),
             move |g| st.edit(Edit::Gc(g)),
@@ -58,7 +59,7 @@ pub fn BszSlider() -> impl IntoView {
         <ValueSlider
             id="bsz"
             label="Batch size"
-            stops=edit::BSZ_STOPS.to_vec()
+            stops=choices::BSZ_STOPS.to_vec()
             value=bsz
             text=Signal::derive(move || plural(bsz.get(), "sequence"))
             on_pick=Callback::new(move |b| st.edit(Edit::Bsz(b)))
@@ -98,7 +99,7 @@ pub fn RankSlider() -> impl IntoView {
         <ValueSlider
             id="rank"
             label="LoRA rank"
-            stops=edit::RANK_STOPS.to_vec()
+            stops=choices::RANK_STOPS.to_vec()
             value=rank
             text=text
             on_pick=Callback::new(move |r| st.edit(Edit::Rank(r)))
@@ -144,7 +145,7 @@ pub fn Targets() -> impl IntoView {
 #[component]
 pub fn GpuPool() -> impl IntoView {
     let st = use_app();
-    let pool = Memo::new(move |_| st.inputs.with(edit::pool_gib));
+    let pool = Memo::new(move |_| st.inputs.with(choices::pool_gib));
     let explicit_list = st.pick(|i| !i.train.free.is_empty());
     let pick = st.pick(|i| i.train.pick.clone());
     let picked = Memo::new(move |_| {
@@ -157,7 +158,7 @@ pub fn GpuPool() -> impl IntoView {
     let message = Memo::new(move |_| {
         st.train.with(|t| {
             t.as_ref()
-                .map(|t| crate::share::capitalize(&t.selection.message))
+                .map(|t| crate::text::share::capitalize(&t.selection.message))
                 .unwrap_or_default()
         })
     });
@@ -170,7 +171,7 @@ pub fn GpuPool() -> impl IntoView {
             .collect_view()
     };
     // A button that hides itself hands the focus to "Add GPU".
-    let to_add = || crate::dom::keep_focus(vec!["add-gpu".into()]);
+    let to_add = || crate::browser::dom::keep_focus(vec!["add-gpu".into()]);
     view! {
         <fieldset class="pool">
             <legend>"Training GPUs (free memory each)"</legend>
@@ -262,7 +263,7 @@ fn PoolRow(
             ids.push(format!("remove-gpu-{}", k - 1));
         }
         ids.push("add-gpu".into());
-        crate::dom::keep_focus(ids);
+        crate::browser::dom::keep_focus(ids);
     };
     view! {
         <li class:picked=move || pos.get().is_some() data-gpu=k>

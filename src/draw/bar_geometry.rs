@@ -1,7 +1,7 @@
 //! Geometry of the stacked memory bar: bytes in, coordinates out, no drawing.
 //!
 //! The projection (this module) is kept apart from the SVG that draws it
-//! ([`crate::bar_svg`]), so that every number the picture shows is tested on the host. All
+//! ([`crate::draw::bar_svg`]), so that every number the picture shows is tested on the host. All
 //! cards of one estimate share one horizontal scale, and the host-resident bar uses the same
 //! scale, so lengths compare across rows.
 

@@ -3,7 +3,7 @@
 //! an observer belongs to the component that made it. Failures are swallowed on purpose: a
 //! browser that refuses one of them still shows a working calculator.
 
-use crate::share::HEIGHT_MESSAGE;
+use crate::text::share::HEIGHT_MESSAGE;
 use leptos::prelude::{window, StoredValue};
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;

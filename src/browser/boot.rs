@@ -13,8 +13,9 @@ const CATALOG_URL: &str = "catalog.postcard";
 
 /// The catalog this build was made with (evaluated at compile time: the bytes are not in the
 /// wasm).
-const CATALOG_TAG: u64 =
-    fitcard_estimator::catalog::tag(include_bytes!("../crates/estimator/data/catalog.postcard"));
+const CATALOG_TAG: u64 = fitcard_estimator::catalog::tag(include_bytes!(
+    "../../crates/estimator/data/catalog.postcard"
+));
 
 async fn fetch_bytes(reload: bool) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("no window")?;
@@ -49,14 +50,4 @@ pub async fn load_catalog() -> Result<(), String> {
         );
     }
     fitcard_estimator::catalog::install(&bytes)
-}
-
-/// Fetch the catalog, then mount the calculator; on failure say why in the placeholder.
-pub fn start() {
-    wasm_bindgen_futures::spawn_local(async {
-        match load_catalog().await {
-            Ok(()) => crate::app::mount(),
-            Err(msg) => crate::dom::boot_failed(&msg),
-        }
-    });
 }

@@ -1,11 +1,13 @@
 //! Serve-mode controls: engine, format, context, concurrency, KV cache type and the engine
 //! settings that change what is allocated.
 
-use super::controls::{model_memo, TokensSlider};
-use super::fields::{count_stops, plural, CheckField, NumberField, SelectField};
-use super::fields::{NameSlider, ValueSlider};
-use crate::app::use_app;
-use crate::edit::{self, Edit};
+use super::shared::{model_memo, TokensSlider};
+use crate::app::state::use_app;
+use crate::components::fields::{count_stops, plural, CheckField, NumberField, SelectField};
+use crate::components::fields::{NameSlider, ValueSlider};
+use crate::model::choices;
+use crate::model::edit::Edit;
+use crate::text::share;
 use fitcard_estimator::catalog::SizeKind;
 use fitcard_estimator::inputs::limits;
 use fitcard_estimator::{Engine, KvDtype};
@@ -55,7 +57,7 @@ pub fn QuantSlider() -> impl IntoView {
     let formats = Memo::new(move |_| {
         let e = engine.get();
         model.with(|m| {
-            edit::formats(edit::family_of(m).1, e)
+            choices::formats(choices::family_of(m).1, e)
                 .iter()
                 .map(|f| (f.id, f.size(), f.size == SizeKind::Computed))
                 .collect::<Vec<_>>()
@@ -163,14 +165,6 @@ pub fn KvField() -> impl IntoView {
     }
 }
 
-/// The flag that sets the share of each card an engine that preallocates takes (`util=`).
-pub fn util_flag(e: Engine) -> &'static str {
-    match e {
-        Engine::Sglang => "--mem-fraction-static",
-        _ => "--gpu-memory-utilization",
-    }
-}
-
 /// The engine settings that change what is allocated.
 #[component]
 pub fn EngineKnobs() -> impl IntoView {
@@ -207,7 +201,7 @@ pub fn EngineKnobs() -> impl IntoView {
                 />
             </Show>
             // llama.cpp puts a multimodal repo's vision projector on card 0 unless told not to.
-            <Show when=move || i.with(edit::has_projector)>
+            <Show when=move || i.with(choices::has_projector)>
                 <CheckField
                     id="mmproj"
                     label="Vision projector (mmproj; off: --no-mmproj, text only)"
@@ -226,7 +220,7 @@ pub fn EngineKnobs() -> impl IntoView {
                         } else {
                             "GPU memory utilization"
                         };
-                        format!("{what} ({})", util_flag(e))
+                        format!("{what} ({})", share::util_flag(e))
                     })
                     bounds=limits::UTIL
                     step=0.01

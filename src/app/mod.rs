@@ -1,0 +1,138 @@
+//! The application shell: one input signal, memos for everything derived, one effect that
+//! writes the URL, and the full or compact (embed) layout.
+
+use self::state::{AppState, SETTLE};
+use self::views::{BestPage, EmbedView, FullView, Unavailable};
+use crate::browser::{boot, dom};
+use crate::model::hub;
+use crate::model::query;
+use crate::text::share;
+use leptos::prelude::*;
+
+pub mod state;
+mod views;
+
+/// Fetch the catalog, then mount the calculator; on failure say why in the placeholder.
+pub fn start() {
+    wasm_bindgen_futures::spawn_local(async {
+        match boot::load_catalog().await {
+            Ok(()) => mount(),
+            Err(msg) => dom::boot_failed(&msg),
+        }
+    });
+}
+
+/// Mount the calculator on `<body>`, replacing the static placeholder of `index.html`.
+pub fn mount() {
+    dom::remove_placeholder();
+    leptos::mount::mount_to_body(App);
+}
+
+/// The calculator. Reads its configuration from the URL once, then keeps the URL in step.
+#[component]
+pub fn App() -> impl IntoView {
+    let st = AppState::new(&dom::query());
+    provide_context(st);
+    let embed = st.inputs.with_untracked(|i| i.embed);
+    settle_inputs(st);
+    follow_url(st);
+    if embed {
+        dom::report_height();
+    }
+    import_missing(st);
+    let shown = view_of(st, embed);
+    move || match shown.get() & 3 {
+        MISSING => view! { <Unavailable embed=embed /> }.into_any(),
+        EMBED => view! { <EmbedView /> }.into_any(),
+        BEST => view! { <BestPage /> }.into_any(),
+        _ => view! { <FullView /> }.into_any(),
+    }
+}
+
+/// The inputs settle once the controls have been still for [`SETTLE`]; the ranking follows
+/// them, and the permalink is written then ([`follow_url`]).
+fn settle_inputs(st: AppState) {
+    let pending = StoredValue::new(None::<TimeoutHandle>);
+    // A pending update still waiting when the app is unmounted is dropped with it.
+    on_cleanup(move || {
+        if let Some(h) = pending.try_get_value().flatten() {
+            h.clear();
+        }
+    });
+    Effect::new(move |first: Option<()>| {
+        st.inputs.track();
+        if let Some(h) = pending.get_value() {
+            h.clear();
+        }
+        if first.is_some() {
+            let settle = move || st.settled.set(st.inputs.get_untracked());
+            pending.set_value(set_timeout_with_handle(settle, SETTLE).ok());
+        }
+    });
+}
+
+/// The permalink of the settled inputs replaces the history entry, and the tab title follows
+/// the configuration and its verdict. A requested model the catalog lacks stays in the link
+/// until another one is chosen (its page titles itself).
+fn follow_url(st: AppState) {
+    Effect::new(move |_| {
+        let q = st.query.get();
+        let q = match st.missing.with(|m| m.as_ref().map(|m| m.raw.clone())) {
+            Some(raw) => query::with_raw_param(&q, "model", &raw),
+            None => {
+                let t = st
+                    .est
+                    .with_untracked(|e| st.inputs.with_untracked(|i| share::title(e, i)));
+                dom::set_title(&t);
+                q
+            }
+        };
+        dom::replace_query(&q);
+    });
+}
+
+/// A model the link names and the catalog lacks is imported from the Hub on load.
+fn import_missing(st: AppState) {
+    if let Some(id) = st
+        .missing
+        .with_untracked(|m| m.as_ref().map(|m| m.id.clone()))
+    {
+        if hub::is_repo_id(&id) {
+            st.inputs.with_untracked(|i| {
+                st.start_import(hub::Target {
+                    repo: id,
+                    rev: i.rev.clone(),
+                    file: i.file.clone(),
+                    dir: None,
+                })
+            });
+        }
+    }
+}
+
+/// Which view: the missing model, the embed, the best-model view or the calculator. Only a
+/// change of view rebuilds the page.
+///
+/// Each import counts in the value too (above the view's two bits): the view is rebuilt after
+/// it, so that every part drawn from the catalog (the family select, the variant slider) holds
+/// the import, even one that took the place of a catalog entry of the same id.
+fn view_of(st: AppState, embed: bool) -> Memo<u32> {
+    Memo::new(move |_| {
+        let g = st.generation.get() << 2;
+        g | if st.missing.with(Option::is_some) {
+            MISSING
+        } else if embed {
+            EMBED
+        } else if st.inputs.with(|i| i.best.on) {
+            BEST
+        } else {
+            CALCULATOR
+        }
+    })
+}
+
+// The views of the page (a plain number: the memo of it shares its code with the others').
+const MISSING: u32 = 0;
+const EMBED: u32 = 1;
+const BEST: u32 = 2;
+const CALCULATOR: u32 = 3;

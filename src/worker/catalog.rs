@@ -1,0 +1,78 @@
+//! The importer's own copy of the built-in catalog: the file next to the importer, checked
+//! against the one this build was made with, installed on the first request, and joined by
+//! each model read.
+
+use super::abi::ABI;
+use super::fetch::CURRENT;
+use super::read::Imported;
+use fitcard_estimator::Quant;
+use js_sys::Uint8Array;
+use wasm_bindgen::JsCast;
+use wasm_bindgen_futures::JsFuture;
+
+/// The catalog file next to the importer, checked against the one this build was made with.
+async fn catalog_bytes() -> Result<Vec<u8>, String> {
+    let fail = "the importer could not read the catalog: reload the page".to_string();
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let resp: web_sys::Response = JsFuture::from(scope.fetch_with_str("catalog.postcard"))
+        .await
+        .map_err(|_| fail.clone())?
+        .unchecked_into();
+    let buf = JsFuture::from(resp.array_buffer().map_err(|_| fail.clone())?)
+        .await
+        .map_err(|_| fail.clone())?;
+    let bytes = Uint8Array::new(&buf).to_vec();
+    if fitcard_estimator::catalog::tag(&bytes) != ABI {
+        return Err("the importer belongs to another version of the page: reload the page".into());
+    }
+    Ok(bytes)
+}
+
+/// The importer's own copy of the built-in catalog, fetched and installed on the first request
+/// (the readers, the link checks and the extras consult it); its bytes.
+pub(super) async fn installed() -> Result<Vec<u8>, String> {
+    let bytes = catalog_bytes().await?;
+    fitcard_estimator::catalog::install(&bytes)?;
+    Ok(bytes)
+}
+
+/// A model read (from the Hub or the disk by `read`, which runs once the importer's catalog is
+/// in place) joins the importer's copy of the built-in catalog as its last family; the
+/// importer keeps that catalog from then on, as the page does, so that the extras see the
+/// model. The answer: that catalog postcard-encoded (the page decodes it as it decodes its
+/// own), the model's family and variant ids, the commit read (empty for a file on the disk)
+/// and its format.
+pub(super) async fn join(
+    read: impl std::future::Future<Output = Result<Imported, String>>,
+) -> Result<(Vec<u8>, String, String, String, Quant), String> {
+    let mine = CURRENT.with(|c| c.borrow().0);
+    let bytes = installed().await?;
+    let imp = read.await?;
+    if CURRENT.with(|c| c.borrow().0) != mine {
+        return Err("a later import replaced this one".into());
+    }
+    let family = imp.family.id.clone();
+    let model = imp
+        .family
+        .variants
+        .first()
+        .map(|v| v.id.clone())
+        .unwrap_or_default();
+    // A repo the catalog holds (its entry lacked the files the engine loads) is replaced by
+    // what the Hub holds.
+    let mut base = fitcard_estimator::catalog::decode(&bytes)?;
+    let read = |id: &str| {
+        imp.family
+            .variants
+            .iter()
+            .any(|v| v.id.eq_ignore_ascii_case(id))
+    };
+    for f in &mut base.families {
+        f.variants.retain(|v| !read(&v.id));
+    }
+    base.families.retain(|f| !f.variants.is_empty());
+    let c = fitcard_estimator::catalog::with_import(base, imp.family)?;
+    let bytes = postcard::to_allocvec(&c).map_err(|_| "the model read could not be sent")?;
+    fitcard_estimator::catalog::replace(&bytes)?;
+    Ok((bytes, family, model, imp.rev, imp.quant))
+}

@@ -1,0 +1,63 @@
+//! What the page shows only on request, computed in the importer (their code costs the
+//! calculator's first transfer nothing): the context × concurrency frontier, the lists of
+//! limits and layouts, and the calibration fit.
+
+use super::catalog::installed;
+
+/// Widest and narrowest frontier plot drawn (CSS pixels); its height.
+const PLOT_WIDTH: (u32, u32) = (300, 1200);
+const PLOT_HEIGHT: f64 = 340.0;
+
+/// The frontier of the configuration `query` as SVG markup, `width` pixels wide.
+pub(super) async fn frontier(query: &str, width: u32) -> Result<String, String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    let mut f = fitcard_estimator::frontier::frontier(&i);
+    // llama.cpp: the lines of the chosen KV layout only (unified or one per slot), seven
+    // instead of fourteen; the other layout is one switch away.
+    if let Some(c) = f.current_line.and_then(|k| f.lines.get(k).cloned()) {
+        f.lines.retain(|l| l.unified == c.unified);
+        f.current_line = f.lines.iter().position(|l| *l == c);
+    }
+    let w = f64::from(width.clamp(PLOT_WIDTH.0, PLOT_WIDTH.1));
+    Ok(fitcard_estimator::frontier::svg::svg(&f, w, PLOT_HEIGHT))
+}
+
+/// The lines of a list the page shows when it is opened, for the configuration `query`, one per
+/// line as `key<TAB>text`: `limits`, each limit solved with every other input held (key: the
+/// target); `layouts`, every tensor × pipeline split of vLLM or SGLang cards (key: `chosen` for
+/// the one the estimate uses).
+pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    let rows: Vec<String> = if kind == "limits" {
+        crate::text::summary::targets(i.mode)
+            .iter()
+            .map(|&t| {
+                let s = fitcard_estimator::solve::solve(&i, t);
+                format!("{}\t{}", t.id(), crate::text::summary::limit(&s, &i))
+            })
+            .collect()
+    } else {
+        fitcard_estimator::layouts::summary(&i)
+            .into_iter()
+            .map(|l| format!("{}\t{}", if l.chosen { "chosen" } else { "" }, l.text))
+            .collect()
+    };
+    Ok(rows.join("\n"))
+}
+
+/// The calibration panel's answer for `readings` under the configuration `query`: the fit's
+/// text or its refusal, the global-layer count when fitted, and the measuring loop.
+pub(super) async fn calibration(
+    query: &str,
+    readings: &str,
+) -> Result<(String, Option<f64>, String), String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    let how = fitcard_estimator::measure::how_to_measure(&i).unwrap_or_else(|m| m);
+    Ok(match crate::text::calibrate::run(&i, readings) {
+        Ok(c) => (c.lines.join("\n"), Some(c.gl), how),
+        Err(m) => (m, None, how),
+    })
+}
