@@ -304,24 +304,12 @@ async fn the_speed_line_says_when_the_first_token_comes() {
 
 #[wasm_bindgen_test]
 async fn a_link_without_a_model_lands_on_the_best_model_view() {
+    // The list itself is ranked in the importer (a worker this harness does not serve): its
+    // rows, and a row opening the calculator, are held by the end-to-end suite.
     let app = mount_raw("gpu=rtx-4090&ctx=8192").await;
     assert!(app.query_selector(".verdict-label").unwrap().is_none());
-    let rows = app.query_selector_all(".best-list > li").unwrap().length();
-    assert!(rows >= 3, "{rows} rows");
-    assert!(text(&app, ".best-eval").contains("Artificial Analysis"));
-    // A row opens the calculator for its model and format.
-    let first = find(&app, ".best-list > li");
-    let name = text(&app, ".best-list > li .best-name");
-    first
-        .query_selector("button")
-        .unwrap()
-        .unwrap()
-        .unchecked_into::<HtmlElement>()
-        .click();
-    tick().await;
-    assert!(app.query_selector(".verdict-label").unwrap().is_some());
-    assert!(app.query_selector("#to-best").unwrap().is_some());
-    assert!(text(&app, "#variant-value").starts_with(&name), "{name}");
+    assert!(app.query_selector(".best-rows").unwrap().is_some());
+    assert!(app.query_selector("#best-family").unwrap().is_some());
     // Train mode and the embed keep their calculator.
     let train = mount_raw("mode=train").await;
     assert!(train.query_selector(".verdict-label").unwrap().is_some());

@@ -1,18 +1,19 @@
 //! "Best model for my card" (`best=1`, the landing view of a link that names no model), the
-//! model search and "Detect my GPU". The ranking across families is computed here, from the
-//! settled inputs, and only while this view is shown.
+//! model search and "Detect my GPU". The ranking across families is computed in the importer,
+//! from the settled inputs, and only while this view is shown.
 
 use super::controls::serve::{EngineField, ParSlider};
 use super::controls::shared::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
 use super::import_status::ImportStatus;
 use crate::app::state::{use_app, AppState};
-use crate::draw::{best_list, search_options};
+use crate::draw::search_options;
 use crate::model::choices;
 use crate::model::edit::Edit;
 use crate::model::search::{self, Target};
 use crate::model::snap;
-use fitcard_estimator::best::best;
+use crate::worker::importer;
+use fitcard_estimator::badge::xml_escape;
 use fitcard_estimator::catalog::catalog;
 use leptos::prelude::*;
 use wasm_bindgen::{JsCast, JsValue};
@@ -146,14 +147,29 @@ fn Filters() -> impl IntoView {
     }
 }
 
-/// The ranked list, from the settled inputs (computed while this view is mounted only, once
-/// per settled change). The list is written as one HTML string and a row's click is read on
+/// The ranked list, from the settled inputs (computed in the importer while this view is
+/// mounted only, once per settled change). The list is written as one HTML string and a row's click is read on
 /// the list (one handler instead of one per row: the rows change with every input).
 #[component]
 fn BestList() -> impl IntoView {
     let st = use_app();
-    let settled = st.settled;
-    let html = move || settled.with(|i| best_list::list_html(&best(i)));
+    let html = RwSignal::new(String::from("<p class=\"hint\">Ranking every model…</p>"));
+    // Ranked in the importer (it estimates every catalog variant: long for the main thread);
+    // only the answer to the latest query is written.
+    let asked = StoredValue::new(0u32);
+    Effect::new(move |_| {
+        let q = st.query.get();
+        let n = asked.get_value().wrapping_add(1);
+        asked.set_value(n);
+        leptos::task::spawn_local(async move {
+            let h = importer::best(&q)
+                .await
+                .unwrap_or_else(|m| format!("<p class=\"hint\">{}</p>", xml_escape(&m)));
+            if asked.get_value() == n {
+                html.set(h);
+            }
+        });
+    });
     let open = move |ev: web_sys::MouseEvent| {
         let Some(row) = ev
             .target()
@@ -167,7 +183,7 @@ fn BestList() -> impl IntoView {
             st.edit(Edit::Open { model, quant });
         }
     };
-    view! { <div class="best-rows" on:click=open inner_html=html></div> }
+    view! { <div class="best-rows" on:click=open inner_html=move || html.get()></div> }
 }
 
 /// How many suggestions the search lists.

@@ -1,6 +1,7 @@
 //! What the page shows only on request, computed in the importer (their code costs the
 //! calculator's first transfer nothing): the context × concurrency frontier, the lists of
-//! limits and layouts, and the calibration fit.
+//! limits and layouts, the calibration fit and the best-model list (off the page's main thread
+//! too: it estimates every catalog variant).
 
 use super::catalog::installed;
 
@@ -60,4 +61,14 @@ pub(super) async fn calibration(
         Ok(c) => (c.lines.join("\n"), Some(c.gl), how),
         Err(m) => (m, None, how),
     })
+}
+
+/// The best-model list of the configuration `query` as HTML (the page writes it in one DOM
+/// write and reads a row's click on the list).
+pub(super) async fn best_list(query: &str) -> Result<String, String> {
+    installed().await?;
+    let i = fitcard_estimator::decode(query).inputs;
+    Ok(crate::draw::best_list::list_html(
+        &fitcard_estimator::best::best(&i),
+    ))
 }

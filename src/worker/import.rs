@@ -5,7 +5,7 @@
 
 use super::abi::abi_number;
 use super::catalog::join;
-use super::extras::{calibration, frontier, lines};
+use super::extras::{best_list, calibration, frontier, lines};
 use super::fetch::take_over;
 use super::read::{run, run_disk};
 use crate::model::hub::Target;
@@ -113,6 +113,7 @@ async fn answer(
                 .map(|svg| vec![("svg", text(&svg))])
         }
         "limits" | "layouts" => lines(kind, &a).await.map(|t| vec![("text", text(&t))]),
+        "best" => best_list(&a).await.map(|h| vec![("html", text(&h))]),
         "calibrate" => calibration(&a, &b).await.map(|(t, gl, how)| {
             let mut v = vec![("text", text(&t)), ("how", text(&how))];
             if let Some(g) = gl {

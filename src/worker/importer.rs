@@ -225,6 +225,15 @@ pub async fn frontier(query: &str, width: u32) -> Result<String, String> {
         .ok_or_else(|| "the importer sent no plot".into())
 }
 
+/// The best-model list of the configuration `query` (a permalink query) as HTML, ranked and
+/// written by the estimator in the importer.
+pub async fn best(query: &str) -> Result<String, String> {
+    let d = ask("best", &[query.into()], None).await?;
+    prop(&d, "html")
+        .as_string()
+        .ok_or_else(|| "the importer sent no list".into())
+}
+
 /// The lines of the list `kind` (`limits`, `layouts`) for the configuration `query`, each
 /// `key<TAB>text` (see the importer's `lines`).
 pub async fn lines(kind: &str, query: &str) -> Result<String, String> {
