@@ -441,6 +441,7 @@ pub fn family(
             duplicate_output,
             unquantized: Vec::new(),
             note: None,
+            holds: None,
         });
     }
     formats.extend(extra);

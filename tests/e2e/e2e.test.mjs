@@ -1533,3 +1533,9 @@ test('no request left the origin, no page error happened, the CSP never fired', 
   assert.deepEqual(pageErrors, []);
   assert.deepEqual(cspViolations, []);
 });
+
+test('gpt-oss-20b\'s "F16" GGUF says what it holds: MXFP4 experts, F16 rest', async () => {
+  const page = await open('?model=openai/gpt-oss-20b&quant=F16&engine=llama.cpp&ctx=4096&par=1');
+  assert.match(await page.textContent('output[for=quant]'), /^F16 \(MXFP4 experts, F16 rest\) · /);
+  await page.close();
+});

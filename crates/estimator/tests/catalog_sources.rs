@@ -288,3 +288,31 @@ fn published_sizes_agree_with_the_computed_rule_within_one_percent() {
     assert!(n >= 30, "{n} published rows with a computed counterpart");
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
+
+/// A GGUF named F16 or BF16 that keeps its experts in MXFP4 (gpt-oss: the converter leaves the
+/// MXFP4 expert tensors as published) says so where its name is shown.
+#[test]
+fn a_16_bit_gguf_with_mxfp4_experts_says_what_it_holds() {
+    let cat = fitcard_estimator::catalog();
+    let fam = cat.family("gpt-oss").expect("the gpt-oss family");
+    let mut n = 0;
+    for v in &fam.variants {
+        for f in v.formats.iter().filter(|f| {
+            f.container == fitcard_estimator::quant::Container::Gguf
+                && matches!(
+                    f.id,
+                    fitcard_estimator::Quant::F16 | fitcard_estimator::Quant::BF16
+                )
+        }) {
+            let holds = f.holds.as_deref().unwrap_or_default();
+            assert!(
+                holds.contains("MXFP4 experts"),
+                "{} {}: {holds:?}",
+                v.id,
+                f.id
+            );
+            n += 1;
+        }
+    }
+    assert!(n >= 2, "{n}");
+}

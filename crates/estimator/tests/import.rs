@@ -32,6 +32,7 @@ fn family(id: &str, quants: &[(Quant, f64)]) -> Family {
                     duplicate_output: false,
                     unquantized: Vec::new(),
                     note: None,
+                    holds: None,
                 })
                 .collect(),
         }],

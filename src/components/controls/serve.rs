@@ -59,14 +59,21 @@ pub fn QuantSlider() -> impl IntoView {
         model.with(|m| {
             choices::formats(choices::family_of(m).1, e)
                 .iter()
-                .map(|f| (f.id, f.size(), f.size == SizeKind::Computed))
+                .map(|f| {
+                    (
+                        f.id,
+                        f.size(),
+                        f.size == SizeKind::Computed,
+                        f.holds.clone(),
+                    )
+                })
                 .collect::<Vec<_>>()
         })
     });
     let names = Memo::new(move |_| {
         formats.with(|fs| {
             fs.iter()
-                .map(|(id, _, computed)| format!("{id}{}", if *computed { "*" } else { "" }))
+                .map(|(id, _, computed, _)| format!("{id}{}", if *computed { "*" } else { "" }))
                 .collect::<Vec<_>>()
         })
     });
@@ -77,8 +84,10 @@ pub fn QuantSlider() -> impl IntoView {
     let text = Signal::derive(move || {
         let q = quant.get();
         formats.with(|fs| match fs.iter().find(|f| f.0 == q) {
-            Some((id, size, computed)) => format!(
-                "{id} · {size} file{}",
+            // What the file holds where its name alone misleads (gpt-oss's "F16": MXFP4 experts).
+            Some((id, size, computed, holds)) => format!(
+                "{id}{} · {size} file{}",
+                holds.as_ref().map_or(String::new(), |h| format!(" ({h})")),
                 if *computed { " (size computed*)" } else { "" }
             ),
             None => format!("{q} (not published for this engine)"),

@@ -169,6 +169,7 @@ pub fn computed_format(v: &Variant, quant: Quant, container: Container) -> Resul
             "no repo in fitcard's catalog publishes this format: its size is computed by the size rule, not read from a file"
                 .into(),
         ),
+        holds: None,
     })
 }
 

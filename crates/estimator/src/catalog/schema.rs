@@ -185,6 +185,10 @@ pub struct Format {
     /// Anything a reader should know about this file.
     #[serde(default)]
     pub note: Option<String>,
+    /// What the file holds, in its publisher's words, where the format's name alone misleads
+    /// (gpt-oss's "F16" GGUF keeps its experts in MXFP4); shown beside the name on the page.
+    #[serde(default)]
+    pub holds: Option<String>,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -81,6 +81,7 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
         duplicate_output: false,
         unquantized: Vec::new(),
         note: Some(format!("general.file_type {ftype_name}")),
+        holds: None,
     };
     Ok((variant, format))
 }

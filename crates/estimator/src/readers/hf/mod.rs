@@ -58,6 +58,7 @@ pub fn to_variant(
         duplicate_output,
         unquantized: Vec::new(),
         note: Some(note(&words, tensors)),
+        holds: None,
     };
     Ok((variant, format))
 }
