@@ -12,10 +12,13 @@
 //!
 //! - `units`: bytes, tokens and the float printer
 //! - `order`: the stable sort
-//! - `catalog`: weight formats and ggml types (`quant`), the engines and KV cache types
-//!   (`engine`), families, variants, architectures, formats, cards, measured rows, vision
-//!   projectors (`mmproj`), the tensors a file stores (`tensors`), a file's bytes from the
-//!   architecture and the format (`size_rule`)
+//! - `catalog`: weight formats and ggml types (`quant`: ggml's tensor types (ggml), the weight
+//!   formats and their containers (format)), the engines and KV cache types (`engine`), families,
+//!   variants, architectures, formats, cards, measured rows, vision projectors (`mmproj`), the
+//!   tensors a file stores (`tensors`: each architecture's differences (style), one layer's tensors
+//!   (layers)), a file's bytes from the architecture and the format (`size_rule`: llama.cpp's
+//!   per-tensor types of a GGUF mix (mix), the GGUF file (gguf), the safetensors or MLX checkpoint
+//!   (safetensors))
 //! - `inputs`: everything a user sets; made consistent with the catalog and the engine, one rule
 //!   each (`normalize`); the query string (`permalink`)
 //! - `readers`: GGUF headers (`gguf`: the bytes to key/values, bounded (header), then the

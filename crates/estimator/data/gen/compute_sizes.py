@@ -2,7 +2,7 @@
 """Compute model-file sizes that no public listing gave us.
 
 An independent cross-check of the estimator's size rule: the rule itself lives in Rust
-(crates/estimator/src/catalog/size_rule.rs, with the tensor lists in catalog/tensors.rs) and
+(crates/estimator/src/catalog/size_rule/, with the tensor lists in catalog/tensors/) and
 computes any format of any catalog variant at run time; this script made the catalog's
 `computed` rows, and crates/estimator/tests/size_rule.rs compares the two implementations row
 by row (they agree within 0.1 % except where a difference is listed there with its reason).
