@@ -5,6 +5,30 @@
 //! [`Estimate`] → [`rank()`]. Pure Rust, no web dependency: the CLI and the web page call the
 //! same functions with the same query string.
 //!
+//! ```
+//! use fitcard_estimator::{decode, estimate};
+//!
+//! // A link's query string (any key left out keeps its default; a bad value becomes a notice).
+//! let d = decode("model=google/gemma-3-1b-it&quant=F16&ctx=4096&engine=llama.cpp&kv=f16");
+//! assert!(d.notices.is_empty());
+//! let e = estimate(&d.inputs);
+//! for t in &e.terms {
+//!     println!("{:>14} {}", t.name, t.bytes);
+//! }
+//! println!("{:?}: {} on the card", e.verdict, e.total_device_bytes);
+//! // 4 global layers × 4096 cells + 22 sliding-window layers × 1024 cells, 1 KiB per cell.
+//! let kv = e.terms.iter().find(|t| t.name.id() == "kv_cache").unwrap();
+//! assert_eq!(kv.bytes.get(), 39_845_888);
+//! assert!(e.fits);
+//! ```
+//!
+//! ## Short names
+//!
+//! Functions that take the usual values name them by one letter: `i` the [`Inputs`], `e` an
+//! [`Estimate`], `v` a catalog [`catalog::Variant`], `f` its [`catalog::Format`] (`fm` where `f`
+//! is taken), `a` the variant's [`catalog::Arch`], `s` a sizing (the terms for one split of the
+//! cards), `t` the training inputs or a term, `c` a card's use or a candidate, `g` a GPU.
+//!
 //! ## Layers
 //!
 //! A file uses only the files listed above it (`tests/layout.rs` holds this list to every
