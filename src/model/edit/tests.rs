@@ -252,10 +252,11 @@ fn engine_change_moves_quant_and_kv_to_what_it_supports() {
     apply(&mut i, Edit::Kv("q8_0".parse().unwrap()));
     apply(&mut i, Edit::Engine(Engine::Vllm));
     assert!(Engine::Vllm.kv_choices().contains(&i.kv));
+    // The default model has safetensors formats, so the format moves to one of them.
     let (_, v) = family_of(&i.model);
-    if !formats(v, Engine::Vllm).is_empty() {
-        assert!(formats(v, Engine::Vllm).iter().any(|f| f.id == i.quant));
-    }
+    let vllm = formats(v, Engine::Vllm);
+    assert!(!vllm.is_empty(), "{} has no vLLM format", v.id);
+    assert!(vllm.iter().any(|f| f.id == i.quant), "{}", i.quant);
 }
 
 #[test]
