@@ -18,9 +18,10 @@ const WORKER_CSP = '';
 
 // A file whose name carries trunk's content hash never changes: the copy the page has just
 // downloaded (the HTTP cache) is the one to keep. Any other file is revalidated (a 304 when
-// unchanged), never downloaded again for nothing.
+// unchanged), never downloaded again for nothing. trunk writes the 64-bit hash in hex without
+// leading zeros, so a name carries up to 16 digits (fewer in one build of sixteen).
 // https://developer.mozilla.org/en-US/docs/Web/API/Request/cache
-const request = (a) => new Request(a, { cache: /-[0-9a-f]{16}[._]/.test(a) ? 'default' : 'no-cache' });
+const request = (a) => new Request(a, { cache: /-[0-9a-f]{8,16}[._]/.test(a) ? 'default' : 'no-cache' });
 const store = (list) => caches.open(CACHE).then((c) => c.addAll(list.map(request)));
 
 // One origin may host several copies of the site under different paths: each keeps to its

@@ -95,7 +95,8 @@ function serve(req, res) {
   }
   // As static hosts do: a file named by its content's hash may be kept (the page's HTTP
   // cache holds it after the first load).
-  const hashed = /-[0-9a-f]{16}[._]/.test(rel) ? { 'cache-control': 'public, max-age=3600' } : {};
+  // trunk's content hash in hex, without leading zeros (up to 16 digits).
+  const hashed = /-[0-9a-f]{8,16}[._]/.test(rel) ? { 'cache-control': 'public, max-age=3600' } : {};
   res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', ...hashed });
   fs.createReadStream(file).pipe(res);
 }
