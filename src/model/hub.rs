@@ -158,17 +158,10 @@ pub fn parse_target(input: &str) -> Result<Target, String> {
     Ok(t)
 }
 
-/// Percent-encode a path for a URL, keeping `/`.
+/// Percent-encode a path for a URL, keeping `/` (the permalink's encoder, with the unreserved
+/// characters and `/` literal).
 pub fn enc(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~/".contains(&b) {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    fitcard_estimator::permalink::percent_encode(path, b"-_.~/")
 }
 
 /// The model-info request: files with their sizes, the commit, `gated`.

@@ -30,29 +30,8 @@ pub fn with_raw_param(query: &str, key: &str, raw: &str) -> String {
 }
 
 /// Percent-decode a query value (`+` is a space); malformed escapes stay as written and
-/// invalid UTF-8 becomes U+FFFD.
-pub fn percent_decode(raw: &str) -> String {
-    let b = raw.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut k = 0;
-    while k < b.len() {
-        let hex = |c: u8| (c as char).to_digit(16);
-        match b[k] {
-            b'%' if k + 2 < b.len() => match (hex(b[k + 1]), hex(b[k + 2])) {
-                (Some(h), Some(l)) => {
-                    out.push((h * 16 + l) as u8);
-                    k += 3;
-                    continue;
-                }
-                _ => out.push(b'%'),
-            },
-            b'+' => out.push(b' '),
-            c => out.push(c),
-        }
-        k += 1;
-    }
-    String::from_utf8_lossy(&out).into_owned()
-}
+/// invalid UTF-8 becomes U+FFFD: the permalink decoder's own form decoding.
+pub use fitcard_estimator::permalink::form_decode as percent_decode;
 
 #[cfg(test)]
 mod tests {

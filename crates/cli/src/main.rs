@@ -202,36 +202,10 @@ fn named_format(query: &str) -> Option<fitcard_estimator::quant::Quant> {
         .filter_map(|p| p.split_once('='))
         .find(|(k, _)| k.trim() == "quant")?
         .1;
-    percent_decoded(value)?.trim().parse().ok()
-}
-
-/// `application/x-www-form-urlencoded` decoding of one value (`+` a space, `%XX` a byte);
-/// `None` when it is not UTF-8.
-fn percent_decoded(s: &str) -> Option<String> {
-    let b = s.as_bytes();
-    let mut out = Vec::with_capacity(b.len());
-    let mut k = 0;
-    while k < b.len() {
-        let hex = b
-            .get(k + 1..k + 3)
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match (b[k], hex) {
-            (b'%', Some(x)) => {
-                out.push(x);
-                k += 3;
-            }
-            (b'+', _) => {
-                out.push(b' ');
-                k += 1;
-            }
-            (c, _) => {
-                out.push(c);
-                k += 1;
-            }
-        }
-    }
-    String::from_utf8(out).ok()
+    fitcard_estimator::permalink::form_decode(value)
+        .trim()
+        .parse()
+        .ok()
 }
 
 /// The query's inputs, any notice a refusal ([`checked_inputs`]).

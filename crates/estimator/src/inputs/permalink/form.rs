@@ -13,7 +13,7 @@ pub(super) fn pairs(q: &str) -> impl Iterator<Item = (String, String)> + '_ {
 
 /// One side of a pair: `+` is a space, `%XX` the byte it names, a malformed escape stays as it
 /// is, and bytes that are not UTF-8 become U+FFFD.
-pub(super) fn form_decode(s: &str) -> String {
+pub fn form_decode(s: &str) -> String {
     let b = s.as_bytes();
     let hex = |k: usize| b.get(k).and_then(|&x| char::from(x).to_digit(16));
     let mut out = Vec::with_capacity(b.len());
@@ -33,13 +33,19 @@ pub(super) fn form_decode(s: &str) -> String {
 }
 
 /// Percent-encode a query value: letters, digits and `- _ . ~ / ,` are written literally (the
-/// repo id's `/` and a list's `,` stay readable); every other byte of the UTF-8 text as `%XX`
-/// (RFC 3986, section 2.1, upper-case hex).
+/// repo id's `/` and a list's `,` stay readable); every other byte as [`percent_encode`] writes it.
 pub(super) fn escape(s: &str) -> String {
+    percent_encode(s, b"-_.~/,")
+}
+
+/// Percent-encode `s`: ASCII letters, digits and the bytes of `keep` literally, every other byte
+/// of the UTF-8 text as `%XX` (RFC 3986, section 2.1, upper-case hex). The one encoder of the
+/// permalink and of the Hub addresses the page requests.
+pub fn percent_encode(s: &str, keep: &[u8]) -> String {
     const HEX: &[u8; 16] = b"0123456789ABCDEF";
     let mut out = String::with_capacity(s.len());
     for &b in s.as_bytes() {
-        if b.is_ascii_alphanumeric() || b"-_.~/,".contains(&b) {
+        if b.is_ascii_alphanumeric() || keep.contains(&b) {
             out.push(char::from(b));
         } else {
             out.push('%');

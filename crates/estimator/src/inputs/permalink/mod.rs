@@ -15,6 +15,7 @@ mod form;
 mod keys;
 mod values;
 use form::*;
+pub use form::{form_decode, percent_encode};
 use keys::apply;
 use values::*;
 
