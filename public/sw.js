@@ -60,8 +60,11 @@ self.addEventListener('fetch', (event) => {
   const req = event.request;
   if (req.method !== 'GET' || new URL(req.url).origin !== location.origin) return;
   const cached = () => caches.open(CACHE).then((c) => c.match(req, { ignoreSearch: req.mode === 'navigate' }));
-  // The catalog keeps one name across builds: like the pages, it comes from the network first.
-  if (req.mode === 'navigate' || new URL(req.url).pathname.endsWith('/catalog.postcard')) {
+  // The catalog and its parts keep their names across builds: like the pages, they come from
+  // the network first (offline, a part missing from the cache sends the page to the whole
+  // catalog, which is cached).
+  const path = new URL(req.url).pathname;
+  if (req.mode === 'navigate' || path.endsWith('/catalog.postcard') || path.includes('/parts/')) {
     // Pages: the network first, so that an online visit gets the newest build (whose assets
     // have new names); the cached copy when the network is gone.
     event.respondWith(fetch(req).catch(() => cached().then((r) => r || Response.error())));

@@ -12,12 +12,33 @@ use leptos::prelude::*;
 pub mod state;
 mod views;
 
-/// Fetch the catalog, then mount the calculator; on failure say why in the placeholder.
+/// Fetch what the first estimate needs of the catalog, then mount the calculator (which reads
+/// the rest, [`load_whole`]); on failure say why in the placeholder.
 pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
-        match boot::load_catalog().await {
-            Ok(()) => mount(),
+        match boot::load_first(&dom::query()).await {
+            Ok(_) => mount(),
             Err(msg) => dom::boot_failed(&msg),
+        }
+    });
+}
+
+/// With only the link's family installed, the whole catalog is read after the first estimate:
+/// the family list then holds every family (the search reads the catalog as it types). A
+/// failure is one notice; the page keeps estimating the family it has.
+fn load_whole(st: AppState) {
+    if fitcard_estimator::catalog::is_whole() {
+        return;
+    }
+    leptos::task::spawn_local(async move {
+        match boot::load_catalog().await {
+            Ok(()) => st.whole.set(true),
+            Err(m) => st.notices.update(|v| {
+                v.push(fitcard_estimator::Notice {
+                    key: String::new(),
+                    message: format!("only this model's family is available: {m}"),
+                })
+            }),
         }
     });
 }
@@ -40,6 +61,7 @@ pub fn App() -> impl IntoView {
         dom::report_height();
     }
     import_missing(st);
+    load_whole(st);
     let shown = view_of(st, embed);
     move || match shown.get() & 3 {
         MISSING => view! { <Unavailable embed=embed /> }.into_any(),

@@ -50,6 +50,9 @@ pub struct AppState {
     pub rev: StoredValue<Option<String>>,
     /// Counts imports: the views that list the catalog are rebuilt after each.
     pub generation: RwSignal<u32>,
+    /// Is the whole catalog in (not only the family of the link's model)? The family list
+    /// follows it.
+    pub whole: RwSignal<bool>,
 }
 
 thread_local! {
@@ -168,6 +171,7 @@ impl AppState {
             import: RwSignal::new(ImportState::Idle),
             rev: StoredValue::new(None),
             generation: RwSignal::new(0),
+            whole: RwSignal::new(fitcard_estimator::catalog::is_whole()),
         }
     }
 

@@ -1,12 +1,15 @@
 //! Start-up: the catalog is a separate, cached asset (`catalog.postcard`, copied next to the
 //! page by trunk) fetched before the calculator mounts, so the wasm carries neither the data nor
-//! a parser for it. The bytes are checked against the catalog this build was made with; a stale
-//! cached copy is fetched again past the HTTP cache; a failure is said in the start-up
-//! placeholder, in one line.
+//! a parser for it. A link that names a catalog model first reads only what its estimate needs
+//! (`parts/`: its family's part, a few KB), mounts, and then reads the whole catalog. The bytes are checked against the catalog this build was made with; a stale cached
+//! copy is fetched again past the HTTP cache; a failure is said in the start-up placeholder, in
+//! one line.
 
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 use web_sys::{RequestCache, RequestInit, Response};
+
+use crate::model::query;
 
 /// The file, relative to the page (works from any sub-path, and in the embed).
 const CATALOG_URL: &str = "catalog.postcard";
@@ -17,14 +20,14 @@ const CATALOG_TAG: u64 = fitcard_estimator::catalog::tag(include_bytes!(
     "../../crates/estimator/data/catalog.postcard"
 ));
 
-async fn fetch_bytes(reload: bool) -> Result<Vec<u8>, String> {
+async fn fetch_bytes(url: &str, reload: bool) -> Result<Vec<u8>, String> {
     let window = web_sys::window().ok_or("no window")?;
     let init = RequestInit::new();
     if reload {
         init.set_cache(RequestCache::Reload);
     }
     let fail = |what: &str| format!("the catalog could not be loaded ({what})");
-    let resp = JsFuture::from(window.fetch_with_str_and_init(CATALOG_URL, &init))
+    let resp = JsFuture::from(window.fetch_with_str_and_init(url, &init))
         .await
         .map_err(|_| fail("no network and no cached copy"))?;
     let resp: Response = resp.dyn_into().map_err(|_| fail("not a response"))?;
@@ -37,11 +40,11 @@ async fn fetch_bytes(reload: bool) -> Result<Vec<u8>, String> {
     Ok(js_sys::Uint8Array::new(&buf).to_vec())
 }
 
-/// Fetch, check and install the catalog.
+/// Fetch, check and install the whole catalog.
 pub async fn load_catalog() -> Result<(), String> {
-    let mut bytes = fetch_bytes(false).await?;
+    let mut bytes = fetch_bytes(CATALOG_URL, false).await?;
     if fitcard_estimator::catalog::tag(&bytes) != CATALOG_TAG {
-        bytes = fetch_bytes(true).await?;
+        bytes = fetch_bytes(CATALOG_URL, true).await?;
     }
     if fitcard_estimator::catalog::tag(&bytes) != CATALOG_TAG {
         return Err(
@@ -50,4 +53,31 @@ pub async fn load_catalog() -> Result<(), String> {
         );
     }
     fitcard_estimator::catalog::install(&bytes)
+}
+
+/// What the first estimate of `query` needs installed: the family of the catalog model its
+/// link names (from that model's part), or else the whole catalog. `Ok(true)`
+/// when only the family is in (the page then calls [`load_catalog`] once it has mounted).
+pub async fn load_first(query: &str) -> Result<bool, String> {
+    let wants = query::raw_param(query, "model")
+        .map(|m| query::percent_decode(m).trim().to_string())
+        .filter(|m| !m.is_empty() && query::raw_param(query, "best").is_none());
+    // (A link with `best=` shows the best-model view, which reads the whole catalog.)
+    if let Some(model) = wants {
+        if let Some(c) = first_part(&model).await {
+            fitcard_estimator::catalog::install_first(c);
+            return Ok(true);
+        }
+    }
+    load_catalog().await.map(|()| false)
+}
+
+/// The one-family catalog of `model` from its part, or None (a model the catalog lacks has no
+/// part; a part missing or damaged: the whole catalog is read instead). A part's name changes
+/// with the catalog: a cached one is always this build's.
+async fn first_part(model: &str) -> Option<fitcard_estimator::catalog::Catalog> {
+    use fitcard_estimator::catalog::parts;
+    let url = format!("parts/{}", parts::part_name(CATALOG_TAG, model));
+    let bytes = fetch_bytes(&url, false).await.ok()?;
+    parts::read_part(&bytes, model).ok()
 }

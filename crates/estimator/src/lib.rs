@@ -42,7 +42,7 @@
 //!   tensors a file stores (`tensors`: each architecture's differences (style), one layer's tensors
 //!   (layers)), a file's bytes from the architecture and the format (`size_rule`: llama.cpp's
 //!   per-tensor types of a GGUF mix (mix), the GGUF file (gguf), the safetensors or MLX checkpoint
-//!   (safetensors))
+//!   (safetensors)), the page's catalog cut into an index and one part per family (`parts`)
 //! - `inputs`: everything a user sets; made consistent with the catalog and the engine, one rule
 //!   each (`normalize`); the query string (`permalink`)
 //! - `readers`: GGUF headers (`gguf`: the bytes to key/values, bounded (header), then the

@@ -27,3 +27,40 @@ fn the_pages_catalog_encodes_the_catalog_files() {
     assert_eq!(back.families.len(), c.families.len());
     assert!(back.gpus.iter().all(|g| g.source.is_empty()));
 }
+
+/// The page's first estimate reads the catalog in parts (`data/parts/`: per variant, a catalog
+/// of its family, cut from `data/catalog.postcard` by `catalog::parts::split`); they are kept
+/// equal to it here, and written with the same `FITCARD_WRITE_CATALOG=1`.
+#[test]
+fn the_catalog_parts_are_cut_from_the_pages_catalog() {
+    use fitcard_estimator::catalog::{decode, parts, tag};
+    let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/parts"));
+    let c = decode(PAGE_POSTCARD).expect("the page's catalog decodes");
+    let want = parts::split(&c, tag(PAGE_POSTCARD));
+    if std::env::var_os("FITCARD_WRITE_CATALOG").is_some() {
+        let _ = std::fs::remove_dir_all(dir);
+        std::fs::create_dir_all(dir).expect("create data/parts");
+        for (name, bytes) in &want {
+            std::fs::write(dir.join(name), bytes).expect("write a catalog part");
+        }
+        return;
+    }
+    let fix = "run FITCARD_WRITE_CATALOG=1 cargo test -p fitcard-estimator --test page_catalog";
+    let mut have: Vec<String> = std::fs::read_dir(dir)
+        .unwrap_or_else(|_| panic!("data/parts is missing: {fix}"))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    have.sort();
+    let mut names: Vec<String> = want.iter().map(|(n, _)| n.clone()).collect();
+    names.sort();
+    assert!(
+        have == names,
+        "data/parts holds other files than the catalog's parts: {fix}"
+    );
+    for (name, bytes) in &want {
+        assert!(
+            std::fs::read(dir.join(name)).ok().as_ref() == Some(bytes),
+            "data/parts/{name} is stale: {fix}"
+        );
+    }
+}

@@ -113,23 +113,27 @@ fn ModeSwitch() -> impl IntoView {
     }
 }
 
-/// The model family selector.
+/// The model family selector: drawn again once the whole catalog is in (a link's first
+/// estimate has its own family only).
 #[component]
 fn FamilyField() -> impl IntoView {
-    let families = catalog()
-        .families
-        .iter()
-        .map(|f| (f.id.clone(), f.name.clone()))
-        .collect::<Vec<_>>();
     let (st, model) = (use_app(), model_memo());
-    view! {
-        <SelectField
-            id="family"
-            label="Model family"
-            options=families
-            selected=Signal::derive(move || model.with(|m| choices::family_of(m).0.id.clone()))
-            on_change=Callback::new(move |v| st.edit(Edit::Family(v)))
-        />
+    move || {
+        st.whole.track();
+        let families = catalog()
+            .families
+            .iter()
+            .map(|f| (f.id.clone(), f.name.clone()))
+            .collect::<Vec<_>>();
+        view! {
+            <SelectField
+                id="family"
+                label="Model family"
+                options=families
+                selected=Signal::derive(move || model.with(|m| choices::family_of(m).0.id.clone()))
+                on_change=Callback::new(move |v| st.edit(Edit::Family(v)))
+            />
+        }
     }
 }
 

@@ -14,6 +14,7 @@ mod arch;
 mod closest;
 pub mod engine;
 pub mod mmproj;
+pub mod parts;
 pub mod quant;
 mod schema;
 pub mod size_rule;
@@ -108,12 +109,31 @@ pub fn base() -> &'static Catalog {
 }
 
 /// The built-in catalog, without imports: natively the embedded JSON (parsed once); on the web
-/// page the one [`install`] received.
+/// page the one [`install`] received, or until then the one family [`install_first`] received.
 #[cfg(target_arch = "wasm32")]
 pub fn base() -> &'static Catalog {
-    CATALOG
-        .get()
-        .expect("the page installs its catalog before it mounts")
+    CATALOG.get().unwrap_or_else(|| {
+        FIRST
+            .get()
+            .expect("the page installs its catalog before it mounts")
+    })
+}
+
+/// The catalog of the page's first estimate (one family: [`parts::Index::with_part`]), until
+/// the whole one is installed.
+static FIRST: OnceLock<Catalog> = OnceLock::new();
+
+/// Make `c` (one family of the catalog and its cards, read from [`parts`]) the catalog until
+/// [`install`] gives the whole one: the page estimates its link's model with it before the rest
+/// of the catalog has arrived.
+pub fn install_first(c: Catalog) {
+    let _ = FIRST.set(c);
+}
+
+/// Is the whole built-in catalog installed (not only [`install_first`]'s family)? Natively
+/// always.
+pub fn is_whole() -> bool {
+    cfg!(not(target_arch = "wasm32")) || CATALOG.get().is_some()
 }
 
 /// Decode a postcard-encoded catalog (the page's `catalog.postcard`, or one with an import). Err

@@ -1,0 +1,122 @@
+//! The page's catalog in parts, so that a first estimate downloads what it needs and no more:
+//! for each catalog model, a catalog of its family alone (the cards, the family, the measured
+//! rows of its variants; no cross-family evaluation), named from the model's repo id and the
+//! whole catalog's tag. The page fetches the part of the model its link names, decodes it as it
+//! decodes the whole catalog, estimates, then fetches the whole catalog for the rest (the
+//! search, the family list, the best-model view). A part's name changes with the catalog, so a
+//! cached part of an older build is never asked for; a model the catalog lacks has no part (the
+//! page reads the whole catalog instead).
+//!
+//! `data/parts/` holds the files (one per variant: the variants of a family share their bytes),
+//! kept equal to `data/catalog.postcard` by `tests/page_catalog.rs`, which writes them with
+//! `FITCARD_WRITE_CATALOG=1`.
+
+use super::schema::Catalog;
+
+/// The file name of `model`'s part, for the whole catalog tagged `catalog_tag`: the
+/// [`super::tag`] of both, in hex (the repo id is matched case-insensitively, as
+/// [`Catalog::variant`] matches it).
+pub fn part_name(catalog_tag: u64, model: &str) -> String {
+    let key = format!("{catalog_tag:x} {}", model.to_ascii_lowercase());
+    format!("{:x}.postcard", super::tag(key.as_bytes()))
+}
+
+/// `c` (the page catalog, whose postcard bytes have tag `tag`) cut into parts: per variant, its
+/// part's file name and bytes (postcard-encoded, a [`Catalog`] of one family).
+pub fn split(c: &Catalog, tag: u64) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    for f in &c.families {
+        let part = Catalog {
+            families: vec![f.clone()],
+            gpus: c.gpus.clone(),
+            common_eval: None,
+            measured: c
+                .measured
+                .iter()
+                .filter(|m| f.variants.iter().any(|v| v.id == m.variant))
+                .cloned()
+                .collect(),
+        };
+        let bytes = postcard::to_allocvec(&part).expect("a catalog part encodes");
+        for v in &f.variants {
+            out.push((part_name(tag, &v.id), bytes.clone()));
+        }
+    }
+    out
+}
+
+/// The catalog of `model`'s first estimate from its part's `bytes`. Err in one line when the
+/// bytes do not decode to a catalog with cards and `model`'s family.
+pub fn read_part(bytes: &[u8], model: &str) -> Result<Catalog, String> {
+    let c = super::decode(bytes)?;
+    if c.variant(model).is_none() {
+        return Err(format!("the catalog part does not hold {model}"));
+    }
+    Ok(c)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::catalog::{tag, PAGE_POSTCARD};
+
+    fn page() -> Catalog {
+        crate::catalog::decode(PAGE_POSTCARD).unwrap()
+    }
+
+    #[test]
+    fn a_models_part_gives_its_family_as_the_whole_catalog_has_it() {
+        let c = page();
+        let t = tag(PAGE_POSTCARD);
+        let parts = split(&c, t);
+        let n: usize = c.families.iter().map(|f| f.variants.len()).sum();
+        assert_eq!(parts.len(), n, "one part per variant");
+        let f = &c.families[c.families.len() / 2];
+        let v = f.variants.last().unwrap();
+        let name = part_name(t, &v.id.to_ascii_uppercase());
+        let (_, bytes) = parts
+            .iter()
+            .find(|(n, _)| *n == name)
+            .expect("named by the id");
+        let one = read_part(bytes, &v.id).unwrap();
+        assert_eq!(one.families.len(), 1);
+        assert_eq!(one.families[0].id, f.id);
+        assert_eq!(one.gpus.len(), c.gpus.len());
+        let (_, got) = one.variant(&v.id).unwrap();
+        assert_eq!(
+            postcard::to_allocvec(got).unwrap(),
+            postcard::to_allocvec(v).unwrap()
+        );
+        // Every measured row is in the parts of its variant's family, and only there.
+        let rows: usize = c
+            .families
+            .iter()
+            .map(|f| {
+                let (_, b) = parts
+                    .iter()
+                    .find(|(n, _)| *n == part_name(t, &f.variants[0].id))
+                    .unwrap();
+                read_part(b, &f.variants[0].id).unwrap().measured.len()
+            })
+            .sum();
+        assert_eq!(rows, c.measured.len());
+        // Names are distinct, and change with the catalog.
+        let mut names: Vec<&String> = parts.iter().map(|(n, _)| n).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), n);
+        assert_ne!(part_name(t, &v.id), part_name(t ^ 1, &v.id));
+    }
+
+    #[test]
+    fn a_damaged_or_wrong_part_is_refused_in_one_line() {
+        let c = page();
+        let parts = split(&c, tag(PAGE_POSTCARD));
+        let other = &c.families[1].variants[0].id;
+        let (_, first) = &parts[0];
+        let e = read_part(first, other).unwrap_err();
+        assert!(e.contains(other.as_str()) && !e.contains('\n'), "{e}");
+        assert!(read_part(&first[..first.len() / 2], &c.families[0].variants[0].id).is_err());
+        assert!(read_part(b"", "x").is_err());
+    }
+}
