@@ -147,9 +147,9 @@ const files = fs
   .filter((d) => d.isFile() && !SKIP.has(d.name))
   .map((d) => d.name)
   .sort();
-// The importer (a web worker: the Hub client, the file readers and the extras) is fetched on
-// demand: cached after the build, once the page is up.
-const later = files.filter((n) => n.startsWith('fitcard-import'));
+// The importer (a web worker: the Hub client, the file readers and the extras) and the whole
+// calculator (train mode) are fetched on demand: cached after the build, once the page is up.
+const later = files.filter((n) => n.startsWith('fitcard-import') || n.startsWith('fitcard-full'));
 const assets = files.filter((n) => !later.includes(n));
 if (!later.some((n) => n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
 for (const need of [...PAGES, 'manifest.webmanifest', icon]) {

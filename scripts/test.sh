@@ -51,15 +51,28 @@ step "size report"
 for f in dist/*.wasm dist/*.js; do
   printf '%-48s %9d bytes, %8d gzip\n' "$(basename "$f")" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
 done
-# The page's initial transfer (what a first visit downloads before it can estimate: the HTML,
-# the style sheets, the page's script and its wasm; the catalog and the importer come after)
-# stays within its budget of 300,000 bytes gzip.
-initial=0
+# Everything a first estimate downloads stays within its budget of 300,000 bytes gzip: the
+# HTML, the style sheets, the page's script and wasm (built without train mode, which loads on
+# demand), and the catalog: for a link that names a model its family's part (the largest one
+# counts), for a landing link the whole catalog (its best-model list then also needs the
+# importer, printed below, not counted).
+gz() { gzip -9c "$1" | wc -c; }
+page=0
 for f in dist/index.html dist/*.css dist/fitcard-web-*.js dist/fitcard-web-*_bg.wasm; do
-  initial=$((initial + $(gzip -9c "$f" | wc -c)))
+  page=$((page + $(gz "$f")))
 done
-printf 'initial transfer: %d bytes gzip (budget 300000)\n' "$initial"
-if [ "$initial" -gt 300000 ]; then
-  echo "the page's initial transfer is over its budget" >&2
+part=0
+for f in dist/parts/*.postcard; do
+  n=$(gz "$f")
+  if [ "$n" -gt "$part" ]; then part=$n; fi
+done
+whole=$(gz dist/catalog.postcard)
+importer=$(( $(gz dist/fitcard-import.js) + $(gz dist/fitcard-import_bg.wasm) ))
+printf 'first estimate: %d bytes gzip (page %d + largest catalog part %d; budget 300000)\n' \
+  "$((page + part))" "$page" "$part"
+printf 'landing view: %d bytes gzip (page %d + whole catalog %d; budget 300000), then the importer %d for its list\n' \
+  "$((page + whole))" "$page" "$whole" "$importer"
+if [ "$((page + part))" -gt 300000 ] || [ "$((page + whole))" -gt 300000 ]; then
+  echo "what the page downloads before its first estimate is over its budget" >&2
   exit 1
 fi

@@ -43,10 +43,37 @@ fn load_whole(st: AppState) {
     });
 }
 
+thread_local! {
+    /// The mounted calculator: dropping it unmounts it (the page without train mode does, when
+    /// it hands over to the whole calculator).
+    static MOUNTED: std::cell::RefCell<Option<Box<dyn std::any::Any>>> =
+        const { std::cell::RefCell::new(None) };
+}
+
 /// Mount the calculator on `<body>`, replacing the static placeholder of `index.html`.
 pub fn mount() {
     dom::remove_placeholder();
-    leptos::mount::mount_to_body(App);
+    let handle = leptos::mount::mount_to(leptos::prelude::document().body().expect("a body"), App);
+    MOUNTED.with(|m| *m.borrow_mut() = Some(Box::new(handle)));
+    dom::restore_focus();
+}
+
+/// The page built without train mode (what a serve-mode first estimate downloads) hands the page
+/// over to the whole calculator (`fitcard-full`, fetched now) when train mode is asked for: the
+/// link is written first, this calculator unmounted, and the whole one mounts from the link.
+fn hand_over(st: AppState) {
+    dom::replace_query(&st.inputs.with_untracked(fitcard_estimator::encode));
+    dom::remember_focus();
+    // After this render: unmounting disposes the view that asked. Once only (the whole
+    // calculator starts once).
+    set_timeout(
+        || {
+            if MOUNTED.with(|m| m.borrow_mut().take()).is_some() {
+                dom::load_full();
+            }
+        },
+        std::time::Duration::ZERO,
+    );
 }
 
 /// The calculator. Reads its configuration from the URL once, then keeps the URL in step.
@@ -63,7 +90,11 @@ pub fn App() -> impl IntoView {
     import_missing(st);
     load_whole(st);
     let shown = view_of(st, embed);
-    move || match shown.get() & 3 {
+    move || match shown.get() & VIEW {
+        HAND_OVER => {
+            hand_over(st);
+            view! { <p class="boot-status" role="status">"Loading train mode…"</p> }.into_any()
+        }
         MISSING => view! { <Unavailable embed=embed /> }.into_any(),
         EMBED => view! { <EmbedView /> }.into_any(),
         BEST => view! { <BestPage /> }.into_any(),
@@ -132,16 +163,18 @@ fn import_missing(st: AppState) {
     }
 }
 
-/// Which view: the missing model, the embed, the best-model view or the calculator. Only a
-/// change of view rebuilds the page.
+/// Which view: the hand-over to train mode (in the page built without it), the missing model,
+/// the embed, the best-model view or the calculator. Only a change of view rebuilds the page.
 ///
-/// Each import counts in the value too (above the view's two bits): the view is rebuilt after
+/// Each import counts in the value too (above the view's three bits): the view is rebuilt after
 /// it, so that every part drawn from the catalog (the family select, the variant slider) holds
 /// the import, even one that took the place of a catalog entry of the same id.
 fn view_of(st: AppState, embed: bool) -> Memo<u32> {
     Memo::new(move |_| {
-        let g = st.generation.get() << 2;
-        g | if st.missing.with(Option::is_some) {
+        let g = st.generation.get() << 3;
+        g | if cfg!(not(feature = "train")) && st.mode.get() == fitcard_estimator::Mode::Train {
+            HAND_OVER
+        } else if st.missing.with(Option::is_some) {
             MISSING
         } else if embed {
             EMBED
@@ -158,3 +191,6 @@ const MISSING: u32 = 0;
 const EMBED: u32 = 1;
 const BEST: u32 = 2;
 const CALCULATOR: u32 = 3;
+const HAND_OVER: u32 = 4;
+/// The view's bits of [`view_of`]'s value.
+const VIEW: u32 = 7;

@@ -4,7 +4,11 @@ use crate::model::edit::{self, Edit};
 use crate::model::hub;
 use crate::model::query;
 use crate::worker::importer;
-use fitcard_estimator::training::{self, TrainCandidate, TrainEstimate};
+#[cfg(feature = "train")]
+use fitcard_estimator::training;
+#[cfg(feature = "train")]
+use fitcard_estimator::training::TrainCandidate;
+use fitcard_estimator::training::TrainEstimate;
 use fitcard_estimator::{
     decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
 };
@@ -38,6 +42,7 @@ pub struct AppState {
     /// Ranked serve candidates of the current family (empty in train mode).
     pub ranked: Memo<Vec<Candidate>>,
     /// Ranked train candidates of the current family (empty in serve mode).
+    #[cfg(feature = "train")]
     pub train_ranked: Memo<Vec<TrainCandidate>>,
     /// The permalink query (without `?`) of the settled inputs.
     pub query: Memo<String>,
@@ -62,6 +67,26 @@ thread_local! {
     static TICKET: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
     /// The Hub repo of the last import, offered again when it failed (none for a file).
     static RETRY: std::cell::RefCell<Option<hub::Target>> = const { std::cell::RefCell::new(None) };
+}
+
+/// Train mode's estimate of `inputs` (None in serve mode, and in the page built without train
+/// mode: that page hands over to the whole one when train mode is asked for).
+fn train_estimate(mode: Mode, inputs: RwSignal<Inputs>) -> Option<TrainEstimate> {
+    #[cfg(feature = "train")]
+    if mode == Mode::Train {
+        return Some(inputs.with(training::estimate));
+    }
+    let _ = (mode, inputs);
+    None
+}
+
+/// Train mode's ranking of the family (empty in serve mode).
+#[cfg(feature = "train")]
+fn train_rank(i: &Inputs) -> Vec<TrainCandidate> {
+    match i.mode {
+        Mode::Train => training::rank(i),
+        Mode::Serve => Vec::new(),
+    }
 }
 
 /// The ticket of the last read started.
@@ -138,7 +163,7 @@ impl AppState {
         // the previous one (a deep `PartialEq` of the estimate would cost the page its code
         // for nothing): a new estimate always notifies.
         let train = Memo::new_with_compare(
-            move |_| (mode.get() == Mode::Train).then(|| inputs.with(training::estimate)),
+            move |_| train_estimate(mode.get(), inputs),
             |a, b| !matches!((a, b), (Some(None), Some(None))),
         );
         AppState {
@@ -160,12 +185,8 @@ impl AppState {
                     Mode::Train => Vec::new(),
                 })
             }),
-            train_ranked: Memo::new(move |_| {
-                settled.with(|i| match i.mode {
-                    Mode::Train => training::rank(i),
-                    Mode::Serve => Vec::new(),
-                })
-            }),
+            #[cfg(feature = "train")]
+            train_ranked: Memo::new(move |_| settled.with(train_rank)),
             query: Memo::new(move |_| settled.with(encode)),
             missing: RwSignal::new(missing),
             import: RwSignal::new(ImportState::Idle),

@@ -34,6 +34,64 @@ pub fn remove_placeholder() {
     }
 }
 
+/// The window property that carries the focused control's id across the hand-over to the whole
+/// calculator.
+const FOCUS_KEY: &str = "fitcardFocus";
+
+/// Remember the focused control (the page is about to hand over to the whole calculator).
+pub fn remember_focus() {
+    if let Some(a) = window().document().and_then(|d| d.active_element()) {
+        let _ = js_sys::Reflect::set(&window(), &FOCUS_KEY.into(), &a.id().into());
+    }
+}
+
+/// Focus the control [`remember_focus`] named, once (the whole calculator, having mounted in
+/// place of the page that handed over: a keyboard user stays on the control they used).
+pub fn restore_focus() {
+    let key = JsValue::from(FOCUS_KEY);
+    if let Some(id) = js_sys::Reflect::get(&window(), &key)
+        .ok()
+        .and_then(|v| v.as_string())
+    {
+        let _ = js_sys::Reflect::delete_property(&window(), &key);
+        keep_focus(vec![id]);
+    }
+}
+
+/// Load the whole calculator (`fitcard-full`: train mode too) in place of the page built without
+/// train mode, which has just unmounted itself: a start-up placeholder says so until it mounts,
+/// and why, in one line, if it cannot be loaded.
+pub fn load_full() {
+    let Some(d) = window().document() else {
+        return;
+    };
+    if let (Ok(boot), Ok(status), Some(body)) =
+        (d.create_element("div"), d.create_element("p"), d.body())
+    {
+        boot.set_id(PLACEHOLDER);
+        boot.set_class_name("boot");
+        status.set_class_name("boot-status");
+        let _ = status.set_attribute("role", "status");
+        status.set_text_content(Some("Loading train mode…"));
+        let _ = boot.append_child(&status);
+        let _ = body.append_child(&boot);
+    }
+    // `window.fitcardFull` (index.html) imports the whole calculator's module and starts it.
+    let load = js_sys::Reflect::get(&window(), &"fitcardFull".into())
+        .ok()
+        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
+        .and_then(|f| f.call0(&window()).ok())
+        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
+    let Some(load) = load else {
+        return boot_failed("train mode cannot be loaded in this browser");
+    };
+    wasm_bindgen_futures::spawn_local(async move {
+        if wasm_bindgen_futures::JsFuture::from(load).await.is_err() {
+            boot_failed("train mode could not be loaded (no network and no cached copy): reload");
+        }
+    });
+}
+
 /// Say in the start-up placeholder why the calculator could not start (as text).
 pub fn boot_failed(msg: &str) {
     if let Some(el) = window()

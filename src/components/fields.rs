@@ -220,6 +220,7 @@ pub fn SelectField(
 /// choice's permalink id (`value_id`), `current` is the choice in use, and choosing another
 /// one calls `on_pick` with it. Generic only on the surface: the field itself is built once
 /// for every table.
+#[cfg(feature = "train")]
 pub fn table_select<T>(
     id: &'static str,
     label: &'static str,

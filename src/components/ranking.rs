@@ -9,6 +9,7 @@ use super::fields::Disclosure;
 use crate::app::state::use_app;
 use crate::model::edit::Edit;
 use fitcard_estimator::inputs::Method;
+#[cfg(feature = "train")]
 use fitcard_estimator::training::TrainCandidate;
 use fitcard_estimator::units::SignedBytes;
 use fitcard_estimator::{Bytes, Candidate, Inputs, Mode, Quant, Verdict};
@@ -16,6 +17,7 @@ use leptos::prelude::*;
 
 /// What differs between a serve and a train candidate.
 #[derive(Clone, Debug, PartialEq)]
+#[cfg_attr(not(feature = "train"), allow(dead_code))]
 enum Kind {
     /// A variant × format: its headroom on the fullest card and the bytes it needs there.
     Serve {
@@ -69,6 +71,7 @@ impl RowData {
         )
     }
 
+    #[cfg(feature = "train")]
     fn train(c: &TrainCandidate, i: &Inputs) -> RowData {
         let (method, total, gpus) = (c.method, c.total, c.gpus_needed);
         let current = c.model == i.model && method == i.train.method;
@@ -253,6 +256,19 @@ fn numbers(d: &RowData) -> impl IntoView {
     }
 }
 
+/// Train mode's rows (none in the page built without train mode: it hands over first).
+fn train_rows(st: crate::app::state::AppState, i: &Inputs) -> Vec<RowData> {
+    #[cfg(feature = "train")]
+    return st
+        .train_ranked
+        .with(|all| all.iter().map(|c| RowData::train(c, i)).collect());
+    #[cfg(not(feature = "train"))]
+    {
+        let _ = (st, i);
+        Vec::new()
+    }
+}
+
 /// Ranked candidates of the current family on the current engine, cards and context.
 #[component]
 pub fn Ranking() -> impl IntoView {
@@ -263,9 +279,7 @@ pub fn Ranking() -> impl IntoView {
             Mode::Serve => st
                 .ranked
                 .with(|all| all.iter().map(|c| RowData::serve(c, i)).collect::<Vec<_>>()),
-            Mode::Train => st
-                .train_ranked
-                .with(|all| all.iter().map(|c| RowData::train(c, i)).collect()),
+            Mode::Train => train_rows(st, i),
         })
     });
     // The keys of the rows that fit (`true`) or not, in order: the lists follow them.

@@ -10,9 +10,7 @@ use fitcard_estimator::catalog::{catalog, Family, Variant};
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::permalink::normalize;
 use fitcard_estimator::units::Shortest;
-use fitcard_estimator::{
-    estimate, training, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant,
-};
+use fitcard_estimator::{estimate, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant};
 /// One user action.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Edit {
@@ -323,7 +321,11 @@ fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
             let _ = normalize(&mut t);
             match t.mode {
                 Mode::Serve => estimate(&t).fits,
-                Mode::Train => training::estimate(&t).estimate.fits,
+                #[cfg(feature = "train")]
+                Mode::Train => fitcard_estimator::training::estimate(&t).estimate.fits,
+                // The page without train mode never edits in it (it hands over first).
+                #[cfg(not(feature = "train"))]
+                Mode::Train => false,
             }
         })
         .or_else(|| f.variants.last())

@@ -219,6 +219,10 @@ pub fn formula_note(
     if i.mode != fitcard_estimator::Mode::Train || i.train.trainer == Trainer::UnslothFormula {
         return None;
     }
+    // The page without train mode never shows a train estimate (it hands over first).
+    if cfg!(not(feature = "train")) {
+        return None;
+    }
     let mut f = i.clone();
     f.train.trainer = Trainer::UnslothFormula;
     let formula = fitcard_estimator::training::estimate(&f)

@@ -4,6 +4,7 @@
 
 use self::serve::{ContextSlider, EngineField, EngineKnobs, KvField, ParSlider, QuantSlider};
 use self::shared::{model_memo, CardsSlider, GpuField};
+#[cfg(feature = "train")]
 use self::train::{BszSlider, GpuPool, RankSlider, SeqSlider, Targets, TrainChoices};
 use super::fields::{NameSlider, SelectField};
 use crate::app::state::use_app;
@@ -15,6 +16,7 @@ use leptos::prelude::*;
 
 pub mod serve;
 pub mod shared;
+#[cfg(feature = "train")]
 pub mod train;
 
 /// All controls (`compact`: only the sliders, for the embed).
@@ -47,9 +49,7 @@ pub fn Controls(
                 <ServeSliders />
             </Show>
             <Show when=train>
-                <TrainChoices />
-                <TrainSliders />
-                <Targets />
+                <TrainUpper />
             </Show>
             <GpuField />
             <CardsSlider />
@@ -58,7 +58,7 @@ pub fn Controls(
                 <EngineKnobs />
             </Show>
             <Show when=train>
-                <GpuPool />
+                <TrainLower />
             </Show>
         </div>
     }
@@ -76,6 +76,7 @@ fn ServeSliders() -> impl IntoView {
 }
 
 /// The sliders of train mode, on the full page and in the embed.
+#[cfg(feature = "train")]
 #[component]
 fn TrainSliders() -> impl IntoView {
     view! {
@@ -84,6 +85,36 @@ fn TrainSliders() -> impl IntoView {
         <RankSlider />
     }
 }
+
+/// Train mode's choices, sliders and targets, under the model.
+#[cfg(feature = "train")]
+#[component]
+fn TrainUpper() -> impl IntoView {
+    view! {
+        <TrainChoices />
+        <TrainSliders />
+        <Targets />
+    }
+}
+
+/// Train mode's GPU pool, under the cards.
+#[cfg(feature = "train")]
+#[component]
+fn TrainLower() -> impl IntoView {
+    view! { <GpuPool /> }
+}
+
+// The page built without train mode draws none of it: it hands the page over to the whole
+// calculator when train mode is asked for (`crate::app`).
+#[cfg(not(feature = "train"))]
+#[component]
+fn TrainSliders() -> impl IntoView {}
+#[cfg(not(feature = "train"))]
+#[component]
+fn TrainUpper() -> impl IntoView {}
+#[cfg(not(feature = "train"))]
+#[component]
+fn TrainLower() -> impl IntoView {}
 
 /// Serve (inference) or train (fine-tuning).
 #[component]

@@ -3,6 +3,7 @@
 use super::*;
 use crate::model::choices::{capability_words, format_pos, has_projector, licenses, variant_pos};
 use fitcard_estimator::permalink::{decode, encode};
+use fitcard_estimator::training;
 
 #[test]
 fn opening_a_model_leaves_the_best_view_and_keeps_the_cards() {
