@@ -52,6 +52,18 @@ if (read('index.html').includes(CSP_META)) {
   }
 }
 
+// 0b. The catalog's tag (FNV-1a 64 of catalog.postcard, as fitcard_estimator::catalog::tag
+// computes it) in index.html's preload script, which names the catalog part of a link's model
+// from it.
+{
+  let h = 0xcbf29ce484222325n;
+  for (const b of fs.readFileSync(file('catalog.postcard'))) h = BigInt.asUintN(64, (h ^ BigInt(b)) * 0x100000001b3n);
+  const html = read('index.html');
+  const slot = 'const FITCARD_CATALOG_TAG = "";';
+  if (!html.includes(slot)) fail('index.html lacks the catalog tag line of its preload script');
+  fs.writeFileSync(file('index.html'), html.replace(slot, `const FITCARD_CATALOG_TAG = "${h.toString(16)}";`));
+}
+
 const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');
 const sha256 = (s) => `'sha256-${crypto.createHash('sha256').update(s, 'utf8').digest('base64')}'`;
 const inline = (html, tag) =>

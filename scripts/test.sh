@@ -76,3 +76,7 @@ if [ "$((page + part))" -gt 300000 ] || [ "$((page + whole))" -gt 300000 ]; then
   echo "what the page downloads before its first estimate is over its budget" >&2
   exit 1
 fi
+
+step "benchmark: tests/e2e/bench.mjs (first estimate, landing view, slider ticks at 4x CPU; printed, not judged)"
+(cd tests/e2e && node bench.mjs "$FITCARD_ROOT/dist")
+timed

@@ -209,6 +209,32 @@ test('the page loads from a sub-path and shows a verdict, a bar and a command', 
   await page.close();
 });
 
+test("a link's first estimate reads its family's part of the catalog, preloaded, then the whole catalog", async () => {
+  const before = served.length;
+  const page = await open('?model=Qwen/Qwen3-8B');
+  await page.waitForFunction(() => document.querySelectorAll('#family option').length > 1);
+  const got = served.slice(before).map((p) => p.slice(BASE.length));
+  const parts = got.filter((p) => p.startsWith('parts/'));
+  // One part, asked for once: the preload's name is the one the page computes.
+  assert.equal(parts.length, 1, `parts fetched: ${parts}`);
+  const preload = await page.$$eval('link[rel=preload][as=fetch]', (ls) => ls.map((l) => l.getAttribute('href')));
+  assert.deepEqual(preload.filter((h) => h.startsWith('parts/')), parts);
+  // It is asked for before the page's wasm, and the whole catalog after it.
+  const wasm = got.findIndex((p) => p.endsWith('_bg.wasm'));
+  assert.ok(got.indexOf(parts[0]) < wasm && got.indexOf('catalog.postcard') > wasm, got.join(' '));
+  // The page estimates the model, and the family list then holds every family.
+  assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
+  assert.equal(await page.inputValue('#family'), 'qwen3');
+  await page.close();
+  // A model the catalog lacks has no part: the page reads the whole catalog.
+  const p2 = await context.newPage();
+  const b2 = served.length;
+  await p2.goto(`${origin}${BASE}?model=nobody/none`);
+  await p2.waitForFunction(() => document.title.length > 0 && !document.getElementById('boot'));
+  assert.ok(served.slice(b2).some((p) => p.endsWith('/catalog.postcard')), 'the whole catalog');
+  await p2.close();
+});
+
 test('a slider moved by keyboard updates the bar at once and the URL in place', async () => {
   const page = await open('?ctx=2048');
   await page.waitForFunction(() => location.search.includes('v=1'));

@@ -15,6 +15,12 @@ const SCRIPT = path.join(here, '..', '..', 'scripts', 'finish-site.mjs');
 const SW = fs.readFileSync(path.join(here, '..', '..', 'public', 'sw.js'), 'utf8');
 const MANIFEST = fs.readFileSync(path.join(here, '..', '..', 'public', 'manifest.webmanifest'), 'utf8');
 
+// The preload script's catalog tag line, and the FNV-1a 64 of the stand-in catalog's bytes.
+const PRELOAD = (tag) => `\nconst FITCARD_CATALOG_TAG = "${tag}";\n`;
+const CATALOG = 'catalog';
+// fitcard_estimator::catalog::tag(b"catalog"), in hex (the estimator's FNV-1a 64, not this
+// script's copy of it).
+const TAG = 'f9928605e9a2ddd8';
 const LOADER = "\nimport init from './app-1a2b.js';\nawait init({ module_or_path: './app-1a2b_bg.wasm' });\n";
 const INDEX = `<!DOCTYPE html><html lang="en"><head>
 <meta charset="utf-8" />
@@ -23,6 +29,7 @@ const INDEX = `<!DOCTYPE html><html lang="en"><head>
 <link rel="stylesheet" href="./style-3c4d.css" />
 <link rel="icon" href="./favicon-5e6f.svg" />
 <link rel="manifest" href="manifest.webmanifest" />
+<script>${PRELOAD('')}</script>
 <script type="module">${LOADER}</script>
 </head><body><p>hi</p></body></html>`;
 const DOC = (t) =>
@@ -45,6 +52,7 @@ function fakeDist() {
     'fitcard-import.js': 'export default async function init() {}',
     'fitcard-import_bg.wasm': '\0asm',
     'fitcard-import_loader.js': "import init from './fitcard-import.js'; await init();",
+    'catalog.postcard': CATALOG,
   };
   for (const [n, c] of Object.entries(files)) fs.writeFileSync(path.join(d, n), c);
   return d;
@@ -69,7 +77,7 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
   const register = index.match(/<script>([^<]*serviceWorker[^<]*)<\/script>/)[1];
   assert.equal(
     policy,
-    `default-src 'self'; script-src 'self' ${sha(LOADER)} ${sha(register)} 'wasm-unsafe-eval'; ` +
+    `default-src 'self'; script-src 'self' ${sha(PRELOAD(TAG))} ${sha(LOADER)} ${sha(register)} 'wasm-unsafe-eval'; ` +
       "connect-src 'self' https://huggingface.co https://*.hf.co; object-src 'none'; base-uri 'self'",
   );
   assert.ok(index.indexOf('Content-Security-Policy') < index.indexOf('<link'), 'before what it governs');
@@ -83,6 +91,7 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
     'accuracy.html',
     'app-1a2b.js',
     'app-1a2b_bg.wasm',
+    'catalog.postcard',
     'favicon-5e6f.svg',
     'index.html',
     'manifest.webmanifest',

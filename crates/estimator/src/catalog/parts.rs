@@ -109,6 +109,16 @@ mod tests {
     }
 
     #[test]
+    fn the_tag_is_fnv_1a_64_as_the_sites_scripts_compute_it() {
+        // scripts/finish-site.mjs and index.html compute the same hash in JavaScript (its
+        // stand-in test, tests/e2e/finish-site.test.mjs, expects this value for "catalog").
+        assert_eq!(tag(b"catalog"), 0xf992_8605_e9a2_ddd8);
+        assert_eq!(tag(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(part_name(0xab, "Org/M"), part_name(0xab, "org/m"));
+        assert_eq!(part_name(0xab, "org/m"), format!("{:x}.postcard", tag(b"ab org/m")));
+    }
+
+    #[test]
     fn a_damaged_or_wrong_part_is_refused_in_one_line() {
         let c = page();
         let parts = split(&c, tag(PAGE_POSTCARD));

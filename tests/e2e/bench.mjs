@@ -1,0 +1,175 @@
+// The page's speed as a user on a slow phone meets it, in headless Chromium with the CPU
+// throttled 4× (Chromium's Emulation.setCPUThrottlingRate), the build served gzip-compressed as
+// a static host serves it. A benchmark, not a test: it prints its figures and fails only when
+// the page does not work at all.
+//
+// - First estimate: from navigation to the first verdict and memory bar on the screen, on a
+//   fresh cache, on localhost and on an emulated slow network (1.6 Mbps down, 750 kbps up,
+//   150 ms round trip: Network.emulateNetworkConditions); and the landing view's first
+//   recommendation (the best-model list's first row).
+// - Slider ticks: real key presses (CDP Input.dispatchKeyEvent through Playwright's keyboard),
+//   each measured from the keydown event's timestamp to the first task after the next animation
+//   frame (the frame that shows the change has been produced by then), paced 400 ms apart so that
+//   the settled ranking (150 ms after the last change) runs between ticks, as it does for a person.
+//   On the calculator (context, concurrency, cards) and on the landing view (context).
+//
+// Usage: node bench.mjs [dist]   (FITCARD_BENCH_RUNS: runs per first-estimate figure, default 5)
+
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const DIST = path.resolve(process.argv[2] || path.join(here, '..', '..', 'dist'));
+const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
+const RUNS = Number(process.env.FITCARD_BENCH_RUNS || 5);
+const MODEL = '?model=google/gemma-3-12b-it&gpu=rtx-4090';
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.postcard': 'application/octet-stream',
+  '.webmanifest': 'application/manifest+json',
+};
+
+// A static host: gzip for every file, as `gzip -9` would give it.
+const gzipped = new Map();
+function serve(req, res) {
+  const u = new URL(req.url, 'http://x');
+  const rel = decodeURIComponent(u.pathname.slice(1)) || 'index.html';
+  const file = path.join(DIST, path.normalize(rel));
+  if (!file.startsWith(DIST) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
+    res.writeHead(404).end('not found');
+    return;
+  }
+  if (!gzipped.has(file)) gzipped.set(file, zlib.gzipSync(fs.readFileSync(file), { level: 9 }));
+  res.writeHead(200, {
+    'content-type': TYPES[path.extname(file)] || 'application/octet-stream',
+    'content-encoding': 'gzip',
+    'cache-control': 'no-cache',
+  });
+  res.end(gzipped.get(file));
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+const ms = (x) => `${Math.round(x)} ms`;
+
+const server = http.createServer(serve);
+await new Promise((r) => server.listen(0, '127.0.0.1', r));
+const origin = `http://127.0.0.1:${server.address().port}/`;
+const browser = await chromium.launch({
+  executablePath: CHROMIUM,
+  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+    '--disable-component-update', '--disable-sync', '--no-first-run'],
+});
+
+/** A fresh page (empty cache, no service worker) with the CPU throttled 4× and `net`. */
+async function freshPage(net) {
+  const context = await browser.newContext({ serviceWorkers: 'block', viewport: { width: 412, height: 915 } });
+  const page = await context.newPage();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  if (net) {
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, ...net });
+  }
+  return { context, page };
+}
+
+/** Milliseconds from navigation to `sel` appearing, on a fresh page. */
+async function firstShown(query, sel, net) {
+  const { context, page } = await freshPage(net);
+  await page.addInitScript((sel) => {
+    new MutationObserver((_, o) => {
+      if (document.querySelector(sel)) {
+        window.__shown = performance.now();
+        o.disconnect();
+      }
+    }).observe(document, { childList: true, subtree: true });
+  }, sel);
+  await page.goto(origin + query);
+  await page.waitForSelector(sel, { timeout: 30000 });
+  const t = await page.evaluate(() => window.__shown);
+  await context.close();
+  return t;
+}
+
+/** keydown → next frame, in ms, for `presses` key presses on `#id`: half ArrowRight, then half
+ * ArrowLeft (each one moves the slider, from a middle position). Only presses that changed the
+ * slider's value count. */
+async function ticks(page, id, presses) {
+  await page.evaluate((id) => {
+    window.__ticks = [];
+    window.__bench = id;
+    if (window.__listening) return;
+    window.__listening = true;
+    addEventListener(
+      'keydown',
+      (e) => {
+        const t0 = e.timeStamp;
+        const el = document.getElementById(window.__bench);
+        const before = el?.value;
+        requestAnimationFrame(() =>
+          setTimeout(() => {
+            const now = document.getElementById(window.__bench);
+            if (now && now.value !== before) window.__ticks.push(performance.now() - t0);
+          }, 0),
+        );
+      },
+      { capture: true },
+    );
+  }, id);
+  await page.focus(`#${id}`);
+  for (let k = 0; k < presses; k++) {
+    await page.keyboard.press(k < presses / 2 ? 'ArrowRight' : 'ArrowLeft');
+    await page.waitForTimeout(400);
+  }
+  return page.evaluate(() => window.__ticks.splice(0));
+}
+
+const SLOW = { latency: 150, downloadThroughput: (1.6e6 / 8) | 0, uploadThroughput: (750e3 / 8) | 0 };
+const firsts = [
+  ['first estimate, localhost', MODEL, '.verdict-label', null],
+  ['first estimate, 1.6 Mbps / 150 ms', MODEL, '.verdict-label', SLOW],
+  ['landing view, first recommendation, localhost', '', '.best-list li', null],
+];
+for (const [what, query, sel, net] of firsts) {
+  const t = [];
+  for (let k = 0; k < RUNS; k++) t.push(await firstShown(query, sel, net));
+  console.log(`bench: ${what} at 4x CPU: median ${ms(median(t))}, worst ${ms(Math.max(...t))} over ${RUNS} runs`);
+}
+
+{
+  const { context, page } = await freshPage(null);
+  await page.goto(origin + MODEL);
+  await page.waitForSelector('.verdict-label');
+  await page.waitForTimeout(1000);
+  for (const id of ['ctx', 'par', 'cards']) {
+    const t = await ticks(page, id, 12);
+    if (t.length < 6) throw new Error(`${id}: only ${t.length} ticks measured`);
+    console.log(`bench: calculator tick, ${id} at 4x CPU: median ${ms(median(t))}, worst ${ms(Math.max(...t))} over ${t.length} key presses; target 16 ms`);
+  }
+  await context.close();
+}
+{
+  const { context, page } = await freshPage(null);
+  await page.goto(origin);
+  await page.waitForSelector('.best-list li', { timeout: 30000 });
+  await page.waitForTimeout(1000);
+  const t = await ticks(page, 'ctx', 12);
+  if (t.length < 6) throw new Error(`landing ctx: only ${t.length} ticks measured`);
+  console.log(`bench: landing view tick, ctx at 4x CPU: median ${ms(median(t))}, worst ${ms(Math.max(...t))} over ${t.length} key presses; target 16 ms`);
+  await context.close();
+}
+
+await browser.close();
+await new Promise((r) => server.close(r));
