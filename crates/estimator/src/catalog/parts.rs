@@ -115,7 +115,10 @@ mod tests {
         assert_eq!(tag(b"catalog"), 0xf992_8605_e9a2_ddd8);
         assert_eq!(tag(b""), 0xcbf2_9ce4_8422_2325);
         assert_eq!(part_name(0xab, "Org/M"), part_name(0xab, "org/m"));
-        assert_eq!(part_name(0xab, "org/m"), format!("{:x}.postcard", tag(b"ab org/m")));
+        assert_eq!(
+            part_name(0xab, "org/m"),
+            format!("{:x}.postcard", tag(b"ab org/m"))
+        );
     }
 
     #[test]
