@@ -167,6 +167,8 @@ pub fn Unavailable(
 pub fn FullView() -> impl IntoView {
     view! {
         <div class="page">
+            // For the keyboard: straight to the command, past the controls and the ranking.
+            <a class="skip" href="#h-cmd">"Skip to the command"</a>
             <Top />
             <ViewNav best=false />
             <Notices />
@@ -228,7 +230,10 @@ fn Panel(
 ) -> impl IntoView {
     view! {
         <section class=format!("panel {class}") aria-labelledby=heading_id>
-            <h2 id=heading_id>{title}</h2>
+            // Focusable from a link (the skip link), never by Tab.
+            <h2 id=heading_id tabindex="-1">
+                {title}
+            </h2>
             {children()}
         </section>
     }

@@ -126,11 +126,9 @@ impl RowData {
     }
 
     /// Its button's accessible name.
+    /// (It holds the visible text, name and tag, as WCAG 2.5.3 "label in name" asks.)
     fn aria(&self) -> String {
-        match self.kind {
-            Kind::Serve { quant, .. } => format!("Use {} {quant}", self.name),
-            Kind::Train { method, .. } => format!("Use {} with {method}", self.name),
-        }
+        format!("Use {} {}", self.name, self.tag())
     }
 
     /// The size shown, what it is, and the note beside it.
@@ -269,6 +267,9 @@ fn train_rows(st: crate::app::state::AppState, i: &Inputs) -> Vec<RowData> {
     }
 }
 
+/// The rows that fit shown before the disclosure of the others.
+const SHOWN: usize = 5;
+
 /// Ranked candidates of the current family on the current engine, cards and context.
 #[component]
 pub fn Ranking() -> impl IntoView {
@@ -294,6 +295,21 @@ pub fn Ranking() -> impl IntoView {
         })
     };
     let (fit, rest) = (keys(true), keys(false));
+    // The five best that fit lead (with the configuration on screen, wherever it ranks); the
+    // others that fit wait behind a disclosure, so that the command below is not pages away.
+    let split = move |top: bool| {
+        Memo::new(move |_| {
+            rows.with(|r| {
+                r.iter()
+                    .filter(|x| x.fits)
+                    .enumerate()
+                    .filter(|(k, x)| (*k < SHOWN || x.current) == top)
+                    .map(|(_, x)| x.key.clone())
+                    .collect::<Vec<_>>()
+            })
+        })
+    };
+    let (top, more) = (split(true), split(false));
     let list = move |keys: Memo<Vec<String>>| {
         view! {
             <For
@@ -329,8 +345,15 @@ pub fn Ranking() -> impl IntoView {
                 }
             }
         >
-            <ol class="cands fit">{list(fit)}</ol>
+            <ol class="cands fit">{list(top)}</ol>
         </Show>
+        <Disclosure
+            class="morefit"
+            summary=Signal::derive(move || format!("{} more that fit", more.with(Vec::len)))
+            hidden=Signal::derive(move || more.with(Vec::is_empty))
+        >
+            <ol class="cands fit more">{list(more)}</ol>
+        </Disclosure>
         // The rows that do not fit are built only while their disclosure is open.
         <Disclosure
             class="nofit"

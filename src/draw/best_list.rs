@@ -15,13 +15,17 @@ pub fn list_html(b: &Best) -> String {
     let e = xml_escape;
     let mut h = match &b.evaluation {
         Some((name, date, url)) => format!(
-            "<p class=\"best-eval\">Ordered by <a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({} snapshot); each family keeps its own order. * estimated by the evaluation · ≈ scored as the same model in another format.</p>",
+            "<p class=\"best-eval\">Ordered by <a href=\"{}\" rel=\"noopener\" target=\"_blank\">{}</a> ({} snapshot), the number after each format. Each family keeps its own order (its variants by capability), so a lower score can sit above a higher one of the same family. * estimated by the evaluation · ≈ scored as the same model in another format.</p>",
             e(url),
             e(name),
             e(date)
         ),
         None => "<p class=\"best-eval\">No cross-family evaluation in this build.</p>".into(),
     };
+    // The columns' names, for the eye (each row's button reads its own values out).
+    if !b.rows.is_empty() {
+        h.push_str("<p class=\"best-head\" aria-hidden=\"true\"><span class=\"best-name\">Model</span><span class=\"best-fmt\">format</span><span class=\"best-score\">score</span><span class=\"best-bytes\">memory on the card</span><span>verdict</span></p>");
+    }
     h.push_str("<ol class=\"best-list\">");
     for (k, r) in b.rows.iter().enumerate() {
         h.push_str(&row_html(k, r));
@@ -51,7 +55,7 @@ fn row_html(k: usize, r: &BestRow) -> String {
     let e = xml_escape;
     let score = match (r.score, r.matched) {
         (Some(s), m) => format!(
-            "{}{}{}",
+            "<span class=\"sr\">score </span>{}{}{}",
             Fixed(s, 1),
             if r.estimated { "*" } else { "" },
             if m == Some(Matched::SameModel) {
@@ -118,7 +122,7 @@ mod tests {
     fn a_row_is_a_button_with_its_numbers_every_text_escaped() {
         assert_eq!(
             row_html(2, &row("M <1> & \"2\"")),
-            "<li data-model=\"org/m\" data-quant=\"Q4_K_M\" data-family=\"fam\"><button type=\"button\" class=\"best-row\" id=\"best-2\"><span class=\"best-name\">M &lt;1&gt; &amp; &quot;2&quot;</span><span class=\"best-fmt\">Q4_K_M</span><span class=\"best-score\">61.4* ≈</span><span class=\"best-bytes\">3.00 GiB on the card · +1.00 GiB free · ≈ 42 tokens/s</span><span class=\"chip v-tight\">tight</span></button></li>"
+            "<li data-model=\"org/m\" data-quant=\"Q4_K_M\" data-family=\"fam\"><button type=\"button\" class=\"best-row\" id=\"best-2\"><span class=\"best-name\">M &lt;1&gt; &amp; &quot;2&quot;</span><span class=\"best-fmt\">Q4_K_M</span><span class=\"best-score\"><span class=\"sr\">score </span>61.4* ≈</span><span class=\"best-bytes\">3.00 GiB on the card · +1.00 GiB free · ≈ 42 tokens/s</span><span class=\"chip v-tight\">tight</span></button></li>"
         );
         let mut r = row("m");
         (r.score, r.matched, r.estimated, r.decode_tps) = (None, None, false, None);

@@ -235,6 +235,32 @@ test("a link's first estimate reads its family's part of the catalog, preloaded,
   await p2.close();
 });
 
+test('the ranking leads with five that fit and the configuration on screen; a skip link reaches the command', async () => {
+  // Every Qwen3 variant and format fits on an H200: many more than five rows fit.
+  const page = await open('?model=Qwen/Qwen3-0.6B&gpu=h200&ctx=4096');
+  await page.waitForSelector('.cands.fit > li');
+  const top = await page.locator('details.morefit').evaluate((d) => d.previousElementSibling.querySelectorAll(':scope > li').length);
+  assert.ok(top >= 5 && top <= 6, `${top} rows before the disclosure`);
+  assert.equal(await page.locator('.cands > li.current').count(), 1, 'the configuration on screen is listed');
+  const summary = await page.textContent('details.morefit summary');
+  const more = Number(summary.match(/^(\d+) more that fit$/)?.[1]);
+  assert.ok(more >= 1, summary);
+  // Built when opened.
+  assert.equal(await page.locator('details.morefit li').count(), 0);
+  await page.click('details.morefit summary');
+  await page.waitForSelector('details.morefit li');
+  assert.equal(await page.locator('details.morefit li').count(), more);
+  await page.close();
+  // On a page just opened, the skip link is the keyboard's first stop, and takes it to the
+  // command's heading.
+  const p2 = await open();
+  await p2.keyboard.press('Tab');
+  assert.equal(await p2.evaluate(() => document.activeElement?.textContent), 'Skip to the command');
+  await p2.keyboard.press('Enter');
+  assert.equal(await p2.evaluate(() => document.activeElement?.id), 'h-cmd');
+  await p2.close();
+});
+
 test('a slider moved by keyboard updates the bar at once and the URL in place', async () => {
   const page = await open('?ctx=2048');
   await page.waitForFunction(() => location.search.includes('v=1'));
