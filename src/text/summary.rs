@@ -39,7 +39,17 @@ pub fn pool(e: &Estimate, ctx: u32) -> Option<String> {
 /// fills the context takes: "≈ 65 tokens/s per request · 262 tokens/s over 4 requests · first
 /// token after ≈ 2.3 s for a prompt of 32K".
 pub fn speed(s: &Speed, par: u32, ctx: u32) -> String {
-    let mut line = format!("≈ {} tokens/s per request", about(s.decode_tps));
+    // A request reads more of its KV cache as its context fills: the start of a conversation
+    // first, when it reads differently.
+    let (start, full) = (about(s.decode_tps_start), about(s.decode_tps));
+    let mut line = if start == full {
+        format!("≈ {full} tokens/s per request")
+    } else {
+        format!(
+            "≈ {start} tokens/s per request at the start, {full} with the {} context full",
+            tokens_label(ctx)
+        )
+    };
     if par > 1 {
         line += &format!(" · {} tokens/s over {par} requests", about(s.aggregate_tps));
     }
@@ -218,6 +228,7 @@ mod tests {
     fn speed_per_request_and_over_all_of_them() {
         let mut s = Speed {
             decode_tps: 65.47,
+            decode_tps_start: 65.2,
             aggregate_tps: 261.9,
             offloaded_bytes: 0,
             offloaded_layers: 0,
@@ -245,6 +256,25 @@ mod tests {
         assert_eq!(
             speed(&s, 4, 8192),
             "≈ 65 tokens/s per request · 262 tokens/s over 4 requests · first token after ≈ 2.3 s for a prompt of 8K"
+        );
+    }
+
+    #[test]
+    fn the_start_of_a_conversation_is_said_when_it_reads_faster() {
+        let e = estimate(
+            &decode("model=google/gemma-3-27b-it&quant=Q4_K_M&ctx=131072&par=1&gpu=rtx-5090")
+                .inputs,
+        );
+        let s = e.speed.expect("a catalog card with its bandwidth");
+        assert!(s.decode_tps_start > s.decode_tps * 1.05, "{s:?}");
+        let line = speed(&s, 1, 131072);
+        assert!(
+            line.starts_with(&format!(
+                "≈ {} tokens/s per request at the start, {} with the 128K context full",
+                about(s.decode_tps_start),
+                about(s.decode_tps)
+            )),
+            "{line}"
         );
     }
 

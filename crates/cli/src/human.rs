@@ -84,10 +84,11 @@ fn layouts(e: &Estimate) -> String {
 /// a published measurement of this model, each where known.
 fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
     let mut s = format!(
-        "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {})\n",
+        "speed: ≈{:.0} tokens/s per request, {:.0} over all requests (decode at the full context; {})\n  ≈{:.0} tokens/s per request at the start of a conversation (no KV cache read yet)\n",
         sp.decode_tps,
         sp.aggregate_tps,
         speed_basis(e, sp),
+        sp.decode_tps_start,
     );
     if let Some(pf) = sp.prefill() {
         s.push_str(&format!(

@@ -427,8 +427,14 @@ pub struct Offload {
 /// The speed of one configuration.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Speed {
-    /// Tokens per second for each request, at the chosen context and concurrency.
+    /// Tokens per second for each request, at the chosen context and concurrency: every
+    /// request's cache full (each token reads the whole KV cache held for it).
     pub decode_tps: f64,
+    /// Tokens per second for each request at the start of a conversation: the same step with
+    /// no KV cache read yet (the weights and the fixed per-token time only). Attention kernels
+    /// read only the cells in use (llama.cpp's `n_kv`, vLLM's block table), so a request's
+    /// speed falls from this figure to [`Speed::decode_tps`] as its context fills.
+    pub decode_tps_start: f64,
     /// Tokens per second over all concurrent requests.
     pub aggregate_tps: f64,
     /// Bytes that stay in system RAM and are read from there each token (llama.cpp, Ollama).

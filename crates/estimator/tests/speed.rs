@@ -858,6 +858,41 @@ fn dgx_spark_depth_rows_within_fifteen_percent() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
 }
 
+/// The start of a conversation (`Speed::decode_tps_start`): the same configuration at its
+/// deepest measured context (`tg32 @ d32768`, ctx 32800), with no KV cache read yet, against the
+/// same model's `tg32` row at an empty cache (llama.cpp's DGX Spark benchmark, `data/speed.json`):
+/// each within 15 %, as the depth rows themselves; and never slower than at the full context.
+#[test]
+fn the_start_of_a_conversation_reads_as_an_empty_cache() {
+    let data = speed_data();
+    let rows = data["depth"].as_array().expect("depth rows");
+    let mut checked = 0;
+    for r in rows.iter().filter(|r| r["depth"] == 0) {
+        let model = r["model"].as_str().unwrap();
+        let deep = rows
+            .iter()
+            .find(|d| d["model"] == model && d["depth"] == 32768)
+            .expect("a d32768 row beside each d0 row");
+        let q = deep["catalog_query"].as_str().unwrap();
+        let s = estimate(&decode(q).inputs).speed.expect(q);
+        assert!(s.decode_tps_start > s.decode_tps, "{q}: {s:?}");
+        let tps = r["tokens_per_s"].as_f64().unwrap();
+        let err = (s.decode_tps_start - tps) / tps;
+        println!(
+            "{model}: {tps} tokens/s measured at d0, {:.1} estimated at the start of a 32K context ({:+.1} %)",
+            s.decode_tps_start,
+            err * 100.0
+        );
+        assert!(
+            err.abs() <= 0.15,
+            "{q}: {tps} measured, {:.1}",
+            s.decode_tps_start
+        );
+        checked += 1;
+    }
+    assert!(checked >= 4, "{checked} models");
+}
+
 /// Tensor parallelism: two all-reduces per layer, latency-bound at batch 1; more on PCIe than
 /// over NVLink; nothing on one card. Unvalidated against a decode measurement (module docs).
 #[test]

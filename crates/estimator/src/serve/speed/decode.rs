@@ -81,22 +81,26 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let par = f64::from(i.par.max(1));
     let ram_bw = ram_bw(i);
     let host_bw = HOST_EFF * ram_bw;
-    let cards = card_times(i, e, active, host_bw)?;
+    let cards = card_times(i, e, active, host_bw, 1.0)?;
     let (card_t, host_t, spill_on_card_t) = step_times(v, e, &cards);
+    // The same step at the start of a conversation: no KV cache read yet.
+    let start = card_times(i, e, active, host_bw, 0.0)?;
+    let (card_t0, host_t0, _) = step_times(v, e, &start);
     // `ngl=` / `nkvo=1`: the blocks and KV cache kept in host RAM are read from there.
     let (bw0, fit0) = cards.slowest?;
-    let (pinned_t, pinned_on_card_t, pinned_layers) = match e.offload {
+    let (pinned_t, pinned_w_t, pinned_on_card_t, pinned_layers) = match e.offload {
         Some(o) => {
             let w = o.layers_host.get() as f64 * active;
             let kv = o.kv_host.get() as f64;
             (
                 (w + kv) / host_bw,
+                w / host_bw,
                 // What the same bytes cost on the card, for `on_card_tps`.
                 w / (fit0.eff * bw0) + kv / (KV_EFF_RATIO * fit0.eff * bw0),
                 o.cpu_layers,
             )
         }
-        None => (0.0, 0.0, 0),
+        None => (0.0, 0.0, 0.0, 0),
     };
     let fixed = cards.fixed;
     let spilled = cards.spilled;
@@ -105,8 +109,10 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let pinned_host = e
         .offload
         .map_or(0, |o| o.layers_host.get() + o.kv_host.get());
+    let step_start = card_t0 + host_t0 + pinned_w_t + fixed;
     Some(Speed {
         decode_tps: 1.0 / step,
+        decode_tps_start: 1.0 / step_start,
         aggregate_tps: par / step,
         offloaded_bytes: spilled + pinned_host,
         offloaded_layers: (spill_layers + pinned_layers).min(v.arch.layers),
@@ -164,8 +170,16 @@ struct CardTimes {
     slowest: Option<(f64, Fit)>,
 }
 
-/// The read times of every card, or `None` when a card's bandwidth is unknown.
-fn card_times(i: &Inputs, e: &Estimate, active: f64, host_bw: f64) -> Option<CardTimes> {
+/// The read times of every card, or `None` when a card's bandwidth is unknown. `kv_read`: the
+/// share of each card's KV cache one token reads (1 with every request's context full, 0 at the
+/// start of a conversation); which layers spill follows the allocation either way.
+fn card_times(
+    i: &Inputs,
+    e: &Estimate,
+    active: f64,
+    host_bw: f64,
+    kv_read: f64,
+) -> Option<CardTimes> {
     let mut out = CardTimes {
         times: Vec::with_capacity(e.per_card.len()),
         spilled: 0,
@@ -204,14 +218,14 @@ fn card_times(i: &Inputs, e: &Estimate, active: f64, host_bw: f64) -> Option<Car
             0.0
         };
         let w_card = weights * (1.0 - spill_share);
-        let kv_card = kv * (1.0 - spill_share);
-        let host = (weights + kv) * spill_share;
+        let kv_card = kv * kv_read * (1.0 - spill_share);
+        let host = (weights + kv * kv_read) * spill_share;
         out.times.push((
             w_card / (fit.eff * bw) + kv_card / (KV_EFF_RATIO * fit.eff * bw),
             host / host_bw,
             // The spilled bytes read on this card instead, for `on_card_tps`.
             (weights * spill_share) / (fit.eff * bw)
-                + (kv * spill_share) / (KV_EFF_RATIO * fit.eff * bw),
+                + (kv * kv_read * spill_share) / (KV_EFF_RATIO * fit.eff * bw),
         ));
         out.fixed = out.fixed.max(fit.fixed_s);
     }
