@@ -181,6 +181,8 @@ fn BestList() -> impl IntoView {
         if let Some(model) = row.get_attribute("data-model") {
             let quant = row.get_attribute("data-quant").and_then(|q| q.parse().ok());
             st.edit(Edit::Open { model, quant });
+            // The row is gone with the view: the keyboard lands on the estimate's heading.
+            crate::browser::dom::keep_focus(vec!["h-result".into()]);
         }
     };
     view! { <div class="best-rows" on:click=open inner_html=move || html.get()></div> }

@@ -1417,6 +1417,8 @@ test('a link that names no model lands on the best model for the card; a row ope
   assert.equal(q.get('gpu'), 'rtx-3060-12gb');
   assert.equal(q.has('best'), false);
   assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight)$/);
+  // The keyboard is in the calculator, on the estimate's heading.
+  assert.equal(await page.evaluate(() => document.activeElement?.id), 'h-result');
   // And back.
   await page.click('#to-best');
   await page.waitForSelector('.best-list > li');
