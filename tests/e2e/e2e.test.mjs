@@ -1068,6 +1068,10 @@ test('on a phone the verdict and the bar come first, and a one-line verdict stay
   assert.ok(verdict.y + verdict.height <= screen, `verdict at ${verdict.y}`);
   const bar = await page.locator('.bar-svg').boundingBox();
   assert.ok(bar.y < screen, `bar at ${bar.y}`);
+  // Every slider is a target a finger can take, and leaves vertical swipes to the page.
+  for (const s of await page.$$eval('input[type=range]', (xs) => xs.map((x) => [x.id, x.getBoundingClientRect().height, getComputedStyle(x).touchAction]))) {
+    assert.ok(s[1] >= 24 && s[2] === 'pan-y', `${s}`);
+  }
   const label = await page.textContent('.verdict-label');
   // Scrolled down to the last sliders, the compact verdict is pinned at the top.
   await page.locator('#cards').scrollIntoViewIfNeeded();
