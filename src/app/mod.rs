@@ -17,7 +17,7 @@ mod views;
 pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         match boot::load_first(&dom::query()).await {
-            Ok(_) => mount(),
+            Ok(()) => mount(),
             Err(msg) => dom::boot_failed(&msg),
         }
     });

@@ -56,9 +56,9 @@ pub async fn load_catalog() -> Result<(), String> {
 }
 
 /// What the first estimate of `query` needs installed: the family of the catalog model its
-/// link names (from that model's part), or else the whole catalog. `Ok(true)`
-/// when only the family is in (the page then calls [`load_catalog`] once it has mounted).
-pub async fn load_first(query: &str) -> Result<bool, String> {
+/// link names (from that model's part), or else the whole catalog. With only the family in
+/// (`catalog::is_whole` says), the page calls [`load_catalog`] once it has mounted.
+pub async fn load_first(query: &str) -> Result<(), String> {
     let wants = query::raw_param(query, "model")
         .map(|m| query::percent_decode(m).trim().to_string())
         .filter(|m| !m.is_empty() && query::raw_param(query, "best").is_none());
@@ -66,10 +66,10 @@ pub async fn load_first(query: &str) -> Result<bool, String> {
     if let Some(model) = wants {
         if let Some(c) = first_part(&model).await {
             fitcard_estimator::catalog::install_first(c);
-            return Ok(true);
+            return Ok(());
         }
     }
-    load_catalog().await.map(|()| false)
+    load_catalog().await
 }
 
 /// The one-family catalog of `model` from its part, or None (a model the catalog lacks has no

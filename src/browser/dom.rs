@@ -76,21 +76,25 @@ pub fn load_full() {
         let _ = boot.append_child(&status);
         let _ = body.append_child(&boot);
     }
-    // `window.fitcardFull` (index.html) imports the whole calculator's module and starts it.
-    let load = js_sys::Reflect::get(&window(), &"fitcardFull".into())
-        .ok()
-        .and_then(|f| f.dyn_into::<js_sys::Function>().ok())
-        .and_then(|f| f.call0(&window()).ok())
-        .and_then(|p| p.dyn_into::<js_sys::Promise>().ok());
-    let Some(load) = load else {
+    // trunk's loader module of the whole calculator (`import init from './fitcard-full.js';
+    // await init();`): its name is here only, so nothing the first estimate downloads points
+    // at it.
+    let Ok(script) = d.create_element("script") else {
         return boot_failed("train mode cannot be loaded in this browser");
     };
-    wasm_bindgen_futures::spawn_local(async move {
-        if wasm_bindgen_futures::JsFuture::from(load).await.is_err() {
-            boot_failed("train mode could not be loaded (no network and no cached copy): reload");
-        }
+    let _ = script.set_attribute("type", "module");
+    let failed = Closure::once_into_js(|| {
+        boot_failed("train mode could not be loaded (no network and no cached copy): reload")
     });
+    let _ = script.add_event_listener_with_callback("error", failed.unchecked_ref());
+    let _ = script.set_attribute("src", FULL_LOADER);
+    if let Some(head) = d.head() {
+        let _ = head.append_child(&script);
+    }
 }
+
+/// The whole calculator's loader, next to the page (trunk's `data-loader-shim`).
+const FULL_LOADER: &str = "fitcard-full_loader.js";
 
 /// Say in the start-up placeholder why the calculator could not start (as text).
 pub fn boot_failed(msg: &str) {
