@@ -10,7 +10,7 @@
 #[path = "../crates/estimator/benches/support/headers.rs"]
 mod headers;
 
-use fitcard_estimator::{gguf, hf, Bytes};
+use fitcard_estimator::{readers::gguf, readers::hf, Bytes};
 use std::hint::black_box;
 use wasm_bindgen_test::*;
 

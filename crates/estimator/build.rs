@@ -33,7 +33,7 @@ fn read(path: &Path) -> serde_json::Value {
     serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()))
 }
 
-/// The published decode measurements of catalog configurations (`measured::Measured`): the
+/// The published decode measurements of catalog configurations (`measured::MeasuredSpeed`): the
 /// llama-bench rows of `data/speed.json` (the regression rows of `tests/speed.rs`, each
 /// with its URL) whose model is a catalog variant (its repo id, or its name without an
 /// `-Instruct`/`-it` suffix: a base checkpoint and its instruction-tuned release share every

@@ -5,12 +5,12 @@ use crate::model::hub;
 use crate::model::query;
 use crate::worker::importer;
 #[cfg(feature = "train")]
-use fitcard_estimator::training;
+use fitcard_estimator::train;
 #[cfg(feature = "train")]
-use fitcard_estimator::training::TrainCandidate;
-use fitcard_estimator::training::TrainEstimate;
+use fitcard_estimator::train::TrainCandidate;
+use fitcard_estimator::train::TrainEstimate;
 use fitcard_estimator::{
-    decode, encode, estimate, rank, Candidate, Estimate, Inputs, Mode, Notice,
+    encode, estimate, from_query, rank, Candidate, Estimate, Inputs, Mode, Notice,
 };
 use leptos::prelude::*;
 
@@ -74,7 +74,7 @@ thread_local! {
 fn train_estimate(mode: Mode, inputs: RwSignal<Inputs>) -> Option<TrainEstimate> {
     #[cfg(feature = "train")]
     if mode == Mode::Train {
-        return Some(inputs.with(training::estimate));
+        return Some(inputs.with(train::estimate));
     }
     let _ = (mode, inputs);
     None
@@ -84,7 +84,7 @@ fn train_estimate(mode: Mode, inputs: RwSignal<Inputs>) -> Option<TrainEstimate>
 #[cfg(feature = "train")]
 fn train_rank(i: &Inputs) -> Vec<TrainCandidate> {
     match i.mode {
-        Mode::Train => training::rank(i),
+        Mode::Train => train::rank(i),
         Mode::Serve => Vec::new(),
     }
 }
@@ -135,7 +135,7 @@ impl Missing {
 
 impl AppState {
     pub(super) fn new(query: &str) -> Self {
-        let mut d = decode(query);
+        let mut d = from_query(query);
         let missing = Missing::from_query(query);
         // A link that names no model lands on the best model for its card (the embed and
         // train mode keep their calculator).

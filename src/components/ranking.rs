@@ -10,7 +10,7 @@ use crate::app::state::use_app;
 use crate::model::edit::Edit;
 use fitcard_estimator::inputs::Method;
 #[cfg(feature = "train")]
-use fitcard_estimator::training::TrainCandidate;
+use fitcard_estimator::train::TrainCandidate;
 use fitcard_estimator::units::SignedBytes;
 use fitcard_estimator::{Bytes, Candidate, Inputs, Mode, Quant, Verdict};
 use leptos::prelude::*;

@@ -50,7 +50,7 @@ pub struct Tick {
 
 /// All bars of one estimate on a shared scale.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Layout {
+pub struct Bars {
     pub cards: Vec<CardBar>,
     /// Host-resident terms, on the same scale.
     pub host: Vec<Segment>,
@@ -60,7 +60,7 @@ pub struct Layout {
 }
 
 /// Lay out `cards` (device use per card) and the `host` terms in a drawing `width` wide.
-pub fn layout(cards: &[CardUse], host: &[(TermName, Bytes)], width: f64) -> Layout {
+pub fn layout(cards: &[CardUse], host: &[(TermName, Bytes)], width: f64) -> Bars {
     let host_total: Bytes = host.iter().map(|(_, b)| *b).sum();
     let largest = cards
         .iter()
@@ -88,7 +88,7 @@ pub fn layout(cards: &[CardUse], host: &[(TermName, Bytes)], width: f64) -> Layo
             }
         })
         .collect();
-    Layout {
+    Bars {
         cards,
         host: stack(host, &x),
         ticks: ticks(domain, width),

@@ -6,7 +6,7 @@
 //! the plot's container takes the events of its segments (`data-term`), and every text in it
 //! is escaped.
 
-use crate::draw::bar_geometry::{self as geometry, term_class, CardBar, Layout, Segment};
+use crate::draw::bar_geometry::{self as geometry, term_class, Bars, CardBar, Segment};
 use fitcard_estimator::badge::xml_escape;
 use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{Bytes, Estimate};
@@ -32,7 +32,7 @@ pub struct Drawing {
     /// Width in SVG units (one per CSS pixel of its box).
     pub width: f64,
     /// The bars on a shared scale.
-    pub layout: Layout,
+    pub layout: Bars,
     /// Each card's capacity and budget, for their labels.
     pub marks: Vec<(Bytes, Bytes)>,
     /// The drawing in words (its accessible name).
@@ -188,7 +188,7 @@ fn segments(s: &mut String, segs: &[Segment], y: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fitcard_estimator::{decode, estimate};
+    use fitcard_estimator::{estimate, from_query};
 
     fn attr(svg: &str, selector: &str, name: &str) -> Vec<String> {
         svg.split(selector)
@@ -203,7 +203,7 @@ mod tests {
 
     #[test]
     fn one_row_per_card_with_its_terms_in_order() {
-        let e = estimate(&decode("cards=2&ctx=8192").inputs);
+        let e = estimate(&from_query("cards=2&ctx=8192").inputs);
         let svg = markup(&drawing(&e, 712.0));
         assert!(
             svg.starts_with(r#"<svg class="bar-svg" viewBox="0 0 712 "#),
@@ -238,13 +238,13 @@ mod tests {
     #[test]
     fn host_row_budget_line_and_words() {
         // llama.cpp keeps the embeddings in host RAM: a host row.
-        let e = estimate(&decode("engine=llama.cpp").inputs);
+        let e = estimate(&from_query("engine=llama.cpp").inputs);
         let svg = markup(&drawing(&e, 712.0));
         assert!(svg.contains(r#"<g class="host">"#));
         assert!(svg.contains(">Host RAM</text>"));
         assert!(!svg.contains("budget"), "llama.cpp has no budget line");
         // vLLM draws its budget line.
-        let e = estimate(&decode("engine=vllm&quant=BF16&model=Qwen/Qwen3-8B&vram=80").inputs);
+        let e = estimate(&from_query("engine=vllm&quant=BF16&model=Qwen/Qwen3-8B&vram=80").inputs);
         let svg = markup(&drawing(&e, 712.0));
         assert!(svg.contains(r#"<line class="budget""#), "{svg}");
         assert!(svg.contains(">budget 72.00 GiB</text>"), "{svg}");
@@ -253,7 +253,7 @@ mod tests {
 
     #[test]
     fn a_narrow_box_keeps_the_smallest_plot() {
-        let e = estimate(&decode("").inputs);
+        let e = estimate(&from_query("").inputs);
         assert_eq!(drawing(&e, 10.0).width, LEFT + MIN_PLOT + RIGHT);
         assert_eq!(drawing(&e, 999.6).width, 1000.0);
     }
@@ -263,7 +263,7 @@ mod tests {
         assert_eq!(n(12.0), "12");
         assert_eq!(n(12.345), "12.35");
         assert_eq!(n(0.5), "0.5");
-        let mut d = drawing(&estimate(&decode("").inputs), 712.0);
+        let mut d = drawing(&estimate(&from_query("").inputs), 712.0);
         d.summary = "<b>&\"".into();
         let svg = markup(&d);
         assert!(svg.contains("aria-label=\"&lt;b&gt;&amp;&quot;\""), "{svg}");

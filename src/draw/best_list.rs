@@ -96,7 +96,7 @@ fn row_html(k: usize, r: &BestRow) -> String {
 mod tests {
     use super::*;
     use fitcard_estimator::best::best;
-    use fitcard_estimator::decode;
+    use fitcard_estimator::from_query;
     use fitcard_estimator::units::SignedBytes;
     use fitcard_estimator::Bytes;
 
@@ -139,7 +139,7 @@ mod tests {
 
     #[test]
     fn the_list_has_a_row_per_variant_and_says_what_was_left_out() {
-        let b = best(&decode("best=1&gpu=rtx-4090").inputs);
+        let b = best(&from_query("best=1&gpu=rtx-4090").inputs);
         assert!(!b.rows.is_empty());
         let h = list_html(&b);
         assert!(h.starts_with("<p class=\"best-eval\">"), "{h}");

@@ -4,7 +4,7 @@
 
 use fitcard_estimator::catalog::{catalog, Family, Format, Variant};
 use fitcard_estimator::inputs::{GradCkpt, Method, Optim, Trainer};
-use fitcard_estimator::{training, Engine, Inputs, Quant};
+use fitcard_estimator::{train, Engine, Inputs, Quant};
 
 /// Train-mode choices, in the order the selectors list them.
 pub const METHODS: [(Method, &str); 3] = [
@@ -42,7 +42,7 @@ pub const RANK_STOPS: [u32; 10] = [1, 2, 4, 8, 16, 32, 64, 128, 256, 512];
 /// copies of the chosen card's capacity.
 pub fn pool_gib(i: &Inputs) -> Vec<f64> {
     if i.train.free.is_empty() {
-        training::free_per_gpu(i)
+        train::free_per_gpu(i)
             .iter()
             .map(|b| (b.gib() * 100.0).round() / 100.0)
             .collect()
@@ -118,11 +118,9 @@ pub fn format_pos(v: &'static Variant, engine: Engine, quant: Quant) -> usize {
 /// Whether the vision-projector switch applies: llama.cpp, and a format whose repo has one.
 pub fn has_projector(i: &Inputs) -> bool {
     i.engine == Engine::LlamaCpp
-        && family_of(&i.model)
-            .1
-            .formats
-            .iter()
-            .any(|f| f.id == i.quant && fitcard_estimator::mmproj::for_repo(&f.repo).is_some())
+        && family_of(&i.model).1.formats.iter().any(|f| {
+            f.id == i.quant && fitcard_estimator::catalog::mmproj::for_repo(&f.repo).is_some()
+        })
 }
 
 /// The licence ids of the catalog's families, sorted, each once (the best view's filter).

@@ -7,8 +7,8 @@
 
 use super::choices::{family_of, formats, pool_gib, variants};
 use fitcard_estimator::catalog::{catalog, Family, Variant};
+use fitcard_estimator::inputs::permalink::normalize;
 use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
-use fitcard_estimator::permalink::normalize;
 use fitcard_estimator::units::Shortest;
 use fitcard_estimator::{estimate, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant};
 /// One user action.
@@ -322,7 +322,7 @@ fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
             match t.mode {
                 Mode::Serve => estimate(&t).fits,
                 #[cfg(feature = "train")]
-                Mode::Train => fitcard_estimator::training::estimate(&t).estimate.fits,
+                Mode::Train => fitcard_estimator::train::estimate(&t).estimate.fits,
                 // The page without train mode never edits in it (it hands over first).
                 #[cfg(not(feature = "train"))]
                 Mode::Train => false,

@@ -6,9 +6,9 @@
 //! (`siblings`, with `size` when `?blobs=true`), the commit (`sha`) and `gated`; a file is read
 //! at `/{id}/resolve/{rev}/{path}`.
 
+use fitcard_estimator::catalog::quant::Container;
 use fitcard_estimator::catalog::{Family, Format, SizeKind, Variant};
 use fitcard_estimator::order::{sort_by, sort_by_key};
-use fitcard_estimator::quant::Container;
 use fitcard_estimator::{Bytes, Quant};
 
 /// The Hub the page reads from. Release builds read the public Hub; the end-to-end suite builds
@@ -151,7 +151,7 @@ pub fn parse_target(input: &str) -> Result<Target, String> {
         t.rev.as_deref().unwrap_or("main"),
         enc(t.file.as_deref().or(t.dir.as_deref()).unwrap_or("x"))
     );
-    let d = fitcard_estimator::decode(&q);
+    let d = fitcard_estimator::from_query(&q);
     if let Some(n) = d.notices.first() {
         return Err(format!("{}: {}", n.key, n.message));
     }
@@ -161,7 +161,7 @@ pub fn parse_target(input: &str) -> Result<Target, String> {
 /// Percent-encode a path for a URL, keeping `/` (the permalink's encoder, with the unreserved
 /// characters and `/` literal).
 pub fn enc(path: &str) -> String {
-    fitcard_estimator::permalink::percent_encode(path, b"-_.~/")
+    fitcard_estimator::inputs::permalink::percent_encode(path, b"-_.~/")
 }
 
 /// The model-info request: files with their sizes, the commit, `gated`.

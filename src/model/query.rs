@@ -31,7 +31,7 @@ pub fn with_raw_param(query: &str, key: &str, raw: &str) -> String {
 
 /// Percent-decode a query value (`+` is a space); malformed escapes stay as written and
 /// invalid UTF-8 becomes U+FFFD: the permalink decoder's own form decoding.
-pub use fitcard_estimator::permalink::form_decode as percent_decode;
+pub use fitcard_estimator::inputs::permalink::form_decode as percent_decode;
 
 #[cfg(test)]
 mod tests {

@@ -121,7 +121,7 @@ pub fn run(i: &Inputs, text: &str) -> Result<Calibration, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fitcard_estimator::decode;
+    use fitcard_estimator::from_query;
 
     /// Four readings of the default model (Gemma 3 12B, F16 cache: 8,192 bytes per token and
     /// global layer) with 12 global layers: 0.09375 GiB more per 1,024 tokens.
@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn four_readings_give_the_slope_and_the_layers() {
-        let c = run(&decode("").inputs, TWELVE).expect("fits");
+        let c = run(&from_query("").inputs, TWELVE).expect("fits");
         assert_eq!(c.gl, 12.0);
         assert!(
             c.lines[0].starts_with("Slope: 98,304 bytes/token, "),
@@ -149,7 +149,7 @@ mod tests {
     #[test]
     fn a_point_off_the_line_is_named() {
         let t = "8192:10.75 16384:11.5 24576:13.25 32768:13";
-        let c = run(&decode("").inputs, t).expect("flagged, not refused");
+        let c = run(&from_query("").inputs, t).expect("flagged, not refused");
         assert!(c.lines[5].ends_with(" — off the line"), "{:?}", c.lines);
         assert!(
             c.lines[7].contains("the point at 24576 tokens"),
@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn the_panel_text_is_the_lines_or_the_refusal() {
-        let i = decode("").inputs;
+        let i = from_query("").inputs;
         let t = summary(&i, TWELVE);
         assert!(t.starts_with(FITTED) && t.lines().count() == 7, "{t}");
         assert!(!summary(&i, "").starts_with(FITTED));
@@ -168,10 +168,10 @@ mod tests {
 
     #[test]
     fn refusals_say_why() {
-        let i = decode("").inputs;
+        let i = from_query("").inputs;
         let two = run(&i, "8192:10.75 16384:11.5").unwrap_err();
         assert!(two.starts_with("Take at least three points"), "{two}");
-        let par = run(&decode("par=4").inputs, TWELVE).unwrap_err();
+        let par = run(&from_query("par=4").inputs, TWELVE).unwrap_err();
         assert!(
             par.contains("concurrent requests to 1") && par.contains("4 ×"),
             "{par}"

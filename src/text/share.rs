@@ -120,11 +120,11 @@ pub fn util_flag(e: fitcard_estimator::Engine) -> &'static str {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fitcard_estimator::decode;
+    use fitcard_estimator::from_query;
 
     #[test]
     fn full_and_embed_links_differ_only_in_embed() {
-        let i = decode("model=google/gemma-3-1b-it&quant=F16&ctx=4096&embed=1").inputs;
+        let i = from_query("model=google/gemma-3-1b-it&quant=F16&ctx=4096&embed=1").inputs;
         let full = full_query(&i);
         let emb = embed_query(&i);
         assert!(!full.contains("embed"));
@@ -134,8 +134,8 @@ mod tests {
             emb.trim_start_matches('?').trim_end_matches("&embed=1")
         );
         // Both restore the same configuration.
-        let a = decode(&full).inputs;
-        let mut b = decode(&emb).inputs;
+        let a = from_query(&full).inputs;
+        let mut b = from_query(&emb).inputs;
         assert!(b.embed);
         b.embed = false;
         assert_eq!(a, b);
@@ -143,7 +143,7 @@ mod tests {
 
     #[test]
     fn snippet_points_at_the_embed_and_escapes_ampersands() {
-        let i = decode("").inputs;
+        let i = from_query("").inputs;
         let s = iframe_snippet("https://example.org/fit/", &i);
         assert!(s.starts_with("<iframe src=\"https://example.org/fit/?v=1&amp;mode=serve"));
         assert!(s.contains("&amp;embed=1\""));
@@ -153,7 +153,7 @@ mod tests {
 
     #[test]
     fn the_snippet_is_lazy_and_sandboxed_without_top_navigation() {
-        let s = iframe_snippet("https://example.org/", &decode("").inputs);
+        let s = iframe_snippet("https://example.org/", &from_query("").inputs);
         assert!(s.contains(" loading=\"lazy\""), "{s}");
         assert!(s.contains(&format!(" sandbox=\"{EMBED_SANDBOX}\"")), "{s}");
         for needed in ["allow-scripts", "allow-same-origin", "allow-popups"] {
@@ -165,11 +165,11 @@ mod tests {
     #[test]
     fn the_title_names_the_configuration_and_the_verdict() {
         let q = "model=Qwen/Qwen3-8B&quant=Q4_K_M&gpu=rtx-4090&ctx=8192&par=1";
-        let i = decode(q).inputs;
+        let i = from_query(q).inputs;
         let t = title(&fitcard_estimator::estimate(&i), &i);
         assert_eq!(t, "Qwen3 8B Q4_K_M on RTX 4090 — fits · fitcard");
-        let i = decode("model=Qwen/Qwen3-8B&mode=train&method=lora&cards=2").inputs;
-        let e = fitcard_estimator::training::estimate(&i).estimate;
+        let i = from_query("model=Qwen/Qwen3-8B&mode=train&method=lora&cards=2").inputs;
+        let e = fitcard_estimator::train::estimate(&i).estimate;
         let t = title(&e, &i);
         assert!(
             t.starts_with("Qwen3 8B LoRA training on 2 × RTX 4090 — "),
@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn the_snippet_starts_at_a_realistic_height() {
-        let s = iframe_snippet("https://example.org/", &decode("").inputs);
+        let s = iframe_snippet("https://example.org/", &from_query("").inputs);
         assert!(s.contains(&format!("height=\"{EMBED_HEIGHT}\"")), "{s}");
         assert!((600..=900).contains(&EMBED_HEIGHT));
     }
@@ -225,7 +225,7 @@ pub fn formula_note(
     }
     let mut f = i.clone();
     f.train.trainer = Trainer::UnslothFormula;
-    let formula = fitcard_estimator::training::estimate(&f)
+    let formula = fitcard_estimator::train::estimate(&f)
         .estimate
         .total_device_bytes;
     let (x, y) = (profile.get() as f64, formula.get() as f64);
@@ -240,14 +240,14 @@ pub fn formula_note(
 #[cfg(test)]
 mod formula_tests {
     use super::formula_note;
-    use fitcard_estimator::decode;
+    use fitcard_estimator::from_query;
 
     #[test]
     fn the_published_formula_is_shown_when_it_differs() {
         // Plain transformers at a long sequence keeps full fp32 logits: far from the formula.
-        let far = decode("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&method=qlora&seq=16384&bsz=1&trainer=transformers");
+        let far = from_query("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&method=qlora&seq=16384&bsz=1&trainer=transformers");
         let total = |i| {
-            fitcard_estimator::training::estimate(i)
+            fitcard_estimator::train::estimate(i)
                 .estimate
                 .total_device_bytes
         };
@@ -258,9 +258,9 @@ mod formula_tests {
             "{note}"
         );
         let same =
-            decode("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&trainer=unsloth-formula");
+            from_query("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&trainer=unsloth-formula");
         assert_eq!(formula_note(&same.inputs, total(&same.inputs)), None);
-        let serve = decode("ctx=4096");
+        let serve = from_query("ctx=4096");
         assert_eq!(
             formula_note(&serve.inputs, fitcard_estimator::Bytes(1)),
             None

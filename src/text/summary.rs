@@ -5,9 +5,9 @@
 
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::inputs::thousands;
-use fitcard_estimator::measured::Measured;
+use fitcard_estimator::serve::measured::MeasuredSpeed;
+use fitcard_estimator::serve::speed::Speed;
 use fitcard_estimator::solve::{Solution, Target};
-use fitcard_estimator::speed::Speed;
 use fitcard_estimator::units::{tokens_label, Fixed, Shortest};
 use fitcard_estimator::{Estimate, Inputs, Mode};
 
@@ -65,7 +65,7 @@ pub fn speed(s: &Speed, par: u32, ctx: u32) -> String {
 
 /// A published measurement of the configuration shown: "Measured: 130.58 tokens/s per request
 /// (llama-bench tg512, Meta-Llama-3-8B Q4_K_M)".
-pub fn measured(m: &Measured) -> String {
+pub fn measured(m: &MeasuredSpeed) -> String {
     format!(
         "Measured: {} tokens/s per request (llama-bench {}, {} {})",
         Shortest(m.decode_tps),
@@ -149,13 +149,13 @@ pub fn limit(s: &Solution, i: &Inputs) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use fitcard_estimator::{decode, estimate};
+    use fitcard_estimator::{estimate, from_query};
 
     #[test]
     fn solved_limits_in_words() {
         use fitcard_estimator::solve::solve;
-        let i =
-            decode("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&vram=80&ctx=8192&par=4").inputs;
+        let i = from_query("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&vram=80&ctx=8192&par=4")
+            .inputs;
         let words: Vec<String> = targets(Mode::Serve)
             .iter()
             .map(|&t| limit(&solve(&i, t), &i))
@@ -174,7 +174,7 @@ mod tests {
             format!("smallest GPU: {}", catalog().gpu(&gpu).unwrap().name)
         );
         // Train mode solves for the sequence and the batch.
-        let t = decode("mode=train&bsz=2&seq=2048").inputs;
+        let t = from_query("mode=train&bsz=2&seq=2048").inputs;
         let words: Vec<String> = targets(Mode::Train)
             .iter()
             .map(|&g| limit(&solve(&t, g), &t))
@@ -214,13 +214,13 @@ mod tests {
         for engine in ["vllm", "sglang"] {
             let q =
                 format!("engine={engine}&model=Qwen/Qwen3-8B&quant=BF16&vram=80&ctx=8192&par=4");
-            let e = estimate(&decode(&q).inputs);
+            let e = estimate(&from_query(&q).inputs);
             let p = pool(&e, 8192).expect(engine);
             let tokens = thousands(e.kv_pool_tokens.unwrap());
             assert!(p.starts_with(&format!("KV pool {tokens} tokens · ")), "{p}");
             assert!(p.ends_with("× requests of 8K"), "{p}");
         }
-        let e = estimate(&decode("engine=llama.cpp").inputs);
+        let e = estimate(&from_query("engine=llama.cpp").inputs);
         assert_eq!(pool(&e, 8192), None);
     }
 
@@ -236,7 +236,7 @@ mod tests {
             bandwidth_gbs: 1008.0,
             efficiency: 0.81,
             ram_bw_gbs: 76.8,
-            ram_efficiency: fitcard_estimator::speed::HOST_EFF,
+            ram_efficiency: fitcard_estimator::serve::speed::HOST_EFF,
             prefill_tps: None,
             ttft_s: None,
             measured: None,
@@ -262,7 +262,7 @@ mod tests {
     #[test]
     fn the_start_of_a_conversation_is_said_when_it_reads_faster() {
         let e = estimate(
-            &decode("model=google/gemma-3-27b-it&quant=Q4_K_M&ctx=131072&par=1&gpu=rtx-5090")
+            &from_query("model=google/gemma-3-27b-it&quant=Q4_K_M&ctx=131072&par=1&gpu=rtx-5090")
                 .inputs,
         );
         let s = e.speed.expect("a catalog card with its bandwidth");
@@ -294,7 +294,7 @@ mod tests {
     #[test]
     fn the_estimate_has_a_first_token_time_on_a_catalog_card() {
         // The default configuration (an RTX 4090): its FP16 throughput is known.
-        let i = decode("ctx=32768").inputs;
+        let i = from_query("ctx=32768").inputs;
         let s = estimate(&i)
             .speed
             .expect("the RTX 4090's bandwidth is known");
@@ -306,7 +306,8 @@ mod tests {
     #[test]
     fn a_spill_says_what_it_costs() {
         // Gemma 3 27B Q8_0 on one 24 GiB card: llama.cpp leaves layers in system RAM.
-        let e = estimate(&decode("model=google/gemma-3-27b-it&quant=Q8_0&ctx=8192&par=4").inputs);
+        let e =
+            estimate(&from_query("model=google/gemma-3-27b-it&quant=Q8_0&ctx=8192&par=4").inputs);
         let s = e.speed.expect("the RTX 4090's bandwidth is known");
         assert!(s.offloaded_layers > 0);
         let w = spill(&s).unwrap();
@@ -328,7 +329,7 @@ mod tests {
         // Llama 3 8B Q4_K_M on one RTX 4090, one request, F16 cache: llama-bench's tg512 row
         // (the XiongjieDai notebooks, on the base checkpoint of the same shapes).
         let q = "model=meta-llama/Meta-Llama-3-8B-Instruct&quant=Q4_K_M&gpu=rtx-4090&ctx=8192";
-        let e = estimate(&decode(&format!("{q}&par=1")).inputs);
+        let e = estimate(&from_query(&format!("{q}&par=1")).inputs);
         let m = e.speed.and_then(|s| s.measured).expect("a published row");
         assert_eq!(
             measured(&m),
@@ -346,12 +347,12 @@ mod tests {
             "&par=1&engine=ollama",
             "&par=1&cards=2",
         ] {
-            let e = estimate(&decode(&format!("{q}{other}")).inputs);
+            let e = estimate(&from_query(&format!("{q}{other}")).inputs);
             assert_eq!(e.speed.and_then(|s| s.measured), None, "{other}");
         }
         // The DGX Spark depth sweep: the deepest measured cache up to the context.
         let q = "model=openai/gpt-oss-20b&quant=MXFP4&gpu=dgx-spark&par=1&ctx=12000";
-        let m = estimate(&decode(q).inputs)
+        let m = estimate(&from_query(q).inputs)
             .speed
             .and_then(|s| s.measured)
             .expect("a row");

@@ -60,7 +60,7 @@ pub(super) async fn join(
         .unwrap_or_default();
     // A repo the catalog holds (its entry lacked the files the engine loads) is replaced by
     // what the Hub holds.
-    let mut base = fitcard_estimator::catalog::decode(&bytes)?;
+    let mut base = fitcard_estimator::catalog::from_postcard(&bytes)?;
     let read = |id: &str| {
         imp.family
             .variants

@@ -12,7 +12,7 @@ const PLOT_HEIGHT: f64 = 340.0;
 /// The frontier of the configuration `query` as SVG markup, `width` pixels wide.
 pub(super) async fn frontier(query: &str, width: u32) -> Result<String, String> {
     installed().await?;
-    let i = fitcard_estimator::decode(query).inputs;
+    let i = fitcard_estimator::from_query(query).inputs;
     let mut f = fitcard_estimator::frontier::frontier(&i);
     // llama.cpp: the lines of the chosen KV layout only (unified or one per slot), seven
     // instead of fourteen; the other layout is one switch away.
@@ -30,7 +30,7 @@ pub(super) async fn frontier(query: &str, width: u32) -> Result<String, String> 
 /// the one the estimate uses).
 pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
     installed().await?;
-    let i = fitcard_estimator::decode(query).inputs;
+    let i = fitcard_estimator::from_query(query).inputs;
     let rows: Vec<String> = if kind == "limits" {
         crate::text::summary::targets(i.mode)
             .iter()
@@ -40,7 +40,7 @@ pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
             })
             .collect()
     } else {
-        fitcard_estimator::layouts::summary(&i)
+        fitcard_estimator::serve::layouts::summary(&i)
             .into_iter()
             .map(|l| format!("{}\t{}", if l.chosen { "chosen" } else { "" }, l.text))
             .collect()
@@ -55,7 +55,7 @@ pub(super) async fn calibration(
     readings: &str,
 ) -> Result<(String, Option<f64>, String), String> {
     installed().await?;
-    let i = fitcard_estimator::decode(query).inputs;
+    let i = fitcard_estimator::from_query(query).inputs;
     let how = fitcard_estimator::measure::how_to_measure(&i).unwrap_or_else(|m| m);
     Ok(match crate::text::calibrate::run(&i, readings) {
         Ok(c) => (c.lines.join("\n"), Some(c.gl), how),
@@ -67,7 +67,7 @@ pub(super) async fn calibration(
 /// write and reads a row's click on the list).
 pub(super) async fn best_list(query: &str) -> Result<String, String> {
     installed().await?;
-    let i = fitcard_estimator::decode(query).inputs;
+    let i = fitcard_estimator::from_query(query).inputs;
     Ok(crate::draw::best_list::list_html(
         &fitcard_estimator::best::best(&i),
     ))

@@ -6,10 +6,10 @@
 use super::abi::prop;
 use super::fetch::{gated, get, Source};
 use crate::model::hub::{self, Sibling, Target};
+use fitcard_estimator::catalog::quant::Container;
 use fitcard_estimator::catalog::{Family, Format, Variant};
-use fitcard_estimator::gguf::{self, Error};
-use fitcard_estimator::hf;
-use fitcard_estimator::quant::Container;
+use fitcard_estimator::readers::gguf::{self, Error};
+use fitcard_estimator::readers::hf;
 use fitcard_estimator::{Bytes, Engine, Quant};
 
 /// Most bytes of model info read (a repo with thousands of files lists them all).
@@ -90,7 +90,7 @@ pub async fn run_disk(
             // Commands name the file itself (`-m FILE`; a checkpoint's folder for vLLM).
             f.source = format!("{} on your disk (its header read)", f.file);
             f.repo = match f.container {
-                fitcard_estimator::quant::Container::Gguf => String::new(),
+                fitcard_estimator::catalog::quant::Container::Gguf => String::new(),
                 _ => "./checkpoint".into(),
             };
         }
@@ -117,7 +117,7 @@ pub async fn run(
     let info = js_sys::JSON::parse(&text).map_err(|_| bad())?;
     let rev = prop(&info, "sha")
         .as_string()
-        .filter(|s| fitcard_estimator::decode(&format!("rev={s}")).clean())
+        .filter(|s| fitcard_estimator::from_query(&format!("rev={s}")).clean())
         .or_else(|| t.rev.clone())
         .unwrap_or_else(|| "main".into());
     let list = prop(&info, "siblings");

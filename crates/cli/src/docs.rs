@@ -65,7 +65,7 @@ th,td{border:1px solid #cdd3da;padding:.2rem .45rem;vertical-align:top}h2{margin
 /// trainer profile, as the estimator states it (the calculator links here instead of carrying
 /// these texts in its wasm).
 pub fn sources() -> String {
-    use fitcard_estimator::{decode, estimate, training, Engine};
+    use fitcard_estimator::{estimate, from_query, train, Engine};
     let mut md = String::from(
         "\n## Sources of each term {#sources}\n\nWhere each term's formula comes from, per engine \
          (and per trainer profile in train mode), as the estimator states it in `fitcard estimate \
@@ -78,14 +78,14 @@ pub fn sources() -> String {
         }
     };
     for e in Engine::ALL {
-        let i = decode(&format!("model=Qwen/Qwen3-8B&engine={}&cards=1", e.id())).inputs;
+        let i = from_query(&format!("model=Qwen/Qwen3-8B&engine={}&cards=1", e.id())).inputs;
         section(e.label().to_string(), &estimate(&i).terms);
     }
     for &t in fitcard_estimator::inputs::Trainer::ALL {
-        let i = decode(&format!("mode=train&trainer={}", t.id())).inputs;
+        let i = from_query(&format!("mode=train&trainer={}", t.id())).inputs;
         section(
             format!("Train mode: trainer={}", t.id()),
-            &training::estimate(&i).estimate.terms,
+            &train::estimate(&i).estimate.terms,
         );
     }
     md

@@ -4,9 +4,9 @@
 //! and every message names the file and says what is wrong in one line.
 
 use fitcard_estimator::catalog::{Format, Variant};
-use fitcard_estimator::hf::{self, HeaderError, Tensor};
 use fitcard_estimator::inputs::quote;
-use fitcard_estimator::{gguf, Bytes};
+use fitcard_estimator::readers::hf::{self, HeaderError, Tensor};
+use fitcard_estimator::{readers::gguf, Bytes};
 use std::fs::{File, Metadata};
 use std::io::Read;
 use std::path::{Path, PathBuf};

@@ -1,5 +1,5 @@
 //! Plain-text tables (binary units: 1 GiB = 2^30 bytes).
-use fitcard_estimator::training::{TrainCandidate, TrainEstimate};
+use fitcard_estimator::train::{TrainCandidate, TrainEstimate};
 use fitcard_estimator::{Bytes, Candidate, Estimate};
 
 /// `fitcard estimate`: the terms, the cards, the layouts, the verdict, the speed, the checks and
@@ -127,10 +127,10 @@ fn speed_basis(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String 
     } else if matches!(e.engine, "vllm" | "sglang") {
         "median 15 % on published single-request vLLM runs of dense BF16 models on HBM cards"
             .to_string()
-    } else if sp.efficiency == fitcard_estimator::speed::CPU.eff {
+    } else if sp.efficiency == fitcard_estimator::serve::speed::CPU.eff {
         format!(
             "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
-            fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
+            fitcard_estimator::units::Shortest(fitcard_estimator::serve::speed::HOST_EFF)
         )
     } else {
         "±20 % on the published llama.cpp runs".to_string()

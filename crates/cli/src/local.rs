@@ -59,7 +59,7 @@ fn read_local(path: &str, who: &str) -> Result<Local, String> {
     let name = p
         .file_name()
         .map_or(path.to_string(), |n| n.to_string_lossy().into_owned());
-    let (variant, format) = fitcard_estimator::gguf::to_variant(&h, &name, Bytes(size))
+    let (variant, format) = fitcard_estimator::readers::gguf::to_variant(&h, &name, Bytes(size))
         .map_err(|e| format!("{who}: {e}"))?;
     Ok(Local {
         variant,

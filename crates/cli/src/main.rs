@@ -21,7 +21,7 @@ mod speed_report;
 
 use fitcard_estimator::inputs::{clean, limits, quote};
 
-use fitcard_estimator::{catalog, decode, rank, Bytes, Inputs, Mode, Notice};
+use fitcard_estimator::{catalog, from_query, rank, Bytes, Inputs, Mode, Notice};
 
 use args::Cli;
 use std::process::ExitCode;
@@ -109,7 +109,7 @@ fn badge(query: &str) -> Result<String, String> {
 fn report() -> String {
     format!(
         "{}\n\n{}",
-        fitcard_estimator::baselines::report().trim_end(),
+        fitcard_estimator::accuracy::report().trim_end(),
         speed_report::section().trim_end()
     )
 }
@@ -136,7 +136,7 @@ fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
             })
         }
         ("estimate", Mode::Train) => {
-            let e = fitcard_estimator::training::estimate(&i);
+            let e = fitcard_estimator::train::estimate(&i);
             Ok(if json { to_json(&e) } else { human::train(&e) })
         }
         ("best", _) => {
@@ -148,7 +148,7 @@ fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
             Ok(if json { to_json(&r) } else { human::rank(&r) })
         }
         ("rank", Mode::Train) => {
-            let r = fitcard_estimator::training::rank(&i);
+            let r = fitcard_estimator::train::rank(&i);
             Ok(if json {
                 to_json(&r)
             } else {
@@ -165,13 +165,13 @@ fn checked_inputs(
     query: &str,
     ignored: impl Fn(&Notice, &Inputs) -> bool,
 ) -> Result<Inputs, String> {
-    let mut d = decode(query);
+    let mut d = from_query(query);
     if let Some(q) = named_format(query) {
         // Not about the model's format when the model itself is refused.
         if !d.notices.iter().any(|n| n.key == "model") {
             let container = d.inputs.engine.container();
             match catalog::install_computed(&d.inputs.model, q, container) {
-                Ok(true) => d = decode(query),
+                Ok(true) => d = from_query(query),
                 Ok(false) => {}
                 Err(why) => {
                     let n = Notice {
@@ -194,7 +194,7 @@ fn checked_inputs(
 /// The format the query names (`quant=`, its first value, as the decoder keeps it), when it
 /// is one fitcard knows: a format the catalog lacks for the model is then computed by the size
 /// rule and installed before the query is decoded again ([`catalog::install_computed`]).
-fn named_format(query: &str) -> Option<fitcard_estimator::quant::Quant> {
+fn named_format(query: &str) -> Option<fitcard_estimator::catalog::quant::Quant> {
     let value = query
         .trim()
         .trim_start_matches('?')
@@ -202,7 +202,7 @@ fn named_format(query: &str) -> Option<fitcard_estimator::quant::Quant> {
         .filter_map(|p| p.split_once('='))
         .find(|(k, _)| k.trim() == "quant")?
         .1;
-    fitcard_estimator::permalink::form_decode(value)
+    fitcard_estimator::inputs::permalink::form_decode(value)
         .trim()
         .parse()
         .ok()
@@ -227,9 +227,9 @@ fn catalog_table() -> String {
                 .iter()
                 .map(|m| {
                     let c = match m.container {
-                        fitcard_estimator::quant::Container::Gguf => "GGUF",
-                        fitcard_estimator::quant::Container::Safetensors => "safetensors",
-                        fitcard_estimator::quant::Container::Mlx => "mlx",
+                        fitcard_estimator::catalog::quant::Container::Gguf => "GGUF",
+                        fitcard_estimator::catalog::quant::Container::Safetensors => "safetensors",
+                        fitcard_estimator::catalog::quant::Container::Mlx => "mlx",
                     };
                     format!("{} {c} {}", m.id, m.bytes)
                 })

@@ -5,7 +5,7 @@
 //! rows as tests, and the rows that cannot be written as a catalog query (llama-bench files the
 //! catalog lacks, other Apple chips, Metal prefill) with their own arithmetic.
 
-use fitcard_estimator::{decode, estimate};
+use fitcard_estimator::{estimate, from_query};
 use serde_json::Value;
 use std::fmt::Write;
 
@@ -55,7 +55,7 @@ fn groups(data: &Value) -> Vec<(&'static str, String, Vec<Row>)> {
             "llama.cpp partial offload, RTX 2080 with quad-channel DDR4",
             format!(
                 "`-ngl` below the layer count: the layers left in system RAM read by the CPU at {} of the RAM's bandwidth (fitted on CPU-only runs, not on these rows); the rows without `ngl` run on the card alone.",
-                fitcard_estimator::units::Shortest(fitcard_estimator::speed::HOST_EFF)
+                fitcard_estimator::units::Shortest(fitcard_estimator::serve::speed::HOST_EFF)
             ),
             rows(data, "partial_offload", "tokens_per_s"),
         ),
@@ -90,7 +90,7 @@ pub fn section() -> String {
         let _ = writeln!(s, "|---|---:|---:|---:|---|---|");
         let mut errs = Vec::new();
         for r in &rows {
-            let Some(sp) = estimate(&decode(&r.query).inputs).speed else {
+            let Some(sp) = estimate(&from_query(&r.query).inputs).speed else {
                 continue;
             };
             let err = sp.decode_tps / r.measured - 1.0;

@@ -516,7 +516,7 @@ fn usage_names_every_query_key() {
     let words: Vec<&str> = usage
         .split(|c: char| c.is_whitespace() || c == '|')
         .collect();
-    for k in fitcard_estimator::permalink::KEYS {
+    for k in fitcard_estimator::inputs::permalink::KEYS {
         assert!(words.contains(&k), "the usage text lacks {k}");
     }
 }
@@ -526,7 +526,7 @@ fn usage_names_every_query_key() {
 fn readme_table_names_every_query_key() {
     let readme = include_str!("../../../README.md");
     let table = &readme[readme.find("## The query string").unwrap()..];
-    for k in fitcard_estimator::permalink::KEYS
+    for k in fitcard_estimator::inputs::permalink::KEYS
         .iter()
         .filter(|k| **k != "v")
     {

@@ -53,7 +53,7 @@ fn main() {
     println!("catalog JSON parse (once per process): {parse:.0} µs");
     // The cross-family ranking (`best=1`, budget 5 ms native), on a small and a large card.
     for gpu in ["rtx-3060-12gb", "h100-sxm"] {
-        let i = fitcard_estimator::decode(&format!("best=1&gpu={gpu}&ctx=8192")).inputs;
+        let i = fitcard_estimator::from_query(&format!("best=1&gpu={gpu}&ctx=8192")).inputs;
         let mut t = Vec::with_capacity(50);
         let mut rows = 0;
         for _ in 0..50 {
@@ -74,7 +74,7 @@ fn main() {
         "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm&ctx=8192&par=16",
         "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=2",
     ] {
-        let i = fitcard_estimator::decode(q).inputs;
+        let i = fitcard_estimator::from_query(q).inputs;
         let mut t = Vec::with_capacity(50);
         let mut f = fitcard_estimator::frontier::frontier(&i);
         for _ in 0..50 {

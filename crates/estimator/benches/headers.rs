@@ -7,7 +7,7 @@
 #[path = "support/headers.rs"]
 mod headers;
 
-use fitcard_estimator::{gguf, hf, Bytes};
+use fitcard_estimator::{readers::gguf, readers::hf, Bytes};
 use std::hint::black_box;
 use std::time::Instant;
 

@@ -156,7 +156,7 @@ impl Check {
 /// How the cards share the model.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
-pub enum Layout {
+pub enum Sharing {
     /// One card holds everything.
     Single,
     /// Tensor parallelism: every layer split by attention heads (llama.cpp `-sm row`, vLLM
@@ -228,7 +228,7 @@ pub struct Estimate {
     /// Fits, tight or does not fit.
     pub verdict: Verdict,
     /// How the cards share the model.
-    pub layout: Layout,
+    pub layout: Sharing,
     /// llama.cpp: the repo's multimodal projector, part of the weights on the first card
     /// (absent when the repo has none, on other engines, and with `mmproj=0`).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -288,7 +288,7 @@ impl Estimate {
             offload: None,
             fits: false,
             verdict: Verdict::DoesNotFit,
-            layout: Layout::Single,
+            layout: Sharing::Single,
             mmproj_bytes: None,
             kv_pool_bytes: None,
             kv_pool_tokens: None,
@@ -310,9 +310,9 @@ impl Estimate {
         let cards = self.per_card.len().max(1) as u32;
         match (&self.parallel, self.layout) {
             (Some(p), _) => (p.tp, p.pp),
-            (None, Layout::Single) => (1, 1),
-            (None, Layout::Tensor) => (cards, 1),
-            (None, Layout::Layer) => (1, cards),
+            (None, Sharing::Single) => (1, 1),
+            (None, Sharing::Tensor) => (cards, 1),
+            (None, Sharing::Layer) => (1, cards),
         }
     }
 
@@ -460,7 +460,7 @@ pub struct Speed {
     /// A published measurement of this very configuration, if one is known
     /// ([`crate::serve::measured`]).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub measured: Option<crate::catalog::Measured>,
+    pub measured: Option<crate::catalog::MeasuredSpeed>,
 }
 
 impl Speed {

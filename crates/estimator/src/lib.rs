@@ -1,15 +1,15 @@
 #![deny(missing_docs)]
 //! fitcard estimator: will this model fit on this card?
 //!
-//! Data flows one way: query string → [`Inputs`] ([`permalink::decode`]) → [`estimate()`] →
+//! Data flows one way: query string → [`Inputs`] ([`inputs::permalink::from_query`]) → [`estimate()`] →
 //! [`Estimate`] → [`rank()`]. Pure Rust, no web dependency: the CLI and the web page call the
 //! same functions with the same query string.
 //!
 //! ```
-//! use fitcard_estimator::{decode, estimate};
+//! use fitcard_estimator::{estimate, from_query};
 //!
 //! // A link's query string (any key left out keeps its default; a bad value becomes a notice).
-//! let d = decode("model=google/gemma-3-1b-it&quant=F16&ctx=4096&engine=llama.cpp&kv=f16");
+//! let d = from_query("model=google/gemma-3-1b-it&quant=F16&ctx=4096&engine=llama.cpp&kv=f16");
 //! assert!(d.notices.is_empty());
 //! let e = estimate(&d.inputs);
 //! for t in &e.terms {
@@ -146,22 +146,13 @@ pub mod terms;
 pub mod train;
 pub mod units;
 
-// The shorter paths the CLI and the page use (each module lives in its layer's folder).
-#[cfg(not(target_arch = "wasm32"))]
-pub use accuracy as baselines;
-pub use catalog::{engine, mmproj, quant};
-pub use inputs::{normalize, permalink};
-pub use readers::{gguf, hf};
-pub use serve::{command, layouts, measured, placement, speed, support};
-pub use train as training;
-
 pub use catalog::catalog;
-pub use engine::{Engine, KvDtype};
+pub use catalog::engine::{Engine, KvDtype};
+pub use catalog::quant::{GgmlType, Quant};
 pub use estimate::{CardUse, Check, Estimate, Verdict};
 pub use evaluate::evaluate;
+pub use inputs::permalink::{encode, from_query, Parsed};
 pub use inputs::{GpuChoice, Inputs, Mode, Notice};
-pub use permalink::{decode, encode, Decoded};
-pub use quant::{GgmlType, Quant};
 pub use rank::{rank, Candidate};
 pub use serve::estimate;
 pub use units::Bytes;

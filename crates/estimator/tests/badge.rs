@@ -1,14 +1,14 @@
 //! The model-card badge: golden SVGs for a few permalinks, escaping, size, colours.
 
 use fitcard_estimator::badge::{svg, xml_escape};
-use fitcard_estimator::{decode, estimate, training, Mode};
+use fitcard_estimator::{estimate, from_query, train, Mode};
 
 fn badge(q: &str) -> String {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     let e = match d.inputs.mode {
         Mode::Serve => estimate(&d.inputs),
-        Mode::Train => training::estimate(&d.inputs).estimate,
+        Mode::Train => train::estimate(&d.inputs).estimate,
     };
     svg(&e, &d.inputs)
 }

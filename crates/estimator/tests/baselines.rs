@@ -1,5 +1,5 @@
 //! The accuracy report and the regression gate over every measured row
-//! (`fitcard_estimator::baselines`).
+//! (`fitcard_estimator::accuracy`).
 //!
 //! * `docs/accuracy.md` must be what `fitcard report` writes now: a change of any estimate
 //!   shows up in review. Regenerate with
@@ -8,7 +8,7 @@
 //!   `tests/gate.txt` (id and estimate in MiB, one row per line) — update a line only together
 //!   with the mechanism that explains the move. Rewrite with `FITCARD_WRITE_GATE=1`.
 
-use fitcard_estimator::baselines::{estimated_mib, report, GATE, ROWS};
+use fitcard_estimator::accuracy::{estimated_mib, report, GATE, ROWS};
 use std::path::Path;
 
 fn root() -> &'static Path {

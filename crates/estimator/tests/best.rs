@@ -3,10 +3,10 @@
 //! filters keep exactly what they name.
 
 use fitcard_estimator::best::best;
-use fitcard_estimator::{catalog, decode, rank};
+use fitcard_estimator::{catalog, from_query, rank};
 
 fn q(s: &str) -> fitcard_estimator::Inputs {
-    let d = decode(s);
+    let d = from_query(s);
     assert!(d.notices.is_empty(), "{s}: {:?}", d.notices);
     d.inputs
 }
@@ -113,7 +113,7 @@ fn the_filters_round_trip_and_refuse_nonsense() {
         "minctx=0",
         "reasoning=maybe",
     ] {
-        let d = decode(bad);
+        let d = from_query(bad);
         assert_eq!(d.notices.len(), 1, "{bad}");
         assert!(d.inputs.best.is_default(), "{bad}: kept the default");
     }

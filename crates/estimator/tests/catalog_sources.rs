@@ -298,7 +298,7 @@ fn a_16_bit_gguf_with_mxfp4_experts_says_what_it_holds() {
     let mut n = 0;
     for v in &fam.variants {
         for f in v.formats.iter().filter(|f| {
-            f.container == fitcard_estimator::quant::Container::Gguf
+            f.container == fitcard_estimator::catalog::quant::Container::Gguf
                 && matches!(
                     f.id,
                     fitcard_estimator::Quant::F16 | fitcard_estimator::Quant::BF16

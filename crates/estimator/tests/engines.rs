@@ -1,10 +1,10 @@
 //! KV cache types as each engine spells them: what each accepts, what it refuses and why, K and
 //! V apart on llama.cpp, and the flags the commands write.
 
-use fitcard_estimator::{decode, estimate, Estimate};
+use fitcard_estimator::{estimate, from_query, Estimate};
 
 fn est(q: &str) -> Estimate {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     estimate(&d.inputs)
 }
@@ -36,7 +36,7 @@ fn sixteen_bit_caches_are_accepted_where_engines_use_them() {
         // 36 layers × 8192 tokens × 2 × 8 KV heads × 128 × 2 B = 1.125 GiB.
         assert_eq!(sizes[0], 36 * 8192 * 2 * 8 * 128 * 2, "{engine}");
     }
-    assert!(decode(&format!("{base}&engine=vllm&kv=bfloat16")).clean());
+    assert!(from_query(&format!("{base}&engine=vllm&kv=bfloat16")).clean());
     // vLLM writes no --kv-cache-dtype for a 16-bit cache (its default `auto`).
     assert!(!est(&format!("{base}&engine=vllm&kv=bf16"))
         .command
@@ -78,7 +78,7 @@ fn refusals_say_why() {
         ),
     ];
     for (q, why, used) in rows {
-        let d = decode(&format!("model=Qwen/Qwen3-8B&{q}"));
+        let d = from_query(&format!("model=Qwen/Qwen3-8B&{q}"));
         let n = d.notices.iter().find(|n| n.key == "kv");
         assert!(
             n.is_some_and(|n| n.message.contains(why)),
@@ -108,7 +108,7 @@ fn llama_cpp_k_and_v_apart() {
     let a = kv(&est(&format!("{base}&kvk=q8_0&kvv=iq4_nl")));
     assert_eq!(a, kv(&e));
     // Equal halves are written as one `kv`.
-    let d = decode(&format!("{base}&kvk=q4_1&kvv=q4_1"));
+    let d = from_query(&format!("{base}&kvk=q4_1&kvv=q4_1"));
     assert_eq!((d.inputs.kv.id(), d.inputs.kv_v), ("q4_1", None));
 }
 
@@ -222,7 +222,7 @@ fn sglang_pool_matches_its_log() {
         .unwrap();
     assert!(start.ok, "{}", start.message);
     // SGLang refuses a cache type it lacks, with its reason.
-    let d = decode("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&kv=q8_0");
+    let d = from_query("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&kv=q8_0");
     assert!(
         d.notices.iter().any(|n| n.message.contains("SGLang")),
         "{:?}",
@@ -262,18 +262,18 @@ fn mixed_cards() {
     );
     assert!(v.command.contains("--pipeline-parallel-size 2"));
     // The list is the cards: a contradicting `cards` is reported, and the link round-trips.
-    let d = decode("model=Qwen/Qwen3-8B&gpus=rtx-4090,rtx-4090,l4&cards=2");
+    let d = from_query("model=Qwen/Qwen3-8B&gpus=rtx-4090,rtx-4090,l4&cards=2");
     assert!(
         d.notices.iter().any(|n| n.key == "cards"),
         "{:?}",
         d.notices
     );
     assert_eq!(d.inputs.cards, 3);
-    let again = decode(&fitcard_estimator::encode(&d.inputs));
+    let again = from_query(&fitcard_estimator::encode(&d.inputs));
     assert!(again.clean(), "{:?}", again.notices);
     assert_eq!(again.inputs, d.inputs);
     // An unknown card in the list is refused by name.
-    let bad = decode("gpus=rtx-4090,rtx-9999");
+    let bad = from_query("gpus=rtx-4090,rtx-9999");
     assert!(bad
         .notices
         .iter()

@@ -5,10 +5,10 @@
 use fitcard_estimator::frontier::plot::{self, ctx_label, layout, X_TICK_SPACING};
 use fitcard_estimator::frontier::{frontier, grid, svg, Frontier, GRID_START};
 use fitcard_estimator::solve::{self, proof, Solution, Target};
-use fitcard_estimator::{decode, estimate, Engine, Inputs, KvDtype};
+use fitcard_estimator::{estimate, from_query, Engine, Inputs, KvDtype};
 
 fn inputs(q: &str) -> Inputs {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     d.inputs
 }

@@ -16,7 +16,7 @@
 //! `FITCARD_FUZZ_N=1000000 cargo test --profile fuzz -p fitcard-estimator --test fuzz -- --nocapture`.
 
 use fitcard_estimator::catalog::{Format, Variant};
-use fitcard_estimator::{decode, gguf, hf, Bytes};
+use fitcard_estimator::{from_query, readers::gguf, readers::hf, Bytes};
 use std::panic::{catch_unwind, AssertUnwindSafe};
 
 /// Inputs per parser (`FITCARD_FUZZ_N`, default 100,000).
@@ -142,7 +142,7 @@ fn gguf_headers() {
         Ok(h) => match gguf::to_variant(&h, "x.gguf", Bytes(b.len() as u64)) {
             Ok((v, f)) => {
                 let e = fitcard_estimator::serve::estimate_file(
-                    &decode("ctx=4096&par=2").inputs,
+                    &from_query("ctx=4096&par=2").inputs,
                     &v,
                     &f,
                 );
@@ -202,7 +202,8 @@ fn config_json() {
         let text = String::from_utf8_lossy(b);
         match hf::to_variant("fuzz/model", &text, Bytes(1 << 33), &[]) {
             Ok((v, f)) => {
-                let e = fitcard_estimator::serve::estimate_file(&decode("ctx=8192").inputs, &v, &f);
+                let e =
+                    fitcard_estimator::serve::estimate_file(&from_query("ctx=8192").inputs, &v, &f);
                 assert!(!e.fits || e.total_device_bytes.get() < u64::MAX);
             }
             Err(m) => one_line(&m),
@@ -218,7 +219,7 @@ fn query_strings() {
         .map(|l| l.as_bytes().to_vec())
         .collect();
     fuzz("query string", &seeds, 4, |b| {
-        let d = decode(&String::from_utf8_lossy(b));
+        let d = from_query(&String::from_utf8_lossy(b));
         for n in &d.notices {
             one_line(&n.to_string());
         }
@@ -286,7 +287,7 @@ const QUERIES: [&str; 9] = [
 fn estimate_everywhere(v: &Variant, f: &Format) -> usize {
     let mut fits = 0;
     for q in QUERIES {
-        let e = fitcard_estimator::serve::estimate_file(&decode(q).inputs, v, f);
+        let e = fitcard_estimator::serve::estimate_file(&from_query(q).inputs, v, f);
         assert!(!e.fits || e.total_device_bytes.get() < u64::MAX, "{q}");
         for c in &e.checks {
             one_line(&c.message);

@@ -2,8 +2,8 @@
 //! catalog holds (same KV cache and host-resident bytes), truncated headers ask for more bytes,
 //! and hostile lengths are refused before anything is allocated.
 
-use fitcard_estimator::gguf::{parse, to_variant, Error, MAX_STRING};
-use fitcard_estimator::{catalog, decode, estimate, serve::estimate_file, Bytes};
+use fitcard_estimator::readers::gguf::{parse, to_variant, Error, MAX_STRING};
+use fitcard_estimator::{catalog, estimate, from_query, serve::estimate_file, Bytes};
 use proptest::prelude::*;
 
 enum V<'a> {
@@ -112,10 +112,10 @@ fn a_written_header_reads_back_as_the_catalog_model() {
         ),
         (16, 8, 64, 128_256, true)
     );
-    let i = decode("ctx=4096").inputs;
+    let i = from_query("ctx=4096").inputs;
     let from_file = estimate_file(&i, &v, &f);
     let from_catalog =
-        estimate(&decode("model=meta-llama/Llama-3.2-1B-Instruct&quant=F16&ctx=4096").inputs);
+        estimate(&from_query("model=meta-llama/Llama-3.2-1B-Instruct&quant=F16&ctx=4096").inputs);
     let term = |e: &fitcard_estimator::Estimate, n: &str| {
         e.terms.iter().find(|t| t.name.id() == n).unwrap().bytes
     };
@@ -269,7 +269,7 @@ mod bench_headers;
 /// a header cut inside them asks for the bytes up to the array's end at once.
 #[test]
 fn a_262k_vocabulary_is_skipped_not_kept() {
-    use fitcard_estimator::gguf::Value;
+    use fitcard_estimator::readers::gguf::Value;
     let (b, n_kv) = bench_headers::gguf_262k();
     let h = parse(&b).expect("reads");
     assert_eq!(h.kv.len() as u64, n_kv);

@@ -1,7 +1,7 @@
 //! Golden file of permalinks → decoded inputs (`tests/golden/permalinks.txt`): every link
 //! there must keep decoding to the same configuration and notices.
 
-use fitcard_estimator::{decode, encode};
+use fitcard_estimator::{encode, from_query};
 
 #[test]
 fn permalinks_keep_decoding() {
@@ -11,14 +11,14 @@ fn permalinks_keep_decoding() {
         .map(str::trim)
         .filter(|l| !l.is_empty() && !l.starts_with('#'))
     {
-        let d = decode(q);
+        let d = from_query(q);
         out.push_str(&format!("{q}\n  → {}\n", encode(&d.inputs)));
         for n in &d.notices {
             out.push_str(&format!("  ! {n}\n"));
         }
         // Canonical links are fixed points. (A train-mode `cards` that contradicts `free` stays
         // in the link, ignored, and is reported again each time.)
-        let again = decode(&encode(&d.inputs));
+        let again = from_query(&encode(&d.inputs));
         assert!(
             again.notices.iter().all(|n| n.key == "cards"),
             "{q}: {:?}",

@@ -2,11 +2,11 @@
 //! bounded, quantization_config into the format.
 
 use fitcard_estimator::catalog::catalog;
-use fitcard_estimator::hf::{
+use fitcard_estimator::readers::hf::{
     arch_of, bytes_per_dtype, format_of, format_with, safetensors_header, to_variant, HeaderError,
     Tensor,
 };
-use fitcard_estimator::{decode, estimate, serve::estimate_file};
+use fitcard_estimator::{estimate, from_query, serve::estimate_file};
 use serde_json::json;
 
 /// Qwen3-0.6B's config (https://huggingface.co/Qwen/Qwen3-0.6B/blob/main/config.json, the fields
@@ -70,7 +70,8 @@ fn a_checkpoint_estimates_like_the_catalog() {
         .formats
         .iter()
         .find(|f| {
-            f.id.id() == "BF16" && f.container == fitcard_estimator::quant::Container::Safetensors
+            f.id.id() == "BF16"
+                && f.container == fitcard_estimator::catalog::quant::Container::Safetensors
         })
         .unwrap();
     let tensors = vec![
@@ -94,8 +95,8 @@ fn a_checkpoint_estimates_like_the_catalog() {
     .unwrap();
     assert!(f.duplicate_output);
     let q = "engine=transformers&quant=BF16&ctx=8192&kv=bf16";
-    let from_files = estimate_file(&decode(q).inputs, &v, &f);
-    let from_catalog = estimate(&decode(&format!("model=Qwen/Qwen3-0.6B&{q}")).inputs);
+    let from_files = estimate_file(&from_query(q).inputs, &v, &f);
+    let from_catalog = estimate(&from_query(&format!("model=Qwen/Qwen3-0.6B&{q}")).inputs);
     assert_eq!(
         from_files.total_device_bytes,
         from_catalog.total_device_bytes
@@ -330,7 +331,7 @@ fn latent_recurrent_and_chunked_configs() {
 /// total size; anything else is one line, and a shard outside the folder is refused.
 #[test]
 fn an_index_names_its_shards() {
-    use fitcard_estimator::hf::{safetensors_index, Index};
+    use fitcard_estimator::readers::hf::{safetensors_index, Index};
     let text = br#"{"metadata": {"total_size": 16060522496},
         "weight_map": {"lm_head.weight": "model-00004-of-00004.safetensors",
         "model.embed_tokens.weight": "model-00001-of-00004.safetensors",

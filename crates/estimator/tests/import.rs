@@ -2,9 +2,9 @@
 //! ranking and the permalink then treat it like any catalog family; a later import replaces it.
 //! (Its own test binary: the import changes the process-wide catalog.)
 
+use fitcard_estimator::catalog::quant::Container;
 use fitcard_estimator::catalog::{base, import, Family, Format, SizeKind, Variant};
-use fitcard_estimator::quant::Container;
-use fitcard_estimator::{catalog, decode, encode, estimate, rank, Bytes, GgmlType, Quant};
+use fitcard_estimator::{catalog, encode, estimate, from_query, rank, Bytes, GgmlType, Quant};
 
 fn family(id: &str, quants: &[(Quant, f64)]) -> Family {
     let arch = base().variant("Qwen/Qwen3-8B").unwrap().1.arch.clone();
@@ -50,7 +50,7 @@ fn an_import_behaves_like_a_catalog_family_and_the_next_one_replaces_it() {
     ))
     .unwrap();
     assert_eq!(catalog().families.len(), n + 1);
-    let d = decode("model=someone/Thing-8B-GGUF&quant=Q4_K_M&ctx=4096");
+    let d = from_query("model=someone/Thing-8B-GGUF&quant=Q4_K_M&ctx=4096");
     assert!(d.clean(), "{:?}", d.notices);
     let e = estimate(&d.inputs);
     assert!(e.total_device_bytes > Bytes(5_000_000_000), "{e:?}");
@@ -66,7 +66,7 @@ fn an_import_behaves_like_a_catalog_family_and_the_next_one_replaces_it() {
     import(family("other/Else", &[(Quant::Q4KM, 5.0)])).unwrap();
     assert_eq!(catalog().families.len(), n + 1);
     assert!(catalog().variant("someone/Thing-8B-GGUF").is_none());
-    assert!(!decode("model=someone/Thing-8B-GGUF").clean());
+    assert!(!from_query("model=someone/Thing-8B-GGUF").clean());
 
     // A catalog id cannot be shadowed, and an empty family is refused.
     assert!(import(family("Qwen/Qwen3-8B", &[(Quant::Q4KM, 5.0)])).is_err());

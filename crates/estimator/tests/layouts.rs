@@ -2,13 +2,13 @@
 //! replication and vocabulary padding), where each engine puts the remainder layers, and a
 //! plan that fits only with pipeline parallelism.
 
-use fitcard_estimator::estimate::Layout;
-use fitcard_estimator::layouts::pipeline_stages;
+use fitcard_estimator::estimate::Sharing;
+use fitcard_estimator::serve::layouts::pipeline_stages;
 use fitcard_estimator::serve::{fullest, tensor_parallel};
-use fitcard_estimator::{catalog, decode, Engine};
+use fitcard_estimator::{catalog, from_query, Engine};
 
 fn est(q: &str) -> fitcard_estimator::Estimate {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     fitcard_estimator::serve::estimate_full(&d.inputs)
 }
@@ -78,7 +78,7 @@ fn remainder_layers_placed_as_each_engine_does() {
     // The estimate's own pipeline stages follow vLLM's partition: Qwen3-32B's 64 layers over 6
     // cards (64 heads: no 6-way tensor parallelism) → 10, 11, 11, 11, 11, 10.
     let e = est("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192");
-    assert_eq!(e.layout, Layout::Layer);
+    assert_eq!(e.layout, Sharing::Layer);
     let used = e.layouts.iter().find(|l| l.chosen).expect("chosen layout");
     assert_eq!((used.tp, used.pp), (1, 6));
     assert_eq!(used.stage_layers, vec![10, 11, 11, 11, 11, 10]);
@@ -119,7 +119,7 @@ fn every_factorisation_listed_and_the_tied_head_copied() {
     let embed = v.arch.vocab * v.arch.hidden * 2;
     let one = est("model=Qwen/Qwen3-4B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192");
     let three = est("model=Qwen/Qwen3-4B&engine=vllm&quant=BF16&cards=3&gpu=rtx-4090&ctx=8192");
-    assert_eq!(three.layout, Layout::Layer);
+    assert_eq!(three.layout, Sharing::Layer);
     assert_eq!(
         three.terms[0].bytes.get(),
         one.terms[0].bytes.get() + embed,
@@ -157,7 +157,7 @@ fn chosen_layout_matches_the_estimate() {
 fn a_plan_that_fits_only_with_pipeline_parallelism() {
     let q = "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5";
     let e = est(q);
-    assert_eq!(e.layout, Layout::Layer);
+    assert_eq!(e.layout, Sharing::Layer);
     assert!(e.fits, "{:?}", e.reasons());
     let p = e.parallel.as_ref().expect("a chosen split");
     assert_eq!((p.tp, p.pp, p.pinned), (1, 4, false));
@@ -186,7 +186,7 @@ fn a_plan_that_fits_only_with_pipeline_parallelism() {
     // Pinned: the engine's own answer for that split, and the layout that fits named.
     for pin in ["&tp=4", "&pp=1", "&tp=4&pp=1"] {
         let e = est(&format!("{q}{pin}"));
-        assert_eq!(e.layout, Layout::Tensor, "{pin}");
+        assert_eq!(e.layout, Sharing::Tensor, "{pin}");
         assert!(!e.fits, "{pin}");
         let p = e.parallel.as_ref().expect("a split");
         assert_eq!((p.tp, p.pp, p.pinned), (4, 1, true), "{pin}");
@@ -243,7 +243,7 @@ fn the_chosen_split_fits_with_the_largest_pool() {
         };
         assert!(e.command.contains(&flags), "{q}: {}", e.command);
         for other in e.layouts.iter().filter(|l| l.fits && !l.chosen) {
-            let mut i = decode(q).inputs;
+            let mut i = from_query(q).inputs;
             i.tp = Some(other.tp);
             let o = fitcard_estimator::estimate(&i);
             let (a, b) = (
@@ -298,7 +298,7 @@ fn bad_pins_are_dropped_with_a_notice() {
             None,
         ),
     ] {
-        let d = decode(q);
+        let d = from_query(q);
         assert!(
             d.notices.iter().any(|n| n.key == key),
             "{q}: {:?}",
@@ -309,9 +309,9 @@ fn bad_pins_are_dropped_with_a_notice() {
         assert_eq!(pinned, kept, "{q}");
     }
     // A pin survives the permalink.
-    let d = decode("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&tp=2");
+    let d = from_query("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&tp=2");
     assert!(d.clean(), "{:?}", d.notices);
-    let again = decode(&fitcard_estimator::encode(&d.inputs));
+    let again = from_query(&fitcard_estimator::encode(&d.inputs));
     assert_eq!(again.inputs.tp, Some(2));
 }
 
@@ -319,7 +319,7 @@ fn bad_pins_are_dropped_with_a_notice() {
 /// every number printed without float formatting.
 #[test]
 fn summary_lines_match_the_layouts() {
-    use fitcard_estimator::layouts::summary;
+    use fitcard_estimator::serve::layouts::summary;
     for q in [
         "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5",
         "model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=6&gpu=rtx-4090&ctx=8192",
@@ -327,7 +327,7 @@ fn summary_lines_match_the_layouts() {
         "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&cards=1&gpu=rtx-4090&ctx=8192",
     ] {
         let e = est(q);
-        let lines = summary(&decode(q).inputs);
+        let lines = summary(&from_query(q).inputs);
         assert_eq!(lines.len(), e.layouts.len(), "{q}");
         for (l, full) in lines.iter().zip(&e.layouts) {
             assert_eq!((l.tp, l.pp), (full.tp, full.pp), "{q}");
@@ -347,8 +347,10 @@ fn summary_lines_match_the_layouts() {
         assert!(chosen[0].text.ends_with("(chosen)"), "{}", chosen[0].text);
     }
     let lines = summary(
-        &decode("model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5")
-            .inputs,
+        &from_query(
+            "model=Qwen/Qwen3-32B&engine=vllm&quant=BF16&cards=4&gpu=rtx-4090&ctx=8192&par=5",
+        )
+        .inputs,
     );
     let texts: Vec<&str> = lines.iter().map(|l| l.text.as_str()).collect();
     assert!(
@@ -364,12 +366,13 @@ fn summary_lines_match_the_layouts() {
         "{texts:?}"
     );
     // Other engines and mixed cards: none.
-    assert!(
-        summary(&decode("model=Qwen/Qwen3-8B&engine=llama.cpp&quant=Q4_K_M&cards=2").inputs)
-            .is_empty()
-    );
     assert!(summary(
-        &decode("model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpus=rtx-4090,rtx-3060-12gb").inputs
+        &from_query("model=Qwen/Qwen3-8B&engine=llama.cpp&quant=Q4_K_M&cards=2").inputs
+    )
+    .is_empty());
+    assert!(summary(
+        &from_query("model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpus=rtx-4090,rtx-3060-12gb")
+            .inputs
     )
     .is_empty());
 }

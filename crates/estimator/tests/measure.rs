@@ -3,7 +3,7 @@
 
 use fitcard_estimator::measure::{global_share, Point};
 use fitcard_estimator::terms::kv::{llama, LlamaParams};
-use fitcard_estimator::{catalog, decode, estimate, KvDtype};
+use fitcard_estimator::{catalog, estimate, from_query, KvDtype};
 
 fn arch(id: &str) -> fitcard_estimator::catalog::Arch {
     catalog().variant(id).unwrap().1.arch.clone()
@@ -46,7 +46,7 @@ fn whole_card_readings_give_roughly_the_share() {
     let pts: Vec<Point> = [8192u32, 16384, 32768, 65536]
         .iter()
         .map(|&c| {
-            let d = decode(&format!(
+            let d = from_query(&format!(
                 "model=google/gemma-3-27b-it&quant=Q4_K_M&engine=llama.cpp&ctx={c}&par=1&vram=96"
             ));
             Point {
@@ -111,9 +111,9 @@ fn refuses_what_the_seed_warns_about() {
 /// layout for the KV cache of that model only; a count above the model's layers is refused.
 #[test]
 fn calibrated_global_layers_override_the_layout() {
-    use fitcard_estimator::{decode, encode, estimate};
+    use fitcard_estimator::{encode, estimate, from_query};
     let kv = |q: &str| {
-        let d = decode(q);
+        let d = from_query(q);
         assert!(d.clean(), "{q}: {:?}", d.notices);
         let e = estimate(&d.inputs);
         e.terms
@@ -128,9 +128,9 @@ fn calibrated_global_layers_override_the_layout() {
     let delta = kv(&format!("{base}&gl=12")) - kv(base);
     assert_eq!(delta, 2 * (32768 - 1536) * 8192);
     assert_eq!(kv(&format!("{base}&gl=10")), kv(base));
-    let d = decode(&format!("{base}&gl=11.6"));
-    assert_eq!(decode(&encode(&d.inputs)).inputs, d.inputs);
-    let bad = decode(&format!("{base}&gl=99"));
+    let d = from_query(&format!("{base}&gl=11.6"));
+    assert_eq!(from_query(&encode(&d.inputs)).inputs, d.inputs);
+    let bad = from_query(&format!("{base}&gl=99"));
     assert!(
         bad.notices.iter().any(|n| n.key == "gl"),
         "{:?}",
@@ -345,7 +345,7 @@ fn out_of_domain_is_refused() {
 #[test]
 fn calibration_key_applies_in_the_kv_term() {
     use fitcard_estimator::measure::calibrate;
-    use fitcard_estimator::{decode, encode};
+    use fitcard_estimator::{encode, from_query};
     let a = arch("google/gemma-3-27b-it");
     let pts: Vec<Point> = [8192u64, 16384, 32768, 65536]
         .iter()
@@ -357,9 +357,9 @@ fn calibration_key_applies_in_the_kv_term() {
     let g = calibrate(&pts, &a, KvDtype::F16).unwrap();
     assert_eq!(g.gl, "gl=12");
     let kv = |q: &str| {
-        let d = decode(q);
+        let d = from_query(q);
         assert!(d.clean(), "{q}: {:?}", d.notices);
-        assert_eq!(decode(&encode(&d.inputs)).inputs, d.inputs, "{q}");
+        assert_eq!(from_query(&encode(&d.inputs)).inputs, d.inputs, "{q}");
         estimate(&d.inputs)
             .terms
             .iter()
@@ -370,10 +370,10 @@ fn calibration_key_applies_in_the_kv_term() {
     };
     let base = "model=google/gemma-3-27b-it&ctx=32768";
     let with = format!("{base}&{}", g.gl);
-    assert!(encode(&decode(&with).inputs).contains("gl=12"));
+    assert!(encode(&from_query(&with).inputs).contains("gl=12"));
     assert_eq!(kv(&with) - kv(base), 2 * (32768 - 1536) * 8192);
     for bad in ["gl=-1", "gl=abc", "gl=1e999", "gl=63", "gl=NaN"] {
-        let d = decode(&format!("{base}&{bad}"));
+        let d = from_query(&format!("{base}&{bad}"));
         let n: Vec<_> = d.notices.iter().filter(|n| n.key == "gl").collect();
         assert_eq!(n.len(), 1, "{bad}: {:?}", d.notices);
         assert!(!n[0].message.contains('\n') && n[0].message.len() < 300);
@@ -438,7 +438,7 @@ fn how_to_measure_per_engine() {
         ),
     ];
     for (q, want) in cases {
-        let d = decode(q);
+        let d = from_query(q);
         assert!(d.clean(), "{q}: {:?}", d.notices);
         let t = how_to_measure(&d.inputs).unwrap();
         for w in want {
@@ -460,11 +460,11 @@ fn how_to_measure_per_engine() {
         assert!(estimate(&j).fits, "{q}: {c:?}");
     }
     // The window pushes the points up (gemma-2: 4,096-token window, 8,192 context).
-    let d = decode("model=google/gemma-2-9b-it&engine=llama.cpp");
+    let d = from_query("model=google/gemma-2-9b-it&engine=llama.cpp");
     let c = measuring_contexts(&d.inputs).unwrap();
     assert!(c[0] >= 4096 + 512, "{c:?}");
     // Nothing fits: said in one line.
-    let d = decode("model=meta-llama/Llama-3.1-70B-Instruct&quant=Q8_0&vram=4");
+    let d = from_query("model=meta-llama/Llama-3.1-70B-Instruct&quant=Q8_0&vram=4");
     let e = how_to_measure(&d.inputs).unwrap_err();
     assert!(!e.contains('\n'), "{e}");
 }

@@ -20,7 +20,7 @@
 //!   weights + KV of 2049 tokens (by 94, 87, 250 MiB): generation ended before 2048 new tokens
 //!   (end of sequence), so less KV existed. The estimator budgets the full context on purpose.
 
-use fitcard_estimator::baselines::{estimated_mib, Reading, ROWS};
+use fitcard_estimator::accuracy::{estimated_mib, Reading, ROWS};
 
 #[test]
 fn transformers_qwen3_speed_benchmark() {

@@ -2,13 +2,13 @@
 //! window), the wired-memory share of a Mac's RAM, the refusals (no MLX weights, not an Apple
 //! GPU, several cards), its command, and its formats' sizes.
 
+use fitcard_estimator::catalog::quant::Container;
 use fitcard_estimator::catalog::SizeKind;
 use fitcard_estimator::estimate::CheckName;
-use fitcard_estimator::quant::Container;
-use fitcard_estimator::support::{default_wired_limit, wired_limit_words};
+use fitcard_estimator::serve::support::{default_wired_limit, wired_limit_words};
 use fitcard_estimator::terms::kv::{mlx, mlx_cells, MLX_STEP};
 use fitcard_estimator::units::{Bytes, GIB, MIB};
-use fitcard_estimator::{catalog, decode, estimate, Engine, KvDtype, Quant};
+use fitcard_estimator::{catalog, estimate, from_query, Engine, KvDtype, Quant};
 
 #[test]
 fn the_engine_parses_and_old_spellings_still_do() {
@@ -17,7 +17,7 @@ fn the_engine_parses_and_old_spellings_still_do() {
     assert_eq!("vllm".parse::<Engine>(), Ok(Engine::Vllm));
     assert_eq!(Engine::Mlx.id(), "mlx");
     assert_eq!(Engine::Mlx.container(), Container::Mlx);
-    let d = decode("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m4-max-128gb");
+    let d = from_query("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m4-max-128gb");
     assert_eq!(d.inputs.engine, Engine::Mlx);
     assert_eq!(d.inputs.quant, Quant::Mlx4);
 }
@@ -112,8 +112,10 @@ fn over_the_share_the_check_says_how_to_raise_it() {
     assert!(wired_limit_words(catalog().gpu("rtx-4090").unwrap(), Bytes(GIB)).is_none());
     // Through the estimate: Qwen3-14B 8-bit, two requests of 32K tokens on a 32 GB Mac.
     let e = estimate(
-        &decode("model=Qwen/Qwen3-14B&engine=mlx&quant=MLX-8bit&gpu=m2-max-32gb&ctx=32768&par=2")
-            .inputs,
+        &from_query(
+            "model=Qwen/Qwen3-14B&engine=mlx&quant=MLX-8bit&gpu=m2-max-32gb&ctx=32768&par=2",
+        )
+        .inputs,
     );
     assert!(!e.fits);
     let c = e
@@ -126,7 +128,8 @@ fn over_the_share_the_check_says_how_to_raise_it() {
 
 #[test]
 fn mlx_refuses_other_cards_other_formats_and_several_cards() {
-    let e = estimate(&decode("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=rtx-4090").inputs);
+    let e =
+        estimate(&from_query("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=rtx-4090").inputs);
     assert!(!e.fits);
     let c = e
         .checks
@@ -139,7 +142,7 @@ fn mlx_refuses_other_cards_other_formats_and_several_cards() {
         c.message
     );
     // A model with no MLX weights in the catalog: no format for MLX.
-    let e = estimate(&decode("model=Qwen/Qwen3-32B&engine=mlx&gpu=m3-max-128gb").inputs);
+    let e = estimate(&from_query("model=Qwen/Qwen3-32B&engine=mlx&gpu=m3-max-128gb").inputs);
     assert!(!e.fits);
     assert!(
         e.reasons().iter().any(|r| r.contains("no MLX files")),
@@ -147,13 +150,16 @@ fn mlx_refuses_other_cards_other_formats_and_several_cards() {
         e.reasons()
     );
     let e = estimate(
-        &decode("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m3-max-128gb&cards=2").inputs,
+        &from_query("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m3-max-128gb&cards=2")
+            .inputs,
     );
     assert!(!e.fits);
     // And on an Apple machine it runs.
     let e = estimate(
-        &decode("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m4-max-128gb&ctx=8192&par=1")
-            .inputs,
+        &from_query(
+            "model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m4-max-128gb&ctx=8192&par=1",
+        )
+        .inputs,
     );
     assert!(e.fits, "{:?}", e.reasons());
 }
@@ -161,8 +167,10 @@ fn mlx_refuses_other_cards_other_formats_and_several_cards() {
 #[test]
 fn the_command_writes_concurrency_and_the_cache_bound() {
     let e = estimate(
-        &decode("model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m4-max-128gb&ctx=8192&par=2")
-            .inputs,
+        &from_query(
+            "model=Qwen/Qwen3-8B&engine=mlx&quant=MLX-4bit&gpu=m4-max-128gb&ctx=8192&par=2",
+        )
+        .inputs,
     );
     let kv = 2 * 8192 * 36 * 8 * 128 * 2 * 2u64;
     assert_eq!(
@@ -183,7 +191,7 @@ fn mlx_formats_follow_bits_plus_32_over_the_group_size() {
     let mut n = 0;
     for f in &catalog().families {
         for v in &f.variants {
-            let params = fitcard_estimator::speed::param_counts(&v.arch);
+            let params = fitcard_estimator::serve::speed::param_counts(&v.arch);
             let tied = v.arch.tied_embeddings;
             let total = params.total() - if tied { params.output } else { 0 };
             for fm in v.formats.iter().filter(|f| f.container == Container::Mlx) {

@@ -3,7 +3,7 @@
 //! bounded or checked. The structure-aware fuzz targets (`tests/fuzz.rs`) search for more.
 
 use fitcard_estimator::catalog::{catalog, Mla};
-use fitcard_estimator::{decode, gguf, hf, speed, Bytes};
+use fitcard_estimator::{from_query, readers::gguf, readers::hf, serve::speed, Bytes};
 
 fn deepseek_config() -> serde_json::Value {
     let p = format!(
@@ -90,6 +90,6 @@ fn the_spill_fit_sums_per_card_bytes_without_wrapping() {
     }
     let (v, f) = gguf::to_variant(&h, "x.gguf", Bytes(1 << 33)).unwrap();
     let q = "engine=llama.cpp&ctx=16777216&par=1024&cards=64&gpu=h200";
-    let e = fitcard_estimator::serve::estimate_file(&decode(q).inputs, &v, &f);
+    let e = fitcard_estimator::serve::estimate_file(&from_query(q).inputs, &v, &f);
     assert!(!e.fits);
 }

@@ -33,9 +33,9 @@ fn the_pages_catalog_encodes_the_catalog_files() {
 /// equal to it here, and written with the same `FITCARD_WRITE_CATALOG=1`.
 #[test]
 fn the_catalog_parts_are_cut_from_the_pages_catalog() {
-    use fitcard_estimator::catalog::{decode, parts, tag};
+    use fitcard_estimator::catalog::{from_postcard, parts, tag};
     let dir = std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/parts"));
-    let c = decode(PAGE_POSTCARD).expect("the page's catalog decodes");
+    let c = from_postcard(PAGE_POSTCARD).expect("the page's catalog decodes");
     let want = parts::split(&c, tag(PAGE_POSTCARD));
     if std::env::var_os("FITCARD_WRITE_CATALOG").is_some() {
         let _ = std::fs::remove_dir_all(dir);

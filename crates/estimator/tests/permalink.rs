@@ -2,7 +2,7 @@
 //! overflow on any input (property-tested over random query strings).
 
 use fitcard_estimator::inputs::limits;
-use fitcard_estimator::{decode, encode, estimate, rank, GpuChoice, Inputs};
+use fitcard_estimator::{encode, estimate, from_query, rank, GpuChoice, Inputs};
 use proptest::prelude::*;
 
 fn keys(q: &str) -> Vec<&str> {
@@ -33,9 +33,9 @@ fn round_trip_restores_everything() {
         "v=1&model=Qwen/Qwen3-32B&gpu=rtx-3060-12gb&ngl=0&engine=ollama",
     ];
     for q in queries {
-        let d = decode(q);
+        let d = from_query(q);
         assert!(d.clean(), "{q}: {:?}", d.notices);
-        let again = decode(&encode(&d.inputs));
+        let again = from_query(&encode(&d.inputs));
         assert!(again.clean(), "{:?}", again.notices);
         assert_eq!(again.inputs, d.inputs);
     }
@@ -78,7 +78,7 @@ fn bad_values_fall_back_and_name_the_key() {
         ("gpu=rtx-4090&vram=24", "vram", "gpu=rtx-4090"),  // both card forms
     ];
     for (q, key, kept) in cases {
-        let d = decode(q);
+        let d = from_query(q);
         assert!(
             d.notices.iter().any(|n| n.key == *key),
             "{q}: {:?}",
@@ -86,7 +86,7 @@ fn bad_values_fall_back_and_name_the_key() {
         );
         assert!(!d.notices[0].message.is_empty());
         // The library keeps a safe default for the refused key, and everything else as given.
-        let want = decode(kept);
+        let want = from_query(kept);
         assert!(want.clean(), "{kept}: {:?}", want.notices);
         assert_eq!(d.inputs, want.inputs, "{q} reads as {kept}");
     }
@@ -95,7 +95,7 @@ fn bad_values_fall_back_and_name_the_key() {
 #[test]
 fn format_missing_for_engine_is_replaced_by_nearest() {
     // Q4_K_M is a GGUF format; vLLM loads safetensors.
-    let d = decode("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=vllm");
+    let d = from_query("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=vllm");
     assert!(
         d.notices.iter().any(|n| n.key == "quant"),
         "{:?}",
@@ -112,7 +112,7 @@ fn normalize_checks_programmatic_inputs() {
         gpu: GpuChoice::Catalog("rtx-9999".into()),
         ..Inputs::default()
     };
-    let n = fitcard_estimator::permalink::normalize(&mut i);
+    let n = fitcard_estimator::inputs::permalink::normalize(&mut i);
     assert!(n.iter().any(|n| n.key == "gpu"), "{n:?}");
     assert_eq!(i.gpu, Inputs::default().gpu);
 }
@@ -120,14 +120,14 @@ fn normalize_checks_programmatic_inputs() {
 /// A default the user never wrote is adjusted silently: `engine=vllm` alone is a clean link.
 #[test]
 fn unstated_defaults_adjust_silently() {
-    let d = decode("engine=vllm");
+    let d = from_query("engine=vllm");
     assert!(d.clean(), "{:?}", d.notices);
     assert_eq!(d.inputs.quant.to_string(), "BF16");
 }
 
 #[test]
 fn leading_question_mark_and_escapes() {
-    let d = decode("?model=google%2Fgemma-3-1b-it&quant=f16&engine=llama.cpp");
+    let d = from_query("?model=google%2Fgemma-3-1b-it&quant=f16&engine=llama.cpp");
     assert!(d.clean(), "{:?}", d.notices);
     assert_eq!(d.inputs.model, "google/gemma-3-1b-it");
 }
@@ -140,7 +140,7 @@ fn limits_are_inclusive() {
         limits::PAR.1,
         limits::CARDS.1
     );
-    let d = decode(&q);
+    let d = from_query(&q);
     assert!(d.clean(), "{:?}", d.notices);
     // Extreme but accepted values still estimate without overflow.
     let e = estimate(&d.inputs);
@@ -153,10 +153,10 @@ proptest! {
     /// Any string decodes without panic, and what it decodes to estimates, ranks and round-trips.
     #[test]
     fn any_query_is_safe(q in "[a-z0-9=&%.,_/+-]{0,80}") {
-        let d = decode(&q);
+        let d = from_query(&q);
         let e = estimate(&d.inputs);
         prop_assert!(e.total_device_bytes.get() < u64::MAX);
-        let back = decode(&encode(&d.inputs));
+        let back = from_query(&encode(&d.inputs));
         prop_assert!(back.clean(), "{:?}", back.notices);
         prop_assert_eq!(back.inputs, d.inputs);
     }
@@ -172,7 +172,7 @@ proptest! {
         ],
         ctx in 1u32..=4_194_304, par in 1u32..=1024, cards in 1u32..=64,
     ) {
-        let d = decode(&format!("{key}={val}&engine=vllm"));
+        let d = from_query(&format!("{key}={val}&engine=vllm"));
         let _ = estimate(&d.inputs);
         let i = Inputs { ctx, par, cards, ..d.inputs };
         let e = estimate(&i);
@@ -185,9 +185,9 @@ proptest! {
 /// value), and a key outside it is not.
 #[test]
 fn keys_lists_every_key_the_decoder_reads() {
-    use fitcard_estimator::permalink::KEYS;
+    use fitcard_estimator::inputs::permalink::KEYS;
     for k in KEYS {
-        let d = fitcard_estimator::decode(&format!("{k}=x"));
+        let d = fitcard_estimator::from_query(&format!("{k}=x"));
         assert!(
             d.notices
                 .iter()
@@ -196,7 +196,7 @@ fn keys_lists_every_key_the_decoder_reads() {
             d.notices
         );
     }
-    let d = fitcard_estimator::decode("nosuchkey=1");
+    let d = fitcard_estimator::from_query("nosuchkey=1");
     assert!(d
         .notices
         .iter()

@@ -9,7 +9,7 @@ use fitcard_estimator::estimate::Severity;
 use fitcard_estimator::inputs::{
     limits, GradCkpt, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs, Trainer,
 };
-use fitcard_estimator::{decode, encode, estimate, training, Engine, GpuChoice, Inputs};
+use fitcard_estimator::{encode, estimate, from_query, train, Engine, GpuChoice, Inputs};
 use proptest::prelude::*;
 use proptest::sample::select;
 
@@ -145,7 +145,7 @@ proptest! {
     #[test]
     fn permalinks_round_trip(i in prop_oneof![serve_inputs(), train_inputs()], embed in any::<bool>()) {
         let i = Inputs { embed, ..i };
-        let d = decode(&encode(&i));
+        let d = from_query(&encode(&i));
         prop_assert!(d.clean(), "{}: {:?}", encode(&i), d.notices);
         prop_assert_eq!(d.inputs, i);
     }
@@ -218,7 +218,7 @@ proptest! {
     /// Training: a longer sequence, a bigger batch or a higher rank never needs less memory.
     #[test]
     fn training_is_monotone(i in train_inputs(), ds in 0u32..=8192, db in 0u32..=4, dr in 0u32..=64) {
-        let total = |j: &Inputs| training::estimate(j).estimate.total_device_bytes.get();
+        let total = |j: &Inputs| train::estimate(j).estimate.total_device_bytes.get();
         let mut j = i.clone();
         j.train.seq += ds;
         prop_assert!(total(&j) >= total(&i));
@@ -298,7 +298,7 @@ proptest! {
     /// the badge never panic, every number is finite, and the decoded inputs round-trip.
     #[test]
     fn structured_queries_are_safe(q in any_query()) {
-        let d = decode(&q);
+        let d = from_query(&q);
         let i = &d.inputs;
         let e = estimate(i);
         let sum: u64 = e.per_card.iter().map(|c| c.bytes.get()).sum();
@@ -309,12 +309,12 @@ proptest! {
         if let Some(c) = e.max_concurrency {
             prop_assert!(c.is_finite());
         }
-        let t = training::estimate(i);
+        let t = train::estimate(i);
         prop_assert!(t.estimate.total_device_bytes.get() > 0 || t.estimate.terms.is_empty());
         let _ = fitcard_estimator::rank(i);
         let _ = fitcard_estimator::badge::svg(&e, i);
         let _ = fitcard_estimator::solve::solve(i, fitcard_estimator::solve::Target::Par);
-        let back = decode(&encode(i));
+        let back = from_query(&encode(i));
         prop_assert!(back.notices.iter().all(|n| n.key == "cards"), "{:?}", back.notices);
         prop_assert_eq!(&back.inputs, i);
     }

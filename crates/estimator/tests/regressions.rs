@@ -1,12 +1,12 @@
 //! Defects found by driving the page and the CLI as a new user would (exact reproductions),
 //! one test each; every one failed before its fix.
 
-use fitcard_estimator::estimate::{Layout, Severity};
+use fitcard_estimator::estimate::{Severity, Sharing};
 use fitcard_estimator::inputs::{ECHO_CHARS, MAX_NOTICES};
-use fitcard_estimator::{decode, estimate, training, Estimate};
+use fitcard_estimator::{estimate, from_query, train, Estimate};
 
 fn est(q: &str) -> Estimate {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     estimate(&d.inputs)
 }
@@ -62,7 +62,7 @@ fn three_cards_fit_by_layer_split() {
         let e = est(q);
         assert!(e.fits, "{q}: {:?}", e.checks);
         assert!(e.headroom().0 > 0);
-        assert_eq!(e.layout, Layout::Layer);
+        assert_eq!(e.layout, Sharing::Layer);
         let tp = e
             .checks
             .iter()
@@ -81,7 +81,7 @@ fn three_cards_fit_by_layer_split() {
     // used, and said (on 2 × RTX 4090 Qwen3-8B's all-reduce buffers cost more than 5 % of the
     // pool, and two pipeline stages run: crate::estimate::ParallelChoice).
     let e = est("model=Qwen/Qwen3-32B&cards=2&engine=vllm&quant=BF16&gpu=h100-sxm");
-    assert_eq!(e.layout, Layout::Tensor);
+    assert_eq!(e.layout, Sharing::Tensor);
     assert!(e.command.contains("--tensor-parallel-size 2"));
 }
 
@@ -136,9 +136,9 @@ fn vllm_cards_sum_to_totals_and_fullest_card_decides() {
 /// 3a. Train mode: a picked GPU with no free memory got a 2-byte remainder and the plan "fit".
 #[test]
 fn train_picked_gpu_without_room_does_not_fit() {
-    let d = decode("mode=train&model=google/gemma-3-1b-it&free=24,24,24,0&pick=0,1,2,3");
+    let d = from_query("mode=train&model=google/gemma-3-1b-it&free=24,24,24,0&pick=0,1,2,3");
     assert!(d.clean());
-    let t = training::estimate(&d.inputs);
+    let t = train::estimate(&d.inputs);
     assert!(!t.estimate.fits);
     let room = t
         .estimate
@@ -156,8 +156,8 @@ fn train_picked_gpu_without_room_does_not_fit() {
     let sum: u64 = t.estimate.per_card.iter().map(|c| c.bytes.get()).sum();
     assert_eq!(sum, t.estimate.total_device_bytes.get());
     // Without the empty GPU it fits.
-    let d = decode("mode=train&model=google/gemma-3-1b-it&free=24,24,24,0&pick=0,1,2");
-    assert!(training::estimate(&d.inputs).estimate.fits);
+    let d = from_query("mode=train&model=google/gemma-3-1b-it&free=24,24,24,0&pick=0,1,2");
+    assert!(train::estimate(&d.inputs).estimate.fits);
 }
 
 /// 3b. `free` defines the GPUs: `cards` does not widen the range of `pick` (it said "the
@@ -170,19 +170,19 @@ fn train_free_defines_the_gpus() {
         "mode=train&free=24&pick=3",
         "mode=train&free=24,24&pick=1,1",
     ] {
-        let d = decode(q);
+        let d = from_query(q);
         let n = d.notices.iter().find(|n| n.key == "pick");
         assert!(n.is_some(), "{q}: {:?}", d.notices);
         assert!(d.inputs.train.pick.is_empty(), "{q}");
     }
-    let d = decode("mode=train&free=24,24&cards=4");
+    let d = from_query("mode=train&free=24,24&cards=4");
     assert!(
         d.notices.iter().any(|n| n.key == "cards"),
         "{:?}",
         d.notices
     );
     // Old links written with the default one card keep decoding cleanly.
-    assert!(decode("mode=train&free=24,24&cards=1&pick=1").clean());
+    assert!(from_query("mode=train&free=24,24&cards=1&pick=1").clean());
 }
 
 /// 5. The llama-server default-slots warning said "1.12 GiB … not the 1.12 GiB budgeted": it
@@ -203,19 +203,19 @@ fn default_slots_warning_does_not_contradict_itself() {
 ///    capped like the page's edits.
 #[test]
 fn echoes_are_bounded_and_notices_capped() {
-    let d = decode("ab%0Acd%1B=1");
+    let d = from_query("ab%0Acd%1B=1");
     let n = &d.notices[0];
     assert!(
         !n.to_string().contains('\n') && !n.to_string().contains('\x1b'),
         "{n}"
     );
     let long = "x".repeat(100_000);
-    let d = decode(&format!("model={long}"));
+    let d = from_query(&format!("model={long}"));
     let shown = d.notices[0].to_string();
     assert!(shown.len() < 200, "{} chars", shown.len());
     assert!(shown.contains(&format!("{}…", "x".repeat(ECHO_CHARS))));
     let q: String = (0..3000).map(|k| format!("u{k}=1&")).collect();
-    let d = decode(&q);
+    let d = from_query(&q);
     assert_eq!(d.notices.len(), MAX_NOTICES + 1);
     assert_eq!(d.notices[MAX_NOTICES].to_string(), "… and 2,992 more");
 }
@@ -224,7 +224,7 @@ fn echoes_are_bounded_and_notices_capped() {
 ///    newline.
 #[test]
 fn plus_sign_is_not_a_hex_digit() {
-    let d = decode("model=%+A");
+    let d = from_query("model=%+A");
     assert!(!d.notices[0].message.contains('\n'));
     assert!(
         d.notices[0].message.contains("\"% A\""),

@@ -3,10 +3,10 @@
 
 use fitcard_estimator::estimate::CheckName;
 use fitcard_estimator::terms::{Place, TermName};
-use fitcard_estimator::{decode, estimate, rank, Estimate, Inputs};
+use fitcard_estimator::{estimate, from_query, rank, Estimate, Inputs};
 
 fn est(q: &str) -> Estimate {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     estimate(&d.inputs)
 }
@@ -136,7 +136,7 @@ fn commands_always_write_concurrency() {
 /// split by layer (`-sm layer`), which starts and fits. The check is `info`, `fits` holds.
 #[test]
 fn tensor_parallel_impossible_falls_back_to_layer_split() {
-    use fitcard_estimator::estimate::{Layout, Severity};
+    use fitcard_estimator::estimate::{Severity, Sharing};
     let e = est("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=llama.cpp&cards=3&gpu=rtx-4090");
     let c = check(&e, CheckName::TensorParallel);
     assert!(!c.ok);
@@ -146,7 +146,7 @@ fn tensor_parallel_impossible_falls_back_to_layer_split() {
         "KV heads (1) not divisible by 3 cards: tensor parallelism cannot start; layer split used instead (-sm layer): it fits, but the extra cards add capacity, not speed"
     );
     assert!(e.fits);
-    assert_eq!(e.layout, Layout::Layer);
+    assert_eq!(e.layout, Sharing::Layer);
     assert!(e.command.contains("-sm layer -ts 1,1,1"), "{}", e.command);
     assert!(check(&e, CheckName::VramPerCard).ok);
 }
@@ -182,7 +182,8 @@ fn vllm_tp_rule_with_replication() {
 #[test]
 fn three_cards_rank_the_gemma3_family_by_layer_split() {
     let i =
-        decode("model=google/gemma-3-27b-it&engine=llama.cpp&cards=3&gpu=rtx-4090&ctx=4096").inputs;
+        from_query("model=google/gemma-3-27b-it&engine=llama.cpp&cards=3&gpu=rtx-4090&ctx=4096")
+            .inputs;
     let r = rank(&i);
     assert!(!r.is_empty());
     assert!(r
@@ -198,7 +199,7 @@ fn three_cards_rank_the_gemma3_family_by_layer_split() {
 /// Qwen3-14B Q8_0 (15.70 GB) on one 24 GiB card: 14B Q8_0 ranks first of the two.
 #[test]
 fn ranking_trap_capability_before_size() {
-    let i = decode("model=Qwen/Qwen3-8B&engine=llama.cpp&vram=24&ctx=4096&par=1").inputs;
+    let i = from_query("model=Qwen/Qwen3-8B&engine=llama.cpp&vram=24&ctx=4096&par=1").inputs;
     let r = rank(&i);
     let pos = |m: &str, q: &str| {
         r.iter()
@@ -348,7 +349,7 @@ fn whole_catalog_estimates() {
 #[test]
 fn refused_plans_show_no_speed_and_lead_with_their_reason() {
     let q = "model=Qwen/Qwen2.5-72B-Instruct&quant=BF16&engine=vllm&gpu=a100-80gb&cards=2&tp=2&ctx=1025&par=1";
-    let e = fitcard_estimator::estimate(&fitcard_estimator::decode(q).inputs);
+    let e = fitcard_estimator::estimate(&fitcard_estimator::from_query(q).inputs);
     assert!(!e.starts(), "{:?}", e.reasons());
     assert!(
         e.speed.is_some(),
@@ -357,7 +358,7 @@ fn refused_plans_show_no_speed_and_lead_with_their_reason() {
     assert!(e.shown_speed().is_none());
     // The ranking of the family on one 24 GB card: the rows vLLM refuses show no tokens/s.
     let q = "model=Qwen/Qwen2.5-72B-Instruct&engine=vllm&gpu=rtx-4090&ctx=32768";
-    let r = fitcard_estimator::rank(&fitcard_estimator::decode(q).inputs);
+    let r = fitcard_estimator::rank(&fitcard_estimator::from_query(q).inputs);
     let refused: Vec<_> = r
         .iter()
         .filter(|c| c.reasons.iter().any(|m| m.contains("fails at startup")))
@@ -365,7 +366,7 @@ fn refused_plans_show_no_speed_and_lead_with_their_reason() {
     assert!(!refused.is_empty(), "{q}");
     assert!(refused.iter().all(|c| c.decode_tps.is_none()));
     let q = "model=Qwen/Qwen3.5-9B&engine=ollama&gpu=rtx-4090";
-    let e = fitcard_estimator::estimate(&fitcard_estimator::decode(q).inputs);
+    let e = fitcard_estimator::estimate(&fitcard_estimator::from_query(q).inputs);
     assert!(
         !e.fits && e.headroom() > fitcard_estimator::units::SignedBytes::default(),
         "{q}"
@@ -374,7 +375,7 @@ fn refused_plans_show_no_speed_and_lead_with_their_reason() {
     assert!(why.contains("Ollama cannot run"), "{why}");
     let q = "model=Qwen/Qwen3-8B&gpu=rtx-4090";
     assert_eq!(
-        fitcard_estimator::estimate(&fitcard_estimator::decode(q).inputs).lead_reason(),
+        fitcard_estimator::estimate(&fitcard_estimator::from_query(q).inputs).lead_reason(),
         None
     );
 }

@@ -3,10 +3,10 @@
 
 use fitcard_estimator::catalog::catalog;
 use fitcard_estimator::solve::{solve, Target};
-use fitcard_estimator::{decode, estimate, training, GpuChoice, Inputs};
+use fitcard_estimator::{estimate, from_query, train, GpuChoice, Inputs};
 
 fn inputs(q: &str) -> Inputs {
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.clean(), "{q}: {:?}", d.notices);
     d.inputs
 }
@@ -126,7 +126,7 @@ fn longest_training_sequence() {
     let at_b = |x: u32| {
         let mut j = i0.clone();
         j.train.bsz = x;
-        training::estimate(&j).estimate.fits
+        train::estimate(&j).estimate.fits
     };
     assert!(at_b(b) && !at_b(b + 1), "{b}");
     let i = inputs("mode=train&model=meta-llama/Llama-3.1-8B-Instruct&free=24");
@@ -134,7 +134,7 @@ fn longest_training_sequence() {
     let at = |s: u32| {
         let mut j = i.clone();
         j.train.seq = s;
-        training::estimate(&j).estimate.fits
+        train::estimate(&j).estimate.fits
     };
     assert!(at(q) && !at(q + 1), "{q}");
 }
@@ -161,7 +161,7 @@ fn train_limits_are_exact_per_profile() {
         if let Some(b) = bsz {
             j.train.bsz = b;
         }
-        training::estimate(&j).estimate.fits
+        train::estimate(&j).estimate.fits
     };
     let mut solved = 0;
     for trainer in Trainer::ALL {
@@ -214,7 +214,7 @@ fn train_limits_are_exact_per_profile() {
 fn train_gib(i: &Inputs, seq: u32) -> f64 {
     let mut j = i.clone();
     j.train.seq = seq;
-    training::estimate(&j).estimate.total_device_bytes.gib()
+    train::estimate(&j).estimate.total_device_bytes.gib()
 }
 
 /// (model, trainer, gc, tier GiB, published max context, solved/published bounds, bounds of the
@@ -362,7 +362,7 @@ fn solve_answers_with_a_list_of_cards_reestimate() {
         let v = variants[r.next() as usize % variants.len()];
         let f = &v.formats[r.next() as usize % v.formats.len()];
         let engine = match f.container {
-            fitcard_estimator::quant::Container::Gguf => "llama.cpp",
+            fitcard_estimator::catalog::quant::Container::Gguf => "llama.cpp",
             _ => ["vllm", "transformers", "sglang"][r.next() as usize % 3],
         };
         let n = 1 + r.next() as usize % 8;
@@ -376,7 +376,7 @@ fn solve_answers_with_a_list_of_cards_reestimate() {
             [4096, 32768][r.next() as usize % 2],
             list.join(",")
         );
-        let i = decode(&q).inputs;
+        let i = from_query(&q).inputs;
         checked += 1;
         if let Some(c) = solve(&i, Target::Cards).value {
             answered += 1;
@@ -422,7 +422,7 @@ fn one_context_limit_everywhere() {
     use fitcard_estimator::solve::ctx_max;
     use fitcard_estimator::Engine;
     let ctx_ok = |q: &str| {
-        let e = estimate(&decode(q).inputs);
+        let e = estimate(&from_query(q).inputs);
         e.checks
             .iter()
             .find(|c| c.name == CheckName::ContextLength)
@@ -434,7 +434,7 @@ fn one_context_limit_everywhere() {
             for engine in [Engine::LlamaCpp, Engine::Ollama, Engine::Vllm] {
                 let longest = v.arch.longest_ctx(engine).min(limits::CTX.1);
                 let q = format!("model={}&engine={}", v.id, engine.id());
-                assert_eq!(ctx_max(&decode(&q).inputs), longest, "{q}");
+                assert_eq!(ctx_max(&from_query(&q).inputs), longest, "{q}");
                 if ctx_ok(&format!("{q}&ctx={longest}")).is_none() {
                     continue; // no format for this engine
                 }

@@ -1,10 +1,10 @@
 //! Decode speed against published llama-bench runs (`data/speed.json`, each row with its
-//! URL): the fit of `fitcard_estimator::speed` reproduces every decode row within 20 %, and a
+//! URL): the fit of `fitcard_estimator::serve::speed` reproduces every decode row within 20 %, and a
 //! spill to host memory costs what it should.
 
 use fitcard_estimator::catalog::MemoryKind;
-use fitcard_estimator::speed::{param_counts, tp_comm_s, Fit, GDDR, HBM};
-use fitcard_estimator::{catalog, decode, estimate};
+use fitcard_estimator::serve::speed::{param_counts, tp_comm_s, Fit, GDDR, HBM};
+use fitcard_estimator::{catalog, estimate, from_query};
 
 /// The published rows, `data/speed.json`.
 fn speed_data() -> serde_json::Value {
@@ -38,8 +38,8 @@ fn end_to_end(
     q: &str,
     measured: f64,
     lines: &mut Vec<String>,
-) -> (fitcard_estimator::speed::Speed, f64) {
-    let d = decode(q);
+) -> (fitcard_estimator::serve::speed::Speed, f64) {
+    let d = from_query(q);
     assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
     let sp = estimate(&d.inputs).speed.expect(q);
     let err = sp.decode_tps / measured - 1.0;
@@ -85,7 +85,7 @@ fn row_bytes(r: &serde_json::Value) -> Option<f64> {
 /// every row within a factor 1.5.
 #[test]
 fn llama_bench_decode_rows_within_twenty_percent() {
-    use fitcard_estimator::speed::{decode_fit, RDNA};
+    use fitcard_estimator::serve::speed::{decode_fit, RDNA};
     let data = speed_data();
     let mut checked = 0;
     let mut bad = Vec::new();
@@ -208,7 +208,7 @@ fn cpu_only_rows_read_less_than_the_theoretical_ram_bandwidth() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     let (median, _) = stats(&mut single);
     assert!(
-        (median - fitcard_estimator::speed::HOST_EFF).abs() < 0.005,
+        (median - fitcard_estimator::serve::speed::HOST_EFF).abs() < 0.005,
         "HOST_EFF is the median single-socket share: {median:.3}"
     );
 }
@@ -219,7 +219,7 @@ fn cpu_only_rows_read_less_than_the_theoretical_ram_bandwidth() {
 /// order of magnitude.
 #[test]
 fn estimator_speed() {
-    let s = |q: &str| estimate(&decode(q).inputs).speed.expect(q);
+    let s = |q: &str| estimate(&from_query(q).inputs).speed.expect(q);
     let dense = s("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096");
     assert!((100.0..160.0).contains(&dense.decode_tps), "{dense:?}");
     let four = s("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096&par=4");
@@ -235,7 +235,7 @@ fn estimator_speed() {
     assert!(spill.decode_tps * 5.0 < spill.on_card_tps, "{spill:?}");
     // A free-form card has no bandwidth: no speed rather than a guess; with `bw=` it has one,
     // the same as the catalog card of that bandwidth and size.
-    assert!(estimate(&decode("vram=24").inputs).speed.is_none());
+    assert!(estimate(&from_query("vram=24").inputs).speed.is_none());
     let free = s("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096&vram=24&bw=1008");
     assert!(
         (free.decode_tps / dense.decode_tps - 1.0).abs() < 0.02,
@@ -250,7 +250,7 @@ fn estimator_speed() {
 #[test]
 fn offload_pins_ngl_and_reads_host_layers_at_ram_bandwidth() {
     let q = "model=Qwen/Qwen3-32B&quant=Q4_K_M&gpu=rtx-3060-12gb&ctx=8192";
-    let spill = estimate(&decode(q).inputs);
+    let spill = estimate(&from_query(q).inputs);
     let sp = spill.speed.clone().unwrap();
     assert!(!spill.fits && sp.offloaded_layers > 0);
     let layers = 64; // Qwen3-32B's blocks
@@ -259,9 +259,9 @@ fn offload_pins_ngl_and_reads_host_layers_at_ram_bandwidth() {
         .parse()
         .unwrap();
     // The pinned number is the most that fit: one more does not.
-    let e = estimate(&decode(&format!("{q}&ngl={pinned}")).inputs);
+    let e = estimate(&from_query(&format!("{q}&ngl={pinned}")).inputs);
     assert!(e.fits, "{:?}", e.checks);
-    assert!(!estimate(&decode(&format!("{q}&ngl={}", pinned + 1)).inputs).fits);
+    assert!(!estimate(&from_query(&format!("{q}&ngl={}", pinned + 1)).inputs).fits);
     let o = e.offload.unwrap();
     assert_eq!(o.cpu_layers, layers + 1 - pinned);
     // The proportional spill estimate and the pinned one agree on the layers within two.
@@ -278,19 +278,19 @@ fn offload_pins_ngl_and_reads_host_layers_at_ram_bandwidth() {
     );
     assert!(pe.decode_tps * 2.0 < pe.on_card_tps);
     // Twice the RAM bandwidth: the host part takes half the time.
-    let fast = estimate(&decode(&format!("{q}&ngl={pinned}&ram_bw=153.6")).inputs)
+    let fast = estimate(&from_query(&format!("{q}&ngl={pinned}&ram_bw=153.6")).inputs)
         .speed
         .unwrap();
     assert!(fast.decode_tps > 1.5 * pe.decode_tps, "{fast:?}");
     assert_eq!(fast.ram_bw_gbs, 153.6);
     // ngl=0: everything on the CPU (the output layer too); ngl=65: everything on the GPU.
-    let cpu = estimate(&decode(&format!("{q}&ngl=0")).inputs);
+    let cpu = estimate(&from_query(&format!("{q}&ngl=0")).inputs);
     assert_eq!(cpu.offload.unwrap().cpu_layers, 64);
-    let all = estimate(&decode(&format!("{q}&ngl=65")).inputs);
+    let all = estimate(&from_query(&format!("{q}&ngl=65")).inputs);
     assert_eq!(all.offload.unwrap().cpu_layers, 0);
     assert_eq!(all.total_device_bytes, spill.total_device_bytes);
     // Ollama writes the pin as num_gpu.
-    let ol = estimate(&decode(&format!("{q}&ngl={pinned}&engine=ollama")).inputs);
+    let ol = estimate(&from_query(&format!("{q}&ngl={pinned}&engine=ollama")).inputs);
     assert!(
         ol.command.contains(&format!("PARAMETER num_gpu {pinned}")),
         "{}",
@@ -298,8 +298,8 @@ fn offload_pins_ngl_and_reads_host_layers_at_ram_bandwidth() {
     );
     // --no-kv-offload: the KV cache leaves the card and is read from host RAM.
     let q8 = "model=meta-llama/Llama-3.1-8B-Instruct&ctx=32768";
-    let on = estimate(&decode(q8).inputs);
-    let off = estimate(&decode(&format!("{q8}&nkvo=1")).inputs);
+    let on = estimate(&from_query(q8).inputs);
+    let off = estimate(&from_query(&format!("{q8}&nkvo=1")).inputs);
     assert!(off.command.contains("--no-kv-offload"));
     assert!(off.total_device_bytes < on.total_device_bytes);
     assert!(off.speed.unwrap().decode_tps < 0.5 * on.speed.unwrap().decode_tps);
@@ -331,7 +331,7 @@ fn partial_offload_rows_held_out() {
             // The same estimate with the host read at the full bandwidth.
             let full = 1.0
                 / (1.0 / sp.decode_tps
-                    - (1.0 - fitcard_estimator::speed::HOST_EFF) * host_part(&sp));
+                    - (1.0 - fitcard_estimator::serve::speed::HOST_EFF) * host_part(&sp));
             raw.push((full / measured - 1.0).abs());
         }
         errs.push(err.abs());
@@ -356,7 +356,7 @@ fn partial_offload_rows_held_out() {
 
 /// The host part of a step, seconds: what `decode_tps` spends beyond `on_card_tps` plus the
 /// same bytes at the card's speed is the host read.
-fn host_part(sp: &fitcard_estimator::speed::Speed) -> f64 {
+fn host_part(sp: &fitcard_estimator::serve::speed::Speed) -> f64 {
     // step = card + host; on_card step = card + host bytes on the card. The host bytes are
     // `host × HOST_EFF × ram_bw`; on the card they take that over `eff × bw`.
     let step = 1.0 / sp.decode_tps;
@@ -379,7 +379,7 @@ fn host_part(sp: &fitcard_estimator::speed::Speed) -> f64 {
 /// Qwen3-4B MLX-4bit on an M4 Max within 3 % of the 4-bit row.
 #[test]
 fn mlx_rows() {
-    use fitcard_estimator::speed::{KV_EFF_RATIO, MLX};
+    use fitcard_estimator::serve::speed::{KV_EFF_RATIO, MLX};
     let data = speed_data();
     let rows = data["mlx"].as_array().expect("mlx rows");
     let (mut fit, mut held, mut moe, mut lines) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -402,7 +402,7 @@ fn mlx_rows() {
             _ => 512,
         };
         let e = estimate(
-            &decode(&format!(
+            &from_query(&format!(
                 "model={id}&engine=mlx&ctx={ctx}&par=1&gpu=m2-ultra-192gb"
             ))
             .inputs,
@@ -442,7 +442,8 @@ fn mlx_rows() {
         "{moe:?}"
     );
     // End to end: the catalog's Qwen3-4B MLX-4bit (the Instruct-2507 shapes) on an M4 Max.
-    let d = decode("model=Qwen/Qwen3-4B&quant=MLX-4bit&engine=mlx&ctx=2112&par=1&gpu=m4-max-128gb");
+    let d =
+        from_query("model=Qwen/Qwen3-4B&quant=MLX-4bit&engine=mlx&ctx=2112&par=1&gpu=m4-max-128gb");
     assert!(d.notices.is_empty(), "{:?}", d.notices);
     let sp = estimate(&d.inputs).speed.unwrap();
     assert_eq!(sp.efficiency, MLX.eff);
@@ -470,7 +471,7 @@ fn mlx_peak_memory_gap() {
             })
             .expect("row");
         let peak = r["peak_memory_gb"].as_f64().unwrap() * 1e9;
-        let d = decode(&format!(
+        let d = from_query(&format!(
             "model=Qwen/Qwen3-4B&quant={quant}&engine=mlx&ctx=2176&par=1&gpu=m4-max-128gb"
         ));
         assert!(d.notices.is_empty(), "{:?}", d.notices);
@@ -492,7 +493,7 @@ fn mlx_peak_memory_gap() {
 /// within 10 %. End to end, the estimator gives the catalog's M2 Ultra a prefill speed.
 #[test]
 fn metal_prefill_rows() {
-    use fitcard_estimator::speed::{prefill_token_s, PREFILL_METAL, UNIFIED};
+    use fitcard_estimator::serve::speed::{prefill_token_s, PREFILL_METAL, UNIFIED};
     let data = speed_data();
     let chips = [
         ("M1 Max", 32, "m1-max-64gb", false),
@@ -536,8 +537,10 @@ fn metal_prefill_rows() {
     assert!(fit.len() == 6 && fw <= 0.15, "fit: {fw}");
     assert!(held.len() == 6 && hw <= 0.10, "held out: {hm} {hw}");
     let sp = estimate(
-        &decode("model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&gpu=m2-ultra-192gb&ctx=512")
-            .inputs,
+        &from_query(
+            "model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&gpu=m2-ultra-192gb&ctx=512",
+        )
+        .inputs,
     )
     .speed
     .unwrap();
@@ -546,7 +549,8 @@ fn metal_prefill_rows() {
         "{sp:?}"
     );
     let mlx = estimate(
-        &decode("model=Qwen/Qwen3-4B&quant=MLX-4bit&engine=mlx&gpu=m2-ultra-192gb&ctx=512").inputs,
+        &from_query("model=Qwen/Qwen3-4B&quant=MLX-4bit&engine=mlx&gpu=m2-ultra-192gb&ctx=512")
+            .inputs,
     )
     .speed
     .unwrap();
@@ -559,10 +563,10 @@ fn metal_prefill_rows() {
 /// commands, and GPU-only engines and several "cards" refused.
 #[test]
 fn cpu_only_machine() {
-    use fitcard_estimator::speed::HOST_EFF;
+    use fitcard_estimator::serve::speed::HOST_EFF;
     let q =
         "model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&gpu=cpu-ddr5-5600-64gb&ctx=4096&par=1";
-    let d = decode(q);
+    let d = from_query(q);
     assert!(d.notices.is_empty(), "{:?}", d.notices);
     let e = estimate(&d.inputs);
     let (_, v) = catalog()
@@ -572,7 +576,8 @@ fn cpu_only_machine() {
         .formats
         .iter()
         .find(|f| {
-            f.id == d.inputs.quant && f.container == fitcard_estimator::quant::Container::Gguf
+            f.id == d.inputs.quant
+                && f.container == fitcard_estimator::catalog::quant::Container::Gguf
         })
         .unwrap()
         .bytes;
@@ -586,7 +591,7 @@ fn cpu_only_machine() {
     assert!(sp.prefill_tps.is_none() && sp.offloaded_layers == 0);
     // An 8B Q4_K_M model reads about 4.6 GB per token: about 11 tokens/s at 0.603 × 89.6 GB/s.
     assert!((9.0..13.0).contains(&sp.decode_tps), "{sp:?}");
-    let slow = estimate(&decode(&format!("{q}&ram_bw=51.2")).inputs)
+    let slow = estimate(&from_query(&format!("{q}&ram_bw=51.2")).inputs)
         .speed
         .unwrap();
     assert!(
@@ -595,7 +600,7 @@ fn cpu_only_machine() {
     );
     // Too big for the RAM: it does not fit, and nothing is said to spill.
     let big = estimate(
-        &decode("model=Qwen/Qwen3-32B&quant=Q8_0&gpu=cpu-ddr5-5600-32gb&ctx=4096&par=1").inputs,
+        &from_query("model=Qwen/Qwen3-32B&quant=Q8_0&gpu=cpu-ddr5-5600-32gb&ctx=4096&par=1").inputs,
     );
     assert!(!big.fits && big.speed.unwrap().offloaded_layers == 0);
     assert!(big.command.contains(" -ngl 0 "), "{}", big.command);
@@ -604,7 +609,7 @@ fn cpu_only_machine() {
         format!("{q}&engine=vllm&quant=BF16"),
         format!("{q}&cards=2"),
     ] {
-        let e = estimate(&decode(&bad).inputs);
+        let e = estimate(&from_query(&bad).inputs);
         assert!(
             e.checks
                 .iter()
@@ -613,7 +618,7 @@ fn cpu_only_machine() {
             e.checks
         );
     }
-    let ol = estimate(&decode(&format!("{q}&engine=ollama")).inputs);
+    let ol = estimate(&from_query(&format!("{q}&engine=ollama")).inputs);
     assert!(ol.command.contains("PARAMETER num_gpu 0"), "{}", ol.command);
 }
 
@@ -624,7 +629,7 @@ fn cpu_only_machine() {
 /// factor 1.5. Under the llama.cpp HBM fit the same rows were 10–30 % low.
 #[test]
 fn vllm_single_request_rows() {
-    use fitcard_estimator::speed::VLLM_HBM;
+    use fitcard_estimator::serve::speed::VLLM_HBM;
     let data = speed_data();
     let rows = data["vllm_decode"].as_array().expect("vllm_decode rows");
     assert!(rows.len() >= 20);
@@ -811,7 +816,7 @@ fn dgx_spark_depth_rows_within_fifteen_percent() {
         let depth = r["depth"].as_u64().unwrap();
         let q = r["catalog_query"].as_str().expect("catalog_query");
         assert!(q.ends_with(&format!("&ctx={}", depth + 32)), "{q}");
-        let s = estimate(&decode(q).inputs).speed.expect(q);
+        let s = estimate(&from_query(q).inputs).speed.expect(q);
         let tps = r["tokens_per_s"].as_f64().unwrap();
         let err = (s.decode_tps - tps) / tps;
         if r["split"] == "held_out" {
@@ -874,7 +879,7 @@ fn the_start_of_a_conversation_reads_as_an_empty_cache() {
             .find(|d| d["model"] == model && d["depth"] == 32768)
             .expect("a d32768 row beside each d0 row");
         let q = deep["catalog_query"].as_str().unwrap();
-        let s = estimate(&decode(q).inputs).speed.expect(q);
+        let s = estimate(&from_query(q).inputs).speed.expect(q);
         assert!(s.decode_tps_start > s.decode_tps, "{q}: {s:?}");
         let tps = r["tokens_per_s"].as_f64().unwrap();
         let err = (s.decode_tps_start - tps) / tps;
@@ -964,13 +969,13 @@ fn stats(v: &mut [f64]) -> (f64, f64) {
 }
 
 /// Prefill against the published `pp512` llama-bench rows (`data/speed.json`): the
-/// efficiencies of `fitcard_estimator::speed` were fitted on the Llama-3-8B rows; the 70B rows
+/// efficiencies of `fitcard_estimator::serve::speed` were fitted on the Llama-3-8B rows; the 70B rows
 /// and the CodeLlama/LLaMA-7B rows of llama.cpp PR #4766 are held out. Rows with a caution are
 /// known outliers of their notebook and must stay misses.
 #[test]
 fn llama_bench_prefill_rows() {
     const NEW_CARDS: [&str; 2] = ["rtx-3080-10gb", "rtx-6000-ada"];
-    use fitcard_estimator::speed::{
+    use fitcard_estimator::serve::speed::{
         prefill_token_s, PREFILL_GDDR, PREFILL_HBM, SCORE_FLOPS, UBATCH,
     };
     let data = speed_data();
@@ -1086,7 +1091,7 @@ fn llama_bench_prefill_rows() {
 /// run slower than estimated (few tokens per routed expert, module docs): within a factor 2.2.
 #[test]
 fn dgx_spark_prefill_depth_rows() {
-    use fitcard_estimator::speed::{prefill_scores, prefill_token_s, PREFILL_GB10};
+    use fitcard_estimator::serve::speed::{prefill_scores, prefill_token_s, PREFILL_GB10};
     let data = speed_data();
     let rows = data["prefill_depth"].as_array().expect("prefill rows");
     assert!(rows.len() >= 20);
@@ -1098,7 +1103,7 @@ fn dgx_spark_prefill_depth_rows() {
         let id = r["model"].as_str().unwrap();
         let (_, v) = catalog().variant(id).expect(id);
         let depth = r["depth"].as_u64().unwrap();
-        let flops = fitcard_estimator::speed::prefill_weight_flops(&v.arch);
+        let flops = fitcard_estimator::serve::speed::prefill_weight_flops(&v.arch);
         let scores = prefill_scores(&v.arch, 2048, depth) / 2048.0;
         let t = prefill_token_s(
             flops,
@@ -1138,7 +1143,7 @@ fn dgx_spark_prefill_depth_rows() {
     assert!(bad.is_empty(), "{}", bad.join("\n"));
     // End to end: the estimator's own prefill for the fitted model at a 2048-token context.
     let e = estimate(
-        &decode(
+        &from_query(
             "model=Qwen/Qwen3-Coder-30B-A3B-Instruct&quant=Q8_0&gpu=dgx-spark&engine=llama.cpp&ctx=2048",
         )
         .inputs,
@@ -1157,7 +1162,11 @@ fn dgx_spark_prefill_depth_rows() {
 /// prefill where the card's throughput is unknown.
 #[test]
 fn estimator_prefill() {
-    let p = |q: &str| estimate(&decode(q).inputs).speed.and_then(|s| s.prefill());
+    let p = |q: &str| {
+        estimate(&from_query(q).inputs)
+            .speed
+            .and_then(|s| s.prefill())
+    };
     let short = p("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096").expect("4090");
     assert!((3000.0..12000.0).contains(&short.prefill_tps), "{short:?}");
     let long = p("model=meta-llama/Llama-3.1-8B-Instruct&ctx=65536").expect("4090");
@@ -1172,7 +1181,7 @@ fn estimator_prefill() {
     assert!(p("model=meta-llama/Llama-3.1-8B-Instruct&gpu=m2-ultra-192gb").is_some());
     assert!(p("model=meta-llama/Llama-3.1-8B-Instruct&gpu=m4-max-128gb").is_none());
     // The JSON speed object carries both.
-    let e = estimate(&decode("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096").inputs);
+    let e = estimate(&from_query("model=meta-llama/Llama-3.1-8B-Instruct&ctx=4096").inputs);
     let j = serde_json::to_value(&e).unwrap();
     assert!(j["speed"]["decode_tps"].as_f64().is_some());
     assert!(j["speed"]["prefill_tps"].as_f64().is_some());

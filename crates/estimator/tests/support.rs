@@ -1,8 +1,8 @@
 //! Which engine runs which architecture: every row has a public URL, a refused pair is a failed
 //! hard check naming the engine and the source, and the ranking skips it for that engine.
 
-use fitcard_estimator::support::{Support, TABLE};
-use fitcard_estimator::{catalog, decode, estimate, rank};
+use fitcard_estimator::serve::support::{Support, TABLE};
+use fitcard_estimator::{catalog, estimate, from_query, rank};
 
 #[test]
 fn every_row_has_a_public_source_and_names_its_kind() {
@@ -34,8 +34,9 @@ fn every_row_has_a_public_source_and_names_its_kind() {
 
 #[test]
 fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
-    let e =
-        estimate(&decode("model=Qwen/Qwen3.5-35B-A3B&engine=ollama&quant=Q4_K_M&vram=80").inputs);
+    let e = estimate(
+        &from_query("model=Qwen/Qwen3.5-35B-A3B&engine=ollama&quant=Q4_K_M&vram=80").inputs,
+    );
     assert!(!e.fits);
     let c = e
         .checks
@@ -53,7 +54,7 @@ fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
     assert!(e.reasons().iter().any(|r| r.contains("Ollama")));
     // The same file on llama.cpp runs, and says since when.
     let e = estimate(
-        &decode("model=Qwen/Qwen3.5-35B-A3B&engine=llama.cpp&quant=Q4_K_M&vram=80").inputs,
+        &from_query("model=Qwen/Qwen3.5-35B-A3B&engine=llama.cpp&quant=Q4_K_M&vram=80").inputs,
     );
     assert!(e.fits, "{:?}", e.reasons());
     let c = e
@@ -63,13 +64,13 @@ fn a_refused_architecture_is_a_failed_hard_check_with_its_source() {
         .unwrap();
     assert!(c.ok && c.message.contains("19468"), "{}", c.message);
     // A plain architecture carries no support check.
-    let e = estimate(&decode("model=Qwen/Qwen3-8B&engine=ollama&quant=Q4_K_M").inputs);
+    let e = estimate(&from_query("model=Qwen/Qwen3-8B&engine=ollama&quant=Q4_K_M").inputs);
     assert!(e.checks.iter().all(|c| c.name.id() != "engine_supports"));
 }
 
 #[test]
 fn the_ranking_skips_a_model_the_engine_cannot_run() {
-    let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=ollama&vram=200&ctx=8192").inputs);
+    let ranked = rank(&from_query("model=Qwen/Qwen3.5-9B&engine=ollama&vram=200&ctx=8192").inputs);
     assert!(!ranked.is_empty());
     assert!(
         ranked.iter().all(|c| !c.fits),
@@ -79,7 +80,8 @@ fn the_ranking_skips_a_model_the_engine_cannot_run() {
         .reasons
         .iter()
         .any(|r| r.contains("Ollama cannot run")));
-    let ranked = rank(&decode("model=Qwen/Qwen3.5-9B&engine=llama.cpp&vram=200&ctx=8192").inputs);
+    let ranked =
+        rank(&from_query("model=Qwen/Qwen3.5-9B&engine=llama.cpp&vram=200&ctx=8192").inputs);
     assert!(ranked.iter().any(|c| c.fits));
 }
 
@@ -88,16 +90,16 @@ fn the_ranking_skips_a_model_the_engine_cannot_run() {
 /// one carry none; every projector row has its source.
 #[test]
 fn the_multimodal_projector_is_budgeted_and_switchable() {
-    use fitcard_estimator::mmproj::PROJECTORS;
+    use fitcard_estimator::catalog::mmproj::PROJECTORS;
     for p in PROJECTORS {
         assert!(p.source.starts_with("https://"), "{}", p.repo);
         assert!(p.size == "published" || p.size == "computed");
     }
     let on = estimate(
-        &decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192").inputs,
+        &from_query("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192").inputs,
     );
     let off = estimate(
-        &decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&mmproj=0")
+        &from_query("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&mmproj=0")
             .inputs,
     );
     let p = on.mmproj_bytes.expect("projector").get();
@@ -110,23 +112,23 @@ fn the_multimodal_projector_is_budgeted_and_switchable() {
     assert!(!on.command.contains("--no-mmproj"));
     assert!(off.command.contains("--no-mmproj"), "{}", off.command);
     // The round trip keeps the switch; the default writes nothing.
-    let d = decode("model=google/gemma-3-12b-it&mmproj=0");
+    let d = from_query("model=google/gemma-3-12b-it&mmproj=0");
     assert!(fitcard_estimator::encode(&d.inputs).contains("mmproj=0"));
     assert!(
-        !fitcard_estimator::encode(&decode("model=google/gemma-3-12b-it").inputs)
+        !fitcard_estimator::encode(&from_query("model=google/gemma-3-12b-it").inputs)
             .contains("mmproj")
     );
     // On two cards by layer, the projector sits on the first.
-    let two = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb").inputs);
-    let two_off = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb&mmproj=0").inputs);
+    let two = estimate(&from_query("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb").inputs);
+    let two_off = estimate(&from_query("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=8192&cards=2&gpu=rtx-4060-ti-16gb&mmproj=0").inputs);
     assert_eq!(
         two.per_card[0].bytes.get() - two_off.per_card[0].bytes.get(),
         p
     );
     assert_eq!(two.per_card[1].bytes, two_off.per_card[1].bytes);
     // Ollama's hf.co pull is text-only; a text model has no projector.
-    let o = estimate(&decode("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=ollama").inputs);
+    let o = estimate(&from_query("model=google/gemma-3-12b-it&quant=Q4_K_M&engine=ollama").inputs);
     assert_eq!(o.mmproj_bytes, None);
-    let t = estimate(&decode("model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp").inputs);
+    let t = estimate(&from_query("model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp").inputs);
     assert_eq!(t.mmproj_bytes, None);
 }

@@ -14,8 +14,8 @@
 
 use fitcard_estimator::catalog::Arch;
 use fitcard_estimator::inputs::{GradCkpt, Method, Optim, TargetSet, TrainInputs, Trainer};
-use fitcard_estimator::training::profile::{breakdown, Attention, Profile};
-use fitcard_estimator::training::{estimate_trainer, Mechanism};
+use fitcard_estimator::train::profile::{breakdown, Attention, Profile};
+use fitcard_estimator::train::{estimate_trainer, Mechanism};
 
 #[allow(clippy::too_many_arguments)]
 fn arch(h: u64, layers: u32, heads: u32, kv: u32, m: u64, vocab: u64, source: &str) -> Arch {
@@ -220,7 +220,7 @@ fn formula_profile_is_the_seed() {
         GradCkpt::Unsloth,
     );
     let (bars, mech) = estimate_trainer(&a, &tr);
-    let seed = fitcard_estimator::training::estimate_arch(&a, &tr);
+    let seed = fitcard_estimator::train::estimate_arch(&a, &tr);
     assert_eq!(
         bars.iter().map(|b| b.1).sum::<fitcard_estimator::Bytes>(),
         seed.total()
@@ -272,22 +272,22 @@ fn profiles_differ_where_trainers_do() {
 /// with one notice; links without it keep every other value.
 #[test]
 fn trainer_permalink() {
-    use fitcard_estimator::{decode, encode};
-    let d = decode("mode=train&method=qlora");
+    use fitcard_estimator::{encode, from_query};
+    let d = from_query("mode=train&method=qlora");
     assert!(d.clean());
     assert_eq!(d.inputs.train.trainer, Trainer::Unsloth);
     assert!(!encode(&d.inputs).contains("trainer="));
     for tr in Trainer::ALL {
-        let d = decode(&format!("mode=train&trainer={tr}"));
+        let d = from_query(&format!("mode=train&trainer={tr}"));
         assert!(d.clean(), "{tr}");
         assert_eq!(d.inputs.train.trainer, *tr);
-        assert_eq!(decode(&encode(&d.inputs)).inputs, d.inputs);
+        assert_eq!(from_query(&encode(&d.inputs)).inputs, d.inputs);
         assert_eq!(
             encode(&d.inputs).contains("trainer="),
             *tr != Trainer::Unsloth
         );
     }
-    let d = decode("mode=train&trainer=axolotl");
+    let d = from_query("mode=train&trainer=axolotl");
     assert_eq!(d.notices.len(), 1);
     assert_eq!(d.notices[0].key, "trainer");
     assert!(!d.notices[0].message.contains('\n'));

@@ -7,7 +7,7 @@ use fitcard_estimator::estimate::CheckName;
 use fitcard_estimator::inputs::{
     GradCkpt, Inputs, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs, Trainer,
 };
-use fitcard_estimator::training::{self, estimate_arch, estimate_arch_with, Floors};
+use fitcard_estimator::train::{self, estimate_arch, estimate_arch_with, Floors};
 use fitcard_estimator::units::{Bytes, GIB};
 use fitcard_estimator::{GpuChoice, Verdict};
 
@@ -175,7 +175,7 @@ type SeedFloorRow = (
 type KnobCase<'a> = (
     &'static str,
     TrainInputs,
-    &'a dyn Fn(&training::Breakdown) -> bool,
+    &'a dyn Fn(&train::Breakdown) -> bool,
 );
 /// (case, free × need, pick, fits, picked, device_map).
 type SelRow = (
@@ -530,7 +530,7 @@ fn knobs() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// GPU selection through `training::estimate` (the default catalog model; free memory is set
+// GPU selection through `train::estimate` (the default catalog model; free memory is set
 // relative to its estimate, so the rows do not depend on the catalog's numbers).
 // ---------------------------------------------------------------------------------------------
 
@@ -540,7 +540,7 @@ fn train_inputs(free_x_need: &[f64], pick: &[u32]) -> (Inputs, f64) {
         gpu: GpuChoice::VramGib(24.0),
         ..Inputs::default()
     };
-    let need = training::estimate(&i).estimate.total_device_bytes.gib();
+    let need = train::estimate(&i).estimate.total_device_bytes.gib();
     assert!(need > 1.0, "estimate for {} is {need} GiB", i.model);
     i.train.free = free_x_need.iter().map(|x| x * need).collect();
     i.train.pick = pick.to_vec();
@@ -567,7 +567,7 @@ fn gpu_selection() {
     ];
     for (case, free, pick, fits, picked, map) in rows {
         let (i, need) = train_inputs(free, pick);
-        let e = training::estimate(&i);
+        let e = train::estimate(&i);
         let s = &e.selection;
         assert_eq!(e.estimate.fits, fits, "{case}: {:?}", e.estimate.checks);
         assert_eq!(s.picked, picked, "{case}");
@@ -642,7 +642,7 @@ fn gpu_selection() {
             "explicit short" => assert!(!pool.ok && explicit.unwrap().ok),
             _ => assert!(pool.ok, "{case}: {}", pool.message),
         }
-        let cvd = format!("CUDA_VISIBLE_DEVICES={} ", training::select::list(picked));
+        let cvd = format!("CUDA_VISIBLE_DEVICES={} ", train::select::list(picked));
         assert!(
             e.estimate.command.starts_with(&cvd),
             "{case}: {}",
@@ -664,7 +664,7 @@ fn verdicts() {
     ];
     for (free, v) in rows {
         i.train.free = vec![free];
-        assert_eq!(training::estimate(&i).estimate.verdict, v, "free {free}");
+        assert_eq!(train::estimate(&i).estimate.verdict, v, "free {free}");
     }
 }
 
@@ -682,7 +682,7 @@ fn estimate_shape() {
         },
         ..Inputs::default()
     };
-    let e = training::estimate(&i);
+    let e = train::estimate(&i);
     let names: Vec<&str> = e.estimate.terms.iter().map(|t| t.name.id()).collect();
     assert_eq!(
         names,
@@ -733,9 +733,9 @@ fn rank_order() {
         gpu: GpuChoice::VramGib(24.0),
         ..Inputs::default()
     };
-    let r = training::rank(&i);
+    let r = train::rank(&i);
     assert!(!r.is_empty() && r.len().is_multiple_of(3));
-    let key = |c: &training::TrainCandidate| {
+    let key = |c: &train::TrainCandidate| {
         let m = ["full", "lora", "qlora"]
             .iter()
             .position(|m| *m == c.method.id())

@@ -1,8 +1,8 @@
 //! Published vLLM startup logs as regression rows (`tests/data/engine-logs.json`, each with its
 //! URL): the KV pool, its size in tokens and the maximum concurrency vLLM prints, within 5 %.
 
-use fitcard_estimator::baselines::vllm_logs;
-use fitcard_estimator::{decode, estimate};
+use fitcard_estimator::accuracy::vllm_logs;
+use fitcard_estimator::{estimate, from_query};
 
 #[test]
 fn vllm_startup_numbers_within_five_percent() {
@@ -10,7 +10,7 @@ fn vllm_startup_numbers_within_five_percent() {
     assert!(logs.len() >= 10, "only {} rows in the domain", logs.len());
     let mut bad = Vec::new();
     for l in &logs {
-        let d = decode(&l.query);
+        let d = from_query(&l.query);
         assert!(d.clean(), "{}: {:?}", l.query, d.notices);
         let e = estimate(&d.inputs);
         let rel = |a: f64, b: f64| (a - b).abs() / b;
@@ -36,13 +36,13 @@ fn vllm_startup_numbers_within_five_percent() {
 /// outside, so the note goes when the mechanism is modelled).
 #[test]
 fn sglang_startup_numbers_within_five_percent() {
-    use fitcard_estimator::baselines::sglang_logs;
+    use fitcard_estimator::accuracy::sglang_logs;
     let logs = sglang_logs();
     let within = logs.iter().filter(|l| l.gap.is_none()).count();
     assert!(within >= 3, "only {within} SGLang rows without a named gap");
     let mut bad = Vec::new();
     for l in &logs {
-        let d = decode(&l.query);
+        let d = from_query(&l.query);
         assert!(d.clean(), "{}: {:?}", l.query, d.notices);
         let e = estimate(&d.inputs);
         let rel = |a: f64, b: f64| (a - b).abs() / b;

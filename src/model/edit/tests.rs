@@ -2,13 +2,13 @@
 
 use super::*;
 use crate::model::choices::{capability_words, format_pos, has_projector, licenses, variant_pos};
-use fitcard_estimator::permalink::{decode, encode};
-use fitcard_estimator::training;
+use fitcard_estimator::inputs::permalink::{encode, from_query};
+use fitcard_estimator::train;
 
 #[test]
 fn opening_a_model_leaves_the_best_view_and_keeps_the_cards() {
     let mut i =
-        decode("best=1&gpu=rtx-3090&cards=2&engine=vllm&ctx=4096&par=3&minctx=32768").inputs;
+        from_query("best=1&gpu=rtx-3090&cards=2&engine=vllm&ctx=4096&par=3&minctx=32768").inputs;
     assert!(i.best.on);
     let before = i.clone();
     let q = encode(&i);
@@ -55,7 +55,7 @@ fn best_filters_round_trip_and_refuse_unknown_families() {
     apply(&mut i, Edit::BestLicense(Some("Apache-2.0".into())));
     apply(&mut i, Edit::MinCtx(Some(32768)));
     apply(&mut i, Edit::Reasoning(Some(false)));
-    let d = decode(&encode(&i));
+    let d = from_query(&encode(&i));
     assert!(d.notices.is_empty(), "{:?}", d.notices);
     assert_eq!(d.inputs.best, i.best);
     assert_eq!(i.best.license.as_deref(), Some("apache-2.0"));
@@ -68,7 +68,7 @@ fn best_filters_round_trip_and_refuse_unknown_families() {
 }
 
 fn base() -> Inputs {
-    decode("").inputs
+    from_query("").inputs
 }
 
 #[test]
@@ -180,7 +180,7 @@ fn the_vision_projector_switch_applies_to_llama_cpp_repos_that_have_one() {
     // Not on an engine that runs text only, nor on a model without a projector.
     apply(&mut i, Edit::Engine(Engine::Ollama));
     assert!(!has_projector(&i));
-    let q = decode("model=Qwen/Qwen3-8B&quant=Q4_K_M").inputs;
+    let q = from_query("model=Qwen/Qwen3-8B&quant=Q4_K_M").inputs;
     assert!(!has_projector(&q));
 }
 
@@ -393,7 +393,7 @@ fn the_gpu_pool_editor_materialises_then_edits_the_list() {
 fn train_candidate_sets_model_and_method() {
     let mut i = base();
     apply(&mut i, Edit::Mode(Mode::Train));
-    let c = training::rank(&i);
+    let c = train::rank(&i);
     let last = c.last().expect("candidates");
     let m = last.method;
     apply(

@@ -231,7 +231,7 @@ fn one_set_of_safetensors_is_the_checkpoint() {
 /// GGUF files named by their file names.
 #[test]
 fn a_checkpoint_is_a_safetensors_format() {
-    use fitcard_estimator::hf;
+    use fitcard_estimator::readers::hf;
     let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
         "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
         "intermediate_size": 8192, "max_position_embeddings": 131072,
@@ -273,8 +273,8 @@ fn a_checkpoint_is_a_safetensors_format() {
 /// embeddings' type of the GGUF header read. One read failing leaves the other.
 #[test]
 fn the_engine_picks_the_checkpoint_or_the_gguf() {
-    use fitcard_estimator::quant::GgmlType;
-    use fitcard_estimator::{hf, Engine};
+    use fitcard_estimator::catalog::quant::GgmlType;
+    use fitcard_estimator::{readers::hf, Engine};
     let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
         "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
         "intermediate_size": 8192, "max_position_embeddings": 131072,

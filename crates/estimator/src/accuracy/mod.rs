@@ -18,4 +18,4 @@ mod rows;
 
 pub use logs::{sglang_logs, vllm_logs, SglangLog, VllmLog, SGLANG_DEFAULT_FRACTION_TP1};
 pub use report::{estimated_mib, naive_kv_mib, naive_params_mib, report, GATE};
-pub use rows::{Measured, Reading, QWEN3_BENCH, ROWS, UNSLOTH_E2E};
+pub use rows::{MeasuredMemory, Reading, QWEN3_BENCH, ROWS, UNSLOTH_E2E};

@@ -2,10 +2,10 @@
 //! that lays them side by side.
 
 use super::logs::{sglang_logs, vllm_logs};
-use super::rows::{Measured, Reading, ROWS};
+use super::rows::{MeasuredMemory, Reading, ROWS};
 use crate::catalog::catalog;
 use crate::estimate::Estimate;
-use crate::inputs::permalink::decode;
+use crate::inputs::permalink::from_query;
 use crate::inputs::Mode;
 use crate::serve::estimate;
 use crate::terms::overhead::PER_CARD_GIB;
@@ -14,8 +14,8 @@ use crate::units::{Bytes, GIB, MIB};
 use std::fmt::Write;
 
 /// The estimate comparable with `row`'s reading, MiB.
-pub fn estimated_mib(row: &Measured) -> f64 {
-    let i = decode(row.query).inputs;
+pub fn estimated_mib(row: &MeasuredMemory) -> f64 {
+    let i = from_query(row.query).inputs;
     let total = crate::evaluate::evaluate(&i).total_device_bytes;
     let context = match (row.reading, i.mode) {
         (Reading::AllocatorPeak, Mode::Serve) => PER_CARD_GIB * f64::from(i.cards) * 1024.0,
@@ -25,8 +25,8 @@ pub fn estimated_mib(row: &Measured) -> f64 {
 }
 
 /// Naive baseline 1: parameters × the format's bits + 20 % (serve rows only).
-pub fn naive_params_mib(row: &Measured) -> Option<f64> {
-    let i = decode(row.query).inputs;
+pub fn naive_params_mib(row: &MeasuredMemory) -> Option<f64> {
+    let i = from_query(row.query).inputs;
     if i.mode != Mode::Serve {
         return None;
     }
@@ -37,8 +37,8 @@ pub fn naive_params_mib(row: &Measured) -> Option<f64> {
 
 /// Naive baseline 2: the file plus a KV cache of every layer with every attention head
 /// (serve rows only).
-pub fn naive_kv_mib(row: &Measured) -> Option<f64> {
-    let i = decode(row.query).inputs;
+pub fn naive_kv_mib(row: &MeasuredMemory) -> Option<f64> {
+    let i = from_query(row.query).inputs;
     if i.mode != Mode::Serve {
         return None;
     }
@@ -155,8 +155,8 @@ fn measured_section(s: &mut String) -> Vec<Group> {
 }
 
 /// The two groups a measured row counts in: its engine (`unsloth` for training) and its family.
-fn group_keys(r: &Measured) -> [String; 2] {
-    let i = decode(r.query).inputs;
+fn group_keys(r: &MeasuredMemory) -> [String; 2] {
+    let i = from_query(r.query).inputs;
     let engine = match i.mode {
         Mode::Serve => i.engine.id().to_string(),
         Mode::Train => "unsloth".to_string(),
@@ -170,7 +170,7 @@ fn group_keys(r: &Measured) -> [String; 2] {
 /// The estimate of a logged setting, its KV pool (GiB) and the pool's error against the log
 /// (%); the error in GiB is added to `errs`.
 fn pool_against(query: &str, logged_gib: f64, errs: &mut Vec<f64>) -> (Estimate, f64, f64) {
-    let e = estimate(&decode(query).inputs);
+    let e = estimate(&from_query(query).inputs);
     let pool = e.kv_pool_bytes.unwrap_or_default().gib();
     errs.push(pool - logged_gib);
     (e, pool, 100.0 * (pool - logged_gib) / logged_gib)

@@ -11,7 +11,7 @@ pub enum Reading {
 
 /// One published measurement.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Measured {
+pub struct MeasuredMemory {
     /// Stable id of the row.
     pub id: &'static str,
     /// The configuration as a permalink.
@@ -36,8 +36,8 @@ pub const QWEN3_BENCH: &str =
 pub const UNSLOTH_E2E: &str = "https://github.com/unslothai/unsloth/blob/main/studio/backend/utils/hardware/VRAM_ESTIMATION.md";
 
 /// Every measured row the repository ships.
-pub const ROWS: &[Measured] = &[
-    Measured {
+pub const ROWS: &[MeasuredMemory] = &[
+    MeasuredMemory {
         id: "INF-HF-Qwen3-0.6B-BF16-1",
         query: "model=Qwen/Qwen3-0.6B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 1394.0,
@@ -45,7 +45,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-0.6B-BF16-6144",
         query: "model=Qwen/Qwen3-0.6B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 2066.0,
@@ -53,7 +53,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-0.6B-BF16-14336",
         query: "model=Qwen/Qwen3-0.6B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 2963.0,
@@ -61,7 +61,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-0.6B-BF16-30720",
         query: "model=Qwen/Qwen3-0.6B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 4755.0,
@@ -69,7 +69,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-1.7B-BF16-1",
         query: "model=Qwen/Qwen3-1.7B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 3412.0,
@@ -77,7 +77,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-1.7B-BF16-6144",
         query: "model=Qwen/Qwen3-1.7B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 4213.0,
@@ -85,7 +85,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-1.7B-BF16-14336",
         query: "model=Qwen/Qwen3-1.7B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 5109.0,
@@ -93,7 +93,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-1.7B-BF16-30720",
         query: "model=Qwen/Qwen3-1.7B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 6902.0,
@@ -101,7 +101,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-4B-BF16-1",
         query: "model=Qwen/Qwen3-4B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 7973.0,
@@ -109,7 +109,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-4B-BF16-6144",
         query: "model=Qwen/Qwen3-4B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 8860.0,
@@ -117,7 +117,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-4B-BF16-14336",
         query: "model=Qwen/Qwen3-4B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 10012.0,
@@ -125,7 +125,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-4B-BF16-30720",
         query: "model=Qwen/Qwen3-4B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 12317.0,
@@ -133,7 +133,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-8B-BF16-1",
         query: "model=Qwen/Qwen3-8B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 15947.0,
@@ -141,7 +141,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-8B-BF16-6144",
         query: "model=Qwen/Qwen3-8B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 16811.0,
@@ -149,7 +149,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-8B-BF16-14336",
         query: "model=Qwen/Qwen3-8B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 17963.0,
@@ -157,7 +157,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-8B-BF16-30720",
         query: "model=Qwen/Qwen3-8B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 20267.0,
@@ -165,7 +165,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-14B-BF16-1",
         query: "model=Qwen/Qwen3-14B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 28402.0,
@@ -173,7 +173,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-14B-BF16-6144",
         query: "model=Qwen/Qwen3-14B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 29495.0,
@@ -181,7 +181,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-14B-BF16-14336",
         query: "model=Qwen/Qwen3-14B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 30775.0,
@@ -189,7 +189,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-14B-BF16-30720",
         query: "model=Qwen/Qwen3-14B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 33336.0,
@@ -197,7 +197,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-32B-BF16-1",
         query: "model=Qwen/Qwen3-32B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 62751.0,
@@ -205,7 +205,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-32B-BF16-6144",
         query: "model=Qwen/Qwen3-32B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 64583.0,
@@ -213,7 +213,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-32B-BF16-14336",
         query: "model=Qwen/Qwen3-32B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 66632.0,
@@ -221,7 +221,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-32B-BF16-30720",
         query: "model=Qwen/Qwen3-32B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 70728.0,
@@ -229,7 +229,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-30B-A3B-BF16-1",
         query: "model=Qwen/Qwen3-30B-A3B&quant=BF16&engine=transformers&ctx=2049&par=1&vram=96&kv=bf16",
         measured_mib: 58462.0,
@@ -237,7 +237,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 1 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-30B-A3B-BF16-6144",
         query: "model=Qwen/Qwen3-30B-A3B&quant=BF16&engine=transformers&ctx=8192&par=1&vram=96&kv=bf16",
         measured_mib: 59037.0,
@@ -245,7 +245,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 6144 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-30B-A3B-BF16-14336",
         query: "model=Qwen/Qwen3-30B-A3B&quant=BF16&engine=transformers&ctx=16384&par=1&vram=96&kv=bf16",
         measured_mib: 59806.0,
@@ -253,7 +253,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 14336 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "INF-HF-Qwen3-30B-A3B-BF16-30720",
         query: "model=Qwen/Qwen3-30B-A3B&quant=BF16&engine=transformers&ctx=32768&par=1&vram=96&kv=bf16",
         measured_mib: 61342.0,
@@ -261,7 +261,7 @@ pub const ROWS: &[Measured] = &[
         source: QWEN3_BENCH,
         note: "input 30720 + 2048 generated tokens, batch 1",
     },
-    Measured {
+    MeasuredMemory {
         id: "TR-UNS-E2E-QLoRA-bsz-2-seq-512",
         query: "mode=train&model=meta-llama/Llama-3.2-1B-Instruct&method=qlora&rank=16&bsz=2&seq=512&gc=unsloth&optim=adamw_8bit&free=24",
         measured_mib: 2713.6,
@@ -269,7 +269,7 @@ pub const ROWS: &[Measured] = &[
         source: UNSLOTH_E2E,
         note: "QLoRA bsz=2 seq=512; nvidia-smi on a B200 capped at 24 GB",
     },
-    Measured {
+    MeasuredMemory {
         id: "TR-UNS-E2E-QLoRA-bsz-2-seq-2048",
         query: "mode=train&model=meta-llama/Llama-3.2-1B-Instruct&method=qlora&rank=16&bsz=2&seq=2048&gc=unsloth&optim=adamw_8bit&free=24",
         measured_mib: 2713.6,
@@ -277,7 +277,7 @@ pub const ROWS: &[Measured] = &[
         source: UNSLOTH_E2E,
         note: "QLoRA bsz=2 seq=2048; nvidia-smi on a B200 capped at 24 GB",
     },
-    Measured {
+    MeasuredMemory {
         id: "TR-UNS-E2E-QLoRA-bsz-4-seq-2048",
         query: "mode=train&model=meta-llama/Llama-3.2-1B-Instruct&method=qlora&rank=16&bsz=4&seq=2048&gc=unsloth&optim=adamw_8bit&free=24",
         measured_mib: 2713.6,
@@ -285,7 +285,7 @@ pub const ROWS: &[Measured] = &[
         source: UNSLOTH_E2E,
         note: "QLoRA bsz=4 seq=2048; nvidia-smi on a B200 capped at 24 GB",
     },
-    Measured {
+    MeasuredMemory {
         id: "TR-UNS-E2E-LoRA-16-bit-bsz-2-seq-2048",
         query: "mode=train&model=meta-llama/Llama-3.2-1B-Instruct&method=lora&rank=16&bsz=2&seq=2048&gc=unsloth&optim=adamw_8bit&free=24",
         measured_mib: 3973.1,
@@ -293,7 +293,7 @@ pub const ROWS: &[Measured] = &[
         source: UNSLOTH_E2E,
         note: "LoRA 16-bit bsz=2 seq=2048; nvidia-smi on a B200 capped at 24 GB",
     },
-    Measured {
+    MeasuredMemory {
         id: "TR-UNS-E2E-Full-FT-adamw-8bit",
         query: "mode=train&model=meta-llama/Llama-3.2-1B-Instruct&method=full&rank=16&bsz=2&seq=2048&gc=unsloth&optim=adamw_8bit&free=24",
         measured_mib: 11059.2,
@@ -301,7 +301,7 @@ pub const ROWS: &[Measured] = &[
         source: UNSLOTH_E2E,
         note: "Full FT adamw_8bit; nvidia-smi on a B200 capped at 24 GB",
     },
-    Measured {
+    MeasuredMemory {
         id: "TR-UNS-E2E-Full-FT-adamw-torch",
         query: "mode=train&model=meta-llama/Llama-3.2-1B-Instruct&method=full&rank=16&bsz=2&seq=2048&gc=unsloth&optim=adamw_torch&free=24",
         measured_mib: 13240.3,

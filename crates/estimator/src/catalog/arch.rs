@@ -59,7 +59,7 @@ pub struct Arch {
     /// and shared experts (decode reads them on every token). `None` = every layer routes through
     /// `experts` only (or the model is dense).
     #[serde(default)]
-    pub moe: Option<MoeLayout>,
+    pub moe: Option<MoeShape>,
     /// Full-attention layers with their own KV heads and head size (Gemma 4:
     /// `num_global_key_value_heads`, `global_head_dim`); `kv_heads` and `head_dim` above are then
     /// the sliding-window layers'. `None` = every layer has the same shape.
@@ -173,7 +173,7 @@ pub struct Mla {
 /// `config.json` (or the GGUF header): what a decode step reads besides the routed experts.
 #[derive(Clone, Copy, Debug, Deserialize, Serialize, PartialEq, Eq, Default)]
 #[serde(deny_unknown_fields)]
-pub struct MoeLayout {
+pub struct MoeShape {
     /// Leading layers with a dense FFN of `intermediate` (`first_k_dense_replace` in DeepSeek-V3,
     /// Kimi K2 and GLM-4.5; GGUF `leading_dense_block_count`).
     #[serde(default)]
@@ -191,7 +191,7 @@ pub struct MoeLayout {
     pub shared_ffn: u64,
 }
 
-impl MoeLayout {
+impl MoeShape {
     /// The layout a file's header or `config.json` spells (`dense` leading dense layers, one MoE
     /// layer every `step`, shared experts `shared` wide), bounded by the model's `layers`; `None`
     /// for the plain layout (every layer routed, nothing shared), which is what no layout means.
@@ -201,15 +201,15 @@ impl MoeLayout {
         step: Option<u64>,
         shared: Option<u64>,
         layers: u32,
-    ) -> Option<MoeLayout> {
-        let layout = MoeLayout {
+    ) -> Option<MoeShape> {
+        let layout = MoeShape {
             dense_layers: dense.unwrap_or(0).min(u64::from(layers)) as u32,
             step: step.unwrap_or(1).min(1024) as u32,
             shared_ffn: shared.unwrap_or(0),
         };
-        let plain = MoeLayout {
+        let plain = MoeShape {
             step: 1,
-            ..MoeLayout::default()
+            ..MoeShape::default()
         };
         (layout != plain).then_some(layout)
     }

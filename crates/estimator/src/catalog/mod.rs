@@ -82,7 +82,7 @@ pub fn import(family: Family) -> Result<(), String> {
 /// Make the postcard-encoded `bytes` (a catalog with an imported family, as the page's importer
 /// sends it) the catalog, replacing any earlier import. Err says why not in one line.
 pub fn replace(bytes: &[u8]) -> Result<(), String> {
-    set_imported(decode(bytes)?);
+    set_imported(from_postcard(bytes)?);
     Ok(())
 }
 
@@ -138,7 +138,7 @@ pub fn is_whole() -> bool {
 
 /// Decode a postcard-encoded catalog (the page's `catalog.postcard`, or one with an import). Err
 /// says why not in one line; a catalog without families or GPUs is refused.
-pub fn decode(bytes: &[u8]) -> Result<Catalog, String> {
+pub fn from_postcard(bytes: &[u8]) -> Result<Catalog, String> {
     let c: Catalog = postcard::from_bytes(bytes).map_err(|_| {
         "the catalog file cannot be read (damaged, or from another version)".to_string()
     })?;
@@ -149,11 +149,11 @@ pub fn decode(bytes: &[u8]) -> Result<Catalog, String> {
 }
 
 /// Make the postcard-encoded `bytes` (the page's `catalog.postcard`) the catalog. Ok when it
-/// decodes to a catalog with families and GPUs (or one is already in place); Err says why not in
+/// reads as a catalog with families and GPUs (or one is already in place); Err says why not in
 /// one line.
 pub fn install(bytes: &[u8]) -> Result<(), String> {
     if CATALOG.get().is_none() {
-        let _ = CATALOG.set(decode(bytes)?);
+        let _ = CATALOG.set(from_postcard(bytes)?);
     }
     Ok(())
 }

@@ -1,8 +1,8 @@
 //! The page's catalog in parts, so that a first estimate downloads what it needs and no more:
 //! for each catalog model, a catalog of its family alone (the cards, the family, the measured
 //! rows of its variants; no cross-family evaluation), named from the model's repo id and the
-//! whole catalog's tag. The page fetches the part of the model its link names, decodes it as it
-//! decodes the whole catalog, estimates, then fetches the whole catalog for the rest (the
+//! whole catalog's tag. The page fetches the part of the model its link names, reads it as it
+//! reads the whole catalog, estimates, then fetches the whole catalog for the rest (the
 //! search, the family list, the best-model view). A part's name changes with the catalog, so a
 //! cached part of an older build is never asked for; a model the catalog lacks has no part (the
 //! page reads the whole catalog instead).
@@ -46,9 +46,9 @@ pub fn split(c: &Catalog, tag: u64) -> Vec<(String, Vec<u8>)> {
 }
 
 /// The catalog of `model`'s first estimate from its part's `bytes`. Err in one line when the
-/// bytes do not decode to a catalog with cards and `model`'s family.
+/// bytes do not read as a catalog with cards and `model`'s family.
 pub fn read_part(bytes: &[u8], model: &str) -> Result<Catalog, String> {
-    let c = super::decode(bytes)?;
+    let c = super::from_postcard(bytes)?;
     if c.variant(model).is_none() {
         return Err(format!("the catalog part does not hold {model}"));
     }
@@ -61,7 +61,7 @@ mod tests {
     use crate::catalog::{tag, PAGE_POSTCARD};
 
     fn page() -> Catalog {
-        crate::catalog::decode(PAGE_POSTCARD).unwrap()
+        crate::catalog::from_postcard(PAGE_POSTCARD).unwrap()
     }
 
     #[test]

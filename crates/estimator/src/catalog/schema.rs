@@ -16,7 +16,7 @@ pub struct Catalog {
     pub common_eval: Option<CommonEval>,
     /// Published decode measurements of catalog configurations, shown beside the estimate.
     #[serde(default)]
-    pub measured: Vec<Measured>,
+    pub measured: Vec<MeasuredSpeed>,
 }
 
 /// One public evaluation covering many families: the cross-family order of `best=1`.
@@ -254,7 +254,7 @@ impl Format {
 /// One published decode measurement of a catalog configuration (its lookup:
 /// [`crate::serve::measured::find`]).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq)]
-pub struct Measured {
+pub struct MeasuredSpeed {
     /// The catalog variant it measures.
     pub variant: String,
     /// The model as the source names it (a base checkpoint may stand for its instruct release).

@@ -5,7 +5,7 @@
 use crate::catalog::engine::Engine;
 use crate::catalog::quant::GgmlType;
 use crate::catalog::{catalog, Format};
-use crate::estimate::Layout;
+use crate::estimate::Sharing;
 use crate::inputs::Inputs;
 use crate::serve::placement::card_capacities;
 
@@ -26,7 +26,7 @@ fn float_literal(x: f64) -> String {
 pub fn command(
     i: &Inputs,
     format: &Format,
-    layout: Layout,
+    layout: Sharing,
     shares: &[u64],
     split: (u32, u32),
 ) -> String {
@@ -118,7 +118,7 @@ struct Cmd<'a> {
     repo: &'a str,
     /// The path of a file the command reads (a local file, or the one to pick).
     file: &'a str,
-    layout: Layout,
+    layout: Sharing,
     shares: &'a [u64],
     split: (u32, u32),
     yarn: Option<&'a crate::catalog::Yarn>,
@@ -200,7 +200,7 @@ fn llama_cpp(c: &Cmd) -> String {
         ));
     }
     if i.cards > 1 {
-        let split = if layout == Layout::Tensor {
+        let split = if layout == Sharing::Tensor {
             "row"
         } else {
             "layer"
@@ -275,7 +275,7 @@ fn vllm(c: &Cmd) -> String {
     // The chosen tensor × pipeline split (crate::estimate::ParallelChoice).
     let parallel = parallel_flags(i, layout, split);
     // Uneven pipeline stages: the layers each card holds.
-    let partition = if layout == Layout::Layer && !i.gpus.is_empty() {
+    let partition = if layout == Sharing::Layer && !i.gpus.is_empty() {
         let parts: Vec<String> = shares.iter().map(u64::to_string).collect();
         format!("VLLM_PP_LAYER_PARTITION={} ", parts.join(","))
     } else {
@@ -365,12 +365,12 @@ fn transformers(c: &Cmd) -> String {
 
 /// vLLM's and SGLang's parallel flags for `split` = `(tp, pp)`: each size above 1 (the tensor
 /// size also on one card); mixed cards are pipeline stages, one per card.
-fn parallel_flags(i: &Inputs, layout: Layout, split: (u32, u32)) -> String {
-    let (tp, pp) = if !i.gpus.is_empty() && layout == Layout::Layer {
+fn parallel_flags(i: &Inputs, layout: Sharing, split: (u32, u32)) -> String {
+    let (tp, pp) = if !i.gpus.is_empty() && layout == Sharing::Layer {
         (1, i.cards)
     } else if split.0.saturating_mul(split.1) == i.cards.max(1) {
         split
-    } else if layout == Layout::Layer {
+    } else if layout == Sharing::Layer {
         (1, i.cards)
     } else {
         (i.cards, 1)

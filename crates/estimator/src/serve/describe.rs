@@ -247,13 +247,13 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
         }
         // vLLM's profile was fitted on its 0.19 startup logs of dense and MoE models up to 70B;
         // pipeline stages hold less than one card's peak.
-        (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Layout::Layer => Some(
+        (TermName::Overhead, Engine::Vllm) if s.layout == crate::estimate::Sharing::Layer => Some(
             "vLLM's overhead was fitted on one card and on tensor parallelism; pipeline stages other than the last hold less".into(),
         ),
-        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Layer => Some(
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Sharing::Layer => Some(
             "SGLang's profile was compared with startup logs on one card and under tensor parallelism, not with pipeline stages".into(),
         ),
-        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Layout::Tensor => Some(
+        (TermName::Overhead, Engine::Sglang) if s.layout == crate::estimate::Sharing::Tensor => Some(
             "SGLang's tensor-parallel buffers are sized from vLLM's H100 logs and checked on one SGLang log (4 × H100); other cards and interconnects differ".into(),
         ),
         (TermName::Overhead, Engine::Transformers) if a.experts > 1 => Some(

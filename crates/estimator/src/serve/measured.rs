@@ -18,13 +18,13 @@
 use crate::catalog::catalog;
 use crate::catalog::engine::KvDtype;
 use crate::catalog::quant::{GgmlType, Quant};
-pub use crate::catalog::Measured;
+pub use crate::catalog::MeasuredSpeed;
 use crate::estimate::Estimate;
 use crate::inputs::{GpuChoice, Inputs};
 use crate::Engine;
 
 /// The published measurement of the configuration `i` (estimated as `e`), if there is one.
-pub fn find(i: &Inputs, e: &Estimate) -> Option<Measured> {
+pub fn find(i: &Inputs, e: &Estimate) -> Option<MeasuredSpeed> {
     let gpu = match (i.gpus.as_slice(), &i.gpu) {
         ([], GpuChoice::Catalog(id)) => id,
         _ => return None,
@@ -50,12 +50,18 @@ pub fn find(i: &Inputs, e: &Estimate) -> Option<Measured> {
 
 /// Of `rows`, the measurement of `model` in `quant` on `gpu` at the deepest cache up to `ctx`
 /// tokens (else the shallowest).
-fn same(rows: &[Measured], model: &str, quant: Quant, gpu: &str, ctx: u64) -> Option<Measured> {
-    let mut best: Option<&Measured> = None;
+fn same(
+    rows: &[MeasuredSpeed],
+    model: &str,
+    quant: Quant,
+    gpu: &str,
+    ctx: u64,
+) -> Option<MeasuredSpeed> {
+    let mut best: Option<&MeasuredSpeed> = None;
     for r in rows.iter().filter(|r| {
         r.quant == quant && r.variant.eq_ignore_ascii_case(model) && r.gpu.eq_ignore_ascii_case(gpu)
     }) {
-        let fits = |m: &Measured| u64::from(m.depth) <= ctx;
+        let fits = |m: &MeasuredSpeed| u64::from(m.depth) <= ctx;
         best = Some(match best {
             None => r,
             Some(b) if fits(r) && (!fits(b) || r.depth > b.depth) => r,
@@ -70,8 +76,8 @@ fn same(rows: &[Measured], model: &str, quant: Quant, gpu: &str, ctx: u64) -> Op
 mod tests {
     use super::*;
 
-    fn row(depth: u32, tps: f64) -> Measured {
-        Measured {
+    fn row(depth: u32, tps: f64) -> MeasuredSpeed {
+        MeasuredSpeed {
             variant: "org/M".into(),
             model: "M".into(),
             quant: Quant::Q4KM,

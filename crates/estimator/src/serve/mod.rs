@@ -440,7 +440,7 @@ fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::inputs::permalink::decode;
+    use crate::inputs::permalink::from_query;
 
     #[test]
     fn the_verdict_alone_is_the_estimate_verdict() {
@@ -460,7 +460,7 @@ mod tests {
                     let i = Inputs {
                         ctx,
                         par,
-                        ..decode(q).inputs
+                        ..from_query(q).inputs
                     };
                     assert_eq!(fits(&i), estimate(&i).fits, "{q} ctx={ctx} par={par}");
                 }

@@ -23,7 +23,7 @@ pub(crate) struct Sizing {
     /// Whether tensor parallelism starts (`None` on one card), and the words why.
     pub tp: Option<Result<String, String>>,
     /// How the cards share the model.
-    pub layout: Layout,
+    pub layout: Sharing,
     /// Each card's share under `layout` (whole layers, or 1 each).
     pub shares: Vec<u64>,
     /// Each card's capacity.
@@ -92,11 +92,11 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         (None, Some(Err(_))) => (1, cards),
     };
     let layout = if cards <= 1 {
-        Layout::Single
+        Sharing::Single
     } else if pp_size == 1 {
-        Layout::Tensor
+        Sharing::Tensor
     } else {
-        Layout::Layer
+        Sharing::Layer
     };
     let stages = stage_layers(i, a, layout, mixed, &capacities, pp_size);
     let shares = card_shares(layout, &stages, cards, tp_size);
@@ -105,7 +105,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
     let mut w = weights::weights(a, f, i.engine, cpu_only);
     // vLLM and SGLang pipeline stages: the embedding on the first, the LM head (a tied model's
     // copy of the embedding) on the last; each of a stage's cards holds `1/tp` of it.
-    let stage_weights = (layout == Layout::Layer && i.engine.preallocates()).then(|| {
+    let stage_weights = (layout == Sharing::Layer && i.engine.preallocates()).then(|| {
         let sw = crate::serve::stages::stage_weights(a, f, w.device, &stages);
         w.device = sw.iter().fold(Bytes::ZERO, |t, &b| t + b);
         sw.iter()
@@ -114,10 +114,10 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
     });
     let mmproj = crate::catalog::mmproj::device_bytes(i.engine, &f.repo, i.mmproj);
     w.device += mmproj;
-    let mut kv = if layout == Layout::Layer && tensor {
+    let mut kv = if layout == Sharing::Layer && tensor {
         staged_kv(i, a, tp_size, cards, &stages)
     } else {
-        kv::for_engine(a, i, layout == Layout::Tensor, &shares)
+        kv::for_engine(a, i, layout == Sharing::Tensor, &shares)
     };
     // `ngl=` and `nkvo=1` move layers between a card and the RAM: nothing to move without a
     // card.
@@ -177,12 +177,12 @@ fn engine_overhead(
 /// Share of each card: equal under tensor parallelism (every layer split by heads), its stage's
 /// layers under pipeline parallelism (each of a stage's `tp` cards holds them all, split by
 /// heads).
-fn card_shares(layout: Layout, stages: &[u64], cards: u32, tp_size: u32) -> Vec<u64> {
+fn card_shares(layout: Sharing, stages: &[u64], cards: u32, tp_size: u32) -> Vec<u64> {
     match layout {
-        Layout::Layer => (0..cards as usize)
+        Sharing::Layer => (0..cards as usize)
             .map(|k| stages[(k / tp_size as usize).min(stages.len() - 1)])
             .collect(),
-        Layout::Single | Layout::Tensor => vec![1; cards as usize],
+        Sharing::Single | Sharing::Tensor => vec![1; cards as usize],
     }
 }
 
@@ -237,13 +237,13 @@ fn tp_check(
 fn stage_layers(
     i: &Inputs,
     a: &Arch,
-    layout: Layout,
+    layout: Sharing,
     mixed: bool,
     capacities: &[Bytes],
     pp_size: u32,
 ) -> Vec<u64> {
     match layout {
-        Layout::Layer if mixed => {
+        Sharing::Layer if mixed => {
             let mib: Vec<u64> = capacities.iter().map(|c| c.get() >> 20).collect();
             Bytes(u64::from(a.layers))
                 .split(&mib)
@@ -251,8 +251,8 @@ fn stage_layers(
                 .map(Bytes::get)
                 .collect()
         }
-        Layout::Layer => crate::serve::stages::pipeline_stages(i.engine, a.layers, pp_size),
-        Layout::Single | Layout::Tensor => vec![1],
+        Sharing::Layer => crate::serve::stages::pipeline_stages(i.engine, a.layers, pp_size),
+        Sharing::Single | Sharing::Tensor => vec![1],
     }
 }
 
@@ -318,14 +318,14 @@ pub(crate) fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) 
         kv::vllm_layer_slots(a)
     };
     let (slots, heads, per_request) = match s.layout {
-        Layout::Tensor => (
+        Sharing::Tensor => (
             slots,
             kv::heads_per_card(a, cards),
             kv::paged(a, ctx, 1, i.kv, cards),
         ),
-        Layout::Single => (slots, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
+        Sharing::Single => (slots, u64::from(a.kv_heads), kv::paged(a, ctx, 1, i.kv, 1)),
         // The card's stage: its share of the layers, with one of `tp` cards' KV heads.
-        Layout::Layer => {
+        Sharing::Layer => {
             let tp = u64::from(s.split.0.max(1));
             let stage = (k / tp as usize).min(s.stages.len() - 1);
             (

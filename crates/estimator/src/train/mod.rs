@@ -40,7 +40,7 @@ pub use rank::{rank, TrainCandidate};
 pub use terms::{Breakdown, Floors};
 
 use crate::catalog::{catalog, Arch, Variant};
-use crate::estimate::{CardUse, Check, CheckName, Estimate, Layout, Verdict};
+use crate::estimate::{CardUse, Check, CheckName, Estimate, Sharing, Verdict};
 use crate::inputs::normalize::normalize;
 use crate::inputs::{quote, Inputs, Method, TrainInputs, Trainer};
 use crate::serve::card_capacity;
@@ -240,7 +240,11 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             offload: None,
             fits,
             verdict,
-            layout: if multi { Layout::Layer } else { Layout::Single },
+            layout: if multi {
+                Sharing::Layer
+            } else {
+                Sharing::Single
+            },
             mmproj_bytes: None,
             kv_pool_bytes: None,
             kv_pool_tokens: None,

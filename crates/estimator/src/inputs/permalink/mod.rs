@@ -1,7 +1,7 @@
 //! The permalink codec: [`Inputs`] ⇄ query string (the public API of the page, the embed and the CLI), versioned `v=1`.
 //!
 //! [`encode`] writes every parameter in a fixed order, so a link always restores the whole
-//! configuration. [`decode`] is tolerant: an unknown key, a bad or out-of-range value, a
+//! configuration. [`from_query`] is tolerant: an unknown key, a bad or out-of-range value, a
 //! duplicate key or a model/format/GPU missing from the catalog falls back to the default and is
 //! reported as a [`Notice`] naming the key. It never panics (property-tested).
 
@@ -22,16 +22,16 @@ use values::*;
 /// Version of the query string written by [`encode`].
 pub const VERSION: u32 = 1;
 
-/// Result of decoding: the inputs to use, and what was refused on the way.
+/// Result of reading a query string: the inputs to use, and what was refused on the way.
 #[derive(Clone, Debug, PartialEq)]
-pub struct Decoded {
+pub struct Parsed {
     /// The inputs to use.
     pub inputs: Inputs,
     /// What was refused, capped at [`MAX_NOTICES`] (+ one "… and N more").
     pub notices: Vec<Notice>,
 }
 
-impl Decoded {
+impl Parsed {
     /// True when every parameter was taken as given.
     pub fn clean(&self) -> bool {
         self.notices.is_empty()
@@ -170,11 +170,11 @@ fn encode_filters(s: &mut String, b: &BestFilters) {
     }
 }
 
-/// Decode a query string (a leading `?` is ignored). Never fails: see the module docs.
+/// Read a query string (a leading `?` is ignored). Never fails: see the module docs.
 /// Keys and values are read as `application/x-www-form-urlencoded` (`+` is a space; a malformed
 /// escape stays literal; invalid UTF-8 becomes U+FFFD). Notices echo at most
 /// [`ECHO_CHARS`] characters of a value and are capped at [`MAX_NOTICES`].
-pub fn decode(query: &str) -> Decoded {
+pub fn from_query(query: &str) -> Parsed {
     let mut i = Inputs::default();
     let mut notices = Vec::new();
     let mut dropped = 0usize;
@@ -227,7 +227,7 @@ pub fn decode(query: &str) -> Decoded {
         }
     }
     cap_notices(&mut notices, dropped);
-    Decoded { inputs: i, notices }
+    Parsed { inputs: i, notices }
 }
 
 /// A set of strings as a sorted list.
@@ -349,7 +349,7 @@ mod tests {
 
     #[test]
     fn rev_and_file_are_written_only_when_set_and_read_back() {
-        let plain = decode("model=Qwen/Qwen3-8B").inputs;
+        let plain = from_query("model=Qwen/Qwen3-8B").inputs;
         assert!(plain.rev.is_none() && plain.file.is_none());
         let q = encode(&plain);
         assert!(!q.contains("rev=") && !q.contains("file="), "{q}");
@@ -365,7 +365,7 @@ mod tests {
             q.contains("&file=sub%20dir/model-Q4_K_M-00001-of-00002.gguf"),
             "{q}"
         );
-        let d = decode(&q);
+        let d = from_query(&q);
         assert!(d.clean(), "{:?}", d.notices);
         assert_eq!(d.inputs, i);
     }
@@ -382,7 +382,7 @@ mod tests {
             "file=x%0Ay.gguf",
             "file=a%5Cb",
         ] {
-            let d = decode(q);
+            let d = from_query(q);
             assert!(d.inputs.rev.is_none() && d.inputs.file.is_none(), "{q}");
             let key = &q[..q.find('=').unwrap()];
             assert!(
@@ -391,9 +391,9 @@ mod tests {
                 d.notices
             );
         }
-        let d = decode(&format!("rev={}", "a".repeat(65)));
+        let d = from_query(&format!("rev={}", "a".repeat(65)));
         assert!(d.inputs.rev.is_none());
-        let d = decode("rev=main&file=model.safetensors");
+        let d = from_query("rev=main&file=model.safetensors");
         assert!(d.clean());
         assert_eq!(d.inputs.rev.as_deref(), Some("main"));
     }

@@ -4,7 +4,7 @@
 
 use super::header::{ggml_type, Header, Tensor, Value};
 use crate::catalog::quant::GgmlType;
-use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Recurrent, Swa};
+use crate::catalog::{Arch, GlobalAttn, Mla, MoeShape, Recurrent, Swa};
 
 /// The header's keys of one architecture (`{arch}.{key}`) and its tensors.
 struct Keys<'a> {
@@ -192,7 +192,7 @@ fn experts(k: &Keys, arch: &mut Arch) -> Result<(), String> {
                 .then(|| k.key("feed_forward_length"))
                 .flatten()
         });
-        arch.moe = MoeLayout::read(
+        arch.moe = MoeShape::read(
             k.key("leading_dense_block_count"),
             k.key("interleave_moe_layer_step"),
             shared,

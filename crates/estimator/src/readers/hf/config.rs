@@ -1,6 +1,6 @@
 //! `config.json` into the architecture the memory terms need.
 
-use crate::catalog::{Arch, GlobalAttn, Mla, MoeLayout, Recurrent, Swa, MAX_HIDDEN};
+use crate::catalog::{Arch, GlobalAttn, Mla, MoeShape, Recurrent, Swa, MAX_HIDDEN};
 use serde_json::Value;
 
 /// Largest config.json accepted, bytes.
@@ -132,7 +132,7 @@ fn experts(c: &Value, arch: &mut Arch) -> Result<(), String> {
                 .then(|| num("intermediate_size"))
                 .flatten()
         });
-        arch.moe = MoeLayout::read(
+        arch.moe = MoeShape::read(
             num("first_k_dense_replace"),
             num("interleave_moe_layer_step"),
             shared,

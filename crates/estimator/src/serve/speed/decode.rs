@@ -236,7 +236,7 @@ fn card_times(
 /// plus the all-reduce), one after another under layer split.
 fn step_times(v: &Variant, e: &Estimate, c: &CardTimes) -> (f64, f64, f64) {
     let times = &c.times;
-    if e.layout == Layout::Tensor {
+    if e.layout == Sharing::Tensor {
         let t = times.iter().map(|t| t.0).fold(0.0, f64::max);
         let comm = tp_comm_s(&v.arch, e.per_card.len() as u32, c.slowest_link);
         (

@@ -143,7 +143,7 @@
 //! per token is added. Unvalidated against a published partial-offload prefill row.
 
 use crate::catalog::{catalog, Arch, MemoryKind, Variant};
-use crate::estimate::{Estimate, Layout};
+use crate::estimate::{Estimate, Sharing};
 pub use crate::estimate::{Prefill, Speed};
 use crate::inputs::{GpuChoice, Inputs};
 use crate::terms::TermName;

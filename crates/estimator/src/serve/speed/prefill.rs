@@ -174,7 +174,7 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
         }
         times.push(t);
     }
-    let mut per_token = if e.layout == Layout::Tensor {
+    let mut per_token = if e.layout == Sharing::Tensor {
         times.iter().copied().fold(0.0, f64::max)
     } else {
         times.iter().sum()
