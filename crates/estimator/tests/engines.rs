@@ -359,3 +359,19 @@ fn terms_say_when_they_leave_their_domain() {
     )
     .is_some());
 }
+
+/// Every cache type a refusal lists reads back as itself, and a refusal lists every one (the
+/// list is `KvDtype::ALL`, not typed twice).
+#[test]
+fn every_listed_cache_type_reads_back() {
+    use fitcard_estimator::KvDtype;
+    use std::str::FromStr;
+    for k in KvDtype::ALL {
+        assert_eq!(KvDtype::from_str(k.id()), Ok(k), "{k}");
+    }
+    let d = fitcard_estimator::from_query("kv=q3_x");
+    let msg = &d.notices[0].message;
+    for k in KvDtype::ALL {
+        assert!(msg.contains(k.id()), "{msg} lacks {k}");
+    }
+}

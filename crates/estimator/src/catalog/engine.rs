@@ -47,6 +47,26 @@ impl KvDtype {
     /// bfloat16.
     pub const BF16: KvDtype = KvDtype::Ggml(GgmlType::BF16);
 
+    /// Every type a link may choose, in the order a refusal lists them: llama.cpp's
+    /// `--cache-type-k/-v` values (`common/arg.cpp` `kv_cache_types`) and vLLM's fp8
+    /// `--kv-cache-dtype` values. Read aliases (`bfloat16`, `float16`, `half`, `float32`) are
+    /// not listed.
+    pub const ALL: [KvDtype; 13] = [
+        KvDtype::Auto,
+        KvDtype::F16,
+        KvDtype::BF16,
+        KvDtype::Ggml(GgmlType::F32),
+        KvDtype::Ggml(GgmlType::Q8_0),
+        KvDtype::Ggml(GgmlType::Q5_1),
+        KvDtype::Ggml(GgmlType::Q5_0),
+        KvDtype::Ggml(GgmlType::Q4_1),
+        KvDtype::Ggml(GgmlType::Q4_0),
+        KvDtype::Ggml(GgmlType::IQ4NL),
+        KvDtype::Fp8,
+        KvDtype::Fp8E4m3,
+        KvDtype::Fp8E5m2,
+    ];
+
     /// Bytes of `n` K (or V) values.
     pub fn row_bytes(self, n: u64) -> u64 {
         match self {

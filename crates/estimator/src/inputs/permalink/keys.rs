@@ -181,10 +181,8 @@ fn engine(val: &str) -> Result<Engine, String> {
 
 fn kv_type(val: &str) -> Result<KvDtype, String> {
     KvDtype::from_str(val).map_err(|_| {
-        bad(
-            val,
-            "auto, f16, bf16, f32, q8_0, q5_1, q5_0, q4_1, q4_0, iq4_nl, bfloat16, fp8, fp8_e4m3, fp8_e5m2",
-        )
+        let all: Vec<&str> = KvDtype::ALL.iter().map(|k| k.id()).collect();
+        bad(val, &all.join(", "))
     })
 }
 
