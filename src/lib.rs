@@ -19,7 +19,7 @@
 //! - `model/edit`: one user action applied to the inputs, made consistent
 //! - `model/search`: type-ahead over the catalog, and what a pasted address stands for
 //! - `model/detect`: the catalog GPU a browser's renderer string names
-//! - `model/hub`: Hub addresses and URLs, a repo's files read as formats, the imported family
+//! - `model/hub`: the Hub the page reads (fixed at compile time) over the estimator's repo reader
 //! - `text/share`: links, the embed snippet, the title, and the page's display words
 //! - `text/summary`: the lines beside the verdict (KV pool, speed, spill, measurement, limits)
 //! - `text/calibrate`: the calibration fit of the visitor's readings, in words

@@ -1,11 +1,13 @@
 //! The importer's requests: one GET (with a single closed `Range` when asked; no other header
 //! is sent, so the browser needs no preflight), read from a stream that is cancelled once
 //! enough has arrived, each step within a timeout, and answered by the Hub and its file hosts
-//! only; the import under way, which a new one or the page's `cancel` aborts; and where model
-//! files are read from (the Hub or the visitor's disk). Every failure is one line.
+//! only (the estimator reader's [`Transport`]); the import under way, which a new one or the
+//! page's `cancel` aborts; and files on the visitor's disk ([`Files`]). Every failure is one
+//! line.
 
 use super::abi::prop;
 use crate::model::hub;
+use fitcard_estimator::readers::hub::client::{Failure, Files, Transport};
 use js_sys::Uint8Array;
 use wasm_bindgen::{JsCast, JsValue};
 use wasm_bindgen_futures::JsFuture;
@@ -173,32 +175,46 @@ pub(super) async fn get(
     Ok((status, out))
 }
 
-/// Where model files are read from: the Hub (closed ranges of a repo's files at a commit) or
-/// files picked on the visitor's disk (`File.slice`: only the bytes asked for are read).
-pub(super) enum Source<'a> {
-    Hub { repo: &'a str, rev: &'a str },
-    Disk(&'a [web_sys::File]),
+/// The page's requests to its Hub, for the estimator's reader.
+pub(super) struct PageHub;
+
+impl Transport for PageHub {
+    async fn get(
+        &self,
+        repo: &str,
+        url: &str,
+        range: Option<u64>,
+        limit: usize,
+    ) -> Result<Vec<u8>, Failure> {
+        Ok(get(repo, url, range, limit).await?.1)
+    }
+
+    fn logged_in(&self) -> bool {
+        false
+    }
+
+    fn gated(&self, repo: &str) -> Failure {
+        gated(repo).into()
+    }
 }
 
-impl Source<'_> {
-    /// The first `want` bytes of `path` (fewer only when the file is shorter).
-    pub(super) async fn head(&self, path: &str, want: u64) -> Result<Vec<u8>, String> {
-        match self {
-            Source::Hub { repo, rev } => {
-                let url = hub::file_url(repo, rev, path);
-                Ok(get(repo, &url, Some(want), want as usize).await?.1)
-            }
-            Source::Disk(files) => {
-                let unread = || format!("{path} could not be read from the disk");
-                let f = files.iter().find(|f| f.name() == path).ok_or_else(unread)?;
-                let part = f
-                    .slice_with_f64_and_f64(0.0, want as f64)
-                    .map_err(|_| unread())?;
-                let buf = JsFuture::from(part.array_buffer())
-                    .await
-                    .map_err(|_| unread())?;
-                Ok(Uint8Array::new(&buf).to_vec())
-            }
-        }
+/// Files picked on the visitor's disk (`File.slice`: only the bytes asked for are read).
+pub(super) struct Disk<'a>(pub &'a [web_sys::File]);
+
+impl Files for Disk<'_> {
+    async fn head(&self, path: &str, want: u64) -> Result<Vec<u8>, Failure> {
+        let unread = || format!("{path} could not be read from the disk");
+        let f = self
+            .0
+            .iter()
+            .find(|f| f.name() == path)
+            .ok_or_else(unread)?;
+        let part = f
+            .slice_with_f64_and_f64(0.0, want as f64)
+            .map_err(|_| unread())?;
+        let buf = JsFuture::from(part.array_buffer())
+            .await
+            .map_err(|_| unread())?;
+        Ok(Uint8Array::new(&buf).to_vec())
     }
 }

@@ -4,7 +4,7 @@
 use fitcard_estimator::inputs::quote;
 
 /// Every flag fitcard reads; `--file` and `--for` take a value (`--file PATH`, `--for=ctx`).
-const FLAGS: [&str; 5] = ["--json", "--file", "--for", "--svg", "--how"];
+const FLAGS: [&str; 6] = ["--json", "--file", "--for", "--svg", "--how", "--offline"];
 
 /// The command line, parsed.
 #[derive(Debug, Default, PartialEq)]
@@ -22,6 +22,8 @@ pub struct Cli {
     pub svg: bool,
     /// `--how` (`measure`): the measuring loop instead of a fit.
     pub how: bool,
+    /// `--offline`: a Hub repo the catalog lacks is read from the cache only.
+    pub offline: bool,
 }
 
 impl Cli {
@@ -48,6 +50,7 @@ impl Cli {
                 Long("json") => cli.json = true,
                 Long("svg") => cli.svg = true,
                 Long("how") => cli.how = true,
+                Long("offline") => cli.offline = true,
                 // A second `--file` is a word, as written: `estimate` then refuses the extra words.
                 Long("file") if cli.file.is_some() => cli.words.push(match p.optional_value() {
                     Some(v) => format!("--file={}", text(v)),

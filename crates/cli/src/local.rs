@@ -187,7 +187,7 @@ pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, St
         return Err("--file needs a path".into());
     }
     // The file names the model and its format.
-    let i = checked_inputs(query, |n, _| n.key == "model" || n.key == "quant")?;
+    let i = checked_catalog_inputs(query, |n, _| n.key == "model" || n.key == "quant")?;
     let mut local = read_local(path, &format!("--file {}", quote(path)))?;
     if local.gguf {
         local.format.file = path.to_string();

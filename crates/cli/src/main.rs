@@ -13,6 +13,7 @@ mod args;
 mod docs;
 mod files;
 mod frontier;
+mod hub;
 mod human;
 mod local;
 mod measure;
@@ -48,7 +49,10 @@ fn print_err(msg: &str) {
 }
 
 fn main() -> ExitCode {
-    let answer = Cli::from_env().and_then(|cli| Ok((run(&cli)?, cli.json)));
+    let answer = Cli::from_env().and_then(|cli| {
+        hub::OFFLINE.store(cli.offline, std::sync::atomic::Ordering::Relaxed);
+        Ok((run(&cli)?, cli.json))
+    });
     match answer {
         Ok((out, json)) => {
             print_out(&out, json);
@@ -56,7 +60,9 @@ fn main() -> ExitCode {
         }
         Err(msg) => {
             print_err(&msg);
-            ExitCode::from(2)
+            // 3: the network (or the cache offline) failed; 2: the input is refused.
+            let network = hub::NETWORK_FAILED.load(std::sync::atomic::Ordering::Relaxed);
+            ExitCode::from(if network { 3 } else { 2 })
         }
     }
 }
@@ -165,6 +171,15 @@ fn checked_inputs(
     query: &str,
     ignored: impl Fn(&Notice, &Inputs) -> bool,
 ) -> Result<Inputs, String> {
+    import_named_repo(query)?;
+    checked_catalog_inputs(query, ignored)
+}
+
+/// [`checked_inputs`] on the catalog as it is (no Hub read: `--file` names the model).
+fn checked_catalog_inputs(
+    query: &str,
+    ignored: impl Fn(&Notice, &Inputs) -> bool,
+) -> Result<Inputs, String> {
     let mut d = from_query(query);
     if let Some(q) = named_format(query) {
         // Not about the model's format when the model itself is refused.
@@ -195,17 +210,37 @@ fn checked_inputs(
 /// is one fitcard knows: a format the catalog lacks for the model is then computed by the size
 /// rule and installed before the query is decoded again ([`catalog::install_computed`]).
 fn named_format(query: &str) -> Option<fitcard_estimator::catalog::quant::Quant> {
+    raw_value(query, "quant")?.parse().ok()
+}
+
+/// The first value the query gives `key`, form-decoded and trimmed, as the decoder reads it.
+fn raw_value(query: &str, key: &str) -> Option<String> {
     let value = query
         .trim()
         .trim_start_matches('?')
         .split('&')
         .filter_map(|p| p.split_once('='))
-        .find(|(k, _)| k.trim() == "quant")?
+        .find(|(k, _)| fitcard_estimator::inputs::permalink::form_decode(k).trim() == key)?
         .1;
-    fitcard_estimator::inputs::permalink::form_decode(value)
-        .trim()
-        .parse()
-        .ok()
+    Some(
+        fitcard_estimator::inputs::permalink::form_decode(value)
+            .trim()
+            .to_string(),
+    )
+}
+
+/// A `model=` the catalog lacks that reads as a Hub repo id (`org/name`) is read from the Hub
+/// (its `rev=` and `file=` with it, for the query's engine) and joins the catalog, so the query
+/// estimates it ([`hub::import`]); one line when it cannot be read.
+fn import_named_repo(query: &str) -> Result<(), String> {
+    let Some(model) = raw_value(query, "model") else {
+        return Ok(());
+    };
+    let (rev, file) = (raw_value(query, "rev"), raw_value(query, "file"));
+    let Some(t) = hub::target(&model, rev.as_deref(), file.as_deref()) else {
+        return Ok(());
+    };
+    hub::import(&t, from_query(query).inputs.engine)
 }
 
 /// The query's inputs, any notice a refusal ([`checked_inputs`]).

@@ -4,3 +4,4 @@
 
 pub mod gguf;
 pub mod hf;
+pub mod hub;

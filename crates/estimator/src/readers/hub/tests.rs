@@ -1,6 +1,15 @@
-//! Host tests of the module above.
+//! Tests of `repo`.
 
-use super::*;
+use super::repo::*;
+use crate::catalog::quant::{Container, Quant};
+use crate::catalog::{Format, Variant};
+use crate::units::Bytes;
+
+const HUB: &str = PUBLIC_HUB;
+
+fn hub() -> Endpoint {
+    Endpoint::default()
+}
 
 #[test]
 fn answers_are_read_from_the_hub_and_its_file_hosts_only() {
@@ -9,7 +18,7 @@ fn answers_are_read_from_the_hub_and_its_file_hosts_only() {
         "https://cdn-lfs.hf.co/repos/x",
         "https://cas-bridge.xethub.hf.co/xet-bridge-us/y?X-Amz=1",
     ] {
-        assert!(may_read(ok), "{ok}");
+        assert!(may_read(ok, &hub()), "{ok}");
     }
     for no in [
         "http://huggingface.co/a",
@@ -23,7 +32,7 @@ fn answers_are_read_from_the_hub_and_its_file_hosts_only() {
         "",
         "no scheme",
     ] {
-        assert!(!may_read(no), "{no}");
+        assert!(!may_read(no, &hub()), "{no}");
     }
     assert_eq!(origin("http://127.0.0.1:1/a?b"), Some("http://127.0.0.1:1"));
     assert_eq!(
@@ -77,7 +86,7 @@ fn ids_and_addresses_are_read() {
         ),
     ];
     for (input, want) in rows {
-        assert_eq!(parse_target(input), Ok(want), "{input}");
+        assert_eq!(parse_target(input, &hub()), Ok(want), "{input}");
     }
 }
 
@@ -96,7 +105,7 @@ fn bad_input_gets_one_line() {
         "https://huggingface.co/org/name/blob/main/../../x",
         &"a".repeat(700),
     ] {
-        let e = parse_target(bad).unwrap_err();
+        let e = parse_target(bad, &hub()).unwrap_err();
         assert!(!e.is_empty() && !e.contains('\n'), "{bad}: {e}");
     }
 }
@@ -105,16 +114,16 @@ fn bad_input_gets_one_line() {
 fn urls_point_at_the_hub() {
     let mut x = t("org/name");
     assert_eq!(
-        info_url(&x),
+        info_url(&hub(), &x),
         format!("{HUB}/api/models/org/name?blobs=true")
     );
     x.rev = Some("abc".into());
     assert_eq!(
-        info_url(&x),
+        info_url(&hub(), &x),
         format!("{HUB}/api/models/org/name/revision/abc?blobs=true")
     );
     assert_eq!(
-        file_url("org/name", "abc", "sub/a b#.gguf"),
+        file_url(&hub(), "org/name", "abc", "sub/a b#.gguf"),
         format!("{HUB}/org/name/resolve/abc/sub/a%20b%23.gguf")
     );
     assert!(HUB.starts_with("http"));
@@ -231,7 +240,7 @@ fn one_set_of_safetensors_is_the_checkpoint() {
 /// GGUF files named by their file names.
 #[test]
 fn a_checkpoint_is_a_safetensors_format() {
-    use fitcard_estimator::readers::hf;
+    use crate::readers::hf;
     let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
         "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
         "intermediate_size": 8192, "max_position_embeddings": 131072,
@@ -273,8 +282,9 @@ fn a_checkpoint_is_a_safetensors_format() {
 /// embeddings' type of the GGUF header read. One read failing leaves the other.
 #[test]
 fn the_engine_picks_the_checkpoint_or_the_gguf() {
-    use fitcard_estimator::catalog::quant::GgmlType;
-    use fitcard_estimator::{readers::hf, Engine};
+    use crate::catalog::engine::Engine;
+    use crate::catalog::quant::GgmlType;
+    use crate::readers::hf;
     let config = r#"{"model_type": "llama", "hidden_size": 2048, "num_hidden_layers": 16,
         "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 128256,
         "intermediate_size": 8192, "max_position_embeddings": 131072,

@@ -1,0 +1,531 @@
+//! The CLI reading the Hub, against a stand-in Hub on 127.0.0.1 (no network at test time):
+//! a GGUF repo and a checkpoint repo the catalog lacks are estimated from their headers, the
+//! cache answers `--offline`, and every hostile answer (a missing or gated repo, HTML for
+//! JSON, a redirect to another host, an endless body, a slow drip, a body shorter than its
+//! length, a server error) is one line with exit code 2 (the input) or 3 (the network).
+
+use std::collections::HashMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{TcpListener, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+/// The commit every stand-in repo is at.
+const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
+
+/// One answer of the stand-in.
+#[derive(Clone)]
+enum Answer {
+    /// Status, headers, body.
+    Plain(u16, Vec<(String, String)>, Vec<u8>),
+    /// `Content-Length: 10 GB`, then zeros until the client goes.
+    Endless,
+    /// One byte a second.
+    Drip,
+    /// `Content-Length` says more than is sent, then the connection closes.
+    Short(Vec<u8>),
+}
+
+fn ok(body: impl Into<Vec<u8>>) -> Answer {
+    Answer::Plain(200, Vec::new(), body.into())
+}
+
+fn status(code: u16, error_code: Option<&str>) -> Answer {
+    let h = error_code.map(|c| ("X-Error-Code".to_string(), c.to_string()));
+    Answer::Plain(code, h.into_iter().collect(), b"{}".to_vec())
+}
+
+fn redirect(to: &str) -> Answer {
+    Answer::Plain(302, vec![("Location".into(), to.into())], Vec::new())
+}
+
+/// A request as the stand-in saw it: the path and its `Authorization`.
+type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
+
+/// A stand-in server: each path's answer; `Range` honoured on plain bodies.
+struct StandIn {
+    base: String,
+    seen: Seen,
+}
+
+impl StandIn {
+    fn start(routes: HashMap<String, Answer>) -> StandIn {
+        let l = TcpListener::bind("127.0.0.1:0").unwrap();
+        let base = format!("http://{}", l.local_addr().unwrap());
+        let seen: Seen = Arc::default();
+        let (routes, log) = (Arc::new(routes), seen.clone());
+        std::thread::spawn(move || {
+            for s in l.incoming().flatten() {
+                let (routes, log) = (routes.clone(), log.clone());
+                std::thread::spawn(move || serve(s, &routes, &log));
+            }
+        });
+        StandIn { base, seen }
+    }
+
+    fn seen(&self) -> Vec<(String, Option<String>)> {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+fn serve(s: TcpStream, routes: &HashMap<String, Answer>, log: &Seen) {
+    let mut r = BufReader::new(s.try_clone().unwrap());
+    let mut line = String::new();
+    if r.read_line(&mut line).is_err() {
+        return;
+    }
+    let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
+    let (mut range, mut auth) = (None, None);
+    loop {
+        let mut h = String::new();
+        if r.read_line(&mut h).unwrap_or(0) == 0 || h.trim().is_empty() {
+            break;
+        }
+        let (k, v) = h.split_once(':').unwrap_or((&h, ""));
+        match k.trim().to_ascii_lowercase().as_str() {
+            "range" => {
+                range = v
+                    .trim()
+                    .strip_prefix("bytes=0-")
+                    .and_then(|n| n.parse::<usize>().ok())
+            }
+            "authorization" => auth = Some(v.trim().to_string()),
+            _ => {}
+        }
+    }
+    log.lock().unwrap().push((path.clone(), auth));
+    let mut s = s;
+    let answer = routes
+        .get(&path)
+        .cloned()
+        .unwrap_or_else(|| status(404, Some("EntryNotFound")));
+    let _ = match answer {
+        Answer::Plain(code, headers, mut body) => {
+            if let Some(last) = range {
+                body.truncate(last + 1);
+            }
+            let mut head = format!(
+                "HTTP/1.1 {code} X\r\nContent-Length: {}\r\nConnection: close\r\n",
+                body.len()
+            );
+            for (k, v) in headers {
+                head.push_str(&format!("{k}: {v}\r\n"));
+            }
+            head.push_str("\r\n");
+            s.write_all(head.as_bytes())
+                .and_then(|_| s.write_all(&body))
+        }
+        Answer::Endless => {
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 10000000000\r\n\r\n");
+            let zeros = vec![b'{'; 1 << 16];
+            loop {
+                if s.write_all(&zeros).is_err() {
+                    break Ok(());
+                }
+            }
+        }
+        Answer::Drip => {
+            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
+            for _ in 0..1000 {
+                if s.write_all(b" ").is_err() {
+                    break;
+                }
+                std::thread::sleep(Duration::from_secs(1));
+            }
+            Ok(())
+        }
+        Answer::Short(body) => {
+            let head = format!(
+                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n",
+                body.len() * 10
+            );
+            s.write_all(head.as_bytes())
+                .and_then(|_| s.write_all(&body))
+        }
+    };
+}
+
+fn data(name: &str) -> Vec<u8> {
+    std::fs::read(
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/data")
+            .join(name),
+    )
+    .unwrap()
+}
+
+/// The model info of a repo holding `files` (name, size).
+fn info(files: &[(&str, u64)], gated: bool) -> Answer {
+    let siblings: Vec<String> = files
+        .iter()
+        .map(|(n, s)| format!(r#"{{"rfilename":"{n}","size":{s}}}"#))
+        .collect();
+    ok(format!(
+        r#"{{"id":"x","sha":"{SHA}","gated":{},"siblings":[{}]}}"#,
+        if gated { "\"auto\"" } else { "false" },
+        siblings.join(",")
+    ))
+}
+
+/// The listed size of the stand-in GGUF (Llama 3.2 1B's F16 file; the header is what is read).
+const GGUF_BYTES: u64 = 2_479_595_136;
+
+/// The stand-in Hub: every repo the tests read.
+fn hub(cdn: Option<&str>) -> StandIn {
+    let mut r = HashMap::new();
+    let gguf = "Llama-3.2-1B-F16.gguf";
+    r.insert(
+        "/api/models/fx/Tiny-GGUF?blobs=true".into(),
+        info(&[(gguf, GGUF_BYTES), ("README.md", 10)], false),
+    );
+    r.insert(
+        format!("/fx/Tiny-GGUF/resolve/{SHA}/{gguf}"),
+        ok(data("llama-3.2-1b-f16-header.gguf")),
+    );
+    let config = data("Qwen3-0.6B/config.json");
+    r.insert(
+        "/api/models/fx/Tiny-Checkpoint?blobs=true".into(),
+        info(
+            &[
+                ("config.json", config.len() as u64),
+                ("model.safetensors", 1_503_300_328),
+            ],
+            false,
+        ),
+    );
+    r.insert(
+        format!("/fx/Tiny-Checkpoint/resolve/{SHA}/config.json"),
+        ok(config),
+    );
+    r.insert(
+        format!("/fx/Tiny-Checkpoint/resolve/{SHA}/model.safetensors"),
+        ok(data("Qwen3-0.6B/model.safetensors")),
+    );
+    r.insert(
+        "/api/models/fx/Gone?blobs=true".into(),
+        status(404, Some("RepoNotFound")),
+    );
+    r.insert(
+        "/api/models/fx/Gated?blobs=true".into(),
+        info(&[(gguf, GGUF_BYTES)], true),
+    );
+    // The gated repo's file is on a file host when the token is right.
+    let file = format!("/fx/Gated/resolve/{SHA}/{gguf}");
+    r.insert(
+        file,
+        match cdn {
+            Some(c) => redirect(&format!("{c}/blob/{gguf}")),
+            None => status(401, Some("GatedRepo")),
+        },
+    );
+    r.insert(
+        "/api/models/fx/Html?blobs=true".into(),
+        ok("<!doctype html><p>Sign in"),
+    );
+    r.insert(
+        "/api/models/fx/Away?blobs=true".into(),
+        redirect("http://127.0.0.2:9/api"),
+    );
+    r.insert("/api/models/fx/Endless?blobs=true".into(), Answer::Endless);
+    r.insert("/api/models/fx/Drip?blobs=true".into(), Answer::Drip);
+    r.insert("/api/models/fx/Broken?blobs=true".into(), status(503, None));
+    r.insert(
+        "/api/models/fx/Short-GGUF?blobs=true".into(),
+        info(&[(gguf, GGUF_BYTES)], false),
+    );
+    r.insert(
+        format!("/fx/Short-GGUF/resolve/{SHA}/{gguf}"),
+        Answer::Short(data("llama-3.2-1b-f16-header.gguf")[..100].to_vec()),
+    );
+    StandIn::start(r)
+}
+
+/// A fresh cache folder.
+fn cache(name: &str) -> PathBuf {
+    let d = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join("hub-cache")
+        .join(name);
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+/// Run the CLI against `endpoint` with the cache `cache` and extra `env`; fail past 30 s.
+fn fitcard(endpoint: &str, cache: &Path, env: &[(&str, &str)], args: &[&str]) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_fitcard"));
+    c.args(args)
+        .env("HF_ENDPOINT", endpoint)
+        .env("XDG_CACHE_HOME", cache)
+        .env_remove("HF_TOKEN")
+        .env_remove("FITCARD_HUB_CDN")
+        .env("HF_HUB_DOWNLOAD_TIMEOUT", "3")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped());
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let mut child = c.spawn().unwrap();
+    let t0 = Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        assert!(
+            t0.elapsed() < Duration::from_secs(30),
+            "fitcard {args:?} did not finish in 30 s"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// A refusal: exit `code`, one line on stderr holding `want`.
+fn refused(out: &Output, code: i32, want: &str) {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    assert_eq!(err.lines().count(), 1, "{err}");
+    assert!(err.contains(want), "{err:?} lacks {want:?}");
+}
+
+fn json(out: &Output) -> serde_json::Value {
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{err}");
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// A GGUF repo the catalog lacks is estimated from its header: the weights are the listed file,
+/// the command names the repo and the file, and `rank` ranks it; then the cache answers offline,
+/// with the stand-in gone.
+#[test]
+fn a_gguf_repo_is_read_then_cached() {
+    let h = hub(None);
+    let dir = cache("gguf");
+    let q = "model=fx/Tiny-GGUF&quant=F16&ctx=4096&engine=llama.cpp";
+    let e = json(&fitcard(&h.base, &dir, &[], &["estimate", q, "--json"]));
+    assert_eq!(e["model"], "fx/Tiny-GGUF");
+    assert_eq!(e["format"]["bytes"], GGUF_BYTES);
+    assert_eq!(e["format"]["file"], "Llama-3.2-1B-F16.gguf");
+    let cmd = e["command"].as_str().unwrap();
+    assert!(
+        cmd.contains("fx/Tiny-GGUF") && cmd.contains("-np 1"),
+        "{cmd}"
+    );
+    // Llama 3.2 1B: 16 layers × 8 KV heads × 64 × 2 (K, V) × 2 B × 4096 cells.
+    let kv = e["terms"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "kv_cache")
+        .unwrap();
+    assert_eq!(kv["bytes"], 16 * 8 * 64 * 2 * 2 * 4096);
+    let asked = h.seen().len();
+    assert!(asked >= 2, "{:?}", h.seen());
+    // Offline: the cache (one per Hub), no request.
+    let off = json(&fitcard(
+        &h.base,
+        &dir,
+        &[],
+        &["estimate", q, "--json", "--offline"],
+    ));
+    assert_eq!(off["terms"], e["terms"]);
+    assert_eq!(h.seen().len(), asked, "{:?}", h.seen());
+    // Online again: the model info names the same commit, so the headers are not read again.
+    let again = json(&fitcard(&h.base, &dir, &[], &["rank", q, "--json"]));
+    assert!(again.as_array().is_some_and(|r| !r.is_empty()), "{again}");
+    assert_eq!(h.seen().len(), asked + 1, "{:?}", h.seen());
+}
+
+/// A checkpoint repo for vLLM: config.json and the shard's header, the listed bytes.
+#[test]
+fn a_checkpoint_repo_is_read_for_vllm() {
+    let h = hub(None);
+    let q = "model=fx/Tiny-Checkpoint&engine=vllm&ctx=4096";
+    let e = json(&fitcard(
+        &h.base,
+        &cache("ckpt"),
+        &[],
+        &["estimate", q, "--json"],
+    ));
+    assert_eq!(e["format"]["id"], "BF16");
+    assert_eq!(e["format"]["bytes"], 1_503_300_328u64);
+    assert!(
+        e["command"]
+            .as_str()
+            .unwrap()
+            .contains("vllm serve fx/Tiny-Checkpoint"),
+        "{}",
+        e["command"]
+    );
+}
+
+/// Every command that takes a model reads it: badge, solve, frontier.
+#[test]
+fn every_model_command_reads_the_hub() {
+    let h = hub(None);
+    let dir = cache("commands");
+    let q = "model=fx/Tiny-GGUF&quant=F16&ctx=4096";
+    for args in [
+        vec!["badge", q],
+        vec!["solve", q, "--for", "ctx"],
+        vec!["frontier", q],
+    ] {
+        let out = fitcard(&h.base, &dir, &[], &args);
+        assert_eq!(
+            out.status.code(),
+            Some(0),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+}
+
+/// What the input is to blame for: exit 2, one line.
+#[test]
+fn missing_gated_and_hostile_repos_are_the_inputs_fault() {
+    let h = hub(None);
+    let dir = cache("refused");
+    let run = |repo: &str| fitcard(&h.base, &dir, &[], &["estimate", &format!("model={repo}")]);
+    refused(
+        &run("fx/Gone"),
+        2,
+        "fx/Gone was not found on the Hugging Face Hub",
+    );
+    refused(&run("fx/Gated"), 2, "fx/Gated is gated: set HF_TOKEN");
+    refused(
+        &run("fx/Html"),
+        2,
+        "the Hub's file list for fx/Html could not be read",
+    );
+    refused(&run("fx/Away"), 2, "outside the Hub and its file hosts");
+    // 10 GB announced: at most the info's bound is read, then it is no JSON.
+    refused(&run("fx/Endless"), 2, "could not be read");
+}
+
+/// What the network is to blame for: exit 3, one line, within the timeout.
+#[test]
+fn timeouts_errors_and_offline_misses_are_the_networks_fault() {
+    let h = hub(None);
+    let dir = cache("network");
+    let t0 = Instant::now();
+    refused(
+        &fitcard(&h.base, &dir, &[], &["estimate", "model=fx/Drip"]),
+        3,
+        "did not",
+    );
+    assert!(t0.elapsed() < Duration::from_secs(15), "{:?}", t0.elapsed());
+    refused(
+        &fitcard(&h.base, &dir, &[], &["estimate", "model=fx/Broken"]),
+        3,
+        "HTTP 503",
+    );
+    refused(
+        &fitcard(
+            &h.base,
+            &dir,
+            &[],
+            &["estimate", "model=fx/Short-GGUF&quant=F16"],
+        ),
+        3,
+        "cut short",
+    );
+    refused(
+        &fitcard(
+            "http://127.0.0.1:9",
+            &dir,
+            &[],
+            &["estimate", "model=fx/Tiny-GGUF"],
+        ),
+        3,
+        "could not be reached",
+    );
+    refused(
+        &fitcard(
+            &h.base,
+            &dir,
+            &[],
+            &["estimate", "model=fx/Tiny-GGUF", "--offline"],
+        ),
+        3,
+        "not in the cache (--offline)",
+    );
+}
+
+/// With HF_TOKEN a gated repo is read: the token goes to the Hub, never to its file host.
+#[test]
+fn a_token_reads_a_gated_repo_and_stays_on_the_hub() {
+    let mut r = HashMap::new();
+    r.insert(
+        "/blob/Llama-3.2-1B-F16.gguf".to_string(),
+        ok(data("llama-3.2-1b-f16-header.gguf")),
+    );
+    let cdn = StandIn::start(r);
+    let h = hub(Some(&cdn.base));
+    let env = [
+        ("HF_TOKEN", "hf_test"),
+        ("FITCARD_HUB_CDN", cdn.base.as_str()),
+    ];
+    let e = json(&fitcard(
+        &h.base,
+        &cache("gated"),
+        &env,
+        &["estimate", "model=fx/Gated&quant=F16", "--json"],
+    ));
+    assert_eq!(e["model"], "fx/Gated");
+    assert!(
+        h.seen()
+            .iter()
+            .all(|(_, a)| a.as_deref() == Some("Bearer hf_test")),
+        "{:?}",
+        h.seen()
+    );
+    assert!(
+        !cdn.seen().is_empty() && cdn.seen().iter().all(|(_, a)| a.is_none()),
+        "{:?}",
+        cdn.seen()
+    );
+    // Without the stand-in's file host listed, the redirect is refused.
+    let env = [("HF_TOKEN", "hf_test")];
+    let out = fitcard(
+        &h.base,
+        &cache("gated2"),
+        &env,
+        &["estimate", "model=fx/Gated&quant=F16"],
+    );
+    refused(&out, 2, "outside the Hub and its file hosts");
+}
+
+/// A cache entry that is not what was written (garbage, a folder, a link) is a miss, never a
+/// panic.
+#[test]
+fn a_broken_cache_is_a_miss() {
+    let h = hub(None);
+    let dir = cache("broken");
+    let q = "model=fx/Tiny-GGUF&quant=F16";
+    json(&fitcard(&h.base, &dir, &[], &["estimate", q, "--json"]));
+    let repo = dir.join("fitcard/hub");
+    let mut entries = Vec::new();
+    let mut stack = vec![repo];
+    while let Some(d) = stack.pop() {
+        for e in std::fs::read_dir(d).unwrap().flatten() {
+            if e.path().is_dir() {
+                stack.push(e.path());
+            } else if e.path().extension().is_some_and(|x| x == "json") {
+                entries.push(e.path());
+            }
+        }
+    }
+    assert_eq!(entries.len(), 1, "{entries:?}");
+    std::fs::write(&entries[0], b"{not json").unwrap();
+    refused(
+        &fitcard(&h.base, &dir, &[], &["estimate", q, "--offline"]),
+        3,
+        "not in the cache",
+    );
+    // Online, the broken entry is read again from the Hub.
+    json(&fitcard(&h.base, &dir, &[], &["estimate", q, "--json"]));
+    let mut bytes = Vec::new();
+    std::fs::File::open(&entries[0])
+        .unwrap()
+        .read_to_end(&mut bytes)
+        .unwrap();
+    assert!(bytes.starts_with(b"{\""), "rewritten");
+}
