@@ -69,8 +69,27 @@ fn read_local(path: &str, who: &str) -> Result<Local, String> {
     })
 }
 
-/// `fitcard inspect PATH`: a local GGUF file or checkpoint folder, headers only.
+/// What `fitcard inspect hf://org/name` prints: the architecture and the format read from the
+/// repo's headers, the commit, and every format the repo's files hold.
+#[derive(serde::Serialize)]
+struct RepoInspection {
+    arch: fitcard_estimator::catalog::Arch,
+    format: fitcard_estimator::catalog::Format,
+    rev: String,
+    formats: Vec<fitcard_estimator::catalog::Format>,
+}
+
+/// `fitcard inspect PATH`: a local GGUF file or checkpoint folder, headers only; a Hub repo
+/// when `path` is written `hf://org/name`, or is `org/name` and no such path exists.
 pub fn inspect(path: &str, json: bool) -> Result<String, String> {
+    let repo = path.strip_prefix("hf://").or_else(|| {
+        (!std::path::Path::new(path).exists()
+            && fitcard_estimator::readers::hub::repo::is_repo_id(path))
+        .then_some(path)
+    });
+    if let Some(repo) = repo {
+        return inspect_repo(repo, json);
+    }
     let who = format!("inspect {}", quote(path));
     let local = read_local(path, &who)?;
     let rows = type_rows(&local.tensors);
@@ -82,6 +101,44 @@ pub fn inspect(path: &str, json: bool) -> Result<String, String> {
         }));
     }
     Ok(inspection_text(&local.variant, &local.format, &rows))
+}
+
+/// `fitcard inspect hf://org/name`: the repo read from the Hub (its GGUF header first, as
+/// llama.cpp would load it), headers only.
+fn inspect_repo(repo: &str, json: bool) -> Result<String, String> {
+    let t = fitcard_estimator::readers::hub::repo::parse_target(repo, &crate::hub::endpoint())?;
+    let read = crate::hub::read(&t, fitcard_estimator::Engine::LlamaCpp)?;
+    let Some(v) = read.family.variants.into_iter().next() else {
+        return Err(format!("{repo}: no model in the repo"));
+    };
+    let format = v
+        .formats
+        .iter()
+        .find(|f| f.id == read.quant)
+        .or(v.formats.first())
+        .cloned()
+        .ok_or_else(|| format!("{repo}: no format"))?;
+    if json {
+        return Ok(to_json(&RepoInspection {
+            arch: v.arch.clone(),
+            format,
+            rev: read.rev,
+            formats: v.formats,
+        }));
+    }
+    let mut s = inspection_text(&v, &format, &[]);
+    s = s.replace("tensor types:\n", "");
+    s.push_str(&format!("commit {}\nformats:\n", read.rev));
+    for f in &v.formats {
+        s.push_str(&format!(
+            "  {:<10} {:<12} {:>12}  {}\n",
+            f.id.id(),
+            f.container.label(),
+            Bytes(f.bytes.get()).to_string(),
+            f.file
+        ));
+    }
+    Ok(s)
 }
 
 /// The tensors counted and their bytes summed per type, in the order of the type's name; a type

@@ -7,6 +7,9 @@ use std::process::Command;
 #[test]
 fn accuracy_report_is_current() {
     let out = Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        // No network at test time: a Hub repo would be asked of a port nobody listens on.
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
         .arg("report")
         .output()
         .expect("fitcard runs");

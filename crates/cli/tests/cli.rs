@@ -4,6 +4,9 @@ use std::process::{Command, Output};
 
 fn fitcard(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        // No network at test time: a Hub repo would be asked of a port nobody listens on.
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
         .args(args)
         .output()
         .expect("runs")
@@ -82,7 +85,8 @@ fn bad_input_exits_2_naming_the_key() {
         ("cards=1024", "cards"),
         ("vram=-1", "vram"),
         ("vram=NaN", "vram"),
-        ("model=acme/nope", "model"),
+        ("model=nope", "model"),
+        ("model=acme/no/pe", "model"),
         ("gpu=nope", "gpu"),
         ("ctx=1&ctx=2", "ctx"),
         ("colour=blue", "colour"),
@@ -155,6 +159,9 @@ fn measure_backs_out_global_layers() {
 fn hostile_input_gives_one_clean_line() {
     use std::os::unix::ffi::OsStrExt;
     let raw = Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        // No network at test time: a Hub repo would be asked of a port nobody listens on.
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
         .arg("estimate")
         .arg(std::ffi::OsStr::from_bytes(b"ctx=\xff"))
         .arg("--json")

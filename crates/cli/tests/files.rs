@@ -10,6 +10,9 @@ use std::time::{Duration, Instant};
 /// Run the CLI; fail if it takes over 20 s (a FIFO or `/dev/zero` used to block or grow).
 fn fitcard(args: &[&str]) -> Output {
     let mut child = Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        // No network at test time: a Hub repo would be asked of a port nobody listens on.
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
         .args(args)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())

@@ -529,3 +529,46 @@ fn a_broken_cache_is_a_miss() {
         .unwrap();
     assert!(bytes.starts_with(b"{\""), "rewritten");
 }
+
+/// `inspect hf://org/name` (or `org/name` where no such path exists) reads the repo's headers:
+/// the architecture, the format read, the commit and every format of the repo.
+#[test]
+fn inspect_reads_a_repo() {
+    let h = hub(None);
+    let dir = cache("inspect");
+    let j = json(&fitcard(
+        &h.base,
+        &dir,
+        &[],
+        &["inspect", "hf://fx/Tiny-GGUF", "--json"],
+    ));
+    assert_eq!(j["arch"]["layers"], 16);
+    assert_eq!(j["format"]["id"], "F16");
+    assert_eq!(j["rev"], SHA);
+    assert_eq!(j["formats"].as_array().map(Vec::len), Some(1));
+    let out = fitcard(&h.base, &dir, &[], &["inspect", "fx/Tiny-GGUF"]);
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("layers 16") && text.contains(SHA), "{text}");
+    refused(
+        &fitcard(&h.base, &dir, &[], &["inspect", "hf://fx/Gone"]),
+        2,
+        "not found",
+    );
+}
+
+/// A repo id the Hub does not have is the input's fault (exit 2), as a model name that is no
+/// repo id is.
+#[test]
+fn a_repo_the_hub_lacks_exits_2() {
+    let h = hub(None);
+    refused(
+        &fitcard(
+            &h.base,
+            &cache("lacks"),
+            &[],
+            &["estimate", "model=acme/nope", "--json"],
+        ),
+        2,
+        "acme/nope was not found",
+    );
+}

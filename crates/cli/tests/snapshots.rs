@@ -6,6 +6,9 @@ use std::process::Command;
 
 fn run(args: &[&str]) -> String {
     let out = Command::new(env!("CARGO_BIN_EXE_fitcard"))
+        // No network at test time: a Hub repo would be asked of a port nobody listens on.
+        .env("HF_ENDPOINT", "http://127.0.0.1:9")
+        .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
         .args(args)
         .output()
         .expect("runs");
