@@ -73,6 +73,10 @@ fn read_local(path: &str, who: &str) -> Result<Local, String> {
 /// repo's headers, the commit, and every format the repo's files hold.
 #[derive(serde::Serialize)]
 struct RepoInspection {
+    /// The family's name ("… (fine-tune of …)" when its model card names a catalog base).
+    name: String,
+    /// Where its capability comes from.
+    capability_basis: String,
     arch: fitcard_estimator::catalog::Arch,
     format: fitcard_estimator::catalog::Format,
     rev: String,
@@ -108,6 +112,10 @@ pub fn inspect(path: &str, json: bool) -> Result<String, String> {
 fn inspect_repo(repo: &str, json: bool) -> Result<String, String> {
     let t = fitcard_estimator::readers::hub::repo::parse_target(repo, &crate::hub::endpoint())?;
     let read = crate::hub::read(&t, fitcard_estimator::Engine::LlamaCpp)?;
+    let (name, basis) = (
+        read.family.name.clone(),
+        read.family.capability_basis.clone(),
+    );
     let Some(v) = read.family.variants.into_iter().next() else {
         return Err(format!("{repo}: no model in the repo"));
     };
@@ -120,14 +128,19 @@ fn inspect_repo(repo: &str, json: bool) -> Result<String, String> {
         .ok_or_else(|| format!("{repo}: no format"))?;
     if json {
         return Ok(to_json(&RepoInspection {
+            name,
+            capability_basis: basis,
             arch: v.arch.clone(),
             format,
             rev: read.rev,
             formats: v.formats,
         }));
     }
-    let mut s = inspection_text(&v, &format, &[]);
-    s = s.replace("tensor types:\n", "");
+    let mut s = format!("{name}\n");
+    if !basis.is_empty() {
+        s.push_str(&format!("capability: {basis}\n"));
+    }
+    s.push_str(&inspection_text(&v, &format, &[]).replace("tensor types:\n", ""));
     s.push_str(&format!("commit {}\nformats:\n", read.rev));
     for f in &v.formats {
         s.push_str(&format!(

@@ -158,12 +158,17 @@ fn data(name: &str) -> Vec<u8> {
 
 /// The model info of a repo holding `files` (name, size).
 fn info(files: &[(&str, u64)], gated: bool) -> Answer {
+    info_card(files, gated, "{}")
+}
+
+/// [`info`] with a model card's metadata (`cardData`).
+fn info_card(files: &[(&str, u64)], gated: bool, card: &str) -> Answer {
     let siblings: Vec<String> = files
         .iter()
         .map(|(n, s)| format!(r#"{{"rfilename":"{n}","size":{s}}}"#))
         .collect();
     ok(format!(
-        r#"{{"id":"x","sha":"{SHA}","gated":{},"siblings":[{}]}}"#,
+        r#"{{"id":"x","sha":"{SHA}","gated":{},"cardData":{card},"siblings":[{}]}}"#,
         if gated { "\"auto\"" } else { "false" },
         siblings.join(",")
     ))
@@ -239,6 +244,18 @@ fn hub(cdn: Option<&str>) -> StandIn {
         format!("/fx/Short-GGUF/resolve/{SHA}/{gguf}"),
         Answer::Short(data("llama-3.2-1b-f16-header.gguf")[..100].to_vec()),
     );
+    // Derivatives of a catalog model: a fine-tune and a quantized copy (by name).
+    let base = r#"{"base_model":["meta-llama/Llama-3.2-1B-Instruct"]}"#;
+    for repo in ["Tiny-Finetune-GGUF", "Llama-3.2-1B-Instruct-GGUF"] {
+        r.insert(
+            format!("/api/models/fx/{repo}?blobs=true"),
+            info_card(&[(gguf, GGUF_BYTES)], false, base),
+        );
+        r.insert(
+            format!("/fx/{repo}/resolve/{SHA}/{gguf}"),
+            ok(data("llama-3.2-1b-f16-header.gguf")),
+        );
+    }
     StandIn::start(r)
 }
 
@@ -571,4 +588,50 @@ fn a_repo_the_hub_lacks_exits_2() {
         2,
         "acme/nope was not found",
     );
+}
+
+/// A repo whose model card names a catalog model as its base is labelled by it: a fine-tune
+/// borrows the base's capability marked ≈; a quantized copy (its name holds the base's) is the
+/// base's model.
+#[test]
+fn derivatives_follow_their_base() {
+    let h = hub(None);
+    let dir = cache("derived");
+    let j = json(&fitcard(
+        &h.base,
+        &dir,
+        &[],
+        &["inspect", "hf://fx/Tiny-Finetune-GGUF", "--json"],
+    ));
+    let name = j["name"].as_str().unwrap();
+    assert!(name.contains("fine-tune of Llama 3.2 1B"), "{name}");
+    assert!(
+        j["capability_basis"]
+            .as_str()
+            .unwrap()
+            .contains("meta-llama/Llama-3.2-1B-Instruct"),
+        "{j}"
+    );
+    let j = json(&fitcard(
+        &h.base,
+        &dir,
+        &[],
+        &["inspect", "hf://fx/Llama-3.2-1B-Instruct-GGUF", "--json"],
+    ));
+    assert!(
+        j["name"]
+            .as_str()
+            .unwrap()
+            .contains("(quantized Llama 3.2 1B"),
+        "{}",
+        j["name"]
+    );
+    // A repo without a catalog base keeps its own name.
+    let j = json(&fitcard(
+        &h.base,
+        &dir,
+        &[],
+        &["inspect", "hf://fx/Tiny-GGUF", "--json"],
+    ));
+    assert_eq!(j["name"], "Tiny-GGUF (imported)");
 }

@@ -132,7 +132,15 @@ pub struct Info {
     pub siblings: Vec<Sibling>,
     /// `gated` is set (`"auto"`, `"manual"` or `true`).
     pub gated: bool,
+    /// The repos its model card names as its base (`cardData.base_model`), at most
+    /// [`MAX_BASES`].
+    pub bases: Vec<String>,
+    /// How it derives from them (`cardData.base_model_relation`).
+    pub relation: Option<repo::Relation>,
 }
+
+/// Most base models read from a model card.
+pub const MAX_BASES: usize = 8;
 
 /// The model info's JSON read leniently: a file entry without a name is skipped, a size that is
 /// not a non-negative number is 0, a `sha` that is not a commit id is dropped. Err when the body
@@ -164,10 +172,28 @@ pub fn parse_info(body: &[u8]) -> Option<Info> {
         Some(serde_json::Value::String(s)) => !s.is_empty() && s != "false",
         _ => false,
     };
+    let card = o.get("cardData");
+    let bases = match card.and_then(|c| c.get("base_model")) {
+        Some(serde_json::Value::String(b)) => vec![b.as_str()],
+        Some(serde_json::Value::Array(list)) => list.iter().filter_map(|b| b.as_str()).collect(),
+        _ => Vec::new(),
+    };
+    let bases = bases
+        .into_iter()
+        .filter(|b| repo::is_repo_id(b))
+        .take(MAX_BASES)
+        .map(str::to_string)
+        .collect();
+    let relation = card
+        .and_then(|c| c.get("base_model_relation"))
+        .and_then(|r| r.as_str())
+        .and_then(repo::Relation::read);
     Some(Info {
         sha,
         siblings,
         gated,
+        bases,
+        relation,
     })
 }
 
@@ -243,11 +269,9 @@ pub async fn read_listed<T: Transport>(
     let files = repo::classify(&info.siblings, t.dir.as_deref());
     let (read, extra) = read_model(&src, t, &files, engine, &progress).await?;
     let quant = read.1.id;
-    Ok(Imported {
-        family: repo::family(&t.repo, &files, read, extra),
-        rev,
-        quant,
-    })
+    let mut family = repo::family(&t.repo, &files, read, extra);
+    repo::follow_base(&mut family, &info.bases, info.relation);
+    Ok(Imported { family, rev, quant })
 }
 
 /// The model of a repo's `files`: a file or folder `t` names decides which (a `.safetensors`

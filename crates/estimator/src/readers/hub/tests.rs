@@ -356,3 +356,115 @@ fn the_engine_picks_the_checkpoint_or_the_gguf() {
     assert_eq!(e.map(|_| ()), Err("b".into()));
     assert!(pick(None, None, Container::Gguf).is_err());
 }
+
+/// The model info read leniently: names without a file skipped, sizes that are no count 0, a
+/// `sha` that is no commit dropped, `cardData.base_model` a string or a list (repo ids only, at
+/// most `MAX_BASES`), its relation when spelled; HTML is no info.
+#[test]
+fn model_info_is_read_leniently() {
+    use crate::readers::hub::client::{parse_info, MAX_BASES};
+    let many: Vec<String> = (0..50).map(|k| format!("\"o/m{k}\"")).collect();
+    let body = format!(
+        r#"{{"sha":"not a commit!","gated":"manual","siblings":[{{"rfilename":"a.gguf","size":-4}},{{"size":3}},{{"rfilename":"b.gguf","size":7}}],
+        "cardData":{{"base_model":[{}, "no id", 5],"base_model_relation":"finetune"}}}}"#,
+        many.join(",")
+    );
+    let i = parse_info(body.as_bytes()).unwrap();
+    assert_eq!(i.sha, None);
+    assert!(i.gated);
+    assert_eq!(
+        i.siblings,
+        [
+            Sibling {
+                path: "a.gguf".into(),
+                size: 0
+            },
+            Sibling {
+                path: "b.gguf".into(),
+                size: 7
+            }
+        ]
+    );
+    assert_eq!(i.bases.len(), MAX_BASES);
+    assert_eq!(i.relation, Some(Relation::FineTune));
+    let one = parse_info(br#"{"cardData":{"base_model":"Qwen/Qwen3-8B"},"gated":false}"#).unwrap();
+    assert_eq!(
+        (one.bases, one.relation, one.gated),
+        (vec!["Qwen/Qwen3-8B".to_string()], None, false)
+    );
+    assert!(parse_info(b"<!doctype html>").is_none());
+    assert!(parse_info(b"[1,2]").is_none());
+}
+
+/// A derivative of a catalog variant: quantized (said, or by its name) keeps the base's
+/// capability as it is; a fine-tune borrows it marked ≈; a base the catalog lacks changes
+/// nothing.
+#[test]
+fn a_derivative_follows_its_catalog_base() {
+    let base = crate::catalog::catalog()
+        .variant("meta-llama/Llama-3.2-1B-Instruct")
+        .map(|(_, v)| v.clone())
+        .unwrap();
+    let imported = |repo: &str| {
+        let mut v = base.clone();
+        v.id = repo.into();
+        v.name = repo.rsplit('/').next().unwrap().into();
+        v.capability = None;
+        let f = v.formats[0].clone();
+        family(repo, &RepoFiles::default(), (v, f), Vec::new())
+    };
+    let bases = vec![
+        "someone/unknown".to_string(),
+        "meta-llama/Llama-3.2-1B-Instruct".to_string(),
+    ];
+    let mut q = imported("bartowski/Llama-3.2-1B-Instruct-GGUF");
+    assert_eq!(
+        follow_base(&mut q, &bases, None).as_deref(),
+        Some("meta-llama/Llama-3.2-1B-Instruct")
+    );
+    assert!(
+        q.name.contains("(quantized Llama 3.2 1B Instruct"),
+        "{}",
+        q.name
+    );
+    assert_eq!(
+        q.variants[0].capability.as_ref().map(|c| c.score),
+        base.capability.as_ref().map(|c| c.score)
+    );
+    let mut t = imported("someone/Llama-3.2-1B-abliterated");
+    follow_base(&mut t, &bases, Some(Relation::FineTune));
+    assert!(
+        t.name.contains("fine-tune of Llama 3.2 1B Instruct"),
+        "{}",
+        t.name
+    );
+    assert!(
+        base.capability.is_some(),
+        "the test's base has a published capability"
+    );
+    let c = t.variants[0].capability.as_ref().unwrap();
+    assert!(c.benchmark.starts_with('≈'), "{}", c.benchmark);
+    // By its name alone: the base's name and format words only is quantized.
+    for (repo, quantized) in [
+        ("unsloth/Llama-3.2-1B-Instruct-GGUF", true),
+        ("bartowski/meta-llama_Llama-3.2-1B-Instruct-GGUF", true),
+        ("x/Llama-3.2-1B-Instruct-Q4_K_M-GGUF", true),
+        ("x/Llama-3.2-1B-Instruct-AWQ-INT4", true),
+        ("x/Llama-3.2-1B-Instruct-abliterated-GGUF", false),
+        ("x/Llama-3.2-1B-Instruct-uncensored", false),
+        ("x/My-Llama-3.2-1B-Instruct-GGUF", false),
+        ("x/Very-Own-Llama-3.2-1B-Instruct", false),
+    ] {
+        let mut f = imported(repo);
+        follow_base(&mut f, &bases, None);
+        assert_eq!(
+            f.name.contains("(quantized"),
+            quantized,
+            "{repo}: {}",
+            f.name
+        );
+    }
+    let mut n = imported("someone/Other");
+    assert_eq!(follow_base(&mut n, &["x/y".to_string()], None), None);
+    assert_eq!(n.name, "Other (imported)");
+}
