@@ -63,18 +63,6 @@ const COMPUTED_OFF: &[(&str, &str, &str)] = &[
          follows llama.cpp (Q6_K)",
     ),
     (
-        "Qwen/Qwen3-4B-Instruct-2507",
-        "FP8",
-        "the script adds the lm_head the FP8 repos store for a tied model; the row's \
-         duplicate_output flag says the file has none",
-    ),
-    (
-        "Qwen/Qwen3-4B-Thinking-2507",
-        "FP8",
-        "the script adds the lm_head the FP8 repos store for a tied model; the row's \
-         duplicate_output flag says the file has none",
-    ),
-    (
         "Qwen/Qwen3-4B",
         "AWQ",
         "the row's duplicate_output flag says the AWQ file stores an lm_head; the script's \
