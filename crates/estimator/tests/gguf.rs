@@ -301,3 +301,74 @@ fn a_262k_vocabulary_is_skipped_not_kept() {
         other => panic!("{other:?}"),
     }
 }
+
+/// A Llama 4 GGUF without a chunk key is chunked as llama.cpp chunks every `llama4` file
+/// (src/llama-model.cpp: `n_swa = 8192`, one global layer in four): Scout's 48 layers at 16K
+/// hold 12 global layers × 16,384 cells + 36 chunked layers × (8,192 + the 512-token batch)
+/// cells, not 48 × 16,384 (3.2 GB). `attention.sliding_window = 0` turns the chunks off.
+#[test]
+fn a_llama4_file_is_chunked_without_a_chunk_key() {
+    use fitcard_estimator::terms::kv::{llama, LlamaParams};
+    use fitcard_estimator::KvDtype;
+    let scout = |swa: Option<u32>| {
+        let mut kv = vec![
+            ("general.architecture", V::Str("llama4")),
+            ("llama4.block_count", V::U32(48)),
+            ("llama4.context_length", V::U32(10_485_760)),
+            ("llama4.embedding_length", V::U32(5120)),
+            ("llama4.feed_forward_length", V::U32(16384)),
+            ("llama4.attention.head_count", V::U32(40)),
+            ("llama4.attention.head_count_kv", V::U32(8)),
+            ("llama4.attention.key_length", V::U32(128)),
+            ("llama4.expert_count", V::U32(16)),
+            ("llama4.expert_used_count", V::U32(1)),
+            ("llama4.expert_feed_forward_length", V::U32(8192)),
+            ("llama4.interleave_moe_layer_step", V::U32(1)),
+        ];
+        if let Some(w) = swa {
+            kv.push(("llama4.attention.sliding_window", V::U32(w)));
+        }
+        let b = gguf(&kv, &[("token_embd.weight", &[5120, 1000], 1)]);
+        to_variant(&parse(&b).unwrap(), "scout.gguf", Bytes(1))
+            .unwrap()
+            .0
+            .arch
+    };
+    let a = scout(None);
+    let w = a.swa.expect("chunked");
+    assert!(w.chunked);
+    assert_eq!((w.window, w.period), (8192, 4));
+    // The same bytes as the catalog's Scout (config.json: attention_chunk_size 8192).
+    let cat = catalog()
+        .variant("meta-llama/Llama-4-Scout-17B-16E-Instruct")
+        .unwrap()
+        .1
+        .arch
+        .clone();
+    let types = KvDtype::ALL.iter().filter(|k| k.ggml().is_some());
+    for kv in types {
+        for (ctx, par) in [
+            (512, 1),
+            (4096, 1),
+            (16_384, 1),
+            (131_072, 4),
+            (1_048_576, 2),
+        ] {
+            for unified in [true, false] {
+                let p = LlamaParams::new(ctx, par, unified, *kv);
+                assert_eq!(
+                    llama(&a, &p).bytes,
+                    llama(&cat, &p).bytes,
+                    "ctx {ctx} par {par} unified {unified} {kv}"
+                );
+            }
+        }
+    }
+    // 16K, one slot, f16: 12 × 16,384 + 36 × 8,704 cells of 2 × 8 × 128 × 2 B = 4 KiB.
+    let p = LlamaParams::new(16_384, 1, true, KvDtype::F16);
+    assert_eq!(llama(&a, &p).bytes.get(), (12 * 16_384 + 36 * 8_704) * 4096);
+    // sliding_window = 0: every layer global.
+    assert!(scout(Some(0)).swa.is_none());
+    // A chunk key of another size is not what llama.cpp uses.
+    assert_eq!(scout(Some(4096)).swa.map(|w| w.window), Some(8192));
+}

@@ -142,9 +142,22 @@ fn global_layers(k: &Keys, arch: &mut Arch, pattern: Option<&[i128]>) {
     arch.global_attn = differs.then_some(g);
 }
 
+/// The chunk of Llama 4's local attention, which llama.cpp sets for every `llama4` file
+/// whatever chunk key it carries (src/llama-model.cpp, `LLM_ARCH_LLAMA4`: `n_swa = 8192`).
+const LLAMA4_CHUNK: u64 = 8192;
+
 /// Sliding-window layouts llama.cpp fixes per architecture (src/llama-model.cpp), else the
-/// per-layer pattern's, else Llama 4's chunks.
+/// per-layer pattern's, else Llama 4's chunks. `llama4` is chunked unless the file says
+/// `attention.sliding_window = 0` (`found_swa && n_swa == 0` → `LLAMA_SWA_TYPE_NONE`; else
+/// `LLAMA_SWA_TYPE_CHUNKED`, `n_swa = 8192`, `set_swa_pattern(4)`): a file need not carry a
+/// chunk key for llama.cpp to chunk it.
 fn sliding_window(k: &Keys, pattern: Option<&[i128]>) -> Option<Swa> {
+    if k.arch == "llama4" {
+        return match k.key("attention.sliding_window") {
+            Some(0) => None,
+            _ => Some(Swa::llama4_chunked(LLAMA4_CHUNK)),
+        };
+    }
     let swa = k
         .key("attention.sliding_window")
         .and_then(|w| match (k.arch, pattern) {
