@@ -88,6 +88,7 @@ pub fn App() -> impl IntoView {
         dom::report_height();
     }
     import_missing(st);
+    compute_missing(st);
     load_whole(st);
     let shown = view_of(st, embed);
     move || match shown.get() & VIEW {
@@ -142,6 +143,28 @@ fn follow_url(st: AppState) {
         };
         dom::replace_query(&q);
     });
+}
+
+/// A format the link names (`quant=`) that the catalog lacks for its model is computed by the
+/// size rule in the importer on load (the first estimate shows the fallback meanwhile).
+fn compute_missing(st: AppState) {
+    if st.missing.with_untracked(Option::is_some) {
+        return;
+    }
+    let link = dom::query();
+    let Some(raw) = query::raw_param(&link, "quant") else {
+        return;
+    };
+    let Ok(q) = query::percent_decode(raw)
+        .trim()
+        .parse::<fitcard_estimator::Quant>()
+    else {
+        return;
+    };
+    let (model, shown) = st.inputs.with_untracked(|i| (i.model.clone(), i.quant));
+    if shown != q {
+        st.start_computed(model, q);
+    }
 }
 
 /// A model the link names and the catalog lacks is imported from the Hub on load.

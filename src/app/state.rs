@@ -107,6 +107,9 @@ pub enum ImportState {
     Done(String),
 }
 
+/// A read in the importer, as [`AppState::finish`] awaits it.
+type Read = std::pin::Pin<Box<dyn std::future::Future<Output = Result<importer::Joined, String>>>>;
+
 /// The page state, as [`App`](super::App) provides it to every component below it.
 pub fn use_app() -> AppState {
     expect_context::<AppState>()
@@ -204,7 +207,7 @@ impl AppState {
         let engine = self.inputs.with_untracked(|i| i.engine);
         RETRY.with(|r| r.replace(Some(t.clone())));
         let (mine, progress) = self.begin(format!("Importing {}…", t.repo));
-        let read = async move { importer::run(&t, engine, progress).await };
+        let read: Read = Box::pin(async move { importer::run(&t, engine, progress).await });
         self.finish(mine, read, |j| {
             let n = fitcard_estimator::catalog()
                 .family(&j.family)
@@ -223,12 +226,28 @@ impl AppState {
         });
     }
 
+    /// A format the link names and the catalog lacks for its model: its size computed by the
+    /// rule in the importer joins the catalog, and it becomes the format shown (marked
+    /// computed); a format with no rule is said in one line and the fallback stays.
+    pub fn start_computed(self, model: String, quant: fitcard_estimator::Quant) {
+        let engine = self.inputs.with_untracked(|i| i.engine);
+        RETRY.with(|r| r.take());
+        let (mine, _) = self.begin(format!("Computing the size of {quant} for {model}…"));
+        let read: Read = Box::pin(async move { importer::computed(&model, quant, engine).await });
+        self.finish(mine, read, |j| {
+            format!(
+                "{} {}: no published file here, its size computed from the architecture by the format's rule (marked *)",
+                j.model, j.quant
+            )
+        });
+    }
+
     /// Read the model in `files` (picked on the disk) in the importer, headers only, and
     /// open it; a failure is said in one line and changes nothing else.
     pub fn start_disk(self, files: Vec<web_sys::File>) {
         RETRY.with(|r| r.take());
         let (mine, progress) = self.begin("Reading the file from your disk…".into());
-        let read = async move { importer::disk(&files, progress).await };
+        let read: Read = Box::pin(async move { importer::disk(&files, progress).await });
         self.finish(mine, read, |j| {
             format!(
                 "Read {} from your disk (headers only): a link to it works where the file is picked again",
@@ -273,15 +292,10 @@ impl AppState {
         ));
     }
 
-    /// Run `read` under ticket `mine`: when it is still the last read, the model it read joins
+    /// Run `read` (boxed: one copy of this code for every kind of read) under ticket `mine`: when it is still the last read, the model it read joins
     /// the catalog and is opened (from the best-model view too) with `said(model)` as the
     /// status line; a failure is said in one line and changes nothing else.
-    pub(super) fn finish(
-        self,
-        mine: u32,
-        read: impl std::future::Future<Output = Result<importer::Joined, String>> + 'static,
-        said: fn(&importer::Joined) -> String,
-    ) {
+    pub(super) fn finish(self, mine: u32, read: Read, said: fn(&importer::Joined) -> String) {
         leptos::task::spawn_local(async move {
             let got = read.await;
             if ticket() != mine {
@@ -290,6 +304,10 @@ impl AppState {
             match got.and_then(|j| j.install().map(|()| j)) {
                 Ok(j) => {
                     let said = said(&j);
+                    // The model and format are set below: what the link's were replaced
+                    // with no longer holds.
+                    self.notices
+                        .update(|v| v.retain(|n| n.key != "quant" && n.key != "model"));
                     self.rev.set_value(j.rev);
                     self.edit(Edit::Family(j.family));
                     self.edit(Edit::Candidate {

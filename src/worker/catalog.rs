@@ -76,3 +76,36 @@ pub(super) async fn join(
     fitcard_estimator::catalog::replace(&bytes)?;
     Ok((bytes, family, model, imp.rev, imp.quant))
 }
+
+/// `quant` for `model` computed by the size rule ([`fitcard_estimator::catalog::with_computed`]:
+/// for every variant of its family that lacks it) joins the importer's catalog, for the files
+/// `engine` loads. The answer as [`join`]'s: the catalog, the family and variant ids, no commit,
+/// the format. Err when the catalog lacks the model or the rule has no such format for it.
+pub(super) async fn computed(
+    model: &str,
+    quant: &str,
+    engine: &str,
+) -> Result<(Vec<u8>, String, String, String, Quant), String> {
+    installed().await?;
+    let q: Quant = quant
+        .parse()
+        .map_err(|_| format!("{quant} is not a format fitcard knows"))?;
+    let engine: fitcard_estimator::Engine = engine
+        .parse()
+        .unwrap_or(fitcard_estimator::Engine::LlamaCpp);
+    let cat = fitcard_estimator::catalog();
+    let c = fitcard_estimator::catalog::with_computed(cat, model, q, engine.container())?;
+    let bytes = match c {
+        Some(c) => {
+            let b = postcard::to_allocvec(&c).map_err(|_| "the format could not be sent")?;
+            fitcard_estimator::catalog::replace(&b)?;
+            b
+        }
+        None => postcard::to_allocvec(cat).map_err(|_| "the format could not be sent")?,
+    };
+    let (family, variant) = fitcard_estimator::catalog()
+        .variant(model)
+        .map(|(f, v)| (f.id.clone(), v.id.clone()))
+        .ok_or_else(|| format!("{model} is not in the catalog"))?;
+    Ok((bytes, family, variant, String::new(), q))
+}

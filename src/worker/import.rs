@@ -4,7 +4,7 @@
 //! import only. `crate::worker::importer` is the page's side.
 
 use super::abi::abi_number;
-use super::catalog::join;
+use super::catalog::{computed, join};
 use super::extras::{best_list, calibration, frontier, lines};
 use super::fetch::take_over;
 use super::read::{run, run_disk};
@@ -19,6 +19,8 @@ use wasm_bindgen::{JsCast, JsValue};
 ///   of a GGUF and a checkpoint the model is built on), or `disk` with `[files]` (an
 ///   array of `File`s picked on the disk): `{id, progress: text}` while it works, then
 ///   `{id, ok: bytes, family, model, rev, quant}` (see [`join`]; `rev` empty for the disk);
+/// - `computed` with `[model, quant, engine]`: the format's size by the rule for the model's
+///   family joins the catalog; `{id, ok: bytes, family, model, rev: "", quant}` as `import`;
 /// - `frontier` with `[query, width]`: `{id, svg}`;
 /// - `calibrate` with `[query, readings]`: `{id, text, gl, how}` (`gl` absent when refused);
 /// - `cancel`: the import under way stops (a new `import` or `disk` stops it too), unanswered;
@@ -105,6 +107,20 @@ async fn answer(
                     ("quant", text(quant.id())),
                 ]
             })
+        }
+        "computed" => {
+            let engine = arg(2).unwrap_or_default();
+            computed(&a, &b, &engine)
+                .await
+                .map(|(bytes, family, model, rev, quant)| {
+                    vec![
+                        ("ok", Uint8Array::from(&bytes[..]).into()),
+                        ("family", text(&family)),
+                        ("model", text(&model)),
+                        ("rev", text(&rev)),
+                        ("quant", text(quant.id())),
+                    ]
+                })
         }
         "frontier" => {
             let width = data.get(4).as_f64().unwrap_or(0.0) as u32;

@@ -216,6 +216,17 @@ pub async fn disk(
     joined(&ask("disk", &[list.into()], Some(Rc::new(progress))).await?)
 }
 
+/// `quant` for `model` computed by the size rule in the importer (for the files `engine`
+/// loads), joined to the catalog as an import is.
+pub async fn computed(
+    model: &str,
+    quant: Quant,
+    engine: fitcard_estimator::Engine,
+) -> Result<Joined, String> {
+    let args = [model.into(), quant.id().into(), engine.id().into()];
+    joined(&ask("computed", &args, None).await?)
+}
+
 /// The context × concurrency frontier of the configuration `query` (a permalink query), drawn
 /// `width` pixels wide: SVG markup made by the estimator in the importer.
 pub async fn frontier(query: &str, width: u32) -> Result<String, String> {

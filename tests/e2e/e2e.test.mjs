@@ -794,6 +794,26 @@ test('a multimodal repo on llama.cpp: the vision projector can be left out, in t
   await page.close();
 });
 
+test('a format the link names and the catalog lacks for its model is computed in the importer: the slider, the estimate and the link keep it', async () => {
+  const page = await open('?model=google/gemma-3-27b-it&quant=Q4_0&engine=llama.cpp&ctx=8192');
+  // The size rule runs in the importer worker, downloaded for this link only.
+  await page.waitForFunction(() => /Q4_0 · [\d.]+ GiB file \(size computed\*\)/.test([...document.querySelectorAll('.controls output')].map((o) => o.textContent).join(' ')));
+  assert.match(await page.textContent('.import-status'), /size computed from the architecture/);
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('quant') === 'Q4_0');
+  // The command names no repo nobody publishes: it says which file to pick.
+  assert.match(await page.textContent('#command'), /no repo in fitcard's catalog publishes google\/gemma-3-27b-it in Q4_0 GGUF/);
+  assert.match(await page.textContent('#command'), /llama-server -m \.\/gemma-3-27b-it-Q4_0\.gguf/);
+  assert.doesNotMatch(await page.textContent('body'), /has no Q4_0/);
+  // A format no rule covers stays refused, the fallback shown, the reason said.
+  const p2 = await open('?model=google/gemma-3-27b-it&quant=UD-Q4_K_XL&engine=llama.cpp');
+  await p2.waitForSelector('.import-status.failed');
+  assert.match(await p2.textContent('.import-status.failed'), /UD-Q4_K_XL/);
+  assert.match(await p2.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
+  assert.notEqual(new URLSearchParams(new URL(p2.url()).search).get('quant'), 'UD-Q4_K_XL');
+  await page.close();
+  await p2.close();
+});
+
 test('calibration: four readings give the slope; applying it changes the bar and the link carries gl=', async () => {
   const page = await open('?model=google/gemma-3-12b-it&quant=Q4_K_M&engine=llama.cpp&ctx=32768&par=1');
   assert.equal(await page.locator('#cal-points').count(), 0, 'built when opened');
