@@ -209,18 +209,20 @@ impl AppState {
         let (mine, progress) = self.begin(format!("Importing {}…", t.repo));
         let read: Read = Box::pin(async move { importer::run(&t, engine, progress).await });
         self.finish(mine, read, |j| {
+            let Some(rev) = j.rev.as_deref() else {
+                // The Hub did not give the repo; its sibling release's architecture stands in.
+                return format!(
+                    "{}: the Hub did not send its files; estimated with the architecture of its catalog sibling release",
+                    j.model
+                );
+            };
             let n = fitcard_estimator::catalog()
                 .family(&j.family)
                 .map_or(0, |f| f.variants.iter().map(|v| v.formats.len()).sum());
             format!(
                 "Imported {} at {}: {n} format{}",
                 j.model,
-                j.rev
-                    .as_deref()
-                    .unwrap_or("")
-                    .chars()
-                    .take(7)
-                    .collect::<String>(),
+                rev.chars().take(7).collect::<String>(),
                 if n == 1 { "" } else { "s" }
             )
         });

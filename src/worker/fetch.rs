@@ -194,7 +194,7 @@ impl Transport for PageHub {
     }
 
     fn gated(&self, repo: &str) -> Failure {
-        gated(repo).into()
+        Failure::locked(gated(repo))
     }
 }
 

@@ -40,13 +40,16 @@ pub async fn run_disk(
         .map_err(|f| f.line)
 }
 
-/// Read `t` from the page's Hub ([`client::read_repo`]). `progress` is told each step.
+/// Read `t` from the page's Hub ([`client::read_repo`]); a repo it cannot give that is a
+/// sibling release of a catalog variant (the base of an instruct model, gated) is read as that
+/// variant's architecture ([`client::sibling_instead`]). `progress` is told each step.
 pub async fn run(
     t: &Target,
     engine: Option<Engine>,
     progress: impl Fn(String),
 ) -> Result<Imported, String> {
-    client::read_repo(&PageHub, &hub::endpoint(), t, engine, progress)
-        .await
-        .map_err(|f| f.line)
+    match client::read_repo(&PageHub, &hub::endpoint(), t, engine, progress).await {
+        Ok(i) => Ok(i),
+        Err(f) => client::sibling_instead(&t.repo, f.fault).ok_or(f.line),
+    }
 }

@@ -144,6 +144,8 @@ const REPOS = {
   'fx/Tiny-GGUF': GGUF_REPO,
   'fx/Slow-GGUF': { ...GGUF_REPO, slow: 1500 },
   'fx/Gated': { ...GGUF_REPO, gated: 'manual' },
+  // The base release of a catalog chat model, gated: the page reads its sibling's shapes.
+  'meta-llama/Llama-2-7b-hf': { ...GGUF_REPO, gated: 'manual' },
   'fx/Locked-GGUF': { ...GGUF_REPO, locked: true },
   'fx/Cut-GGUF': { ...GGUF_REPO, cut: true },
   // Slow, slower, and one that would answer long after the import's timeout.
@@ -445,6 +447,15 @@ test('?model= of a repo the Hub does not have: the not-available view, with the 
   assert.match(await statusLine(page), /not found/);
   assert.ok((await page.$$('.closest a')).length >= 3);
   assert.equal(new URL(page.url()).searchParams.get('model'), 'fx/Nothing-Here');
+  await page.close();
+});
+
+test('?model= of a gated base release whose chat sibling is catalogued: estimated with the sibling\'s architecture, said so', { skip }, async () => {
+  const page = await newPage('?model=meta-llama/Llama-2-7b-hf&engine=vllm&ctx=4096');
+  await page.waitForSelector('.import-status.done', { timeout: 20000 });
+  assert.match(await statusLine(page), /architecture of its catalog sibling release/);
+  assert.match(await page.textContent('#command'), /vllm serve meta-llama\/Llama-2-7b-hf/);
+  assert.equal(new URL(page.url()).searchParams.get('model'), 'meta-llama/Llama-2-7b-hf');
   await page.close();
 });
 

@@ -128,19 +128,20 @@ impl Http {
     fn status(&self, repo: &str, status: u16, code: Option<&str>) -> Failure {
         match code {
             Some("GatedRepo") => return self.gated(repo),
+            Some("RepoNotFound") if status != 404 => {
+                return Failure::locked(not_found(repo, self.token.is_some()).line)
+            }
             Some("RepoNotFound") => return not_found(repo, self.token.is_some()),
             _ => {}
         }
         match status {
             404 => not_found(repo, self.token.is_some()),
-            401 | 403 if self.token.is_some() => format!(
+            401 | 403 if self.token.is_some() => Failure::locked(format!(
                 "the Hub refused HF_TOKEN for {repo} (HTTP {status}): check the token, or accept the repo's terms on its page"
-            )
-            .into(),
-            401 | 403 => format!(
+            )),
+            401 | 403 => Failure::locked(format!(
                 "the Hub refused to send {repo}'s files (HTTP {status}): private or gated; set HF_TOKEN to a token that may read it"
-            )
-            .into(),
+            )),
             429 | 500..=599 => Failure::network(format!(
                 "the Hub answered HTTP {status} for {repo}: try again later"
             )),
@@ -219,11 +220,11 @@ impl Transport for Http {
     }
 
     fn gated(&self, repo: &str) -> Failure {
-        if self.token.is_some() {
-            format!("{repo} is gated and HF_TOKEN may not read it: accept its terms on its Hugging Face page with that account").into()
+        Failure::locked(if self.token.is_some() {
+            format!("{repo} is gated and HF_TOKEN may not read it: accept its terms on its Hugging Face page with that account")
         } else {
-            format!("{repo} is gated: set HF_TOKEN to a Hugging Face token whose account accepted its terms, or use --file on downloaded files").into()
-        }
+            format!("{repo} is gated: set HF_TOKEN to a Hugging Face token whose account accepted its terms, or use --file on downloaded files")
+        })
     }
 }
 
@@ -358,22 +359,28 @@ fn progress(line: String) {
 }
 
 /// Read `t` for `engine` (the cache first: offline only it, online once the Hub names the
-/// commit), or say why not in one line.
+/// commit); a repo the Hub cannot give that is a sibling release of a catalog variant (the base
+/// of an instruct model, gated or offline) is read as that variant's architecture
+/// ([`client::sibling_instead`]); else why not, in one line.
 pub fn read(t: &Target, engine: Engine) -> Result<Imported, String> {
+    read_hub(t, engine)
+        .or_else(|f| client::sibling_instead(&t.repo, f.fault).ok_or_else(|| refuse(f)))
+}
+
+/// [`read`] from the cache or the Hub only.
+fn read_hub(t: &Target, engine: Engine) -> Result<Imported, Failure> {
     let hub = endpoint();
     let c = engine.container();
     if OFFLINE.load(Ordering::Relaxed) {
         return from_cache(&hub, t, None, c).ok_or_else(|| {
-            refuse(Failure::network(format!(
+            Failure::network(format!(
                 "{} is not in the cache (--offline): run the same command once without --offline",
                 t.repo
-            )))
+            ))
         });
     }
     let http = Http::new(hub.clone());
-    let info = ready(client::info(&http, &hub, t, &progress))
-        .and_then(|r| r)
-        .map_err(refuse)?;
+    let info = ready(client::info(&http, &hub, t, &progress)).and_then(|r| r)?;
     let commit = client::commit(&info, t);
     if let Some(hit) = from_cache(&hub, t, Some(&commit), c) {
         return Ok(hit);
@@ -386,8 +393,7 @@ pub fn read(t: &Target, engine: Engine) -> Result<Imported, String> {
         Some(engine),
         progress,
     ))
-    .and_then(|r| r)
-    .map_err(refuse)?;
+    .and_then(|r| r)?;
     keep(&hub, t, &read, c);
     Ok(read)
 }

@@ -244,6 +244,11 @@ fn hub(cdn: Option<&str>) -> StandIn {
         format!("/fx/Short-GGUF/resolve/{SHA}/{gguf}"),
         Answer::Short(data("llama-3.2-1b-f16-header.gguf")[..100].to_vec()),
     );
+    // The base release of a catalog chat model, gated.
+    r.insert(
+        "/api/models/meta-llama/Llama-2-7b-hf?blobs=true".into(),
+        status(401, Some("GatedRepo")),
+    );
     // Derivatives of a catalog model: a fine-tune and a quantized copy (by name).
     let base = r#"{"base_model":["meta-llama/Llama-3.2-1B-Instruct"]}"#;
     for repo in ["Tiny-Finetune-GGUF", "Llama-3.2-1B-Instruct-GGUF"] {
@@ -634,4 +639,61 @@ fn derivatives_follow_their_base() {
         &["inspect", "hf://fx/Tiny-GGUF", "--json"],
     ));
     assert_eq!(j["name"], "Tiny-GGUF (imported)");
+}
+
+/// A base release the Hub cannot give (gated without a token, or no network) whose instruct
+/// sibling is in the catalog is estimated with the sibling's architecture, its checkpoint
+/// pointed at the repo asked for; a repo the Hub says does not exist is never stood in for.
+#[test]
+fn a_gated_or_unreachable_base_release_takes_its_siblings_shapes() {
+    let h = hub(None);
+    let dir = cache("sibling");
+    let q = "model=meta-llama/Llama-2-7b-hf&engine=vllm&ctx=4096";
+    let e = json(&fitcard(&h.base, &dir, &[], &["estimate", q, "--json"]));
+    assert_eq!(e["model"], "meta-llama/Llama-2-7b-hf");
+    assert_eq!(e["format"]["size"], "computed");
+    assert!(
+        e["command"]
+            .as_str()
+            .unwrap()
+            .contains("vllm serve meta-llama/Llama-2-7b-hf"),
+        "{}",
+        e["command"]
+    );
+    // The chat release's KV: 32 layers × 32 KV heads × 128 × 2 × 2 B per token.
+    let chat = json(&fitcard(
+        &h.base,
+        &dir,
+        &[],
+        &[
+            "estimate",
+            "model=meta-llama/Llama-2-7b-chat-hf&engine=vllm&ctx=4096",
+            "--json",
+        ],
+    ));
+    assert_eq!(e["format"]["bytes"], chat["format"]["bytes"]);
+    // No network at all: the same.
+    let off = json(&fitcard(
+        "http://127.0.0.1:9",
+        &dir,
+        &[],
+        &[
+            "estimate",
+            "model=mistralai/Mistral-7B-v0.3&engine=vllm",
+            "--json",
+        ],
+    ));
+    assert_eq!(off["model"], "mistralai/Mistral-7B-v0.3");
+    // A repo the Hub does not have is not stood in for.
+    let mut r = HashMap::new();
+    r.insert(
+        "/api/models/meta-llama/Llama-2-7b-hf?blobs=true".to_string(),
+        status(404, Some("RepoNotFound")),
+    );
+    let gone = StandIn::start(r);
+    refused(
+        &fitcard(&gone.base, &cache("sibling2"), &[], &["estimate", q]),
+        2,
+        "was not found",
+    );
 }

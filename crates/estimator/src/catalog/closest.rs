@@ -23,6 +23,85 @@ pub fn closest(id: &str, n: usize) -> Vec<&'static Variant> {
     out
 }
 
+/// The words that tell a release of a model from its sibling: an instruct or chat release
+/// beside its base (`Llama-2-7b-chat-hf` ↔ `Llama-2-7b-hf`, `gemma-7b-it` ↔ `gemma-7b`,
+/// `Mistral-7B-Instruct-v0.3` ↔ `Mistral-7B-v0.3`, `Qwen3-8B` ↔ `Qwen3-8B-Base`).
+const RELEASE_WORDS: [&str; 4] = ["instruct", "chat", "it", "base"];
+
+/// A repo name's `-`-separated words, lower case, `_` as `-`.
+fn words(name: &str) -> Vec<String> {
+    name.to_ascii_lowercase()
+        .replace('_', "-")
+        .split('-')
+        .filter(|w| !w.is_empty())
+        .map(str::to_string)
+        .collect()
+}
+
+/// Are `a` and `b` one release word apart ([`RELEASE_WORDS`]), the rest in order?
+fn one_release_word_apart(a: &[String], b: &[String]) -> bool {
+    let (long, short) = if a.len() > b.len() { (a, b) } else { (b, a) };
+    long.len() == short.len() + 1
+        && (0..long.len()).any(|k| {
+            RELEASE_WORDS.contains(&long[k].as_str())
+                && long[..k] == short[..k]
+                && long[k + 1..] == short[k..]
+        })
+}
+
+/// The catalog variant `id` is a sibling release of (same publisher, names one release word
+/// apart: the base of an instruct model, or the other way round), as a family of its own for
+/// `id`: the sibling's architecture (base and instruct releases of one model share their
+/// tensors; `id`'s own config is not read), its vendor checkpoint formats pointed at `id`
+/// (their sizes the sibling's, marked computed), named so. `None` when the catalog holds `id`
+/// or no sibling. Only the first 200 characters of `id` are read.
+pub fn sibling(id: &str) -> Option<Family> {
+    let id: String = id.chars().take(200).collect();
+    let (org, name) = id.split_once('/')?;
+    let cat = catalog();
+    if cat.variant(&id).is_some() {
+        return None;
+    }
+    let want = words(name);
+    let (f, v) = cat.families.iter().find_map(|f| {
+        f.variants
+            .iter()
+            .find(|v| {
+                v.id.split_once('/').is_some_and(|(o, n)| {
+                    o.eq_ignore_ascii_case(org) && one_release_word_apart(&words(n), &want)
+                })
+            })
+            .map(|v| (f, v))
+    })?;
+    let mut out = v.clone();
+    out.id = id.clone();
+    out.name = format!("{name} (shapes of {})", v.name);
+    out.capability = None;
+    out.formats.retain(|fm| fm.repo.eq_ignore_ascii_case(&v.id));
+    for fm in &mut out.formats {
+        fm.repo = id.clone();
+        fm.size = SizeKind::Computed;
+        fm.source = format!(
+            "the size of {}'s {} checkpoint: {id} is its sibling release, same tensors",
+            v.id, fm.id
+        );
+    }
+    if out.formats.is_empty() {
+        return None;
+    }
+    Some(Family {
+        id: format!("{IMPORTED_PREFIX}{id}"),
+        name: format!("{name} (the architecture of {})", v.id),
+        capability_basis: format!(
+            "{id} is a sibling release of {} (base or instruct): its architecture, not its capability",
+            f.name
+        ),
+        variants: vec![out],
+        license: f.license.clone(),
+        reasoning: f.reasoning,
+    })
+}
+
 /// A model id taken apart for [`closest`]: publisher, name parts, parameter count.
 struct IdParts {
     org: Option<String>,
@@ -205,5 +284,51 @@ mod closest_tests {
         assert_eq!(params_of(&name_tokens("smollm2-360m")), Some(0.36));
         assert_eq!(params_of(&name_tokens("phi-4")), None);
         assert_eq!(name_tokens("v0.3."), ["v", "0.3"]);
+    }
+}
+
+#[cfg(test)]
+mod sibling_tests {
+    use super::*;
+
+    /// Base and instruct releases of one model find each other; other names do not.
+    #[test]
+    fn a_base_release_finds_its_instruct_sibling() {
+        for (id, of) in [
+            ("meta-llama/Llama-2-7b-hf", "meta-llama/Llama-2-7b-chat-hf"),
+            (
+                "meta-llama/Llama-2-70b-hf",
+                "meta-llama/Llama-2-70b-chat-hf",
+            ),
+            (
+                "mistralai/Mistral-7B-v0.3",
+                "mistralai/Mistral-7B-Instruct-v0.3",
+            ),
+            ("Qwen/Qwen2.5-7B", "Qwen/Qwen2.5-7B-Instruct"),
+            ("Qwen/Qwen3-8B-Base", "Qwen/Qwen3-8B"),
+        ] {
+            let f = sibling(id).unwrap_or_else(|| panic!("{id}"));
+            let v = &f.variants[0];
+            assert_eq!(v.id, id);
+            assert!(f.name.contains(of), "{}", f.name);
+            let base = catalog().variant(of).unwrap().1;
+            assert_eq!(format!("{:?}", v.arch), format!("{:?}", base.arch), "{id}");
+            assert!(
+                !v.formats.is_empty()
+                    && v.formats
+                        .iter()
+                        .all(|x| x.repo == id && x.size == SizeKind::Computed)
+            );
+            assert!(v.capability.is_none());
+        }
+        for id in [
+            "meta-llama/Llama-2-7b-chat-hf",
+            "someone/Llama-2-7b-hf",
+            "meta-llama/Llama-2-7b-code-hf",
+            "Qwen/Qwen3-8B-Instruct-Base",
+            "no-slash",
+        ] {
+            assert!(sibling(id).is_none(), "{id}");
+        }
     }
 }

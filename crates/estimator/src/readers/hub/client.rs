@@ -30,12 +30,15 @@ pub const MAX_SHARDS: usize = 2000;
 /// the format's 100 MB, [`hf::MAX_HEADER`]).
 const MAX_HEADERS: u64 = hf::MAX_HEADERS;
 
-/// Whose fault a failure is: the input's (a repo the Hub does not have, a gated one, files
-/// that are not a model) or the network's (no answer, a timeout, a cache miss offline).
+/// Whose fault a failure is: the input's (a repo the Hub does not have, files that are not a
+/// model), the reader's (a gated or private repo it may not read) or the network's (no answer,
+/// a timeout, a cache miss offline).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Fault {
     /// The repo or its files: asking again does not help.
     Input,
+    /// The repo is there, but not for this reader (gated, private): a login may help.
+    Locked,
     /// The way to them: asking again may.
     Network,
 }
@@ -54,6 +57,14 @@ impl Failure {
     pub fn network(line: impl Into<String>) -> Failure {
         Failure {
             fault: Fault::Network,
+            line: line.into(),
+        }
+    }
+
+    /// A repo this reader may not read (gated, private).
+    pub fn locked(line: impl Into<String>) -> Failure {
+        Failure {
+            fault: Fault::Locked,
             line: line.into(),
         }
     }
@@ -206,6 +217,22 @@ pub struct Imported {
     pub rev: String,
     /// The format of the file whose header was read.
     pub quant: Quant,
+}
+
+/// A repo the Hub could not give (`fault` not [`Fault::Input`]: gated, private, offline, no
+/// answer) that is a sibling release of a catalog variant ([`crate::catalog::sibling`]):
+/// read as that variant's architecture, no commit. `None` for any other.
+pub fn sibling_instead(repo: &str, fault: Fault) -> Option<Imported> {
+    if fault == Fault::Input {
+        return None;
+    }
+    let family = crate::catalog::sibling(repo)?;
+    let quant = family.variants.first()?.formats.first()?.id;
+    Some(Imported {
+        family,
+        rev: String::new(),
+        quant,
+    })
 }
 
 /// The repo's model info from `hub`.
