@@ -809,7 +809,7 @@ test('a format the link names and the catalog lacks for its model is computed in
   await p2.waitForSelector('.import-status.failed');
   assert.match(await p2.textContent('.import-status.failed'), /UD-Q4_K_XL/);
   assert.match(await p2.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
-  assert.notEqual(new URLSearchParams(new URL(p2.url()).search).get('quant'), 'UD-Q4_K_XL');
+  await p2.waitForFunction(() => new URLSearchParams(location.search).get('quant') !== 'UD-Q4_K_XL');
   await page.close();
   await p2.close();
 });

@@ -455,7 +455,8 @@ test('?model= of a gated base release whose chat sibling is catalogued: estimate
   await page.waitForSelector('.import-status.done', { timeout: 20000 });
   assert.match(await statusLine(page), /architecture of its catalog sibling release/);
   assert.match(await page.textContent('#command'), /vllm serve meta-llama\/Llama-2-7b-hf/);
-  assert.equal(new URL(page.url()).searchParams.get('model'), 'meta-llama/Llama-2-7b-hf');
+  // The link follows once the inputs settle.
+  await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'meta-llama/Llama-2-7b-hf');
   await page.close();
 });
 
