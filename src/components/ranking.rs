@@ -6,7 +6,7 @@
 //! and rebuilds none of them; the rows that do not fit are built only while they are shown.
 
 use super::fields::Disclosure;
-use crate::app::state::use_app;
+use crate::app::state::{use_app, AppState};
 use crate::model::edit::Edit;
 use fitcard_estimator::inputs::Method;
 #[cfg(feature = "train")]
@@ -267,6 +267,26 @@ fn train_rows(st: crate::app::state::AppState, i: &Inputs) -> Vec<RowData> {
     }
 }
 
+/// What the ranking orders by, in the mode shown.
+fn hint(st: AppState) -> impl IntoView {
+    view! {
+        <p class="hint">
+            {move || match st.mode.get() {
+                Mode::Serve => {
+                    "Every variant and format of this family on the same engine, cards, context and \
+                     concurrency: the most capable variant first, then the highest precision. \
+                     Headroom is what is left on the fullest card; tight means under 1 GiB of it."
+                }
+                Mode::Train => {
+                    "Every variant of this family with each method on the same GPUs, batch and \
+                     sequence length: the most capable variant first, then the most precise method \
+                     (full, LoRA, QLoRA). The size is the total the training needs."
+                }
+            }}
+        </p>
+    }
+}
+
 /// The rows that fit shown before the disclosure of the others.
 const SHOWN: usize = 5;
 
@@ -320,20 +340,7 @@ pub fn Ranking() -> impl IntoView {
         }
     };
     view! {
-        <p class="hint">
-            {move || match st.mode.get() {
-                Mode::Serve => {
-                    "Every variant and format of this family on the same engine, cards, context and \
-                     concurrency: the most capable variant first, then the highest precision. \
-                     Headroom is what is left on the fullest card; tight means under 1 GiB of it."
-                }
-                Mode::Train => {
-                    "Every variant of this family with each method on the same GPUs, batch and \
-                     sequence length: the most capable variant first, then the most precise method \
-                     (full, LoRA, QLoRA). The size is the total the training needs."
-                }
-            }}
-        </p>
+        {hint(st)}
         <Show
             when=move || fit.with(|k| !k.is_empty())
             fallback=|| {

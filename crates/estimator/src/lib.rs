@@ -49,7 +49,8 @@
 //!   architecture (arch)), config.json and safetensors headers (`hf`: the headers and the index
 //!   (safetensors), the format (format), the architecture (config)), read without trusting them;
 //!   a Hugging Face Hub repo (`hub`: what the user typed, the Hub's URLs and a repo's files as
-//!   formats (repo), the reads over the page's or the CLI's transport (client))
+//!   formats (repo), a derivative named by its base (derive), the reads over the page's or the
+//!   CLI's transport (client))
 //! - `terms`: the memory terms (weights, KV cache, logits, overhead); the KV cache's folder
 //!   (`kv/`) by allocator: the cell and the recurrent state (cells), llama.cpp (llama_cpp), vLLM
 //!   (vllm), transformers and mlx-lm (dynamic)

@@ -7,6 +7,7 @@
 //! ([`super::repo::may_read`]) and says in one line why a request failed. Every length is
 //! bounded here before it is asked for.
 
+use super::derive;
 use super::repo::{self, Endpoint, RepoFiles, Sibling, Target};
 use crate::catalog::engine::Engine;
 use crate::catalog::quant::{Container, Quant};
@@ -147,7 +148,7 @@ pub struct Info {
     /// [`MAX_BASES`].
     pub bases: Vec<String>,
     /// How it derives from them (`cardData.base_model_relation`).
-    pub relation: Option<repo::Relation>,
+    pub relation: Option<derive::Relation>,
 }
 
 /// Most base models read from a model card.
@@ -198,7 +199,7 @@ pub fn parse_info(body: &[u8]) -> Option<Info> {
     let relation = card
         .and_then(|c| c.get("base_model_relation"))
         .and_then(|r| r.as_str())
-        .and_then(repo::Relation::read);
+        .and_then(derive::Relation::read);
     Some(Info {
         sha,
         siblings,
@@ -297,7 +298,7 @@ pub async fn read_listed<T: Transport>(
     let (read, extra) = read_model(&src, t, &files, engine, &progress).await?;
     let quant = read.1.id;
     let mut family = repo::family(&t.repo, &files, read, extra);
-    repo::follow_base(&mut family, &info.bases, info.relation);
+    derive::follow_base(&mut family, &info.bases, info.relation);
     Ok(Imported { family, rev, quant })
 }
 

@@ -3,6 +3,7 @@
 //! themselves over a transport each front end brings (`client`).
 
 pub mod client;
+pub mod derive;
 pub mod repo;
 
 #[cfg(test)]

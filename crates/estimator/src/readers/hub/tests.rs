@@ -1,5 +1,6 @@
 //! Tests of `repo`.
 
+use super::derive::*;
 use super::repo::*;
 use crate::catalog::quant::{Container, Quant};
 use crate::catalog::{Format, Variant};
