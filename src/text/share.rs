@@ -33,7 +33,7 @@ pub const EMBED_SANDBOX: &str =
 /// listener that resizes the frame when the embed reports its height.
 pub fn iframe_snippet(page_url: &str, i: &Inputs) -> String {
     let src = format!("{page_url}{}", embed_query(i));
-    let src = html_attr(&src);
+    let src = badge::xml_escape(&src);
     format!(
         "<iframe src=\"{src}\" title=\"fitcard: will this model fit?\" width=\"100%\" height=\"{EMBED_HEIGHT}\" \
 style=\"border:0;max-width:42rem\" loading=\"lazy\" sandbox=\"{EMBED_SANDBOX}\"></iframe>\n\
@@ -57,12 +57,6 @@ pub fn title(e: &Estimate, i: &Inputs) -> String {
         badge::cards_words(i),
         e.verdict.label()
     )
-}
-
-fn html_attr(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('"', "&quot;")
-        .replace('<', "&lt;")
 }
 
 /// What "tight" means, for the verdict and the ranking: it fits, with less than

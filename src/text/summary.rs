@@ -8,7 +8,7 @@ use fitcard_estimator::inputs::thousands;
 use fitcard_estimator::serve::measured::MeasuredSpeed;
 use fitcard_estimator::serve::speed::Speed;
 use fitcard_estimator::solve::{Solution, Target};
-use fitcard_estimator::units::{tokens_label, Fixed, Shortest};
+use fitcard_estimator::units::{tokens_label, Fixed};
 use fitcard_estimator::{Estimate, Inputs, Mode};
 
 /// `58.13` → `58`, `3.14` → `3.1`: a count of requests or tokens per second as people read it.
@@ -66,13 +66,7 @@ pub fn speed(s: &Speed, par: u32, ctx: u32) -> String {
 /// A published measurement of the configuration shown: "Measured: 130.58 tokens/s per request
 /// (llama-bench tg512, Meta-Llama-3-8B Q4_K_M)".
 pub fn measured(m: &MeasuredSpeed) -> String {
-    format!(
-        "Measured: {} tokens/s per request (llama-bench {}, {} {})",
-        Shortest(m.decode_tps),
-        m.test,
-        m.model,
-        m.quant.id()
-    )
+    format!("Measured: {m}")
 }
 
 /// `0.042` → `42 ms`, `2.34` → `2.3 s`, `754` → `13 min`.

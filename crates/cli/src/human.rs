@@ -108,14 +108,7 @@ fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
         ));
     }
     if let Some(m) = &sp.measured {
-        s.push_str(&format!(
-            "  measured: {} tokens/s per request (llama-bench {}, {} {}): {}\n",
-            m.decode_tps,
-            m.test,
-            m.model,
-            m.quant.id(),
-            m.url
-        ));
+        s.push_str(&format!("  measured: {m}: {}\n", m.url));
     }
     s
 }

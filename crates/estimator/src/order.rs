@@ -1,5 +1,6 @@
 //! One stable sort for every list the estimator and the page order (candidates, ranked
-//! variants, close matches, cards by memory).
+//! variants, close matches, cards by memory), and the one scorer of names nearest to a typed
+//! one ([`nearest_names`]: format names, family ids).
 //!
 //! Why not `slice::sort_by`: the standard library's stable sort (driftsort) is compiled once
 //! per element type and comparator, 3–4 KB of WebAssembly each; seven of them made up 29 KB of
@@ -68,10 +69,86 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
     sort_by(v, |a, b| key(a).cmp(&key(b)));
 }
 
+/// Longest typed name [`nearest_names`] reads, in characters (the edit distance is
+/// quadratic in it).
+const NAME_CHARS: usize = 64;
+
+/// Up to `n` of `names` nearest to `typed`, best first: the same name ignoring case and
+/// separators, then a name inside the other (`Q4_K_XL` in `UD-Q4_K_XL`: one edit), then the
+/// fewest edits (Levenshtein, over ASCII letters and digits, upper-cased), a shared prefix of up
+/// to four characters breaking ties; equal scores keep the list's order. Only the first
+/// [`NAME_CHARS`] characters of `typed` are read.
+pub fn nearest_names<'a>(typed: &str, names: &[&'a str], n: usize) -> Vec<&'a str> {
+    let norm = |x: &str| -> Vec<u8> {
+        x.bytes()
+            .filter(u8::is_ascii_alphanumeric)
+            .map(|c| c.to_ascii_uppercase())
+            .collect()
+    };
+    let typed: String = typed.chars().take(NAME_CHARS).collect();
+    let want = norm(&typed);
+    let mut scored: Vec<(usize, &'a str)> = names
+        .iter()
+        .map(|name| {
+            let id = norm(name);
+            let prefix = id.iter().zip(&want).take_while(|(a, b)| a == b).count();
+            let inside = contains(&id, &want) || contains(&want, &id);
+            let d = edit_distance(&id, &want);
+            let d = if inside { d.min(1) } else { d };
+            (d * 4 + 4usize.saturating_sub(prefix.min(4)), *name)
+        })
+        .collect();
+    sort_by_key(&mut scored, |&(k, _)| k);
+    scored.into_iter().take(n).map(|(_, id)| id).collect()
+}
+
+/// Does `hay` hold `needle` as a run of bytes?
+fn contains(hay: &[u8], needle: &[u8]) -> bool {
+    needle.is_empty() || hay.windows(needle.len()).any(|w| w == needle)
+}
+
+/// Levenshtein distance between two byte strings.
+fn edit_distance(a: &[u8], b: &[u8]) -> usize {
+    let mut prev: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.iter().enumerate() {
+        let mut cur = vec![i + 1; b.len() + 1];
+        for (j, cb) in b.iter().enumerate() {
+            cur[j + 1] = (prev[j] + usize::from(ca != cb))
+                .min(prev[j + 1] + 1)
+                .min(cur[j] + 1);
+        }
+        prev = cur;
+    }
+    prev[b.len()]
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn the_nearest_name_is_the_same_name_written_otherwise_then_the_fewest_edits() {
+        let names = [
+            "Q4_K_M",
+            "Q4_K_S",
+            "IQ2_XXS",
+            "UD-Q3_K_XL",
+            "qwen3",
+            "qwen3.5",
+        ];
+        assert_eq!(nearest_names("q4km", &names, 1), vec!["Q4_K_M"]);
+        assert_eq!(nearest_names("iq2xxs", &names, 1), vec!["IQ2_XXS"]);
+        assert_eq!(nearest_names("Q3_K_XL", &names, 1), vec!["UD-Q3_K_XL"]);
+        assert_eq!(
+            nearest_names("qwen3.6", &names, 2),
+            vec!["qwen3", "qwen3.5"]
+        );
+        assert_eq!(nearest_names("x", &names, 0), Vec::<&str>::new());
+        // A long typed name is cut, not read whole.
+        let long = "Q".repeat(100_000);
+        assert_eq!(nearest_names(&long, &names, 6).len(), 6);
+    }
 
     proptest! {
         #![proptest_config(ProptestConfig::with_cases(2000))]

@@ -39,7 +39,8 @@ fn tensor_parallel_divisibility_with_replication_and_vocab_padding() {
             a.vocab = vocab;
             let r = tensor_parallel(engine, &a, tp);
             let msg = match &r {
-                Ok(m) | Err(m) => m.clone(),
+                Ok(m) => m.to_string(),
+                Err(m) => m.to_string(),
             };
             assert_eq!(
                 r.is_ok(),

@@ -272,3 +272,18 @@ pub struct MeasuredSpeed {
     /// Where it was published.
     pub url: String,
 }
+
+/// The measurement in words, as the page and the CLI print it: "130.58 tokens/s per request
+/// (llama-bench tg512, Meta-Llama-3-8B Q4_K_M)".
+impl std::fmt::Display for MeasuredSpeed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} tokens/s per request (llama-bench {}, {} {})",
+            crate::units::Shortest(self.decode_tps),
+            self.test,
+            self.model,
+            self.quant.id()
+        )
+    }
+}

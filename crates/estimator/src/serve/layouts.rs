@@ -54,7 +54,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         let mut why = Vec::new();
         if tp > 1 {
             if let Err(e) = tensor_parallel(i.engine, a, tp) {
-                why.push(e);
+                why.push(e.to_string());
             }
         }
         if pp > a.layers {

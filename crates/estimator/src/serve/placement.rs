@@ -31,21 +31,150 @@ pub fn card_capacity(i: &Inputs) -> Bytes {
     }
 }
 
-/// Is tensor parallelism possible over `tp` cards, and if not, why.
-pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, String> {
+/// How a tensor-parallel split shards attention ([`tensor_parallel`]'s answer when it can start).
+/// Fields: `tp` cards, `kv_heads` of the model, `per_card` KV heads on each card.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TpSplit {
+    /// vLLM / SGLang: `per_card` KV heads on each of `tp` cards.
+    Sharded { tp: u32, per_card: u32 },
+    /// vLLM / SGLang: fewer KV heads than cards, each replicated (`per_card` on each).
+    Replicated {
+        tp: u32,
+        kv_heads: u32,
+        per_card: u32,
+    },
+    /// llama.cpp `-sm row`: `per_card` KV heads on each of `tp` cards.
+    Rows { tp: u32, per_card: u32 },
+}
+
+impl std::fmt::Display for TpSplit {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TpSplit::Sharded { tp, per_card } => {
+                write!(f, "{tp}-way tensor parallel: {per_card} KV heads per card")
+            }
+            TpSplit::Replicated {
+                tp,
+                kv_heads,
+                per_card,
+            } => write!(
+                f,
+                "{tp}-way tensor parallel; the {kv_heads} KV heads are replicated ({per_card} per card)"
+            ),
+            TpSplit::Rows { tp, per_card } => write!(
+                f,
+                "{tp}-way split by rows (-sm row): {per_card} KV heads per card"
+            ),
+        }
+    }
+}
+
+/// Why tensor parallelism over `tp` cards cannot start ([`tensor_parallel`]'s refusal). Fields:
+/// the `engine`, `tp` cards, the model's attention `heads`, `kv_heads` (the global layers' own in
+/// `GlobalKvHeads`) and padded vocabulary `rows`.
+#[allow(missing_docs)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TpRefusal {
+    /// vLLM / SGLang: the attention heads do not divide.
+    Heads { engine: Engine, heads: u32, tp: u32 },
+    /// vLLM / SGLang: the vocabulary padded to 64 rows does not divide.
+    Vocab { engine: Engine, rows: u64, tp: u32 },
+    /// vLLM / SGLang: Gemma 4's global layers' own KV heads neither divide nor replicate.
+    GlobalKvHeads {
+        engine: Engine,
+        kv_heads: u32,
+        tp: u32,
+    },
+    /// The KV heads do not divide (vLLM / SGLang at `kv_heads ≥ tp`; llama.cpp always).
+    KvHeads {
+        engine: Engine,
+        kv_heads: u32,
+        tp: u32,
+    },
+    /// vLLM / SGLang: fewer KV heads than cards, and the cards are not a multiple of them.
+    NoEvenReplica {
+        engine: Engine,
+        kv_heads: u32,
+        tp: u32,
+    },
+    /// Ollama, transformers, MLX: layer split only.
+    LayersOnly { engine: Engine, tp: u32 },
+}
+
+impl std::fmt::Display for TpRefusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match *self {
+            TpRefusal::Heads { engine, heads, tp } => write!(
+                f,
+                "attention heads ({heads}) not divisible by {tp} cards: {} tensor parallelism cannot start",
+                engine.label()
+            ),
+            TpRefusal::Vocab { engine, rows, tp } => write!(
+                f,
+                "the vocabulary padded to a multiple of 64 ({rows} rows) is not divisible by {tp} cards: {} cannot shard the embedding",
+                engine.label()
+            ),
+            TpRefusal::GlobalKvHeads {
+                engine,
+                kv_heads,
+                tp,
+            } => write!(
+                f,
+                "the global layers' KV heads ({kv_heads}) cannot be split or replicated evenly over {tp} cards: {} tensor parallelism cannot start",
+                engine.label()
+            ),
+            TpRefusal::KvHeads {
+                engine: Engine::LlamaCpp,
+                kv_heads,
+                tp,
+            } => write!(
+                f,
+                "KV heads ({kv_heads}) not divisible by {tp} cards: tensor parallelism cannot start"
+            ),
+            TpRefusal::KvHeads {
+                engine,
+                kv_heads,
+                tp,
+            } => write!(
+                f,
+                "KV heads ({kv_heads}) not divisible by {tp} cards: {} tensor parallelism cannot start",
+                engine.label()
+            ),
+            TpRefusal::NoEvenReplica {
+                engine,
+                kv_heads,
+                tp,
+            } => write!(
+                f,
+                "{tp} cards is not a multiple of the KV heads ({kv_heads}): {} cannot replicate them evenly",
+                engine.label()
+            ),
+            TpRefusal::LayersOnly { engine, tp } => write!(
+                f,
+                "{} splits by layer only: no tensor parallelism on {tp} cards",
+                engine.label()
+            ),
+        }
+    }
+}
+
+/// Is tensor parallelism possible over `tp` cards: how it shards, or why it cannot start.
+pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<TpSplit, TpRefusal> {
     let (h, kvh) = (arch.heads, arch.kv_heads);
     match engine {
         // SGLang shards attention the same way (heads divisible; KV heads divisible or
         // replicated).
         Engine::Vllm | Engine::Sglang => {
-            let name = engine.label();
+            let rows = kv::pad(arch.vocab, 64);
             if !h.is_multiple_of(tp) {
-                Err(format!("attention heads ({h}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
-            } else if !kv::pad(arch.vocab, 64).is_multiple_of(u64::from(tp)) {
-                Err(format!(
-                    "the vocabulary padded to a multiple of 64 ({} rows) is not divisible by {tp} cards: {name} cannot shard the embedding",
-                    kv::pad(arch.vocab, 64)
-                ))
+                Err(TpRefusal::Heads {
+                    engine,
+                    heads: h,
+                    tp,
+                })
+            } else if !rows.is_multiple_of(u64::from(tp)) {
+                Err(TpRefusal::Vocab { engine, rows, tp })
             } else if let Some(g) = arch.global_attn.filter(|g| {
                 g.kv_heads != kvh
                     && (if g.kv_heads >= tp {
@@ -56,43 +185,61 @@ pub fn tensor_parallel(engine: Engine, arch: &Arch, tp: u32) -> Result<String, S
             }) {
                 // Gemma 4: the global layers' own KV heads are sharded the same way
                 // (`Gemma4Attention` asserts it, vllm/model_executor/models/gemma4.py).
-                Err(format!(
-                    "the global layers' KV heads ({}) cannot be split or replicated evenly over {tp} cards: {name} tensor parallelism cannot start",
-                    g.kv_heads
-                ))
+                Err(TpRefusal::GlobalKvHeads {
+                    engine,
+                    kv_heads: g.kv_heads,
+                    tp,
+                })
             } else if kvh >= tp && !kvh.is_multiple_of(tp) {
-                Err(format!("KV heads ({kvh}) not divisible by {tp} cards: {name} tensor parallelism cannot start"))
+                Err(TpRefusal::KvHeads {
+                    engine,
+                    kv_heads: kvh,
+                    tp,
+                })
             } else if kvh < tp && !tp.is_multiple_of(kvh) {
-                Err(format!("{tp} cards is not a multiple of the KV heads ({kvh}): {name} cannot replicate them evenly"))
+                Err(TpRefusal::NoEvenReplica {
+                    engine,
+                    kv_heads: kvh,
+                    tp,
+                })
             } else if kvh < tp {
-                Ok(format!(
-                    "{tp}-way tensor parallel; the {kvh} KV heads are replicated ({} per card)",
-                    (kvh / tp).max(1)
-                ))
+                Ok(TpSplit::Replicated {
+                    tp,
+                    kv_heads: kvh,
+                    per_card: (kvh / tp).max(1),
+                })
             } else {
-                Ok(format!(
-                    "{tp}-way tensor parallel: {} KV heads per card",
-                    kvh / tp
-                ))
+                Ok(TpSplit::Sharded {
+                    tp,
+                    per_card: kvh / tp,
+                })
             }
         }
         Engine::LlamaCpp => {
             if !kvh.is_multiple_of(tp) {
-                Err(format!(
-                    "KV heads ({kvh}) not divisible by {tp} cards: tensor parallelism cannot start"
-                ))
+                Err(TpRefusal::KvHeads {
+                    engine,
+                    kv_heads: kvh,
+                    tp,
+                })
             } else {
-                Ok(format!(
-                    "{tp}-way split by rows (-sm row): {} KV heads per card",
-                    kvh / tp
-                ))
+                Ok(TpSplit::Rows {
+                    tp,
+                    per_card: kvh / tp,
+                })
             }
         }
-        Engine::Ollama | Engine::Transformers | Engine::Mlx => Err(format!(
-            "{} splits by layer only: no tensor parallelism on {tp} cards",
-            engine.label()
-        )),
+        Engine::Ollama | Engine::Transformers | Engine::Mlx => {
+            Err(TpRefusal::LayersOnly { engine, tp })
+        }
     }
+}
+
+/// [`tensor_parallel`] in words, as the estimate carries it.
+pub fn tensor_parallel_words(engine: Engine, arch: &Arch, tp: u32) -> Result<String, String> {
+    tensor_parallel(engine, arch, tp)
+        .map(|s| s.to_string())
+        .map_err(|e| e.to_string())
 }
 
 /// The variant's architecture, with the measured global-layer count of `gl=` when it is the

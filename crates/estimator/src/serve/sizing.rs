@@ -212,7 +212,7 @@ fn tp_check(
     mixed: bool,
 ) -> Option<Result<String, String>> {
     match split {
-        Some((t, _)) if t > 1 => Some(tensor_parallel(i.engine, a, t)),
+        Some((t, _)) if t > 1 => Some(tensor_parallel_words(i.engine, a, t)),
         Some(_) => (cards > 1).then(|| {
             Err(format!(
                 "tensor parallelism not used over {cards} cards: {}",
@@ -225,7 +225,7 @@ fn tp_check(
                     "cards of different sizes: tensor parallelism would give each an equal shard, so the smallest would limit all {cards}"
                 ))
             } else {
-                tensor_parallel(i.engine, a, cards)
+                tensor_parallel_words(i.engine, a, cards)
             }
         }),
     }

@@ -41,7 +41,9 @@ pub(crate) fn candidates(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Vec<Sp
                 a.layers
             ))
         } else if tp > 1 {
-            tensor_parallel(i.engine, a, tp).map(|_| ())
+            tensor_parallel(i.engine, a, tp)
+                .map(|_| ())
+                .map_err(|e| e.to_string())
         } else {
             Ok(())
         };
@@ -195,7 +197,7 @@ fn choose(i: &Inputs, a: &Arch, f: &Format, cards: u32) -> Sizing {
     });
     // The tensor-parallel check says what the full split would do when it is not the one run.
     if tp != cards {
-        let full = tensor_parallel(i.engine, a, cards);
+        let full = tensor_parallel_words(i.engine, a, cards);
         s.tp = Some(match full {
             Err(e) => Err(e),
             // It can start: the check passes and says what runs instead.

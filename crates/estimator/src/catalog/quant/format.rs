@@ -312,54 +312,12 @@ impl Quant {
         }
     }
 
-    /// Up to `n` known format names closest to `s` (unknown names), best first: the same name
-    /// ignoring case and separators, then a shared prefix, then edit distance.
+    /// Up to `n` known format names closest to `s` (unknown names), best first
+    /// ([`crate::order::nearest_names`]).
     pub fn closest(s: &str, n: usize) -> Vec<&'static str> {
-        let norm = |x: &str| -> String {
-            x.chars()
-                .filter(|c| c.is_ascii_alphanumeric())
-                .map(|c| c.to_ascii_uppercase())
-                .collect()
-        };
-        let want = norm(s);
-        let mut scored: Vec<(usize, &'static str)> = Quant::ALL
-            .iter()
-            .map(|q| {
-                let id = norm(q.id());
-                let prefix = id
-                    .chars()
-                    .zip(want.chars())
-                    .take_while(|(a, b)| a == b)
-                    .count();
-                let d = edit_distance(&id, &want);
-                // A name inside another (`Q4_K_XL` in `UD-Q4_K_XL`) is one edit away.
-                let d = if id.contains(&want) || want.contains(&id) {
-                    d.min(1)
-                } else {
-                    d
-                };
-                (d * 4 + 4usize.saturating_sub(prefix.min(4)), q.id())
-            })
-            .collect();
-        crate::order::sort_by_key(&mut scored, |&(k, _)| k);
-        scored.into_iter().take(n).map(|(_, id)| id).collect()
+        let ids: Vec<&'static str> = Quant::ALL.iter().map(|q| q.id()).collect();
+        crate::order::nearest_names(s, &ids, n)
     }
-}
-
-/// Levenshtein distance between two ASCII strings.
-fn edit_distance(a: &str, b: &str) -> usize {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    let mut prev: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.iter().enumerate() {
-        let mut cur = vec![i + 1; b.len() + 1];
-        for (j, cb) in b.iter().enumerate() {
-            cur[j + 1] = (prev[j] + usize::from(ca != cb))
-                .min(prev[j + 1] + 1)
-                .min(cur[j] + 1);
-        }
-        prev = cur;
-    }
-    prev[b.len()]
 }
 
 impl fmt::Display for Quant {

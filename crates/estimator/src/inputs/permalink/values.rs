@@ -25,28 +25,10 @@ macro_rules! impl_ids {
 
 impl_ids!(Method, GradCkpt, Optim, TargetModule, Trainer);
 
-/// The `n` ids of `ids` nearest to `val` (longest shared prefix, ignoring case, then nearest
-/// length; ties keep the list's order), with how many there are: the catalog's family list
-/// grows past what one bounded message can hold.
+/// The `n` ids of `ids` nearest to `val` ([`crate::order::nearest_names`]), with how many
+/// there are: the catalog's family list grows past what one bounded message can hold.
 pub(super) fn closest_ids(val: &str, ids: &[&str], n: usize) -> String {
-    let want: Vec<u8> = val
-        .bytes()
-        .take(64)
-        .map(|b| b.to_ascii_lowercase())
-        .collect();
-    let mut scored: Vec<(usize, usize, &str)> = ids
-        .iter()
-        .map(|id| {
-            let prefix = id
-                .bytes()
-                .zip(want.iter())
-                .take_while(|(a, b)| a.to_ascii_lowercase() == **b)
-                .count();
-            (prefix, id.len().abs_diff(want.len()), *id)
-        })
-        .collect();
-    crate::order::sort_by(&mut scored, |a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
-    let near: Vec<&str> = scored.iter().take(n).map(|s| s.2).collect();
+    let near = crate::order::nearest_names(val, ids, n);
     if ids.len() > near.len() {
         format!("{}, … ({} families)", near.join(", "), ids.len())
     } else {
