@@ -418,3 +418,29 @@ pub fn import(t: &Target, engine: Engine) -> Result<(), String> {
     let read = read(t, engine)?;
     fitcard_estimator::catalog::import(read.family).map_err(|e| format!("{}: {e}", t.repo))
 }
+
+/// The Hub's model info of `repo` (its commit and its files with their sizes), read now (never
+/// the cache: a refresh wants what the Hub says today); a failure as one line.
+pub fn listing(repo: &str) -> Result<client::Info, String> {
+    let hub = endpoint();
+    let t = Target {
+        repo: repo.to_string(),
+        rev: None,
+        file: None,
+        dir: None,
+    };
+    let http = Http::new(hub.clone());
+    ready(client::info(&http, &hub, &t, &progress))
+        .and_then(|r| r)
+        .map_err(refuse)
+}
+
+/// The first `limit` bytes of `path` in `repo` at `rev`; a failure as one line.
+pub fn file(repo: &str, rev: &str, path: &str, limit: usize) -> Result<Vec<u8>, String> {
+    let hub = endpoint();
+    let http = Http::new(hub.clone());
+    let url = repo::file_url(&hub, repo, rev, path);
+    ready(http.get(repo, &url, None, limit))
+        .and_then(|r| r)
+        .map_err(refuse)
+}

@@ -17,6 +17,8 @@ mod hub;
 mod human;
 mod local;
 mod measure;
+mod ordered;
+mod refresh;
 mod solve;
 mod speed_report;
 
@@ -86,6 +88,7 @@ fn run(cli: &Cli) -> Result<String, String> {
             docs::write_all(std::path::Path::new(out), std::path::Path::new(src))
         }
         ["inspect", path] => local::inspect(path, json),
+        ["catalog", "refresh", rest @ ..] if rest.len() <= 2 => refresh::run(rest),
         [cmd] => query_command(cmd, "", json),
         [cmd, query] => query_command(cmd, query, json),
         _ => Err(USAGE.into()),

@@ -697,3 +697,160 @@ fn a_gated_or_unreachable_base_release_takes_its_siblings_shapes() {
         "was not found",
     );
 }
+
+/// `fitcard catalog refresh` against the stand-in: the vendor checkpoint's size and config
+/// link pinned to the commit, a listed GGUF's size updated, a new format added, another
+/// publisher's file left alone, a hostile answer reported in one line (exit 2) with the rest
+/// still written; a second run changes nothing.
+#[test]
+fn a_refresh_pins_the_catalog_to_the_hubs_commit() {
+    let mut r = HashMap::new();
+    let config = data("Qwen3-0.6B/config.json");
+    r.insert(
+        "/api/models/Qwen/Qwen3-0.6B?blobs=true".to_string(),
+        info(
+            &[
+                ("config.json", config.len() as u64),
+                ("model.safetensors", 1_503_300_328),
+            ],
+            false,
+        ),
+    );
+    r.insert(
+        format!("/Qwen/Qwen3-0.6B/resolve/{SHA}/config.json"),
+        ok(config),
+    );
+    r.insert(
+        "/api/models/bartowski/Qwen_Qwen3-0.6B-GGUF?blobs=true".to_string(),
+        info(
+            &[
+                ("Qwen_Qwen3-0.6B-Q4_K_M.gguf", 484_220_320),
+                ("Qwen_Qwen3-0.6B-IQ4_XS.gguf", 400_123_456),
+                ("README.md", 10),
+            ],
+            false,
+        ),
+    );
+    r.insert(
+        "/api/models/fx/Other-GGUF?blobs=true".to_string(),
+        info(&[("Qwen3-0.6B-Q8_0.gguf", 1)], false),
+    );
+    r.insert(
+        "/api/models/fx/Html?blobs=true".to_string(),
+        ok("<!doctype html><p>Sign in"),
+    );
+    let h = StandIn::start(r);
+    let dir = cache("refresh");
+    let families = dir.join("families");
+    std::fs::create_dir_all(&families).unwrap();
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("../estimator/data/families/qwen3.json");
+    let before = std::fs::read_to_string(&src).unwrap();
+    let file = families.join("qwen3.json");
+    std::fs::write(&file, &before).unwrap();
+    let list = dir.join("repos.toml");
+    let write_list = |quantized: &str| {
+        std::fs::write(
+            &list,
+            format!(
+                "[[family]]\nid = \"qwen3\"\ncapability = \"https://example.org/no-such-table\"\n\
+                 [[family.variant]]\nid = \"Qwen/Qwen3-0.6B\"\nquantized = [{quantized}]\n\
+                 [[family.variant]]\nid = \"Qwen/Qwen3-999B\"\n"
+            ),
+        )
+        .unwrap()
+    };
+    write_list(r#""bartowski/Qwen_Qwen3-0.6B-GGUF", "fx/Other-GGUF", "fx/Html""#);
+    let args = [
+        "catalog",
+        "refresh",
+        list.to_str().unwrap(),
+        families.to_str().unwrap(),
+    ];
+    let out = fitcard(&h.base, &dir, &[], &args);
+    refused(&out, 2, "fx/Html");
+    let report = String::from_utf8_lossy(&out.stdout).to_string();
+    assert!(
+        report.starts_with("catalog refresh: 4 changes, 2 to review, 1 repo not read"),
+        "{report}"
+    );
+    assert!(
+        report.contains("review: qwen3: the capability basis does not name"),
+        "{report}"
+    );
+    assert!(
+        report.contains("review: qwen3: Qwen/Qwen3-999B is not in the family file"),
+        "{report}"
+    );
+
+    // What the file says now: exactly the old file with these values set.
+    let after: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    let mut want: serde_json::Value = serde_json::from_str(&before).unwrap();
+    let v = want["variants"]
+        .as_array_mut()
+        .unwrap()
+        .iter_mut()
+        .find(|v| v["id"] == "Qwen/Qwen3-0.6B")
+        .unwrap();
+    let pinned = v["arch"]["source"].as_str().unwrap().replace(
+        "Qwen/Qwen3-0.6B/blob/main/config.json",
+        &format!("Qwen/Qwen3-0.6B/blob/{SHA}/config.json"),
+    );
+    v["arch"]["source"] = pinned.into();
+    let formats = v["formats"].as_array_mut().unwrap();
+    for f in formats.iter_mut() {
+        let key = (f["id"].as_str().unwrap(), f["container"].as_str().unwrap());
+        let (bytes, source) = match key {
+            ("BF16", "safetensors") => (
+                1_503_300_328u64,
+                format!("https://huggingface.co/Qwen/Qwen3-0.6B/tree/{SHA}: 1 .safetensors file of 1503300328 bytes together in the Hub's file listing at that commit (read by fitcard catalog refresh)"),
+            ),
+            ("Q4_K_M", "gguf") => (
+                484_220_320,
+                format!("https://huggingface.co/bartowski/Qwen_Qwen3-0.6B-GGUF/blob/{SHA}/Qwen_Qwen3-0.6B-Q4_K_M.gguf: 484220320 bytes in the Hub's file listing at that commit (read by fitcard catalog refresh)"),
+            ),
+            _ => continue,
+        };
+        f["bytes"] = bytes.into();
+        f["size"] = "exact".into();
+        f["source"] = source.into();
+    }
+    formats.push(serde_json::json!({
+        "id": "IQ4_XS", "container": "gguf", "bytes": 400_123_456u64, "size": "exact",
+        "repo": "bartowski/Qwen_Qwen3-0.6B-GGUF", "file": "Qwen_Qwen3-0.6B-IQ4_XS.gguf",
+        "source": format!("https://huggingface.co/bartowski/Qwen_Qwen3-0.6B-GGUF/blob/{SHA}/Qwen_Qwen3-0.6B-IQ4_XS.gguf: 400123456 bytes in the Hub's file listing at that commit (read by fitcard catalog refresh)"),
+    }));
+    assert_eq!(after, want);
+
+    // Again, without the hostile repo: nothing to change, the file as it was.
+    let written = std::fs::read(&file).unwrap();
+    write_list(r#""bartowski/Qwen_Qwen3-0.6B-GGUF", "fx/Other-GGUF""#);
+    let out = fitcard(&h.base, &dir, &[], &args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("catalog refresh: 0 changes"));
+    assert_eq!(std::fs::read(&file).unwrap(), written);
+
+    // Offline, a bad list, a missing family file: one line each, exit 2.
+    refused(
+        &fitcard(&h.base, &dir, &[], &[&args[..], &["--offline"]].concat()),
+        2,
+        "--offline",
+    );
+    std::fs::write(&list, "[[family]]\nid = 3\n").unwrap();
+    refused(&fitcard(&h.base, &dir, &[], &args), 2, "repos.toml");
+    std::fs::write(
+        &list,
+        "[[family]]\nid = \"../x\"\ncapability = \"\"\nvariant = []\n",
+    )
+    .unwrap();
+    refused(
+        &fitcard(&h.base, &dir, &[], &args),
+        2,
+        "not a family file name",
+    );
+}
