@@ -2,7 +2,7 @@
 //! catalog holds (same KV cache and host-resident bytes), truncated headers ask for more bytes,
 //! and hostile lengths are refused before anything is allocated.
 
-use fitcard_estimator::readers::gguf::{parse, to_variant, Error, MAX_STRING};
+use fitcard_estimator::readers::gguf::{base_models, parse, to_variant, Error, MAX_STRING};
 use fitcard_estimator::{catalog, estimate, from_query, serve::estimate_file, Bytes};
 use proptest::prelude::*;
 
@@ -371,4 +371,38 @@ fn a_llama4_file_is_chunked_without_a_chunk_key() {
     assert!(scout(Some(0)).swa.is_none());
     // A chunk key of another size is not what llama.cpp uses.
     assert_eq!(scout(Some(4096)).swa.map(|w| w.window), Some(8192));
+}
+
+/// `general.base_model.*`: the repos a converted fine-tune names as its base, read from their
+/// Hugging Face URLs; another host, a path that is not one `org/name` and entries past the
+/// count or past eight are not read.
+#[test]
+fn base_models_are_read_from_their_hub_urls() {
+    let base = |count: u32, urls: &[&str]| {
+        let mut kv = vec![("general.architecture", V::Str("llama"))];
+        let keys: Vec<String> = (0..urls.len())
+            .map(|i| format!("general.base_model.{i}.repo_url"))
+            .collect();
+        kv.push(("general.base_model.count", V::U32(count)));
+        for (k, u) in keys.iter().zip(urls) {
+            kv.push((k.as_str(), V::Str(u)));
+        }
+        base_models(&parse(&gguf(&kv, &[])).unwrap())
+    };
+    let urls = [
+        "https://huggingface.co/meta-llama/Llama-3.2-1B-Instruct",
+        "https://example.org/meta-llama/Llama-3.2-1B",
+        "https://huggingface.co/just-a-name",
+        "https://huggingface.co/a/b/c",
+        "https://huggingface.co/Qwen/Qwen3-8B/",
+    ];
+    assert_eq!(
+        base(5, &urls),
+        vec!["meta-llama/Llama-3.2-1B-Instruct", "Qwen/Qwen3-8B"]
+    );
+    assert_eq!(base(1, &urls), vec!["meta-llama/Llama-3.2-1B-Instruct"]);
+    assert!(base(0, &urls).is_empty());
+    // A count no header holds reads at most eight keys.
+    let many = [urls[0]; 12];
+    assert_eq!(base(u32::MAX, &many).len(), 8);
 }

@@ -86,6 +86,38 @@ pub fn to_variant(h: &Header, file: &str, file_bytes: Bytes) -> Result<(Variant,
     Ok((variant, format))
 }
 
+/// Most base models read from a header.
+pub const MAX_BASE_MODELS: u64 = 8;
+
+/// The Hugging Face repos a header names as its base models (`general.base_model.{i}.repo_url`,
+/// `https://huggingface.co/<org>/<name>`, for `i` below `general.base_model.count`, at most
+/// [`MAX_BASE_MODELS`]; llama.cpp's `convert_hf_to_gguf.py` copies them from the model card's
+/// `base_model`, see `gguf-py/gguf/constants.py` `BASE_MODEL_REPO_URL`). A URL elsewhere, or
+/// a path that is not one `org/name`, is skipped.
+pub fn base_models(h: &Header) -> Vec<String> {
+    let count = key_general(h, "base_model.count").unwrap_or(0);
+    (0..count.min(MAX_BASE_MODELS))
+        .filter_map(
+            |i| match h.kv.get(&format!("general.base_model.{i}.repo_url")) {
+                Some(Value::Str(url)) => {
+                    let path = url.strip_prefix("https://huggingface.co/")?;
+                    let path = path.trim_end_matches('/');
+                    let ok = path.len() <= 96
+                        && path.matches('/').count() == 1
+                        && path.split('/').all(|p| {
+                            !p.is_empty()
+                                && !p.starts_with('.')
+                                && p.bytes()
+                                    .all(|b| b.is_ascii_alphanumeric() || b"-_.".contains(&b))
+                        });
+                    ok.then(|| path.to_string())
+                }
+                _ => None,
+            },
+        )
+        .collect()
+}
+
 fn key_general(h: &Header, k: &str) -> Option<u64> {
     h.kv.get(&format!("general.{k}")).and_then(Value::int)
 }

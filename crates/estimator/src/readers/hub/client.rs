@@ -295,23 +295,30 @@ pub async fn read_listed<T: Transport>(
         rev: &rev,
     };
     let files = repo::classify(&info.siblings, t.dir.as_deref());
-    let (read, extra) = read_model(&src, t, &files, engine, &progress).await?;
+    let (read, extra, header_bases) = read_model(&src, t, &files, engine, &progress).await?;
     let quant = read.1.id;
     let mut family = repo::family(&t.repo, &files, read, extra);
-    derive::follow_base(&mut family, &info.bases, info.relation);
+    // The model card says first; a GGUF header's own base models when the card names none.
+    let bases = if info.bases.is_empty() {
+        &header_bases
+    } else {
+        &info.bases
+    };
+    derive::follow_base(&mut family, bases, info.relation);
     Ok(Imported { family, rev, quant })
 }
 
 /// The model of a repo's `files`: a file or folder `t` names decides which (a `.safetensors`
 /// file the checkpoint, a `.gguf` that GGUF); else `engine` decides which the model is built
-/// on ([`repo::pick`]), and the other, when the repo has it, adds its format.
+/// on ([`repo::pick`]), and the other, when the repo has it, adds its format. With the base
+/// models the GGUF header names ([`gguf::base_models`]).
 async fn read_model(
     src: &impl Files,
     t: &Target,
     files: &RepoFiles,
     engine: Option<Engine>,
     progress: &impl Fn(String),
-) -> Result<((Variant, Format), Vec<Format>), Failure> {
+) -> Result<((Variant, Format), Vec<Format>, Vec<String>), Failure> {
     let repo = t.repo.as_str();
     let named = |ext: &str| t.file.as_deref().is_some_and(|f| f.ends_with(ext));
     let want_st = named(".safetensors");
@@ -328,6 +335,11 @@ async fn read_model(
         Some(g) => Some(tolerate(read_gguf(src, g, progress).await)?),
         None => None,
     };
+    let bases = match &gguf {
+        Some(Ok(g)) => g.bases.clone(),
+        _ => Vec::new(),
+    };
+    let gguf = gguf.map(|r| r.map(|g| g.model));
     let st = if files.safetensors.is_empty() {
         None
     } else if !files.config {
@@ -340,13 +352,14 @@ architecture is unknown"
             read_checkpoint(src, repo, t.dir.as_deref(), files, progress).await,
         )?)
     };
-    repo::pick(gguf, st, container).map_err(|e| {
+    let (model, extra) = repo::pick(gguf, st, container).map_err(|e| {
         Failure::from(if e.starts_with("no .gguf") {
             format!("{repo} holds {e}")
         } else {
             e
         })
-    })
+    })?;
+    Ok((model, extra, bases))
 }
 
 /// An input failure as the `Err` of a read the other format may stand in for; a network
@@ -368,8 +381,11 @@ pub async fn read_disk(
     progress: impl Fn(String),
 ) -> Result<Imported, Failure> {
     let listed = repo::classify(siblings, None);
+    let mut bases = Vec::new();
     let (name, read) = if let Some(g) = repo::choose(&listed, None) {
-        (g.path.clone(), read_gguf(src, g, &progress).await?)
+        let read = read_gguf(src, g, &progress).await?;
+        bases = read.bases;
+        (g.path.clone(), read.model)
     } else if !listed.safetensors.is_empty() && listed.config {
         let name = "checkpoint".to_string();
         let read = read_checkpoint(src, &name, None, &listed, &progress).await?;
@@ -383,8 +399,15 @@ pub async fn read_disk(
     };
     let quant = read.1.id;
     let mut family = repo::family(&name, &listed, read, Vec::new());
+    // A header naming a catalog base model (`general.base_model.*`): labelled and scored as
+    // its derivative, by the file's name (before the ids become `file:` ones).
+    let derived = derive::follow_base(&mut family, &bases, None).is_some();
     family.id = format!("file:{name}");
-    family.name = format!("{name} (from your disk)");
+    family.name = if derived {
+        format!("{}, from your disk", family.name)
+    } else {
+        format!("{name} (from your disk)")
+    };
     for v in &mut family.variants {
         v.id = format!("file:{name}");
         for f in &mut v.formats {
@@ -403,12 +426,18 @@ pub async fn read_disk(
     })
 }
 
+/// A GGUF header read: the model, and the base models it names.
+struct GgufRead {
+    model: (Variant, Format),
+    bases: Vec<String>,
+}
+
 /// The header of one GGUF model, read in growing closed ranges.
 async fn read_gguf(
     src: &impl Files,
     g: &repo::GgufFile,
     progress: &impl Fn(String),
-) -> Result<(Variant, Format), Failure> {
+) -> Result<GgufRead, Failure> {
     let mut want = FIRST.min(g.bytes.max(8));
     loop {
         progress(format!(
@@ -420,8 +449,10 @@ async fn read_gguf(
         let head = src.head(&g.path, want).await?;
         match gguf::parse(&head) {
             Ok(h) => {
-                return gguf::to_variant(&h, &g.path, Bytes(g.bytes))
-                    .map_err(|m| format!("{}: {m}", g.path).into())
+                let model = gguf::to_variant(&h, &g.path, Bytes(g.bytes))
+                    .map_err(|m| Failure::from(format!("{}: {m}", g.path)))?;
+                let bases = gguf::base_models(&h);
+                return Ok(GgufRead { model, bases });
             }
             Err(Error::NeedMore(_)) if (head.len() as u64) < want => {
                 return Err(format!("the answer for {} was cut short", g.path).into());
