@@ -548,9 +548,15 @@ M = {
     # 64 heads, 384 experts, one dense layer, 163840-token vocabulary).
     "deepseek-ai/DeepSeek-V3-0324": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=128, kv_heads=128, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=256, dense=3, vocab=129280, has_output=True),
     "moonshotai/Kimi-K2-Thinking": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=64, kv_heads=64, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=384, dense=1, vocab=163840, has_output=True),
+    # Kimi K2.5 / K2.6 (kimi_k25): the text_config is Kimi K2 Thinking's; the vision tower is not counted.
+    "moonshotai/Kimi-K2.5": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=64, kv_heads=64, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=384, dense=1, vocab=163840, has_output=True),
+    "moonshotai/Kimi-K2.6": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=64, kv_heads=64, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=384, dense=1, vocab=163840, has_output=True),
     "moonshotai/Kimi-K2-Instruct-0905": dict(b=deepseek2, kw={}, tok="kimi", hidden=7168, layers=61, heads=64, kv_heads=64, head_dim=192, nope=128, rope=64, v_dim=128, q_lora=1536, kv_lora=512, intermediate=18432, moe_intermediate=2048, experts=384, dense=1, vocab=163840, has_output=True),
     # MiniMax-M2 (minimax_m2): MTP modules are declared in the config but not counted (228.7 B here, 230B on the card).
     "MiniMaxAI/MiniMax-M2": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
+    # MiniMax-M2.5 / M2.7: MiniMax-M2's shapes (M2.7's context is 204,800; sizes do not depend on it).
+    "MiniMaxAI/MiniMax-M2.5": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
+    "MiniMaxAI/MiniMax-M2.7": dict(b=minimax_m2, kw={}, tok="o200k", hidden=3072, layers=62, heads=48, kv_heads=8, head_dim=128, moe_intermediate=1536, experts=256, vocab=200064, has_output=True),
     "zai-org/GLM-4.5-Air": dict(b=glm4_moe, kw={}, tok="glm4", hidden=4096, main_layers=46, layers=47, heads=96, kv_heads=8, head_dim=128, intermediate=10944, moe_intermediate=1408, experts=128, dense=1, qk_norm=False, vocab=151552, has_output=True),
     # --- added with the catalog extension (each from its config.json on the Hub, see the family files) ---
     # Qwen3 2507 updates: the shapes of the Qwen3 model of the same size (4B ties the embeddings), 262,144 context.
@@ -827,7 +833,12 @@ KNOWN = [  # (model, ftype, bytes, label) -- published (decimal GB as printed) o
     ("google/gemma-3-27b-it", "Q8_0", 28.71e9, "bartowski QAT 28.71GB"),
     ("google/gemma-3n-E2B-it", "Q4_K_M", 3026881888, "unsloth file, exact bytes"),
     ("google/gemma-4-E2B-it", "Q4_K_M", 3106736256, "unsloth file, exact bytes"),
-    ("google/gemma-4-26B-A4B-it", "Q4_K_M", 16.80e9, "ggml-org 16.80 GB (Hub tree)"),
+    ("google/gemma-4-26B-A4B-it", "Q4_K_M", 16.796e9, "ggml-org 16.796 GB (TensorSharp table)"),
+    ("google/gemma-4-26B-A4B-it", "Q8_0", 26.860e9, "ggml-org 26.860 GB (TensorSharp table)"),
+    ("google/gemma-4-31B-it", "Q4_K_M", 18.687e9, "ggml-org 18.687 GB (TensorSharp table)"),
+    ("google/gemma-4-31B-it", "Q8_0", 32.636e9, "ggml-org 32.636 GB (TensorSharp table)"),
+    ("google/gemma-4-E4B-it", "Q8_0", 8.031e9, "ggml-org 8.031 GB (TensorSharp table)"),
+    ("google/gemma-4-E2B-it", "Q8_0", 5048345984, "unsloth file, exact bytes (unsloth recipe, -1.7 %)"),
     ("zai-org/GLM-4.7", "Q8_0", round(354.79 * 2**30), "AesSedai 354.79 GiB (llama.cpp, tensor data)"),
     ("openai/gpt-oss-20b", "MXFP4", 12.1e9, "bartowski MXFP4 12.1GB"),
     ("openai/gpt-oss-120b", "MXFP4", 59.02 * 2**30, "ggml-org llama-bench 59.02 GiB (tensor data)"),
@@ -966,8 +977,10 @@ WANTED = [
      for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "gguf", ft) for m in ("Qwen/Qwen3-Next-80B-A3B-Thinking", "Qwen/Qwen3-Next-80B-A3B-Instruct")
      for ft in ("Q8_0", "Q4_K_M")] + \
-    [(m, "gguf", ft) for m in ("moonshotai/Kimi-K2-Thinking", "moonshotai/Kimi-K2-Instruct-0905") for ft in ("Q8_0", "Q4_K_M")] + \
-    [("MiniMaxAI/MiniMax-M2", "gguf", ft) for ft in ("Q8_0", "Q4_K_M")] + [("MiniMaxAI/MiniMax-M2", "st-fp8", None)] + \
+    [(m, "gguf", ft) for m in ("moonshotai/Kimi-K2-Thinking", "moonshotai/Kimi-K2-Instruct-0905", "moonshotai/Kimi-K2.5",
+                               "moonshotai/Kimi-K2.6") for ft in ("Q8_0", "Q4_K_M")] + \
+    [(m, "gguf", ft) for m in ("MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7") for ft in ("Q8_0", "Q4_K_M")] + \
+    [(m, "st-fp8", None) for m in ("MiniMaxAI/MiniMax-M2", "MiniMaxAI/MiniMax-M2.5", "MiniMaxAI/MiniMax-M2.7")] + \
     [("zai-org/GLM-4.7-Flash", "gguf", ft) for ft in ("Q8_0", "Q6_K", "Q4_K_M")] + [("zai-org/GLM-4.7-Flash", "st-bf16", None)] + \
     [(m, "gguf", ft) for m in ("zai-org/GLM-4.7", "zai-org/GLM-4.6", "zai-org/GLM-4.5", "zai-org/GLM-4.5-Air") for ft in ("Q8_0", "Q4_K_M")] + \
     [(m, "st-awq", None) for m in ("Qwen/Qwen3-4B", "Qwen/Qwen3-8B", "Qwen/Qwen3-14B", "Qwen/Qwen3-32B")] + \
