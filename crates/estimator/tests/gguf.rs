@@ -406,3 +406,48 @@ fn base_models_are_read_from_their_hub_urls() {
     let many = [urls[0]; 12];
     assert_eq!(base(u32::MAX, &many).len(), 8);
 }
+
+/// LFM2's header (the keys llama.cpp's LLM_ARCH_LFM2 loader reads, src/llama-model.cpp): the
+/// short-convolution kernel `lfm2.shortconv.l_cache` and a per-layer `attention.head_count_kv`
+/// whose 0 entries are the convolution layers. LFM2-350M's array, `[0, 0, 8, 0, 0, 8, 0, 0, 8,
+/// 0, 8, 0, 8, 0, 8, 0]`, is llama.cpp's own print of the released file
+/// (https://github.com/ggml-org/llama.cpp/issues/14979). KV only on the 6 attention layers (8 ×
+/// 64 wide), an F32 state of 2 × 1024 values on each of the 10 others; `lfm2moe` is refused by
+/// name.
+#[test]
+fn lfm2_header_reads_as_short_convolutions() {
+    use fitcard_estimator::terms::kv::{llama, LlamaParams};
+    use fitcard_estimator::KvDtype;
+    let embd: &[(&str, &[u64], u32)] = &[("token_embd.weight", &[1024, 65536], 1)];
+    let heads = vec![0u32, 0, 8, 0, 0, 8, 0, 0, 8, 0, 8, 0, 8, 0, 8, 0];
+    let header = |arch: &'static str| {
+        let key = |k: &str| -> &'static str { Box::leak(format!("{arch}.{k}").into_boxed_str()) };
+        gguf(
+            &[
+                ("general.architecture", V::Str(arch)),
+                (key("block_count"), V::U32(16)),
+                (key("context_length"), V::U32(128_000)),
+                (key("embedding_length"), V::U32(1024)),
+                (key("feed_forward_length"), V::U32(4608)),
+                (key("attention.head_count"), V::U32(16)),
+                (key("attention.head_count_kv"), V::U32s(heads.clone())),
+                (key("shortconv.l_cache"), V::U32(3)),
+            ],
+            embd,
+        )
+    };
+    let (v, _) = to_variant(&parse(&header("lfm2")).unwrap(), "lfm2.gguf", Bytes(1)).unwrap();
+    let r = v.arch.recurrent.as_ref().expect("short convolutions");
+    assert_eq!(r.kind, "shortconv");
+    assert_eq!(r.attention_layers, vec![2, 5, 8, 10, 12, 14]);
+    assert_eq!(
+        (r.conv_kernel, v.arch.kv_heads, v.arch.head_dim),
+        (3, 8, 64)
+    );
+    assert_eq!((v.arch.intermediate, v.arch.max_ctx), (4608, 128_000));
+    let k = llama(&v.arch, &LlamaParams::new(4096, 1, false, KvDtype::F16));
+    assert_eq!(k.state.get(), 10 * 2 * 1024 * 4);
+    assert_eq!(k.bytes.get(), 6 * 4096 * 2 * 512 * 2 + 10 * 2 * 1024 * 4);
+    let e = to_variant(&parse(&header("lfm2moe")).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
+    assert!(e.contains("not modelled yet"), "{e}");
+}

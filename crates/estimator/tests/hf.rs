@@ -366,3 +366,71 @@ fn an_index_names_its_shards() {
         assert!(!e.is_empty() && !e.contains('\n'), "{e}");
     }
 }
+
+/// LFM2-350M's config (https://huggingface.co/LiquidAI/LFM2-350M/blob/main/config.json, the
+/// fields the estimate reads): `block_ff_dim` 6656 adjusted by transformers' `Lfm2MLP` rule to
+/// ⌈⌊2 · 6656 / 3⌋ / 256⌉ × 256 = 4608 (llama.cpp prints `n_ff = 4608` for the converted file,
+/// https://github.com/ggml-org/llama.cpp/issues/14979), attention on layers 2, 5, 8, 10, 12, 14,
+/// short convolutions of 3 taps elsewhere.
+fn lfm2_350m() -> serde_json::Value {
+    json!({"model_type": "lfm2", "hidden_size": 1024, "num_hidden_layers": 16,
+           "num_attention_heads": 16, "num_key_value_heads": 8, "vocab_size": 65536,
+           "max_position_embeddings": 128000, "block_ff_dim": 6656,
+           "block_auto_adjust_ff_dim": true, "block_ffn_dim_multiplier": 1.0,
+           "block_multiple_of": 256, "conv_L_cache": 3, "tie_embedding": true,
+           "full_attn_idxs": [2, 5, 8, 10, 12, 14]})
+}
+
+/// LFM2: the `full_attn_idxs` form and the `layer_types` form read alike; the FFN width follows
+/// the adjust rule only when asked; the short convolution's state is `(L − 1) × hidden` per
+/// convolution layer (transformers: on every layer, `L` wide, 2 bytes); `lfm2_moe` and a layer
+/// kind nobody modelled are refused by name.
+#[test]
+fn lfm2_configs_read_as_short_convolutions() {
+    use fitcard_estimator::terms::kv::{dense, paged, state_bytes};
+    use fitcard_estimator::KvDtype;
+    let a = arch_of(&lfm2_350m(), "test").unwrap();
+    let r = a.recurrent.clone().expect("short convolutions");
+    assert_eq!(
+        (r.kind.as_str(), r.conv_kernel, r.attention_layers.clone()),
+        ("shortconv", 3, vec![2, 5, 8, 10, 12, 14])
+    );
+    assert_eq!(
+        (a.intermediate, a.head_dim, a.kv_owning_layers()),
+        (4608, 64, 6)
+    );
+    assert!(a.tied_embeddings);
+    let mut types = vec!["conv"; 16];
+    for il in [2, 5, 8, 10, 12, 14] {
+        types[il] = "full_attention";
+    }
+    let mut c = lfm2_350m();
+    c.as_object_mut().unwrap().remove("full_attn_idxs");
+    c["layer_types"] = json!(types);
+    let b = arch_of(&c, "test").unwrap();
+    assert_eq!(b.recurrent, a.recurrent);
+    // LFM2.5's configs ship `intermediate_size` with the adjustment off.
+    c.as_object_mut().unwrap().remove("block_ff_dim");
+    c["intermediate_size"] = json!(8192);
+    c["block_auto_adjust_ff_dim"] = json!(false);
+    assert_eq!(arch_of(&c, "test").unwrap().intermediate, 8192);
+    // State: 10 convolution layers × 2 × 1024 values.
+    assert_eq!(state_bytes(&a, 4), 10 * 2 * 1024 * 4);
+    assert_eq!(
+        paged(&a, 1000, 1, KvDtype::Auto, 1).get(),
+        1008 * 6 * 2 * 512 * 2 + 10 * 2 * 1024 * 2
+    );
+    // transformers: K and V of the 6 attention layers + a [hidden, 3] state on all 16 layers.
+    assert_eq!(
+        dense(&a, 1000, 2, KvDtype::Auto).get(),
+        2 * (1000 * 6 * 2 * 512 * 2 + 16 * 1024 * 3 * 2)
+    );
+    let mut moe = lfm2_350m();
+    moe["model_type"] = json!("lfm2_moe");
+    let e = arch_of(&moe, "test").unwrap_err();
+    assert!(e.contains("lfm2_moe"), "{e}");
+    let mut odd = lfm2_350m();
+    odd["layer_types"] = json!(["conv", "mamba"]);
+    let e = arch_of(&odd, "test").unwrap_err();
+    assert!(e.contains("not modelled yet"), "{e}");
+}

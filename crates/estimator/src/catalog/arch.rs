@@ -215,17 +215,20 @@ impl MoeShape {
     }
 }
 
-/// Recurrent (linear-attention or state-space) layers of a hybrid model. One shape covers both
-/// kinds: a short causal convolution over `k_heads·k_dim·2 + v_heads·v_dim` channels and a state of
-/// `v_heads · k_dim · v_dim` values per sequence and layer.
+/// Recurrent (linear-attention, state-space or short-convolution) layers of a hybrid model.
+/// Gated DeltaNet and Mamba-2 share one shape: a short causal convolution over
+/// `k_heads·k_dim·2 + v_heads·v_dim` channels and a state of `v_heads · k_dim · v_dim` values per
+/// sequence and layer. LFM2's gated short convolution (`shortconv`) has no heads and no recurrent
+/// state: its convolution runs over the hidden size, so its four head fields are 0 (llama.cpp:
+/// `n_embd_r() = n_embd · (n_shortconv_l_cache − 1)`, `n_embd_s() = 0`).
 #[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
 #[serde(deny_unknown_fields)]
 pub struct Recurrent {
-    /// `gated_deltanet` or `mamba2`.
+    /// `gated_deltanet`, `mamba2` or `shortconv` (LFM2).
     pub kind: String,
     /// Indices of the full-attention layers (every other layer is recurrent).
     pub attention_layers: Vec<u32>,
-    /// Convolution kernel width (`linear_conv_kernel_dim`, `mamba_d_conv`).
+    /// Convolution kernel width (`linear_conv_kernel_dim`, `mamba_d_conv`, LFM2's `conv_L_cache`).
     pub conv_kernel: u64,
     /// Key heads (`linear_num_key_heads`; Mamba-2: `mamba_n_groups`).
     pub k_heads: u64,

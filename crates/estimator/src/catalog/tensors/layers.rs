@@ -166,6 +166,22 @@ fn recurrent(l: &mut List, a: &Arch, s: &Style, r: &Recurrent) {
     let kdim = r.k_heads.saturating_mul(r.k_dim);
     let vdim = r.v_heads.saturating_mul(r.v_dim);
     let conv_ch = kdim.saturating_mul(2).saturating_add(vdim);
+    if r.kind == "shortconv" {
+        // LFM2's gated short convolution (src/models/lfm2.cpp): the in-projection to B, C and
+        // x (3 × hidden), the depthwise kernel of `conv_L_cache` taps per channel (F32 in the
+        // GGUF: the LFM2-350M F16 file's 676.25 MiB of tensor data,
+        // https://github.com/ggml-org/llama.cpp/issues/14979, holds it at 4 bytes), the
+        // out-projection.
+        l.w("shortconv.in_proj.weight", h, h.saturating_mul(3));
+        l.push(
+            "shortconv.conv.weight",
+            [r.conv_kernel, h, 1],
+            2,
+            Kind::F32Matrix,
+        );
+        l.w("shortconv.out_proj.weight", h, h);
+        return;
+    }
     if r.kind == "mamba2" {
         // Mamba-2 mixer (src/models/granite-hybrid.cpp, mamba2 layer): in-projection of z, x,
         // B, C and dt; the short convolution and its bias; A, D and dt bias per head; the

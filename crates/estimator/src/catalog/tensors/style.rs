@@ -61,6 +61,12 @@ fn dense_style(model_type: &str, base: Style) -> Option<Style> {
             qk_norm_head: true,
             ..base
         },
+        // src/models/lfm2.cpp: attn_q_norm / attn_k_norm of n_embd_head_k on the attention
+        // layers; operator and FFN norms.
+        "lfm2" => Style {
+            qk_norm_head: true,
+            ..base
+        },
         // src/models/olmo2.cpp: attn_q_norm {n_embd}, attn_k_norm {n_embd_k_gqa}; two post-norms.
         "olmo2" => Style {
             qk_norm_full: true,

@@ -221,6 +221,9 @@ fn experts(k: &Keys, arch: &mut Arch) -> Result<(), String> {
 /// heads. The attention layers are those with KV heads in a per-layer `head_count_kv` array
 /// (Mamba-2 hybrids), or every `full_attention_interval`-th layer (Gated DeltaNet).
 fn recurrent_of(k: &Keys, layers: u32) -> Result<Option<Recurrent>, String> {
+    if let Some(l_cache) = k.key("shortconv.l_cache") {
+        return shortconv(k, layers, l_cache).map(Some);
+    }
     let Some(conv_kernel) = k.key("ssm.conv_kernel") else {
         return Ok(None);
     };
@@ -258,4 +261,35 @@ fn recurrent_of(k: &Keys, layers: u32) -> Result<Option<Recurrent>, String> {
         v_heads,
         v_dim: inner / v_heads,
     }))
+}
+
+/// LFM2's short-convolution layers: llama.cpp's LLM_ARCH_LFM2 loader reads the kernel from
+/// `shortconv.l_cache` and makes layer `il` recurrent iff its entry of the per-layer
+/// `attention.head_count_kv` is 0 (`recurrent_layer_arr[il] = n_head_kv(il) == 0`,
+/// src/llama-model.cpp). Other architectures with a short convolution (`lfm2moe`) are refused
+/// by name: their expert layout is not modelled.
+fn shortconv(k: &Keys, layers: u32, l_cache: u64) -> Result<Recurrent, String> {
+    if k.arch != "lfm2" {
+        return Err(format!(
+            "{}: short-convolution MoE is not modelled yet",
+            k.arch
+        ));
+    }
+    let heads = k
+        .per_layer("attention.head_count_kv", layers)
+        .ok_or_else(|| format!("{}: no per-layer attention.head_count_kv", k.arch))?;
+    Ok(Recurrent {
+        kind: "shortconv".into(),
+        attention_layers: heads
+            .iter()
+            .enumerate()
+            .filter(|(_, &n)| n > 0)
+            .map(|(il, _)| il as u32)
+            .collect(),
+        conv_kernel: l_cache,
+        k_heads: 0,
+        k_dim: 0,
+        v_heads: 0,
+        v_dim: 0,
+    })
 }

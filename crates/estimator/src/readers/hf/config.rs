@@ -25,9 +25,13 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     experts(c, &mut arch)?;
     arch.global_attn = global_layers(c, &arch);
     arch.intermediate = num("intermediate_size").unwrap_or(arch.intermediate);
+    if arch.model_type == "lfm2" {
+        arch.intermediate = lfm2_ffn(c)?;
+    }
     arch.tied_embeddings = config["tie_word_embeddings"]
         .as_bool()
         .or(c["tie_word_embeddings"].as_bool())
+        .or(c["tie_embedding"].as_bool())
         .unwrap_or(false);
     arch.source = source.to_string();
     // Gemma 3n / Gemma 4: the last `num_kv_shared_layers` layers reuse earlier layers' caches;
@@ -186,6 +190,13 @@ fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
         .as_array()
         .map(|t| t.iter().take(100_000).filter_map(Value::as_str).collect())
         .unwrap_or_default();
+    let model_type = c["model_type"].as_str().unwrap_or_default();
+    if model_type == "lfm2_moe" {
+        return Err("lfm2_moe (short convolutions with experts) is not modelled yet".into());
+    }
+    if model_type == "lfm2" {
+        return shortconv(c, &types, layers).map(Some);
+    }
     if let Some(other) = types.iter().find(|t| {
         ![
             "full_attention",
@@ -246,4 +257,83 @@ fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
         }));
     }
     Ok(None)
+}
+
+/// LFM2's layers (`model_type` `lfm2`): `layer_types` of `conv` (a gated short convolution of
+/// `conv_L_cache` taps, no KV cache) and `full_attention`, else the attention layers of
+/// `full_attn_idxs` and `conv` elsewhere, as transformers' `Lfm2Config` builds them
+/// (src/transformers/models/lfm2/configuration_lfm2.py at
+/// <https://github.com/huggingface/transformers/blob/05cd1ec14dbe16127778060fb68c34105873015c/src/transformers/models/lfm2/configuration_lfm2.py>).
+/// Err for any other layer kind.
+fn shortconv(c: &Value, types: &[&str], layers: u32) -> Result<Recurrent, String> {
+    if let Some(other) = types
+        .iter()
+        .find(|t| !["conv", "full_attention"].contains(t))
+    {
+        return Err(format!(
+            "LFM2 layer kind {} is not modelled yet",
+            crate::inputs::quote(other)
+        ));
+    }
+    let attention_layers: Vec<u32> = if types.is_empty() {
+        let idx = c["full_attn_idxs"]
+            .as_array()
+            .ok_or("config.json: LFM2 with neither layer_types nor full_attn_idxs")?;
+        let mut v: Vec<u32> = idx
+            .iter()
+            .take(100_000)
+            .filter_map(Value::as_u64)
+            .filter(|&il| il < u64::from(layers))
+            .map(|il| il as u32)
+            .collect();
+        v.sort_unstable();
+        v.dedup();
+        v
+    } else {
+        (0..types.len().min(layers as usize))
+            .filter(|&k| types[k] == "full_attention")
+            .map(|k| k as u32)
+            .collect()
+    };
+    Ok(Recurrent {
+        kind: "shortconv".into(),
+        attention_layers,
+        conv_kernel: need_count(c, "conv_L_cache")?,
+        k_heads: 0,
+        k_dim: 0,
+        v_heads: 0,
+        v_dim: 0,
+    })
+}
+
+/// LFM2's SwiGLU width, as transformers' `Lfm2MLP` sizes `w1`/`w3`/`w2`
+/// (src/transformers/models/lfm2/modeling_lfm2.py at
+/// <https://github.com/huggingface/transformers/blob/0096ba4f66d4f5f7b1d4e162f8a75d0894b40ea8/src/transformers/models/lfm2/modeling_lfm2.py>):
+/// the configured width (`block_ff_dim`, else `intermediate_size`); with
+/// `block_auto_adjust_ff_dim` (default true) `⌊2·width/3⌋`, then, with a
+/// `block_ffn_dim_multiplier` (default 1.0), `⌊multiplier · width⌋` rounded up to a multiple of
+/// `block_multiple_of` (default 256). LFM2-350M: 6,656 → 4,437 → 4,608.
+fn lfm2_ffn(c: &Value) -> Result<u64, String> {
+    let width = match c["block_ff_dim"].as_u64() {
+        Some(w) => w,
+        None => need_count(c, "intermediate_size")?,
+    };
+    if c["block_auto_adjust_ff_dim"].as_bool() == Some(false) {
+        return Ok(width);
+    }
+    let width = width.saturating_mul(2) / 3;
+    let multiplier = match &c["block_ffn_dim_multiplier"] {
+        Value::Null if c.get("block_ffn_dim_multiplier").is_some() => return Ok(width),
+        Value::Null => 1.0,
+        v => v
+            .as_f64()
+            .filter(|m| m.is_finite() && *m > 0.0 && *m <= 64.0)
+            .ok_or("config.json: block_ffn_dim_multiplier is not a plausible factor")?,
+    };
+    let multiple = match c["block_multiple_of"].as_u64() {
+        Some(m) => m.max(1),
+        None => 256,
+    };
+    let width = (multiplier * width as f64).floor() as u64;
+    Ok(width.div_ceil(multiple).saturating_mul(multiple))
 }

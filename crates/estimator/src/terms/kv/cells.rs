@@ -61,19 +61,30 @@ pub fn cell_bytes_by_kind(arch: &Arch, k: KvDtype, v: KvDtype) -> (u64, u64) {
 }
 
 /// Bytes of one sequence's recurrent state over all recurrent layers, `elem` bytes per value
-/// (0 for models without recurrent layers; see the module docs).
+/// (0 for models without recurrent layers; see the module docs). LFM2's short convolution
+/// (`shortconv`) keeps only its convolution's last `conv_kernel − 1` inputs of `hidden` values
+/// per layer (llama.cpp `n_embd_r()`, `n_embd_s() = 0` in src/llama-hparams.cpp; vLLM
+/// `short_conv_state_shape`: `(conv_kernel − 1, hidden / tp)` in
+/// vllm/model_executor/layers/mamba/mamba_utils.py).
 pub fn state_bytes(arch: &Arch, elem: u64) -> u64 {
     let Some(r) = &arch.recurrent else {
         return 0;
     };
     let layers = u64::from(arch.layers.saturating_sub(arch.kv_owning_layers()));
-    let channels = r
-        .k_heads
-        .saturating_mul(r.k_dim)
-        .saturating_mul(2)
-        .saturating_add(r.v_heads.saturating_mul(r.v_dim));
+    let (channels, ssm) = if r.kind == "shortconv" {
+        (arch.hidden, 0)
+    } else {
+        let channels = r
+            .k_heads
+            .saturating_mul(r.k_dim)
+            .saturating_mul(2)
+            .saturating_add(r.v_heads.saturating_mul(r.v_dim));
+        (
+            channels,
+            r.v_heads.saturating_mul(r.k_dim).saturating_mul(r.v_dim),
+        )
+    };
     let conv = r.conv_kernel.saturating_sub(1).saturating_mul(channels);
-    let ssm = r.v_heads.saturating_mul(r.k_dim).saturating_mul(r.v_dim);
     layers
         .saturating_mul(conv.saturating_add(ssm))
         .saturating_mul(elem)

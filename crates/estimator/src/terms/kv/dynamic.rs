@@ -17,9 +17,24 @@ pub fn dense(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype) -> Bytes {
         .saturating_add(swa_tokens.saturating_mul(s as u64).saturating_mul(cell_s));
     Bytes(
         bytes
-            .saturating_add(state_bytes(arch, 2))
+            .saturating_add(transformers_state_bytes(arch))
             .saturating_mul(seqs),
     )
+}
+
+/// One sequence's recurrent state in transformers, in the model's dtype (2 bytes): LFM2's
+/// `Lfm2HybridConvCache` allocates a `[batch, hidden, conv_L_cache]` convolution state on every
+/// layer, attention layers included (src/transformers/models/lfm2/modeling_lfm2.py at
+/// <https://github.com/huggingface/transformers/blob/0096ba4f66d4f5f7b1d4e162f8a75d0894b40ea8/src/transformers/models/lfm2/modeling_lfm2.py>);
+/// the other hybrids the conv + recurrent state of their recurrent layers ([`state_bytes`]).
+pub fn transformers_state_bytes(arch: &Arch) -> u64 {
+    match &arch.recurrent {
+        Some(r) if r.kind == "shortconv" => u64::from(arch.layers)
+            .saturating_mul(arch.hidden)
+            .saturating_mul(r.conv_kernel)
+            .saturating_mul(2),
+        _ => state_bytes(arch, 2),
+    }
 }
 
 /// MLX's cache grows in steps of this many tokens (mlx_lm/models/cache.py: `KVCache.step`,
