@@ -66,7 +66,7 @@ pub fn state_bytes(arch: &Arch, elem: u64) -> u64 {
     let Some(r) = &arch.recurrent else {
         return 0;
     };
-    let layers = u64::from(arch.layers.saturating_sub(arch.kv_owning_layers()));
+    let layers = u64::from(arch.recurrent_layers());
     let channels = r
         .k_heads
         .saturating_mul(r.k_dim)
