@@ -261,6 +261,79 @@ fn latent_and_hybrid_headers() {
     assert!(e.contains("not modelled yet"), "{e}");
 }
 
+/// A Nemotron-H header as llama.cpp's converter writes it: per-layer `head_count_kv` (KV heads
+/// on the attention layers only) and `feed_forward_length` (0 on the Mamba-2 and attention
+/// layers) arrays, which name each layer's block (llama.cpp's nemotron_h loader), the `ssm.*`
+/// keys, and the experts. It reads back as the catalog's Nemotron 3 Nano 30B-A3B (same blocks,
+/// the same KV cache and state); without the arrays it is refused, not guessed.
+#[test]
+fn a_nemotron_h_header_reads_back_as_the_catalog_model() {
+    use fitcard_estimator::terms::kv::{llama, LlamaParams};
+    use fitcard_estimator::KvDtype;
+    let pattern = "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME";
+    let kv: Vec<u32> = pattern
+        .chars()
+        .map(|c| if c == '*' { 2 } else { 0 })
+        .collect();
+    let ff: Vec<u32> = pattern
+        .chars()
+        .map(|c| if c == 'E' { 1856 } else { 0 })
+        .collect();
+    let a = "nemotron_h_moe";
+    let keys = |arrays: bool| {
+        let mut k = vec![
+            ("general.architecture".to_string(), V::Str(a)),
+            (format!("{a}.block_count"), V::U32(52)),
+            (format!("{a}.context_length"), V::U32(262144)),
+            (format!("{a}.embedding_length"), V::U32(2688)),
+            (format!("{a}.attention.head_count"), V::U32(32)),
+            (format!("{a}.attention.key_length"), V::U32(128)),
+            (format!("{a}.ssm.conv_kernel"), V::U32(4)),
+            (format!("{a}.ssm.state_size"), V::U32(128)),
+            (format!("{a}.ssm.group_count"), V::U32(8)),
+            (format!("{a}.ssm.inner_size"), V::U32(4096)),
+            (format!("{a}.ssm.time_step_rank"), V::U32(64)),
+            (format!("{a}.expert_count"), V::U32(128)),
+            (format!("{a}.expert_used_count"), V::U32(6)),
+            (format!("{a}.expert_feed_forward_length"), V::U32(1856)),
+            (
+                format!("{a}.expert_shared_feed_forward_length"),
+                V::U32(3712),
+            ),
+        ];
+        if arrays {
+            k.push((format!("{a}.attention.head_count_kv"), V::U32s(kv.clone())));
+            k.push((format!("{a}.feed_forward_length"), V::U32s(ff.clone())));
+        }
+        k
+    };
+    let embd: &[(&str, &[u64], u32)] = &[
+        ("token_embd.weight", &[2688, 131072], 1),
+        ("output.weight", &[2688, 131072], 1),
+    ];
+    let bytes = |arrays: bool| {
+        let k = keys(arrays);
+        let kv: Vec<(&str, V)> = k
+            .into_iter()
+            .map(|(n, v)| (&*Box::leak(n.into_boxed_str()), v))
+            .collect();
+        gguf(&kv, embd)
+    };
+    let (v, _) = to_variant(&parse(&bytes(true)).unwrap(), "n3.gguf", Bytes(1)).unwrap();
+    let want = &catalog()
+        .variant("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16")
+        .unwrap()
+        .1
+        .arch;
+    assert_eq!(v.arch.blocks, want.blocks);
+    assert_eq!(v.arch.recurrent, want.recurrent);
+    assert_eq!(v.arch.moe.map(|m| m.shared_ffn), Some(3712));
+    let p = LlamaParams::new(32768, 2, false, KvDtype::F16);
+    assert_eq!(llama(&v.arch, &p), llama(want, &p));
+    let e = to_variant(&parse(&bytes(false)).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
+    assert!(e.contains("not modelled yet") && !e.contains('\n'), "{e}");
+}
+
 #[path = "../benches/support/headers.rs"]
 mod bench_headers;
 

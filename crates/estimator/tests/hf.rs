@@ -327,6 +327,63 @@ fn latent_recurrent_and_chunked_configs() {
     );
 }
 
+/// Nemotron-H's config (the keys vLLM's NemotronH model reads, the values of
+/// https://huggingface.co/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16/blob/main/config.json): the
+/// block pattern, the Mamba-2 shapes, the experts with their shared expert; the catalog's
+/// architecture comes back, and a bad pattern is refused in one line.
+#[test]
+fn a_nemotron_h_config_reads_as_the_catalog_architecture() {
+    let c = json!({"model_type": "nemotron_h", "hidden_size": 2688, "num_hidden_layers": 52,
+        "num_attention_heads": 32, "num_key_value_heads": 2, "head_dim": 128,
+        "vocab_size": 131072, "max_position_embeddings": 262144, "tie_word_embeddings": false,
+        "hybrid_override_pattern": "MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEME",
+        "mamba_num_heads": 64, "mamba_head_dim": 64, "n_groups": 8, "ssm_state_size": 128,
+        "conv_kernel": 4, "n_routed_experts": 128, "num_experts_per_tok": 6,
+        "moe_intermediate_size": 1856, "n_shared_experts": 1,
+        "moe_shared_expert_intermediate_size": 3712, "intermediate_size": 1856});
+    let a = arch_of(&c, "test").unwrap();
+    let want = &catalog()
+        .variant("nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16")
+        .unwrap()
+        .1
+        .arch;
+    assert_eq!(a.blocks, want.blocks);
+    assert_eq!(a.recurrent, want.recurrent);
+    assert_eq!(a.moe, want.moe);
+    assert_eq!(
+        (a.experts, a.experts_active, a.moe_intermediate),
+        (128, 6, Some(1856))
+    );
+    for (key, value, says) in [
+        (
+            "hybrid_override_pattern",
+            json!("MEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEM*EMEMEMEM*EMEMEMEMQ"),
+            "'Q' of hybrid_override_pattern is not modelled yet",
+        ),
+        (
+            "hybrid_override_pattern",
+            json!("M*E"),
+            "3 letters for 52 layers",
+        ),
+        ("hybrid_override_pattern", json!(7), "not a string"),
+        (
+            "intermediate_size",
+            json!([1856, 2048]),
+            "per-layer MLP widths",
+        ),
+        ("mamba_num_heads", json!(null), "no mamba_num_heads"),
+    ] {
+        let mut bad = c.clone();
+        bad[key] = value;
+        let e = arch_of(&bad, "test").unwrap_err();
+        assert!(e.contains(says) && !e.contains('\n'), "{key}: {e}");
+    }
+    // A 100 kB pattern is refused by its length before anything is built from it.
+    let mut long = c.clone();
+    long["hybrid_override_pattern"] = json!("M".repeat(100_000));
+    assert!(arch_of(&long, "test").is_err());
+}
+
 /// A sharded checkpoint's index: its shards once each (names unescaped), its tensor count and
 /// total size; anything else is one line, and a shard outside the folder is refused.
 #[test]

@@ -29,6 +29,7 @@ fn arch(name: &str) -> Arch {
                 kv_layers,
                 ple,
                 yarn: None,
+                blocks: None,
                 global_override: None,
                 global_attn: None,
                 mla: None,

@@ -38,6 +38,7 @@ fn arch(h: u64, layers: u32, heads: u32, kv: u32, m: u64, vocab: u64, source: &s
         kv_layers: None,
         ple: None,
         yarn: None,
+        blocks: None,
         global_override: None,
         global_attn: None,
         mla: None,

@@ -45,6 +45,7 @@ fn arch(
         kv_layers: None,
         ple: None,
         yarn: None,
+        blocks: None,
         global_override: None,
         global_attn: None,
         mla: None,

@@ -65,6 +65,11 @@ pub struct Arch {
     /// the sliding-window layers'. `None` = every layer has the same shape.
     #[serde(default)]
     pub global_attn: Option<GlobalAttn>,
+    /// Layers that each hold ONE block, a Mamba-2 mixer, attention, an MLP or the experts
+    /// (Nemotron-H's `hybrid_override_pattern`); `recurrent.attention_layers` are then its
+    /// attention layers. `None` = every layer has attention (or its recurrent mixer) and an FFN.
+    #[serde(default)]
+    pub blocks: Option<Blocks>,
     /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
     /// calibration panel), replacing the layout above for the KV cache when set. Never read
     /// from or written to the catalog file.
@@ -189,6 +194,11 @@ pub struct MoeShape {
     /// `intermediate_size` of Llama 4's shared expert.
     #[serde(default)]
     pub shared_ffn: u64,
+    /// Width the routed experts work in when it is not the hidden size (Nemotron 3 Super's
+    /// `moe_latent_size`; GGUF `moe_latent_size`): a down-projection into it before the
+    /// experts and an up-projection after them. 0 = the hidden size.
+    #[serde(default)]
+    pub latent: u64,
 }
 
 impl MoeShape {
@@ -206,6 +216,7 @@ impl MoeShape {
             dense_layers: dense.unwrap_or(0).min(u64::from(layers)) as u32,
             step: step.unwrap_or(1).min(1024) as u32,
             shared_ffn: shared.unwrap_or(0),
+            latent: 0,
         };
         let plain = MoeShape {
             step: 1,
@@ -317,6 +328,7 @@ impl Arch {
             recurrent: None,
             moe: None,
             global_attn: None,
+            blocks: None,
             global_override: None,
         })
     }
@@ -386,7 +398,7 @@ impl Arch {
         let g = self.global_attn.as_ref();
         // Each dimension bounded on its own: a sum of two hostile values could wrap to a small
         // one and pass.
-        let checks: [(&str, u64, u64); 19] = [
+        let checks: [(&str, u64, u64); 20] = [
             ("hidden size", self.hidden, MAX_HIDDEN),
             ("layers", u64::from(self.layers), 4096),
             ("attention heads", u64::from(self.heads), 1 << 16),
@@ -434,11 +446,31 @@ impl Arch {
                 1 << 16,
             ),
             ("global head size", g.map_or(0, |g| g.head_dim), 1 << 16),
+            (
+                "expert latent size",
+                self.moe.map_or(0, |x| x.latent),
+                MAX_HIDDEN,
+            ),
         ];
+        let bad_blocks = self.blocks.as_ref().and_then(|b| {
+            (b.len() != self.layers as usize)
+                .then(|| format!("{} layer blocks for {} layers", b.len(), self.layers))
+        });
         checks
             .iter()
             .find(|(_, v, max)| v > max)
             .map(|(name, v, max)| format!("{name} {v} is beyond any model (at most {max})"))
+            .or(bad_blocks)
+    }
+
+    /// Layers with a recurrent state: the Mamba-2 blocks of a block pattern, else every layer
+    /// that is not an attention layer of a hybrid model (0 for a plain transformer).
+    pub fn recurrent_layers(&self) -> u32 {
+        match (&self.blocks, &self.recurrent) {
+            (Some(b), Some(_)) => b.count(Block::Mamba2),
+            (_, Some(_)) => self.layers.saturating_sub(self.kv_owning_layers()),
+            _ => 0,
+        }
     }
 
     /// The longest context `engine` runs this model at, defined once for the checks, the solver,

@@ -11,6 +11,7 @@ use std::sync::OnceLock;
 pub const IMPORTED_PREFIX: &str = "hub:";
 
 mod arch;
+mod blocks;
 mod closest;
 pub mod engine;
 pub mod mmproj;
@@ -20,6 +21,7 @@ mod schema;
 pub mod size_rule;
 pub mod tensors;
 pub use arch::*;
+pub use blocks::*;
 pub use closest::*;
 pub use schema::*;
 

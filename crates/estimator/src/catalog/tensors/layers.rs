@@ -3,7 +3,7 @@
 
 use super::style::Style;
 use super::{Kind, List};
-use crate::catalog::{Arch, Recurrent};
+use crate::catalog::{Arch, Block, Recurrent};
 
 /// Is layer `il` a full-attention layer (not recurrent)?
 fn is_attention(a: &Arch, il: u32) -> bool {
@@ -23,6 +23,9 @@ fn is_moe(a: &Arch, il: u32) -> bool {
 
 /// The tensors of layer `il` (`mtp`: a multi-token-prediction block after the stack).
 pub(super) fn layer(l: &mut List, a: &Arch, s: &Style, il: u32, mtp: bool) {
+    if let Some(b) = a.blocks.as_ref().and_then(|b| b.at(il)) {
+        return one_block(l, a, s, b);
+    }
     let h = a.hidden;
     match a.model_type.as_str() {
         "olmo2" => {
@@ -317,4 +320,46 @@ fn moe(l: &mut List, a: &Arch, s: &Style) {
         l.w("ffn_up_shexp.weight", h, shared);
         l.w("ffn_down_shexp.weight", shared, h);
     }
+}
+
+/// A layer that holds one block (Nemotron-H, llama.cpp's nemotron_h loader in
+/// src/models/nemotron-h.cpp, `load_arch_tensors`): its one norm (`attn_norm` on every block),
+/// then the Mamba-2 mixer, the attention, the non-gated MLP (`ffn_up`, `ffn_down`: squared ReLU,
+/// no gate) or the experts.
+fn one_block(l: &mut List, a: &Arch, s: &Style, b: Block) {
+    let h = a.hidden;
+    l.v("attn_norm.weight", h);
+    match (b, &a.recurrent) {
+        (Block::Mamba2, Some(r)) => recurrent(l, a, s, r),
+        (Block::Mamba2, None) => {}
+        (Block::Attention, _) => attention(l, a, s, 0),
+        (Block::Mlp, _) => {
+            l.w("ffn_up.weight", h, a.intermediate);
+            l.w("ffn_down.weight", a.intermediate, h);
+        }
+        (Block::Moe, _) => relu2_moe(l, a),
+    }
+}
+
+/// Nemotron-H's MoE block: the F32 router and its score bias (`exp_probs_b`, sigmoid routing),
+/// the latent projections where the experts work in a narrower width (`ffn_latent_down`
+/// {hidden, latent}, `ffn_latent_up` {latent, hidden}), up and down experts without a gate, and
+/// the shared expert's up and down (src/models/nemotron-h.cpp, `load_arch_tensors` and
+/// `build_ffn_layer`).
+fn relu2_moe(l: &mut List, a: &Arch) {
+    let h = a.hidden;
+    let e = u64::from(a.experts);
+    let m = a.moe_intermediate.unwrap_or(a.intermediate);
+    let shape = a.moe.unwrap_or_default();
+    let width = if shape.latent > 0 { shape.latent } else { h };
+    l.push("ffn_gate_inp.weight", [h, e, 1], 2, Kind::Router);
+    l.v("exp_probs_b.bias", e);
+    if shape.latent > 0 {
+        l.w("ffn_latent_down.weight", h, width);
+        l.w("ffn_latent_up.weight", width, h);
+    }
+    l.e("ffn_up_exps.weight", width, m, e, Kind::Weight);
+    l.e("ffn_down_exps.weight", m, width, e, Kind::Weight);
+    l.w("ffn_up_shexp.weight", h, shape.shared_ffn);
+    l.w("ffn_down_shexp.weight", shape.shared_ffn, h);
 }

@@ -4,7 +4,7 @@
 
 use super::header::{ggml_type, Header, Tensor, Value};
 use crate::catalog::quant::GgmlType;
-use crate::catalog::{Arch, GlobalAttn, Mla, MoeShape, Recurrent, Swa};
+use crate::catalog::{Arch, Blocks, GlobalAttn, Mla, MoeShape, Recurrent, Swa};
 
 /// The header's keys of one architecture (`{arch}.{key}`) and its tensors.
 struct Keys<'a> {
@@ -84,6 +84,7 @@ pub(super) fn arch_of(h: &Header, file: &str) -> Result<(Arch, GgmlType), String
     arch.recurrent = recurrent_of(&k, arch.layers)?;
     experts(&k, &mut arch)?;
     arch.intermediate = k.key("feed_forward_length").unwrap_or(arch.intermediate);
+    blocks_of(&k, &mut arch)?;
     arch.tied_embeddings = k.tensor("output.weight").is_none();
     arch.source = format!("the GGUF header of {file}");
     // KV sharing (Gemma 4): the last `attention.shared_kv_layers` layers own no cache
@@ -292,4 +293,42 @@ fn shortconv(k: &Keys, layers: u32, l_cache: u64) -> Result<Recurrent, String> {
         v_heads: 0,
         v_dim: 0,
     })
+}
+
+/// Nemotron-H (`nemotron_h`, `nemotron_h_moe`): which block each layer holds, from the
+/// per-layer `attention.head_count_kv` and `feed_forward_length` arrays (llama.cpp's nemotron_h
+/// loader: recurrent iff both are 0, attention iff only the FFN width is 0, else the FFN, MoE
+/// when the file has experts; src/models/nemotron-h.cpp), the MLP width the largest entry, and
+/// the experts' latent width (`moe_latent_size`).
+fn blocks_of(k: &Keys, arch: &mut Arch) -> Result<(), String> {
+    if !k.arch.starts_with("nemotron_h") {
+        return Ok(());
+    }
+    let layers = arch.layers;
+    let (Some(kv), Some(ff)) = (
+        k.per_layer("attention.head_count_kv", layers),
+        k.per_layer("feed_forward_length", layers),
+    ) else {
+        return Err(format!(
+            "{}: no per-layer head_count_kv and feed_forward_length arrays",
+            k.arch
+        ));
+    };
+    if arch.recurrent.is_none() {
+        return Err(format!("{}: no ssm.* keys for its Mamba-2 layers", k.arch));
+    }
+    let blocks = Blocks::from_layers(kv, ff, arch.is_moe());
+    let widest = ff.iter().copied().max().unwrap_or(0).clamp(0, 1 << 40) as u64;
+    if !arch.is_moe() && widest > 0 {
+        arch.intermediate = widest;
+    }
+    if let Some(m) = arch.moe.as_mut() {
+        m.latent = k.key("moe_latent_size").unwrap_or(0);
+    }
+    // The attention heads of an attention layer (the scalar key is absent or 0 in these files).
+    if let Some(&n) = kv.iter().find(|&&n| n > 0) {
+        arch.kv_heads = u32::try_from(n).unwrap_or(arch.kv_heads);
+    }
+    arch.blocks = Some(blocks);
+    Ok(())
 }

@@ -1,6 +1,6 @@
 //! `config.json` into the architecture the memory terms need.
 
-use crate::catalog::{Arch, GlobalAttn, Mla, MoeShape, Recurrent, Swa, MAX_HIDDEN};
+use crate::catalog::{Arch, Block, Blocks, GlobalAttn, Mla, MoeShape, Recurrent, Swa, MAX_HIDDEN};
 use serde_json::Value;
 
 /// Largest config.json accepted, bytes.
@@ -28,6 +28,7 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     if arch.model_type == "lfm2" {
         arch.intermediate = lfm2_ffn(c)?;
     }
+    blocks_of(c, &mut arch)?;
     arch.tied_embeddings = config["tie_word_embeddings"]
         .as_bool()
         .or(c["tie_word_embeddings"].as_bool())
@@ -212,8 +213,8 @@ fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
             crate::inputs::quote(other)
         ));
     }
-    if c["hybrid_override_pattern"].is_string() {
-        return Err("hybrid_override_pattern layers are not modelled yet".into());
+    if !c["hybrid_override_pattern"].is_null() {
+        return Ok(None); // [`blocks_of`]
     }
     let attention_where = |kinds: &[&str]| -> Vec<u32> {
         (0..types.len().min(layers as usize))
@@ -336,4 +337,49 @@ fn lfm2_ffn(c: &Value) -> Result<u64, String> {
     };
     let width = (multiplier * width as f64).floor() as u64;
     Ok(width.div_ceil(multiple).saturating_mul(multiple))
+}
+
+/// Nemotron-H (`hybrid_override_pattern`): each layer ONE block, `M` a Mamba-2 mixer of
+/// `mamba_num_heads × mamba_head_dim` (`n_groups` groups, state `ssm_state_size`, kernel
+/// `conv_kernel`), `*` attention, `-` an MLP of `intermediate_size`, `E` the experts with a
+/// shared expert of `n_shared_experts × moe_shared_expert_intermediate_size` and, where the
+/// config has one, the experts' `moe_latent_size` (vLLM's NemotronHMoE and MambaMixer2 read
+/// these keys: vllm/model_executor/models/nemotron_h.py). Err for a pattern that is not one
+/// letter per layer of the four, or per-layer MLP widths that differ.
+fn blocks_of(c: &Value, arch: &mut Arch) -> Result<(), String> {
+    let p = match &c["hybrid_override_pattern"] {
+        Value::Null => return Ok(()),
+        Value::String(p) => p,
+        _ => return Err("config.json: hybrid_override_pattern is not a string".into()),
+    };
+    let blocks = Blocks::parse(p, arch.layers).map_err(|e| format!("config.json: {e}"))?;
+    let need = |k: &str| need_count(c, k);
+    let v_heads = need("mamba_num_heads")?;
+    arch.recurrent = Some(Recurrent {
+        kind: "mamba2".into(),
+        attention_layers: blocks.indices(Block::Attention),
+        conv_kernel: need("conv_kernel")?,
+        k_heads: need("n_groups")?,
+        k_dim: need("ssm_state_size")?,
+        v_heads,
+        v_dim: need("mamba_head_dim")?,
+    });
+    if let Some(widths) = c["intermediate_size"].as_array() {
+        let w: Vec<Option<u64>> = widths.iter().take(4096).map(Value::as_u64).collect();
+        match w.first() {
+            Some(&Some(first)) if w.iter().all(|&x| x == Some(first)) => arch.intermediate = first,
+            _ => return Err("config.json: per-layer MLP widths are not modelled yet".into()),
+        }
+    }
+    if arch.is_moe() {
+        let shared = c["moe_shared_expert_intermediate_size"]
+            .as_u64()
+            .map(|w| w.saturating_mul(c["n_shared_experts"].as_u64().unwrap_or(1)));
+        let mut shape = MoeShape::read(None, None, shared, arch.layers).unwrap_or_default();
+        shape.step = 1;
+        shape.latent = c["moe_latent_size"].as_u64().unwrap_or(0);
+        arch.moe = Some(shape);
+    }
+    arch.blocks = Some(blocks);
+    Ok(())
 }

@@ -81,6 +81,9 @@ fn attention_params(a: &Arch) -> u64 {
 /// Count the parameters of `a` by group (see the module docs). Saturating: a hostile header
 /// gives a large number, never a panic.
 pub fn param_counts(a: &Arch) -> ParamCounts {
+    if a.blocks.is_some() {
+        return block_counts(a);
+    }
     let h = a.hidden;
     let layers = u64::from(a.layers);
     let embedding = a.vocab.saturating_mul(h).saturating_add(
@@ -163,4 +166,34 @@ pub fn active_share(
             0.0
         };
     (1.0 - skipped / held_bytes).clamp(0.0, 1.0)
+}
+
+/// [`param_counts`] of a model whose layers each hold one block (Nemotron-H), grouped from its
+/// tensor list ([`crate::catalog::tensors::tensors`]): the mixers and attention, the MLP blocks,
+/// the routed experts (a token goes through `experts_active` of them), and what every token of
+/// a MoE block reads (shared expert, latent projections, router).
+fn block_counts(a: &Arch) -> ParamCounts {
+    let mut p = ParamCounts {
+        embedding: a.vocab.saturating_mul(a.hidden),
+        output: a.vocab.saturating_mul(a.hidden),
+        ..ParamCounts::default()
+    };
+    let e = u64::from(a.experts.max(1));
+    let k = u64::from(a.experts_active).min(e);
+    for t in crate::catalog::tensors::tensors(a, false) {
+        let n = t.elements();
+        let group = match t.name {
+            _ if t.layer.is_none() => continue,
+            "ffn_up.weight" | "ffn_down.weight" => &mut p.dense_ffn,
+            "ffn_gate_inp.weight" | "exp_probs_b.bias" => &mut p.router,
+            name if name.ends_with("_exps.weight") => {
+                p.routed_active = p.routed_active.saturating_add(n / e * k);
+                &mut p.routed
+            }
+            name if name.starts_with("ffn_") => &mut p.shared,
+            _ => &mut p.attention,
+        };
+        *group = group.saturating_add(n);
+    }
+    p
 }

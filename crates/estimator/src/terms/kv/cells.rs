@@ -70,7 +70,7 @@ pub fn state_bytes(arch: &Arch, elem: u64) -> u64 {
     let Some(r) = &arch.recurrent else {
         return 0;
     };
-    let layers = u64::from(arch.layers.saturating_sub(arch.kv_owning_layers()));
+    let layers = u64::from(arch.recurrent_layers());
     let (channels, ssm) = if r.kind == "shortconv" {
         (arch.hidden, 0)
     } else {

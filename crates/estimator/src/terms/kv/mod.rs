@@ -51,6 +51,12 @@
 //!   `Lfm2HybridConvCache` keeps `hidden × conv_kernel` on every layer
 //!   ([`transformers_state_bytes`]). vLLM pads a hybrid's state pages to the attention page
 //!   size; that padding is not modelled (a short-convolution state is a few KiB per layer).
+//!   Where each layer holds ONE block (Nemotron-H's `hybrid_override_pattern`,
+//!   [`Arch::blocks`]), only the attention blocks own a KV cache and only the Mamba-2 blocks a
+//!   state; MLP and MoE blocks hold weights only (llama.cpp: recurrent iff `n_head_kv(il) == 0
+//!   && n_ff(il) == 0`, src/models/nemotron-h.cpp; the hybrid memory filters its KV cache by
+//!   `!is_recurrent(il)` and its recurrent memory by `is_recurrent(il)`,
+//!   src/llama-memory-hybrid.cpp; the MLP and MoE layers have no KV heads, so no K or V row).
 
 mod cells;
 mod dynamic;
@@ -68,10 +74,10 @@ use crate::inputs::Inputs;
 use crate::units::Bytes;
 
 /// Where the formula comes from.
-pub const PROVENANCE: &str = prose!("Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs). Latent attention: one K-only latent row per token and layer (llama.cpp src/llama-kv-cache.cpp, has_v = !is_mla), replicated under tensor parallelism. Hybrid recurrent layers (Gated DeltaNet, Mamba-2, LFM2's short convolutions): a fixed convolution + recurrent state per sequence (llama.cpp src/llama-hparams.cpp n_embd_r/n_embd_s, F32), KV only on the attention layers.");
+pub const PROVENANCE: &str = prose!("Per layer that owns a cache: cells × (K row + V row); global layers grow with the context, sliding-window layers plateau at the window, layers that share another layer's cache add nothing; × concurrency slots. llama.cpp: its allocator's cells, 256-cell padding, streams and SWA rule (src/llama-kv-cache.cpp), byte-exact in tests/llama_kv.rs. vLLM: 16-token blocks, KV heads split or replicated under tensor parallelism (vllm/v1/core/kv_cache_utils.py). transformers: exactly the tokens of the dynamic cache (tests/measurements.rs). Latent attention: one K-only latent row per token and layer (llama.cpp src/llama-kv-cache.cpp, has_v = !is_mla), replicated under tensor parallelism. Hybrid recurrent layers (Gated DeltaNet, Mamba-2, LFM2's short convolutions): a fixed convolution + recurrent state per sequence (llama.cpp src/llama-hparams.cpp n_embd_r/n_embd_s, F32), KV only on the attention layers; where each layer is one block (Nemotron-H: Mamba-2, attention, MLP or MoE), KV only on the attention blocks and the state only on the Mamba-2 blocks (src/models/nemotron-h.cpp, src/llama-memory-hybrid.cpp).");
 
 /// Where the formula was checked.
-pub const DOMAIN: &str = prose!("llama.cpp and Ollama: every architecture of the catalog (global, sliding-window, shared-KV layers; f16, q8_0, q4_0 and the other ggml cache types), byte-exact. vLLM 0.19: dense and sliding-window models on one card and under tensor parallelism (12 startup logs within 5 %). SGLang: five startup logs (four on one card, one under tensor parallelism), within 5 %. transformers: Qwen3 BF16 at 8K–32K tokens (within 40 MiB). Latent attention (DeepSeek, Kimi) and hybrid recurrent models (Gated DeltaNet, Mamba-2, LFM2 short convolutions): llama.cpp's allocation rules reproduced in tests/llama_kv.rs and tests/shortconv.rs; for LFM2 the KV part matches llama.cpp's printed 48.00 MiB at 4,096 cells; no other startup log compared yet.");
+pub const DOMAIN: &str = prose!("llama.cpp and Ollama: every architecture of the catalog (global, sliding-window, shared-KV layers; f16, q8_0, q4_0 and the other ggml cache types), byte-exact. vLLM 0.19: dense and sliding-window models on one card and under tensor parallelism (12 startup logs within 5 %). SGLang: five startup logs (four on one card, one under tensor parallelism), within 5 %. transformers: Qwen3 BF16 at 8K–32K tokens (within 40 MiB). Latent attention (DeepSeek, Kimi) and hybrid recurrent models (Gated DeltaNet, Mamba-2, LFM2 short convolutions, Nemotron-H's one-block layers): llama.cpp's allocation rules reproduced in tests/llama_kv.rs, tests/shortconv.rs and tests/nemotron_h.rs; for LFM2 the KV part matches llama.cpp's printed 48.00 MiB at 4,096 cells; no other startup log compared yet.");
 
 /// The KV cache of one configuration: total, per card, and what shaped it.
 #[derive(Clone, Debug, PartialEq)]
