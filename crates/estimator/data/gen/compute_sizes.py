@@ -82,6 +82,7 @@ META_BYTES = {
     "glm4": 7_000_000,       # 151552 tokens + merges (same size class as qwen)
     "kimi": 7_000_000,       # DeepSeek-V3 129280 / Kimi K2 163840 tokens + merges (same size class as qwen)
     "granite3": 2_500_000,   # 49159 GPT-2-style BPE tokens + merges (the qwen allowance scaled by vocabulary)
+    "lfm2": 3_276_800,       # LFM2's 65536 tokens: not fitted on a published file, 50 bytes a token
 }
 
 
@@ -290,6 +291,30 @@ def granitehybrid(c):
         else:
             T += [(p + "ffn_gate.weight", (h, sh), "w"), (p + "ffn_up.weight", (h, sh), "w"),
                   (p + "ffn_down.weight", (sh, h), "w")]
+    return T
+
+
+def lfm2(c):
+    """LFM2 (lfm2, src/models/lfm2.cpp): gated short convolutions except on `attn_layers` (GQA
+    attention with per-head q/k norms); every layer a SwiGLU FFN, an operator norm and an FFN norm.
+    A convolution layer holds shortconv.in_proj (B, C and x: 3 x hidden), the depthwise kernel of
+    `conv` taps per channel (F32 in the GGUF) and shortconv.out_proj. Tied embeddings."""
+    h, L, f, d = c["hidden"], c["layers"], c["intermediate"], c["head_dim"]
+    q, kv = c["heads"] * d, c["kv_heads"] * d
+    T = [("token_embd.weight", (h, c["vocab"]), "w"), ("output_norm.weight", (h,), "n")]
+    for i in range(L):
+        p = f"blk.{i}."
+        T += [(p + "attn_norm.weight", (h,), "n"), (p + "ffn_norm.weight", (h,), "n")]
+        if i in c["attn_layers"]:
+            T += [(p + "attn_q.weight", (h, q), "w"), (p + "attn_k.weight", (h, kv), "w"),
+                  (p + "attn_v.weight", (h, kv), "w"), (p + "attn_output.weight", (q, h), "w"),
+                  (p + "attn_q_norm.weight", (d,), "n"), (p + "attn_k_norm.weight", (d,), "n")]
+        else:
+            T += [(p + "shortconv.in_proj.weight", (h, 3 * h), "w"),
+                  (p + "shortconv.conv.weight", (c["conv"], h), "f32"),
+                  (p + "shortconv.out_proj.weight", (h, h), "w")]
+        T += [(p + "ffn_gate.weight", (h, f), "w"), (p + "ffn_up.weight", (h, f), "w"),
+              (p + "ffn_down.weight", (f, h), "w")]
     return T
 
 
@@ -614,6 +639,11 @@ M = {
     "microsoft/Phi-4-mini-reasoning": dict(b=llama_like, kw=dict(fused=True), tok="o200k", hidden=3072, layers=32, heads=24, kv_heads=8, head_dim=128, intermediate=8192, vocab=200064, has_output=False),
     "microsoft/Phi-4-reasoning-plus": dict(b=llama_like, kw=dict(fused=True), tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=10, head_dim=128, intermediate=17920, vocab=100352, has_output=True),
     "microsoft/Phi-4-reasoning": dict(b=llama_like, kw=dict(fused=True), tok="phi4", hidden=5120, layers=40, heads=40, kv_heads=10, head_dim=128, intermediate=17920, vocab=100352, has_output=True),
+    # LFM2 (lfm2): 16 layers, attention on 2, 5, 8, 10, 12, 14 (the GGUF head_count_kv arrays), 3-tap
+    # short convolutions elsewhere; the FFN width is the config's intermediate_size after
+    # block_auto_adjust_ff_dim (2/3, times block_ffn_dim_multiplier, rounded up to block_multiple_of).
+    "LiquidAI/LFM2-350M": dict(b=lfm2, kw={}, tok="lfm2", hidden=1024, layers=16, heads=16, kv_heads=8, head_dim=64, intermediate=4608, vocab=65536, has_output=False, attn_layers=[2, 5, 8, 10, 12, 14], conv=3, attn_v_counter=True),
+    "LiquidAI/LFM2-1.2B": dict(b=lfm2, kw={}, tok="lfm2", hidden=2048, layers=16, heads=32, kv_heads=8, head_dim=64, intermediate=8192, vocab=65536, has_output=False, attn_layers=[2, 5, 8, 10, 12, 14], conv=3, attn_v_counter=True),
 }
 
 
@@ -660,8 +690,12 @@ def tensor_type(model, name, shape, kind, ftype, src="BF16", ple_legacy=False, p
     if name in ("token_embd.weight", "per_layer_token_embd.weight"):
         t = base
     elif ("attn_v.weight" in name or "attn_qkv.weight" in name) and ftype in ("Q4_K_M", "Q5_K_M"):
-        n = c["layers"]
-        if use_more_bits(layer_of(name), n):
+        n, i = c["layers"], layer_of(name)
+        if c.get("attn_v_counter"):
+            # llama.cpp counts attn_v tensors (i_attention_wv of n_attention_wv), not layers: a
+            # hybrid with attention on a few layers picks among those.
+            n, i = len(c["attn_layers"]), sorted(c["attn_layers"]).index(i)
+        if use_more_bits(i, n):
             t = "Q6_K"
         if c.get("is70b") and t in ("Q3_K", "Q4_K"):
             t = "Q5_K"
@@ -930,6 +964,7 @@ def _ext():
         ("deepseek-ai/DeepSeek-R1-0528-Qwen3-8B", dense),
         ("microsoft/Phi-4-mini-instruct", dense), ("microsoft/Phi-4-mini-reasoning", dense),
         ("microsoft/Phi-4-reasoning-plus", dense), ("microsoft/Phi-4-reasoning", dense),
+        ("LiquidAI/LFM2-350M", ("F16", "Q8_0", "Q4_K_M")), ("LiquidAI/LFM2-1.2B", ("F16", "Q8_0", "Q4_K_M")),
         ("google/gemma-4-31B-it", dense), ("google/gemma-4-26B-A4B-it", dense),
         ("google/gemma-4-E4B-it", dense), ("google/gemma-4-E2B-it", dense),
     ]:
