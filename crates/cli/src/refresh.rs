@@ -20,6 +20,7 @@ use crate::hub;
 use crate::ordered::Json;
 use fitcard_estimator::readers::hub::client::Info;
 use fitcard_estimator::readers::hub::repo::{self, PUBLIC_HUB};
+use fitcard_estimator::Quant;
 use std::path::{Path, PathBuf};
 
 /// Largest list or family file read, bytes.
@@ -387,7 +388,18 @@ fn quantized(variant: &mut Json, repo: &str, info: &Info, report: &mut Report) {
                     ("source".into(), Json::Str(source)),
                 ]);
                 if let Some(Json::Arr(list)) = variant.get_mut("formats") {
-                    list.push(row);
+                    // The catalog lists a variant's formats by precision, highest first.
+                    let bits = |f: &Json| {
+                        f.get("id")
+                            .and_then(Json::as_str)
+                            .and_then(|id| id.parse::<Quant>().ok())
+                            .map_or(f64::INFINITY, Quant::precision_bits)
+                    };
+                    let at = list
+                        .iter()
+                        .position(|f| bits(f) < q.precision_bits())
+                        .unwrap_or(list.len());
+                    list.insert(at, row);
                     report.changed.push(format!(
                         "{vid} {id}: new, {} bytes (exact, {repo})",
                         g.bytes

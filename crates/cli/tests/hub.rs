@@ -815,7 +815,13 @@ fn a_refresh_pins_the_catalog_to_the_hubs_commit() {
         f["size"] = "exact".into();
         f["source"] = source.into();
     }
-    formats.push(serde_json::json!({
+    // Where its precision puts it: after Q4_K_M, the last of the catalog's rows above it.
+    let at = formats
+        .iter()
+        .position(|f| f["id"] == "Q4_K_M" && f["container"] == "gguf")
+        .unwrap()
+        + 1;
+    formats.insert(at, serde_json::json!({
         "id": "IQ4_XS", "container": "gguf", "bytes": 400_123_456u64, "size": "exact",
         "repo": "bartowski/Qwen_Qwen3-0.6B-GGUF", "file": "Qwen_Qwen3-0.6B-IQ4_XS.gguf",
         "source": format!("https://huggingface.co/bartowski/Qwen_Qwen3-0.6B-GGUF/blob/{SHA}/Qwen_Qwen3-0.6B-IQ4_XS.gguf: 400123456 bytes in the Hub's file listing at that commit (read by fitcard catalog refresh)"),

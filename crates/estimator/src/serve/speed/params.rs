@@ -98,14 +98,23 @@ pub fn param_counts(a: &Arch) -> ParamCounts {
             let kdim = r.k_heads.saturating_mul(r.k_dim);
             let vdim = r.v_heads.saturating_mul(r.v_dim);
             let two = |x: u64| x.saturating_mul(2);
-            let rec = h
-                .saturating_mul(
+            // LFM2's gated short convolution (`shortconv`): an in-projection to three streams of
+            // `hidden`, a depthwise convolution of `conv_kernel` taps, the out-projection
+            // (transformers' `Lfm2ShortConv`: in_proj hidden → 3·hidden, conv hidden ×
+            // L_cache, out_proj hidden → hidden).
+            let rec = if r.kind == "shortconv" {
+                h.saturating_mul(h)
+                    .saturating_mul(4)
+                    .saturating_add(h.saturating_mul(r.conv_kernel))
+            } else {
+                h.saturating_mul(
                     two(kdim)
                         .saturating_add(two(vdim))
                         .saturating_add(two(r.v_heads)),
                 )
                 .saturating_add(vdim.saturating_mul(h))
-                .saturating_add(two(kdim).saturating_add(vdim).saturating_mul(r.conv_kernel));
+                .saturating_add(two(kdim).saturating_add(vdim).saturating_mul(r.conv_kernel))
+            };
             let att = r.attention_layers.len() as u64;
             att.saturating_mul(attention_params(a))
                 .saturating_add(layers.saturating_sub(att).saturating_mul(rec))
