@@ -62,8 +62,8 @@ impl Blocks {
         for c in p.chars() {
             let b = Block::from_letter(c).ok_or_else(|| {
                 format!(
-                    "layer kind {:?} of hybrid_override_pattern is not modelled yet",
-                    c
+                    "layer kind '{}' of hybrid_override_pattern is not modelled yet",
+                    c.escape_default()
                 )
             })?;
             v.push(b);
@@ -131,9 +131,16 @@ impl Serialize for Blocks {
 
 impl<'de> Deserialize<'de> for Blocks {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Blocks, D::Error> {
+        // The catalog's own pattern (written by [`Serialize`], checked against the layer count
+        // by `Arch::absurd`): letters only, without the reader's worded refusals.
         let p = String::deserialize(d)?;
-        let layers = u32::try_from(p.len()).unwrap_or(u32::MAX);
-        Blocks::parse(&p, layers).map_err(serde::de::Error::custom)
+        p.chars()
+            .take(MAX_BLOCKS + 1)
+            .map(Block::from_letter)
+            .collect::<Option<Vec<Block>>>()
+            .filter(|v| v.len() <= MAX_BLOCKS)
+            .map(Blocks)
+            .ok_or_else(|| serde::de::Error::custom("not a layer block pattern"))
     }
 }
 

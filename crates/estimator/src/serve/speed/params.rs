@@ -81,8 +81,8 @@ fn attention_params(a: &Arch) -> u64 {
 /// Count the parameters of `a` by group (see the module docs). Saturating: a hostile header
 /// gives a large number, never a panic.
 pub fn param_counts(a: &Arch) -> ParamCounts {
-    if a.blocks.is_some() {
-        return block_counts(a);
+    if let Some(b) = &a.blocks {
+        return block_counts(a, b);
     }
     let h = a.hidden;
     let layers = u64::from(a.layers);
@@ -177,32 +177,52 @@ pub fn active_share(
     (1.0 - skipped / held_bytes).clamp(0.0, 1.0)
 }
 
-/// [`param_counts`] of a model whose layers each hold one block (Nemotron-H), grouped from its
-/// tensor list ([`crate::catalog::tensors::tensors`]): the mixers and attention, the MLP blocks,
-/// the routed experts (a token goes through `experts_active` of them), and what every token of
-/// a MoE block reads (shared expert, latent projections, router).
-fn block_counts(a: &Arch) -> ParamCounts {
-    let mut p = ParamCounts {
-        embedding: a.vocab.saturating_mul(a.hidden),
-        output: a.vocab.saturating_mul(a.hidden),
-        ..ParamCounts::default()
-    };
+/// [`param_counts`] of a model whose layers each hold one block (Nemotron-H), counted per
+/// block kind as the tensor list lays them out (`catalog::tensors`, `tests/size_rule.rs` holds
+/// the two within 1 %; computed here, not listed, so that the page's estimate does not carry
+/// the tensor list): a Mamba-2 mixer (in-projection to z, x, B, C and dt, the short
+/// convolution, the out-projection), attention, a non-gated MLP (up, down), and the MoE block:
+/// routed experts of `moe_intermediate` over the hidden or latent width (a token goes through
+/// `experts_active` of them), the shared expert, the latent projections and the router.
+fn block_counts(a: &Arch, b: &crate::catalog::Blocks) -> ParamCounts {
+    use crate::catalog::Block;
+    let h = a.hidden;
+    let mul = |xs: &[u64]| xs.iter().fold(1u64, |p, x| p.saturating_mul(*x));
+    let n = |k: Block| u64::from(b.count(k));
+    let mamba = a.recurrent.as_ref().map_or(0, |r| {
+        let inner = r.v_heads.saturating_mul(r.v_dim);
+        let gs = r.k_heads.saturating_mul(r.k_dim).saturating_mul(2);
+        let conv = inner.saturating_add(gs);
+        mul(&[
+            h,
+            inner
+                .saturating_mul(2)
+                .saturating_add(gs)
+                .saturating_add(r.v_heads),
+        ])
+        .saturating_add(mul(&[conv, r.conv_kernel]))
+        .saturating_add(mul(&[inner, h]))
+    });
+    let shape = a.moe.unwrap_or_default();
+    let width = if shape.latent > 0 { shape.latent } else { h };
     let e = u64::from(a.experts.max(1));
     let k = u64::from(a.experts_active).min(e);
-    for t in crate::catalog::tensors::tensors(a, false) {
-        let n = t.elements();
-        let group = match t.name {
-            _ if t.layer.is_none() => continue,
-            "ffn_up.weight" | "ffn_down.weight" => &mut p.dense_ffn,
-            "ffn_gate_inp.weight" | "exp_probs_b.bias" => &mut p.router,
-            name if name.ends_with("_exps.weight") => {
-                p.routed_active = p.routed_active.saturating_add(n / e * k);
-                &mut p.routed
-            }
-            name if name.starts_with("ffn_") => &mut p.shared,
-            _ => &mut p.attention,
-        };
-        *group = group.saturating_add(n);
+    let expert = mul(&[2, width, a.moe_intermediate.unwrap_or(a.intermediate)]);
+    let latent = if shape.latent > 0 {
+        mul(&[2, h, width])
+    } else {
+        0
+    };
+    let moe = n(Block::Moe);
+    ParamCounts {
+        embedding: mul(&[a.vocab, h]),
+        output: mul(&[a.vocab, h]),
+        attention: mul(&[n(Block::Mamba2), mamba])
+            .saturating_add(mul(&[n(Block::Attention), attention_params(a)])),
+        dense_ffn: mul(&[n(Block::Mlp), 2, h, a.intermediate]),
+        routed: mul(&[moe, e, expert]),
+        routed_active: mul(&[moe, k, expert]),
+        shared: mul(&[moe, mul(&[2, h, shape.shared_ffn]).saturating_add(latent)]),
+        router: mul(&[moe, h.saturating_add(1), e]),
     }
-    p
 }
