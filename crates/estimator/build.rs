@@ -7,13 +7,15 @@
 
 use std::{env, fs, path::Path};
 
-/// Fields that hold words for people, not numbers the estimator reads.
-const TEXT: [&str; 5] = [
+/// Fields that hold words for people, not numbers the estimator reads (`unquantized`: the
+/// tensors a format leaves wide, in words; the CLI's catalog keeps them, the page shows none).
+const TEXT: [&str; 6] = [
     "source",
     "note",
     "bandwidth_source",
     "capability_basis",
     "fp16_tflops_source",
+    "unquantized",
 ];
 
 fn strip(v: &mut serde_json::Value) {

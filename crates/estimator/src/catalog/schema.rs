@@ -180,7 +180,8 @@ pub struct Format {
     #[serde(default)]
     pub duplicate_output: bool,
     /// Tensors the format leaves at (near) original precision, with their type: quantisation
-    /// coverage is not uniform.
+    /// coverage is not uniform. Words for people: the page's catalog leaves them out.
+    #[serde(default)]
     pub unquantized: Vec<String>,
     /// Anything a reader should know about this file.
     #[serde(default)]
