@@ -71,7 +71,7 @@ pub fn sort_by_key<T, K: Ord>(v: &mut [T], mut key: impl FnMut(&T) -> K) {
 
 /// Longest typed name [`nearest_names`] reads, in characters (the edit distance is
 /// quadratic in it).
-const NAME_CHARS: usize = 64;
+pub const NAME_CHARS: usize = 64;
 
 /// Up to `n` of `names` nearest to `typed`, best first: the same name ignoring case and
 /// separators, then a name inside the other (`Q4_K_XL` in `UD-Q4_K_XL`: one edit), then the
