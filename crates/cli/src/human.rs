@@ -98,8 +98,12 @@ fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
     }
     if sp.offloaded_bytes > 0 {
         s.push_str(&format!(
-            "  {} layer(s) ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+            "  {} layer(s){} ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
             sp.offloaded_layers,
+            match e.offload.map_or(0, |o| o.expert_layers) {
+                0 => String::new(),
+                n => format!(" and the routed experts of {n} more"),
+            },
             fitcard_estimator::Bytes(sp.offloaded_bytes),
             fitcard_estimator::units::Shortest(sp.ram_efficiency),
             fitcard_estimator::units::Shortest(sp.ram_bw_gbs),

@@ -2,7 +2,7 @@
 
 use crate::*;
 
-/// `solve '<query>' [--for ctx|par|cards|gpu|seq|bsz]`: the limit of one input, every other held
+/// `solve '<query>' [--for ctx|par|cards|gpu|seq|bsz|ncmoe]`: the limit of one input, every other held
 /// (all serve-mode limits when `--for` is not given).
 pub fn solve(
     query: &str,
@@ -20,7 +20,7 @@ pub fn solve(
         None => vec![Target::Ctx, Target::Par, Target::Cards, Target::Gpu],
         Some(t) => vec![t.parse().map_err(|_| {
             format!(
-                "--for {} is not one of ctx, par, cards, gpu, seq, bsz",
+                "--for {} is not one of ctx, par, cards, gpu, seq, bsz, ncmoe",
                 quote(t)
             )
         })?],

@@ -422,6 +422,15 @@ pub struct Offload {
     pub layers_host: Bytes,
     /// KV cache bytes in host RAM.
     pub kv_host: Bytes,
+    /// Layers on the GPU whose routed experts `ncmoe=` keeps in host RAM (llama.cpp
+    /// `--n-cpu-moe` / `--cpu-moe`; the experts of blocks already on the CPU are in
+    /// [`Offload::layers_host`]).
+    pub expert_layers: u32,
+    /// Bytes of those experts in host RAM.
+    pub experts_host: Bytes,
+    /// Whether those bytes come from llama.cpp's per-tensor types for the file's mix (the size
+    /// rule), not scaled from the nearest mix that has a rule (an Unsloth dynamic mix).
+    pub experts_exact: bool,
 }
 
 /// The speed of one configuration.

@@ -43,6 +43,9 @@ ids! {
         Seq = "seq",
         /// Largest training batch (train mode).
         Bsz = "bsz",
+        /// Fewest leading layers whose routed experts stay in system RAM (llama.cpp
+        /// `--n-cpu-moe`, a mixture of experts).
+        Ncmoe = "ncmoe",
     }
 }
 
@@ -106,7 +109,7 @@ fn with(base: &Inputs, target: Target, x: u32) -> Option<Inputs> {
             j.mode = Mode::Train;
             j.train.bsz = x;
         }
-        Target::Cards | Target::Gpu => return None,
+        Target::Cards | Target::Gpu | Target::Ncmoe => return None,
     }
     Some(j)
 }
@@ -120,6 +123,7 @@ fn top(base: &Inputs, target: Target) -> u32 {
         Target::Bsz => limits::BSZ.1,
         Target::Cards => limits::CARDS.1,
         Target::Gpu => 0,
+        Target::Ncmoe => limits::NGL.1,
     }
 }
 
@@ -224,6 +228,8 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
         Target::Gpu => smallest_gpu(&base, &mut n),
         Target::Bsz => largest_batch(&base, &mut n),
         Target::Seq => longest_seq(&base, &mut n),
+        Target::Ncmoe if cfg!(feature = "cpu-moe") => fewest_expert_layers(&base, &mut n),
+        Target::Ncmoe => (None, String::new()),
     };
     Solution {
         target,
@@ -231,6 +237,58 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
         message,
         evaluations: n,
     }
+}
+
+/// The fewest leading layers whose routed experts llama.cpp keeps in system RAM
+/// (`--n-cpu-moe N`) for the plan to fit: a binary search, since each layer moved only takes
+/// bytes off the card (the KV cache, the router and the shared experts stay).
+#[cfg_attr(not(feature = "cpu-moe"), allow(dead_code))]
+fn fewest_expert_layers(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
+    use crate::catalog::engine::Engine;
+    use crate::inputs::CpuMoe;
+    let layers = catalog()
+        .variant(&base.model)
+        .filter(|(_, v)| v.arch.experts > 1)
+        .map(|(_, v)| v.arch.layers);
+    let Some(layers) = layers.filter(|_| base.engine == Engine::LlamaCpp) else {
+        return (
+            None,
+            "only llama.cpp keeps a mixture of experts' routed experts in system RAM (--n-cpu-moe): a MoE model on engine=llama.cpp".into(),
+        );
+    };
+    let at = |k: u32| Inputs {
+        ncmoe: (k > 0).then_some(CpuMoe::Layers(k)),
+        ..base.clone()
+    };
+    *n += 1;
+    if fits(&at(0)) {
+        return (
+            Some("0".into()),
+            "fits with every expert on the cards".into(),
+        );
+    }
+    *n += 1;
+    if !fits(&at(layers)) {
+        return (
+            None,
+            "does not fit even with every layer's experts in system RAM (--cpu-moe)".into(),
+        );
+    }
+    // !fits(bad) and fits(good) hold throughout.
+    let (mut bad, mut good) = (0, layers);
+    while good - bad > 1 {
+        let mid = bad + (good - bad) / 2;
+        *n += 1;
+        if fits(&at(mid)) {
+            good = mid;
+        } else {
+            bad = mid;
+        }
+    }
+    (
+        Some(good.to_string()),
+        format!("fits with the routed experts of the first {good} of {layers} layers in system RAM (--n-cpu-moe {good})"),
+    )
 }
 
 /// The longest context per request at the chosen slots.

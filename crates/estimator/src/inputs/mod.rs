@@ -282,6 +282,10 @@ pub struct Inputs {
     /// llama.cpp `--no-kv-offload` (`nkvo=1`): the KV cache stays in host RAM.
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub nkvo: bool,
+    /// llama.cpp `--n-cpu-moe N` / `--cpu-moe` (`ncmoe=N`, `ncmoe=all`): the routed experts of
+    /// the first N layers stay in system RAM. `None` = every expert on the cards.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ncmoe: Option<CpuMoe>,
     /// Compact view for iframes.
     pub embed: bool,
     /// The Hub revision (commit sha) an imported model was read at (`rev=`): a shared link
@@ -325,6 +329,7 @@ impl Default for Inputs {
             ram_bw: None,
             ngl: None,
             nkvo: false,
+            ncmoe: None,
             embed: false,
             rev: None,
             file: None,
@@ -396,6 +401,44 @@ pub mod limits {
     pub const NGL: (u32, u32) = (0, 10_000);
     /// Most GPUs in a `free=` or `pick=` list.
     pub const GPUS: usize = 64;
+}
+
+/// The layers whose routed experts llama.cpp keeps in system RAM (`ncmoe=`): the first N
+/// (`--n-cpu-moe N`) or every one (`--cpu-moe`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CpuMoe {
+    /// The first N layers (`--n-cpu-moe N`).
+    Layers(u32),
+    /// Every layer (`--cpu-moe`).
+    All,
+}
+
+impl CpuMoe {
+    /// The layers it covers on a model of `layers` layers.
+    pub fn layers(self, layers: u32) -> u32 {
+        match self {
+            CpuMoe::Layers(n) => n.min(layers),
+            CpuMoe::All => layers,
+        }
+    }
+}
+
+impl std::fmt::Display for CpuMoe {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CpuMoe::Layers(n) => write!(f, "{n}"),
+            CpuMoe::All => f.write_str("all"),
+        }
+    }
+}
+
+impl Serialize for CpuMoe {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            CpuMoe::Layers(n) => s.serialize_u32(*n),
+            CpuMoe::All => s.serialize_str("all"),
+        }
+    }
 }
 
 /// A parameter that was refused and what was used instead.

@@ -19,6 +19,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         kv_types,
         global_layers,
         offload_and_bandwidth_pins,
+        experts_in_ram,
         mixed_cards,
         parallel_pins,
         train_gpus,
@@ -183,6 +184,43 @@ fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
         });
         i.bw = None;
     }
+}
+
+/// `ncmoe=` (llama.cpp `--n-cpu-moe` / `--cpu-moe`): llama.cpp's own flag, on a mixture of
+/// experts; 0 layers is no flag.
+fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
+    let Some(m) = i.ncmoe else {
+        return;
+    };
+    if m == crate::inputs::CpuMoe::Layers(0) {
+        i.ncmoe = None;
+        return;
+    }
+    let why = if cfg!(not(feature = "cpu-moe")) {
+        // The key stays in the link; this build keeps the experts on the card.
+        notices.push(Notice {
+            key: "ncmoe".into(),
+            message: "estimated by the CLI (fitcard estimate), not yet on this page: every expert counted on the card".into(),
+        });
+        return;
+    } else if i.engine != Engine::LlamaCpp {
+        format!(
+            "{} has no setting that keeps the experts in system RAM (llama.cpp's --n-cpu-moe); ignored",
+            i.engine.label()
+        )
+    } else if catalog()
+        .variant(&i.model)
+        .is_some_and(|(_, v)| v.arch.experts > 1)
+    {
+        return;
+    } else {
+        format!("{} is not a mixture of experts; ignored", i.model)
+    };
+    notices.push(Notice {
+        key: "ncmoe".into(),
+        message: why,
+    });
+    i.ncmoe = None;
 }
 
 /// Mixed cards: the list is the cards.

@@ -173,6 +173,11 @@ fn llama_cpp(c: &Cmd) -> String {
     if i.nkvo {
         s.push_str(" --no-kv-offload");
     }
+    match i.ncmoe.filter(|_| cfg!(feature = "cpu-moe")) {
+        Some(crate::inputs::CpuMoe::All) => s.push_str(" --cpu-moe"),
+        Some(m) => s.push_str(&format!(" --n-cpu-moe {m}")),
+        None => {}
+    }
     if i.kvu {
         s.push_str(" -kvu");
     }

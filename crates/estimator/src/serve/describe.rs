@@ -23,7 +23,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
             TermName::KvCache => kv::DOMAIN,
             TermName::Overhead => overhead::domain(i.engine),
             TermName::Logits => logits::DOMAIN,
-            TermName::LayersHost | TermName::KvHost => weights::DOMAIN,
+            TermName::LayersHost | TermName::KvHost | TermName::ExpertsHost => weights::DOMAIN,
             _ => "",
         };
         t.outside_domain = outside_domain(t.name, i, v, s);
@@ -66,6 +66,7 @@ fn term_text(
         ),
         TermName::LayersHost => (host_layers_text(i, a, s), OFFLOAD_PROVENANCE),
         TermName::KvHost => (host_kv_text(i, a, s), OFFLOAD_PROVENANCE),
+        TermName::ExpertsHost => (host_experts_text(i, s), EXPERTS_PROVENANCE),
         // Train-mode terms are described by the training module.
         TermName::Lora
         | TermName::Optimizer
@@ -208,6 +209,38 @@ fn host_kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
         )
     }
 }
+
+/// The experts `--n-cpu-moe` / `--cpu-moe` keep on the CPU (none without the `cpu-moe`
+/// feature).
+#[cfg(not(feature = "cpu-moe"))]
+fn host_experts_text(_: &Inputs, _: &Sizing) -> String {
+    String::new()
+}
+
+/// The experts `--n-cpu-moe` / `--cpu-moe` keep on the CPU.
+#[cfg(feature = "cpu-moe")]
+fn host_experts_text(i: &Inputs, s: &Sizing) -> String {
+    let Some(o) = s.offload else {
+        return String::new();
+    };
+    let flag = match i.ncmoe {
+        Some(crate::inputs::CpuMoe::All) => "--cpu-moe".to_string(),
+        Some(m) => format!("--n-cpu-moe {m}"),
+        None => String::new(),
+    };
+    format!(
+        "the routed experts (ffn_*_exps) of {} layers on the GPU ({flag}){}",
+        o.expert_layers,
+        if o.experts_exact {
+            ", each tensor at the type llama.cpp's mix gives it"
+        } else {
+            ", at the types of the k-quant mix this dynamic mix is built on (approximate: its recipe is unpublished)"
+        }
+    )
+}
+
+/// Where the `--n-cpu-moe` placement comes from.
+const EXPERTS_PROVENANCE: &str = prose!("llama.cpp's --n-cpu-moe N adds a CPU buffer-type override for blk.i.ffn_(up|down|gate|gate_up)_(ch|)exps of each layer i < N, --cpu-moe for every layer (common/arg.cpp; LLM_FFN_EXPS_REGEX and llm_ffn_exps_block_regex in common/common.h); the router, the shared experts, attention and the KV cache stay on the GPU; the tensors' bytes by llama.cpp's per-tensor types for the mix (src/llama-quant.cpp, llama_tensor_get_type).");
 
 /// Where the `-ngl` / `--no-kv-offload` placement comes from.
 const OFFLOAD_PROVENANCE: &str = prose!("llama.cpp puts the last n_gpu_layers of layers + 1 slots (the output layer last) on the GPU and keeps the first blocks, with their KV cache, on the CPU (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0); src/llama-kv-cache.cpp: each layer's cache on its layer's device, all on the CPU with --no-kv-offload).");

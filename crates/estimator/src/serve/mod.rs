@@ -327,6 +327,13 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         if o.kv_host > Bytes::ZERO {
             terms.push(Term::new(TermName::KvHost, o.kv_host, Place::Host));
         }
+        if o.experts_host > Bytes::ZERO {
+            terms.push(Term::new(
+                TermName::ExpertsHost,
+                o.experts_host,
+                Place::Host,
+            ));
+        }
     }
     if s.logits > Bytes::ZERO {
         terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
@@ -356,7 +363,8 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         total_device_bytes: s.weights.device + s.kv.total + s.overhead.bytes,
         total_host_bytes: s.weights.host
             + s.logits
-            + s.offload.map_or(Bytes::ZERO, |o| o.layers_host + o.kv_host),
+            + s.offload
+                .map_or(Bytes::ZERO, |o| o.layers_host + o.kv_host + o.experts_host),
         offload: s.offload,
         terms,
         per_card,

@@ -45,7 +45,7 @@ pub(crate) struct Sizing {
     pub offload: Option<Offload>,
 }
 
-/// Move the host part of `ngl=` / `nkvo=1` out of the device terms.
+/// Move the host part of `ngl=` / `nkvo=1` / `ncmoe=` out of the device terms.
 fn offload(
     i: &Inputs,
     a: &Arch,
@@ -54,7 +54,7 @@ fn offload(
     kv: &mut kv::KvSizing,
     mmproj: Bytes,
 ) -> Option<Offload> {
-    if !i.engine.llama_family() || (i.ngl.is_none() && !i.nkvo) {
+    if !i.engine.llama_family() || (i.ngl.is_none() && !i.nkvo && i.ncmoe.is_none()) {
         return None;
     }
     let n = a.layers.max(1);
@@ -65,7 +65,9 @@ fn offload(
     let model = w.device.saturating_sub(mmproj);
     let body = model.saturating_sub(output);
     let layers_host = (body.scale(frac) + if ngl == 0 { output } else { Bytes::ZERO }).min(model);
-    w.device = w.device.saturating_sub(layers_host);
+    let (expert_layers, experts, experts_exact) = experts_in_ram(i, a, f, cpu);
+    let experts_host = experts.min(model.saturating_sub(layers_host));
+    w.device = w.device.saturating_sub(layers_host + experts_host);
     let keep = if i.nkvo { 0.0 } else { 1.0 - frac };
     let before = kv.total;
     kv.per_card = kv.per_card.iter().map(|b| b.scale(keep)).collect();
@@ -74,7 +76,55 @@ fn offload(
         cpu_layers: cpu,
         layers_host,
         kv_host: before.saturating_sub(kv.total),
+        expert_layers,
+        experts_host,
+        experts_exact,
     })
+}
+
+/// `ncmoe=`: the routed experts of the first N layers in host RAM (llama.cpp `--n-cpu-moe N`:
+/// a buffer-type override to the CPU for each `blk.i.ffn_*_exps` tensor, i < N, common/arg.cpp),
+/// counting only the layers `ngl=` left on the GPU (the first `cpu` blocks are on the CPU
+/// whole). `(layers on the GPU whose experts moved, their bytes, from the file's own mix)`.
+/// Each layer's expert bytes come from llama.cpp's per-tensor types for the mix
+/// ([`crate::catalog::size_rule::layer_expert_bytes`]); a mix without a rule (Unsloth's
+/// dynamic `UD-` mixes, whose recipe is unpublished) takes the k-quant mix it is built on
+/// (approximate: the dynamic mix keeps some tensors wider).
+#[cfg(feature = "cpu-moe")]
+fn experts_in_ram(i: &Inputs, a: &Arch, f: &Format, cpu: u32) -> (u32, Bytes, bool) {
+    use crate::catalog::quant::Quant;
+    use crate::catalog::size_rule::layer_expert_bytes;
+    let Some(m) = i.ncmoe else {
+        return (0, Bytes::ZERO, true);
+    };
+    let (q, exact) = match f.id {
+        Quant::UDQ8KXL => (Quant::Q8_0, false),
+        Quant::UDQ4KXL => (Quant::Q4KM, false),
+        Quant::UDQ3KXL => (Quant::Q3KM, false),
+        Quant::UDQ2KXL => (Quant::Q2K, false),
+        // The 1- and 2-bit i-quants type ffn_down by a running count: their experts at Q2_K's
+        // types (approximate).
+        q if crate::catalog::size_rule::counts_ffn_down(q) => (Quant::Q2K, false),
+        q => (q, true),
+    };
+    let (mut count, mut bytes) = (0u32, 0u64);
+    for il in cpu..m.layers(a.layers) {
+        match layer_expert_bytes(a, q, il) {
+            Some(0) => {}
+            Some(b) => {
+                count += 1;
+                bytes = bytes.saturating_add(b);
+            }
+            None => return (0, Bytes::ZERO, false),
+        }
+    }
+    (count, Bytes(bytes), exact)
+}
+
+/// Without the `cpu-moe` feature (the page's first load) every expert stays on the card.
+#[cfg(not(feature = "cpu-moe"))]
+fn experts_in_ram(_: &Inputs, _: &Arch, _: &Format, _: u32) -> (u32, Bytes, bool) {
+    (0, Bytes::ZERO, false)
 }
 
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
@@ -119,8 +169,8 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
     } else {
         kv::for_engine(a, i, layout == Sharing::Tensor, &shares)
     };
-    // `ngl=` and `nkvo=1` move layers between a card and the RAM: nothing to move without a
-    // card.
+    // `ngl=`, `nkvo=1` and `ncmoe=` move layers between a card and the RAM: nothing to move
+    // without a card.
     let offload = if cpu_only {
         None
     } else {

@@ -38,6 +38,9 @@ ids! {
         /// KV cache in host RAM: of the blocks left there, or all of it with
         /// `--no-kv-offload` (serve, llama.cpp).
         KvHost = "kv_cache_host",
+        /// Routed experts of the first layers kept in host RAM by `--n-cpu-moe` / `--cpu-moe`
+        /// (serve, llama.cpp).
+        ExpertsHost = "experts_host",
         /// LoRA adapters (train).
         Lora = "lora",
         /// Optimizer states (train).
@@ -62,6 +65,7 @@ impl TermName {
             TermName::Logits => "Logits buffer (host)",
             TermName::LayersHost => "Layers kept in host RAM (-ngl)",
             TermName::KvHost => "KV cache in host RAM",
+            TermName::ExpertsHost => "Experts kept in host RAM (--n-cpu-moe)",
             TermName::Lora => "LoRA adapters",
             TermName::Optimizer => "Optimizer states",
             TermName::Gradients => "Gradients",

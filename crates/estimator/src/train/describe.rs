@@ -101,7 +101,8 @@ fn term_text(name: TermName, t: &TrainInputs, b: &Breakdown) -> (String, &'stati
         | TermName::WeightsHost
         | TermName::Logits
         | TermName::LayersHost
-        | TermName::KvHost => (String::new(), ""),
+        | TermName::KvHost
+        | TermName::ExpertsHost => (String::new(), ""),
     }
 }
 

@@ -2,7 +2,7 @@
 //! tensor's data aligned to 32 bytes, plus the header: one tensor-info record per tensor and
 //! the key/value metadata (most of it the tokenizer).
 
-use super::mix::{default_type, weight_type, Mix};
+use super::mix::{counts_ffn_down, default_type, expert_type, weight_type, Mix};
 use super::{no_rule, Computed};
 use crate::catalog::quant::{GgmlType, Quant};
 use crate::catalog::tensors::{tensors, Kind, Tensor};
@@ -52,51 +52,148 @@ fn metadata_bytes(vocab: u64) -> u64 {
     }
 }
 
-/// The GGUF file of `a` in mix `q`.
-pub(super) fn gguf(a: &Arch, q: Quant, output: bool) -> Result<Computed, String> {
-    let Some(default) = default_type(q) else {
-        return Err(no_rule(q));
-    };
-    if q == Quant::MXFP4 && !a.is_moe() {
-        return Err(
-            "MXFP4 (llama.cpp's MXFP4_MOE) quantizes expert tensors only; this model has none"
-                .into(),
-        );
+/// The mix `q` of `a` for the tensors `ts`: the quantizer's choices, the tensor types of the
+/// float formats. Err when the mix has no rule.
+struct Sizer {
+    mix: Mix,
+    default: GgmlType,
+    quantized: bool,
+    sixteen: GgmlType,
+    i_v: u64,
+    i_down: u64,
+}
+
+impl Sizer {
+    fn new(a: &Arch, q: Quant, ts: &[Tensor]) -> Result<Sizer, String> {
+        let Some(default) = default_type(q) else {
+            return Err(no_rule(q));
+        };
+        if q == Quant::MXFP4 && !a.is_moe() {
+            return Err(
+                "MXFP4 (llama.cpp's MXFP4_MOE) quantizes expert tensors only; this model has none"
+                    .into(),
+            );
+        }
+        Ok(Sizer {
+            mix: Mix::new(a, q, default, ts),
+            default,
+            quantized: !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16),
+            sixteen: if q == Quant::F32 {
+                GgmlType::F32
+            } else {
+                GgmlType::BF16
+            },
+            i_v: 0,
+            i_down: 0,
+        })
     }
-    let ts = tensors(a, output);
-    let m = Mix::new(a, q, default, &ts);
-    let quantized = !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16);
-    let sixteen = if q == Quant::F32 {
-        GgmlType::F32
-    } else {
-        GgmlType::BF16
-    };
-    let (mut i_v, mut i_down) = (0u64, 0u64);
-    let mut data = 0u64;
-    let mut info = 0u64;
-    let mut embd_type = default;
-    for t in &ts {
+
+    /// The type of `t` (tensors in file order) and its data bytes, aligned to 32.
+    fn size(&mut self, t: &Tensor) -> (GgmlType, u64) {
         let ty = match t.kind {
             Kind::Vector | Kind::Router | Kind::F32Matrix => GgmlType::F32,
-            Kind::Keep16 => sixteen,
+            Kind::Keep16 => self.sixteen,
             Kind::Mxfp4Experts => GgmlType::MXFP4,
-            Kind::Weight if !quantized => default,
-            Kind::Weight => weight_type(&m, t, &mut i_v, &mut i_down),
+            Kind::Weight if !self.quantized => self.default,
+            Kind::Weight => weight_type(&self.mix, t, &mut self.i_v, &mut self.i_down),
         };
-        if t.name == "token_embd.weight" {
-            embd_type = ty;
-        }
         let bytes = ty.row_bytes(t.ne[0]).saturating_mul(t.rows());
-        data = data.saturating_add(bytes.div_ceil(GGUF_ALIGN).saturating_mul(GGUF_ALIGN));
+        (ty, bytes.div_ceil(GGUF_ALIGN).saturating_mul(GGUF_ALIGN))
+    }
+}
+
+/// Every tensor of `a`'s GGUF file in mix `q` with the type the mix gives it and its data bytes
+/// (aligned to 32); Err when the mix has no rule.
+fn sized(a: &Arch, q: Quant, output: bool) -> Result<Vec<(Tensor, GgmlType, u64)>, String> {
+    let ts = tensors(a, output);
+    let mut s = Sizer::new(a, q, &ts)?;
+    Ok(ts
+        .iter()
+        .map(|t| {
+            let (ty, bytes) = s.size(t);
+            (*t, ty, bytes)
+        })
+        .collect())
+}
+
+/// The GGUF file of `a` in mix `q`.
+pub(super) fn gguf(a: &Arch, q: Quant, output: bool) -> Result<Computed, String> {
+    let ts = sized(a, q, output)?;
+    let quantized = default_type(q)
+        .is_some_and(|d| !matches!(d, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16));
+    let mut data = 0u64;
+    let mut info = 0u64;
+    let mut embd_type = default_type(q).unwrap_or(GgmlType::F16);
+    for (t, ty, bytes) in &ts {
+        if t.name == "token_embd.weight" {
+            embd_type = *ty;
+        }
+        data = data.saturating_add(*bytes);
         info = info.saturating_add(tensor_info_bytes(t.name_len(), t.dims));
     }
     let header = (GGUF_HEADER + info + metadata_bytes(a.vocab)).div_ceil(GGUF_ALIGN) * GGUF_ALIGN;
+    let plain: Vec<Tensor> = ts.iter().map(|x| x.0).collect();
     Ok(Computed {
         bytes: data.saturating_add(header),
         embd_type,
-        unquantized: unquantized(a, q, &ts, quantized),
+        unquantized: unquantized(a, q, &plain, quantized),
         rule: "gguf-mix: llama.cpp's per-tensor types for the mix (llama_tensor_get_type in src/llama-quant.cpp), tensor shapes from the architecture, 32-byte alignment, tensor-info records and a tokenizer metadata allowance",
     })
+}
+
+/// The tensors llama.cpp's `--n-cpu-moe` / `--cpu-moe` keep in system RAM: those matching
+/// `blk\.N\.ffn_(up|down|gate|gate_up)_(ch|)exps` (`LLM_FFN_EXPS_REGEX` and
+/// `llm_ffn_exps_block_regex` in common/common.h, searched, not anchored at the end: the experts'
+/// biases and scales go with their weights).
+pub fn is_cpu_moe_tensor(name: &str) -> bool {
+    ["ffn_up_", "ffn_down_", "ffn_gate_", "ffn_gate_up_"]
+        .iter()
+        .any(|p| {
+            name.strip_prefix(p)
+                .is_some_and(|r| r.starts_with("exps") || r.starts_with("chexps"))
+        })
+}
+
+/// The bytes of each layer's routed-expert tensors ([`is_cpu_moe_tensor`]) in `a`'s GGUF file
+/// in mix `q`, by layer (0 for a layer without experts), from the whole tensor list; Err when
+/// the mix has no rule. The cross-check of [`layer_expert_bytes`].
+pub(super) fn expert_layer_bytes(a: &Arch, q: Quant, output: bool) -> Result<Vec<u64>, String> {
+    let ts = sized(a, q, output)?;
+    let mut per = vec![0u64; crate::catalog::tensors::stored_layers(a) as usize];
+    for (t, _, bytes) in ts {
+        if let Some(l) = t.layer.filter(|_| is_cpu_moe_tensor(t.name)) {
+            if let Some(x) = per.get_mut(l as usize) {
+                *x = x.saturating_add(bytes);
+            }
+        }
+    }
+    Ok(per)
+}
+
+/// The bytes of layer `il`'s routed experts in `a`'s GGUF file in mix `q`, from that layer's
+/// expert tensors alone (what the page's estimate carries; the mix gives an expert tensor the
+/// same type whatever comes before it: MoE files pick ffn_down's type by the layer in its name,
+/// `layer_info` in src/llama-quant.cpp). `None` when the mix has no rule for one layer
+/// ([`counts_ffn_down`], or no rule at all).
+pub(super) fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
+    let default = default_type(q).filter(|_| !counts_ffn_down(q))?;
+    let m = Mix::for_experts(a, q, default);
+    let quantized = !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16);
+    let ts = crate::catalog::tensors::layer_routed_experts(a, il);
+    Some(
+        ts.iter()
+            .map(|t| {
+                let ty = match t.kind {
+                    Kind::Mxfp4Experts => GgmlType::MXFP4,
+                    Kind::Weight if quantized => expert_type(&m, t),
+                    Kind::Weight => default,
+                    _ => GgmlType::F32,
+                };
+                let bytes = ty.row_bytes(t.ne[0]).saturating_mul(t.rows());
+                bytes.div_ceil(GGUF_ALIGN).saturating_mul(GGUF_ALIGN)
+            })
+            .fold(0, u64::saturating_add),
+    )
 }
 
 /// The tensors a GGUF file of `a` in mix `q` (`quantized`: not a float format) keeps at (near)

@@ -108,6 +108,22 @@ pub(super) struct Mix {
 }
 
 impl Mix {
+    /// The mix `q` (default type `default`) of `a` for its routed experts alone
+    /// ([`expert_type`]: the fields the attention and output rules read are left unset).
+    pub(super) fn for_experts(a: &Arch, q: Quant, default: GgmlType) -> Mix {
+        Mix {
+            ftype: q,
+            default,
+            tied: false,
+            experts: u64::from(a.experts),
+            gqa: 0,
+            is_70b: false,
+            n_attn_v: 0,
+            n_layers: u64::from(stored_layers(a)),
+            imatrix: imatrix(default),
+        }
+    }
+
     /// The mix `q` (default type `default`) of `a`, whose file stores `ts`.
     pub(super) fn new(a: &Arch, q: Quant, default: GgmlType, ts: &[Tensor]) -> Mix {
         Mix {
@@ -122,26 +138,56 @@ impl Mix {
                 .filter(|t| t.kind == Kind::Weight && is_attn_v(category(t.name)))
                 .count() as u64,
             n_layers: u64::from(stored_layers(a)),
-            imatrix: matches!(
-                default,
-                GgmlType::IQ4NL
-                    | GgmlType::IQ4XS
-                    | GgmlType::IQ3S
-                    | GgmlType::IQ3XXS
-                    | GgmlType::IQ2XXS
-                    | GgmlType::IQ2XS
-                    | GgmlType::IQ2S
-                    | GgmlType::IQ1M
-                    | GgmlType::IQ1S
-            ),
+            imatrix: imatrix(default),
         }
     }
+}
+
+/// The quantizer had an importance matrix: see [`Mix`]'s `imatrix`.
+fn imatrix(default: GgmlType) -> bool {
+    matches!(
+        default,
+        GgmlType::IQ4NL
+            | GgmlType::IQ4XS
+            | GgmlType::IQ3S
+            | GgmlType::IQ3XXS
+            | GgmlType::IQ2XXS
+            | GgmlType::IQ2XS
+            | GgmlType::IQ2S
+            | GgmlType::IQ1M
+            | GgmlType::IQ1S
+    )
 }
 
 /// The ggml type of a quantizable weight `t` in the mix: llama_tensor_get_type_impl's choice
 /// ([`mix_type`]), then the row-length fallback ([`fallback`]).
 pub(super) fn weight_type(m: &Mix, t: &Tensor, i_v: &mut u64, i_down: &mut u64) -> GgmlType {
     fallback(mix_type(m, t, category(t.name), i_v, i_down), t.ne[0])
+}
+
+/// The mixes whose ffn_down type follows the quantizer's running count of ffn_down tensors
+/// (the 1- and 2-bit i-quants, `low_bit_type`), not the layer in the tensor's name: a layer's
+/// experts cannot be typed without the tensors before them.
+pub fn counts_ffn_down(q: Quant) -> bool {
+    use Quant as Q;
+    matches!(
+        q,
+        Q::IQ2XXS | Q::IQ2XS | Q::IQ1S | Q::IQ2S | Q::IQ2M | Q::IQ1M
+    )
+}
+
+/// The ggml type of a routed-expert weight `t` in the mix (not one of the mixes that
+/// [`counts_ffn_down`]): [`weight_type`]'s choice for the categories an expert tensor falls in
+/// (ffn_down by its layer, the others the default), without the attention and output rules.
+pub(super) fn expert_type(m: &Mix, t: &Tensor) -> GgmlType {
+    let ty = if m.ftype == Quant::MXFP4 {
+        mxfp4_moe_type(t)
+    } else if category(t.name) == Cat::FfnDown {
+        ffn_down_type(m, t, &mut 0)
+    } else {
+        m.default
+    };
+    fallback(ty, t.ne[0])
 }
 
 /// The ggml type of one quantizable tensor in the mix, before the shape fallback

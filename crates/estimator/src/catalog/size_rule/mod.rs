@@ -30,6 +30,9 @@ mod gguf;
 mod mix;
 mod safetensors;
 
+pub use gguf::is_cpu_moe_tensor;
+pub use mix::counts_ffn_down;
+
 use super::quant::{Container, GgmlType, Quant};
 use super::Arch;
 
@@ -78,4 +81,22 @@ pub fn computed(a: &Arch, q: Quant, c: Container, output: bool) -> Result<Comput
         }
         Container::Safetensors | Container::Mlx => safetensors::checkpoint(a, q, output),
     }
+}
+
+/// The bytes of each layer's routed experts in `a`'s GGUF file in mix `q` (by layer, 0 where a
+/// layer has none): what llama.cpp's `--n-cpu-moe` keeps in system RAM
+/// ([`is_cpu_moe_tensor`]). Err when the mix has no rule (an Unsloth dynamic mix).
+pub fn expert_layer_bytes(a: &Arch, q: Quant, output: bool) -> Result<Vec<u64>, String> {
+    if let Some(why) = a.absurd() {
+        return Err(why);
+    }
+    gguf::expert_layer_bytes(a, q, output)
+}
+
+/// The bytes of layer `il`'s routed experts in `a`'s GGUF file in mix `q` (0 on a layer without
+/// experts), from that layer's expert tensors alone: [`expert_layer_bytes`] without the rest of
+/// the tensor list. `None` when the mix has no rule for one layer (the 1- and 2-bit i-quants,
+/// [`counts_ffn_down`]) or none at all.
+pub fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
+    gguf::layer_expert_bytes(a, q, il)
 }

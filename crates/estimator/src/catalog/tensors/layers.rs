@@ -271,19 +271,12 @@ fn dense_ffn(l: &mut List, a: &Arch, s: &Style, il: u32) {
 fn moe(l: &mut List, a: &Arch, s: &Style) {
     let h = a.hidden;
     let e = u64::from(a.experts);
-    let m = a.moe_intermediate.unwrap_or(a.intermediate);
     let shared = a.moe.map_or(0, |x| x.shared_ffn);
     l.push("ffn_gate_inp.weight", [h, e, 1], 2, Kind::Router);
     if a.model_type == "gpt_oss" {
         // src/models/openai-moe-iswa.cpp: router bias, expert biases; experts MXFP4.
-        let k = Kind::Mxfp4Experts;
         l.v("ffn_gate_inp.bias", e);
-        l.e("ffn_gate_exps.weight", h, m, e, k);
-        l.e("ffn_up_exps.weight", h, m, e, k);
-        l.e("ffn_down_exps.weight", m, h, e, k);
-        l.v2("ffn_gate_exps.bias", m, e);
-        l.v2("ffn_up_exps.bias", m, e);
-        l.v2("ffn_down_exps.bias", h, e);
+        routed_experts(l, a);
         return;
     }
     if a.model_type.starts_with("gemma4") {
@@ -295,6 +288,49 @@ fn moe(l: &mut List, a: &Arch, s: &Style) {
         l.v("pre_ffw_norm_2.weight", h);
         l.v("post_ffw_norm_1.weight", h);
         l.v("post_ffw_norm_2.weight", h);
+        routed_experts(l, a);
+        return;
+    }
+    if s.expert_bias {
+        l.v("exp_probs_b.bias", e);
+    }
+    routed_experts(l, a);
+    if shared > 0 {
+        if s.shared_gate {
+            l.push("ffn_gate_inp_shexp.weight", [h, 1, 1], 2, Kind::Router);
+        }
+        l.w("ffn_gate_shexp.weight", h, shared);
+        l.w("ffn_up_shexp.weight", h, shared);
+        l.w("ffn_down_shexp.weight", shared, h);
+    }
+}
+
+/// The routed experts of one MoE layer, the tensors llama.cpp's `--n-cpu-moe` moves
+/// (`ffn_*_exps`, with their biases and scales): gate, up and down over the hidden size;
+/// gpt-oss's in MXFP4 with F32 biases; Gemma 4's gate and up fused, with a per-expert scale;
+/// Nemotron-H's up and down only (squared ReLU), over the latent width where it has one.
+pub(super) fn routed_experts(l: &mut List, a: &Arch) {
+    let h = a.hidden;
+    let e = u64::from(a.experts);
+    let m = a.moe_intermediate.unwrap_or(a.intermediate);
+    if a.blocks.is_some() {
+        let shape = a.moe.unwrap_or_default();
+        let width = if shape.latent > 0 { shape.latent } else { h };
+        l.e("ffn_up_exps.weight", width, m, e, Kind::Weight);
+        l.e("ffn_down_exps.weight", m, width, e, Kind::Weight);
+        return;
+    }
+    if a.model_type == "gpt_oss" {
+        let k = Kind::Mxfp4Experts;
+        l.e("ffn_gate_exps.weight", h, m, e, k);
+        l.e("ffn_up_exps.weight", h, m, e, k);
+        l.e("ffn_down_exps.weight", m, h, e, k);
+        l.v2("ffn_gate_exps.bias", m, e);
+        l.v2("ffn_up_exps.bias", m, e);
+        l.v2("ffn_down_exps.bias", h, e);
+        return;
+    }
+    if a.model_type.starts_with("gemma4") {
         l.e(
             "ffn_gate_up_exps.weight",
             h,
@@ -306,19 +342,16 @@ fn moe(l: &mut List, a: &Arch, s: &Style) {
         l.v("ffn_down_exps.scale", e);
         return;
     }
-    if s.expert_bias {
-        l.v("exp_probs_b.bias", e);
-    }
     l.e("ffn_gate_exps.weight", h, m, e, Kind::Weight);
     l.e("ffn_up_exps.weight", h, m, e, Kind::Weight);
     l.e("ffn_down_exps.weight", m, h, e, Kind::Weight);
-    if shared > 0 {
-        if s.shared_gate {
-            l.push("ffn_gate_inp_shexp.weight", [h, 1, 1], 2, Kind::Router);
-        }
-        l.w("ffn_gate_shexp.weight", h, shared);
-        l.w("ffn_up_shexp.weight", h, shared);
-        l.w("ffn_down_shexp.weight", shared, h);
+}
+
+/// Does layer `il` hold routed experts?
+pub(super) fn has_routed_experts(a: &Arch, il: u32) -> bool {
+    match a.blocks.as_ref().and_then(|b| b.at(il)) {
+        Some(b) => b == Block::Moe,
+        None => is_moe(a, il),
     }
 }
 
@@ -349,7 +382,6 @@ fn one_block(l: &mut List, a: &Arch, s: &Style, b: Block) {
 fn relu2_moe(l: &mut List, a: &Arch) {
     let h = a.hidden;
     let e = u64::from(a.experts);
-    let m = a.moe_intermediate.unwrap_or(a.intermediate);
     let shape = a.moe.unwrap_or_default();
     let width = if shape.latent > 0 { shape.latent } else { h };
     l.push("ffn_gate_inp.weight", [h, e, 1], 2, Kind::Router);
@@ -358,8 +390,7 @@ fn relu2_moe(l: &mut List, a: &Arch) {
         l.w("ffn_latent_down.weight", h, width);
         l.w("ffn_latent_up.weight", width, h);
     }
-    l.e("ffn_up_exps.weight", width, m, e, Kind::Weight);
-    l.e("ffn_down_exps.weight", m, width, e, Kind::Weight);
+    routed_experts(l, a);
     l.w("ffn_up_shexp.weight", h, shape.shared_ffn);
     l.w("ffn_down_shexp.weight", shape.shared_ffn, h);
 }

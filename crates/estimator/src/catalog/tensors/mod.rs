@@ -13,7 +13,7 @@ mod layers;
 mod style;
 
 use super::Arch;
-use layers::layer;
+use layers::{has_routed_experts, layer, routed_experts};
 use style::style;
 
 /// How a tensor is stored, whatever the format.
@@ -177,6 +177,20 @@ pub fn tensors(a: &Arch, output: bool) -> Vec<Tensor> {
     for il in 0..all.min(1 << 16) {
         l.layer = Some(il);
         layer(&mut l, a, &s, il, il >= a.layers);
+    }
+    l.t
+}
+
+/// The routed-expert tensors of layer `il` (none on a layer without experts): those llama.cpp's
+/// `--n-cpu-moe` keeps in system RAM, listed without the rest of the model (the page's estimate
+/// carries this, not the whole tensor list; `tests/cpu_moe.rs` holds the two to each other).
+pub fn layer_routed_experts(a: &Arch, il: u32) -> Vec<Tensor> {
+    let mut l = List {
+        t: Vec::new(),
+        layer: Some(il),
+    };
+    if il < a.layers && has_routed_experts(a, il) {
+        routed_experts(&mut l, a);
     }
     l.t
 }

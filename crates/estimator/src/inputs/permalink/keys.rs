@@ -73,6 +73,7 @@ fn apply_engine(
         "ram_bw" => fnum(val, limits::RAM_BW_GBS).map(|v| i.ram_bw = Some(v)),
         "ngl" => num(val, limits::NGL).map(|v| i.ngl = Some(v)),
         "nkvo" => flag(val).map(|b| i.nkvo = b),
+        "ncmoe" => cpu_moe(val).map(|m| i.ncmoe = Some(m)),
         "embed" => flag(val).map(|b| i.embed = b),
         "rev" => revision(val).map(|r| i.rev = Some(r)),
         "file" => repo_path(val).map(|f| i.file = Some(f)),

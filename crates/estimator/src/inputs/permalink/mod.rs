@@ -136,6 +136,9 @@ fn encode_run(s: &mut String, i: &Inputs) {
     if i.nkvo {
         s.push_str("&nkvo=1");
     }
+    if let Some(m) = i.ncmoe {
+        let _ = write!(s, "&ncmoe={m}");
+    }
     if !i.train.pick.is_empty() {
         let v: Vec<String> = i.train.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
@@ -265,7 +268,7 @@ struct Keys {
 /// Set one key. Err = why the value was refused (the default stays).
 /// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
 /// names each one; a test holds both lists to the decoder).
-pub const KEYS: [&str; 44] = [
+pub const KEYS: [&str; 45] = [
     "v",
     "mode",
     "model",
@@ -292,6 +295,7 @@ pub const KEYS: [&str; 44] = [
     "ram_bw",
     "ngl",
     "nkvo",
+    "ncmoe",
     "embed",
     "rev",
     "file",

@@ -67,6 +67,21 @@ pub(super) fn fnum(val: &str, (lo, hi): (f64, f64)) -> Result<f64, String> {
     Ok(x)
 }
 
+/// `ncmoe=`: `all`, or how many leading layers keep their experts in system RAM.
+pub(super) fn cpu_moe(val: &str) -> Result<crate::inputs::CpuMoe, String> {
+    if val.eq_ignore_ascii_case("all") {
+        return Ok(crate::inputs::CpuMoe::All);
+    }
+    match val.parse::<u32>() {
+        Ok(n) if n <= crate::inputs::limits::NGL.1 => Ok(crate::inputs::CpuMoe::Layers(n)),
+        _ => Err(format!(
+            "{} is neither a layer count (0…{}) nor all; kept the default",
+            quote(val),
+            crate::inputs::limits::NGL.1
+        )),
+    }
+}
+
 pub(super) fn flag(val: &str) -> Result<bool, String> {
     match val {
         "1" | "true" | "" => Ok(true),

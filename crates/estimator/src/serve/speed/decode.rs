@@ -90,7 +90,11 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let (bw0, fit0) = cards.slowest?;
     let (pinned_t, pinned_w_t, pinned_on_card_t, pinned_layers) = match e.offload {
         Some(o) => {
-            let w = o.layers_host.get() as f64 * active;
+            // `ncmoe=`: a token reads its routed experts only, `experts_active` of `experts`,
+            // from host RAM.
+            let routed = f64::from(v.arch.experts_active) / f64::from(v.arch.experts.max(1));
+            let w =
+                o.layers_host.get() as f64 * active + o.experts_host.get() as f64 * routed.min(1.0);
             let kv = o.kv_host.get() as f64;
             (
                 (w + kv) / host_bw,
@@ -106,9 +110,9 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let spilled = cards.spilled;
     let step = card_t + host_t + pinned_t + fixed;
     let (_, spill_layers) = spill_layers(i, v.arch.layers, e);
-    let pinned_host = e
-        .offload
-        .map_or(0, |o| o.layers_host.get() + o.kv_host.get());
+    let pinned_host = e.offload.map_or(0, |o| {
+        o.layers_host.get() + o.kv_host.get() + o.experts_host.get()
+    });
     let step_start = card_t0 + host_t0 + pinned_w_t + fixed;
     Some(Speed {
         decode_tps: 1.0 / step,

@@ -179,9 +179,11 @@ pub fn prefill(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Prefill> {
     } else {
         times.iter().sum()
     };
-    // Blocks pinned to host RAM by `ngl=` stream to the card the same way.
+    // Blocks pinned to host RAM by `ngl=`, and experts by `ncmoe=`, stream to the card the same
+    // way.
     if let Some(o) = e.offload {
-        per_token += o.layers_host.get() as f64 / (UBATCH * PCIE_GBS * 1e9);
+        per_token +=
+            (o.layers_host.get() + o.experts_host.get()) as f64 / (UBATCH * PCIE_GBS * 1e9);
     }
     if !(per_token.is_finite() && per_token > 0.0) {
         return None;

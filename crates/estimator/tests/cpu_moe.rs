@@ -1,0 +1,192 @@
+//! `ncmoe=` (llama.cpp `--n-cpu-moe N` / `--cpu-moe`): the routed experts of the first N
+//! layers leave the card for system RAM. The moved bytes are checked against the expert tensors
+//! sized by hand from the model's public config (Qwen3-30B-A3B: hidden 2048, 48 layers, 128
+//! experts of width 768, <https://huggingface.co/Qwen/Qwen3-30B-A3B/blob/main/config.json>) at
+//! ggml's block sizes (Q8_0: 34 bytes per 32 values; Q4_K: 144 per 256; Q6_K: 210 per 256,
+//! ggml/src/ggml-common.h), and llama.cpp's Q4_K_M choice for ffn_down (Q6_K in the first and
+//! last eighth of the layers and every third between, src/llama-quant.cpp `use_more_bits`).
+
+use fitcard_estimator::catalog::size_rule::is_cpu_moe_tensor;
+use fitcard_estimator::solve::{solve, Target};
+use fitcard_estimator::{estimate, from_query, Estimate};
+
+const QWEN3_30B: &str = "model=Qwen/Qwen3-30B-A3B&engine=llama.cpp&gpu=rtx-4090&ctx=8192";
+
+fn at(extra: &str) -> Estimate {
+    let d = from_query(&format!("{QWEN3_30B}&{extra}"));
+    assert!(d.notices.is_empty(), "{extra}: {:?}", d.notices);
+    estimate(&d.inputs)
+}
+
+fn term(e: &Estimate, name: &str) -> u64 {
+    e.terms
+        .iter()
+        .filter(|t| t.name.id() == name)
+        .map(|t| t.bytes.get())
+        .sum()
+}
+
+/// One Qwen3-30B-A3B layer's experts: gate and up `[2048 → 768] × 128`, down `[768 → 2048] × 128`.
+fn layer_experts(gate_up_row: u64, down_row: u64) -> u64 {
+    2 * gate_up_row * 768 * 128 + down_row * 2048 * 128
+}
+
+#[test]
+fn every_layers_experts_at_q8_0_leave_the_card() {
+    let q8_row_2048 = 2048 / 32 * 34;
+    let q8_row_768 = 768 / 32 * 34;
+    let e = at("quant=Q8_0&ncmoe=all");
+    assert_eq!(
+        term(&e, "experts_host"),
+        48 * layer_experts(q8_row_2048, q8_row_768)
+    );
+    assert_eq!(term(&e, "experts_host"), 30_802_968_576);
+    let o = e.offload.expect("an offload");
+    assert_eq!((o.expert_layers, o.cpu_layers), (48, 0));
+    assert!(o.experts_exact);
+    assert!(
+        e.commands[0].command.contains(" --cpu-moe"),
+        "{}",
+        e.commands[0].command
+    );
+}
+
+#[test]
+fn the_q4_k_m_mix_gives_each_layers_experts_its_own_bytes() {
+    let q4k_2048 = 2048 / 256 * 144;
+    let (q4k_768, q6k_768) = (768 / 256 * 144, 768 / 256 * 210);
+    let host = |n: u32| term(&at(&format!("quant=Q4_K_M&ncmoe={n}")), "experts_host");
+    // Layer 0 is in the first eighth: ffn_down_exps at Q6_K.
+    assert_eq!(host(1), layer_experts(q4k_2048, q6k_768));
+    // Layer 6 (48 / 8 = 6) is the first at the plain Q4_K.
+    assert_eq!(host(7) - host(6), layer_experts(q4k_2048, q4k_768));
+    // Layer 8 is the third after the first eighth: Q6_K again.
+    assert_eq!(host(9) - host(8), layer_experts(q4k_2048, q6k_768));
+}
+
+#[test]
+fn what_leaves_the_card_is_what_ram_gains() {
+    let base = at("quant=Q4_K_M");
+    let weights = term(&base, "weights");
+    let kv = term(&base, "kv_cache");
+    let mut last = base.total_device_bytes.get();
+    for n in [1, 8, 20, 47, 48] {
+        let e = at(&format!("quant=Q4_K_M&ncmoe={n}"));
+        assert_eq!(
+            term(&e, "weights") + term(&e, "experts_host"),
+            weights,
+            "ncmoe={n}"
+        );
+        assert_eq!(
+            term(&e, "kv_cache"),
+            kv,
+            "ncmoe={n}: the KV cache stays on the card"
+        );
+        assert!(e.total_device_bytes.get() < last, "ncmoe={n}");
+        last = e.total_device_bytes.get();
+        assert!(
+            e.commands[0].command.contains(&format!(" --n-cpu-moe {n}")),
+            "{}",
+            e.commands[0].command
+        );
+    }
+    // 48 layers is every layer: the same bytes as --cpu-moe.
+    assert_eq!(
+        term(&at("quant=Q4_K_M&ncmoe=48"), "experts_host"),
+        term(&at("quant=Q4_K_M&ncmoe=all"), "experts_host")
+    );
+}
+
+#[test]
+fn blocks_already_on_the_cpu_are_not_counted_twice() {
+    // -ngl 41 leaves the first 48 + 1 − 41 = 8 blocks on the CPU whole.
+    let e = at("quant=Q8_0&ngl=41&ncmoe=20");
+    let o = e.offload.expect("an offload");
+    assert_eq!((o.cpu_layers, o.expert_layers), (8, 12));
+    assert_eq!(term(&e, "experts_host"), 12 * layer_experts(2176, 816));
+}
+
+#[test]
+fn experts_read_from_ram_slow_decoding() {
+    let on_card = at("quant=Q4_K_M").speed.expect("a speed");
+    let split = at("quant=Q4_K_M&ncmoe=all").speed.expect("a speed");
+    assert!(split.decode_tps < on_card.decode_tps / 2.0, "{split:?}");
+    assert!(split.offloaded_bytes > 0);
+}
+
+#[test]
+fn the_solver_finds_the_fewest_layers_that_fit() {
+    let q = format!("{QWEN3_30B}&quant=Q8_0&ctx=16384");
+    let d = from_query(&q);
+    let s = solve(&d.inputs, Target::Ncmoe);
+    let n: u32 = s.value.as_deref().expect("a solution").parse().unwrap();
+    assert!(n > 0 && n < 48, "{s:?}");
+    let fits = |k: u32| estimate(&from_query(&format!("{q}&ncmoe={k}")).inputs).fits;
+    assert!(fits(n) && !fits(n - 1), "{s:?}");
+    // A dense model has no experts to move.
+    let dense = from_query("model=Qwen/Qwen3-8B&engine=llama.cpp");
+    assert_eq!(solve(&dense.inputs, Target::Ncmoe).value, None);
+}
+
+#[test]
+fn llama_cpps_expert_pattern() {
+    for (name, moved) in [
+        ("ffn_gate_exps.weight", true),
+        ("ffn_up_exps.weight", true),
+        ("ffn_down_exps.weight", true),
+        ("ffn_gate_up_exps.weight", true),
+        ("ffn_down_chexps.weight", true),
+        // Searched, not anchored: the experts' biases (gpt-oss) and scales (Gemma 4) go too.
+        ("ffn_gate_exps.bias", true),
+        ("ffn_down_exps.scale", true),
+        ("ffn_gate_inp.weight", false),
+        ("ffn_up_shexp.weight", false),
+        ("ffn_down.weight", false),
+        ("attn_q.weight", false),
+    ] {
+        assert_eq!(is_cpu_moe_tensor(name), moved, "{name}");
+    }
+}
+
+#[test]
+fn other_engines_and_dense_models_refuse_the_key() {
+    for q in [
+        "model=Qwen/Qwen3-30B-A3B&engine=vllm&ncmoe=8",
+        "model=Qwen/Qwen3-30B-A3B&engine=ollama&ncmoe=8",
+        "model=Qwen/Qwen3-8B&engine=llama.cpp&ncmoe=8",
+    ] {
+        let d = from_query(q);
+        assert!(
+            d.notices.iter().any(|n| n.key == "ncmoe"),
+            "{q}: {:?}",
+            d.notices
+        );
+        assert_eq!(d.inputs.ncmoe, None, "{q}");
+    }
+}
+
+#[test]
+fn one_layers_experts_are_sized_as_the_whole_file_sizes_them() {
+    use fitcard_estimator::catalog::quant::Container;
+    use fitcard_estimator::catalog::size_rule::{expert_layer_bytes, layer_expert_bytes};
+    let mut checked = 0;
+    for fam in &fitcard_estimator::catalog::catalog().families {
+        for v in fam.variants.iter().filter(|v| v.arch.experts > 1) {
+            let output = !v.arch.tied_embeddings;
+            for f in v.formats.iter().filter(|f| f.container == Container::Gguf) {
+                if fitcard_estimator::catalog::size_rule::counts_ffn_down(f.id) {
+                    continue;
+                }
+                let Ok(whole) = expert_layer_bytes(&v.arch, f.id, output) else {
+                    continue;
+                };
+                for il in 0..v.arch.layers {
+                    let one = layer_expert_bytes(&v.arch, f.id, il).expect("a rule");
+                    assert_eq!(one, whole[il as usize], "{} {} layer {il}", v.id, f.id);
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "{checked} MoE GGUF formats checked");
+}
