@@ -9,9 +9,11 @@
 
 const VERSION = 'dev';
 const ASSETS = [];
-// Files the page fetches on demand (the importer: a worker with its own wasm), cached once the
-// build is installed and the page is idle, so that the extras work offline too.
-const LATER = [];
+// Files the page fetches only on demand (the importer, a worker with its own wasm, and the whole
+// calculator of train mode): never downloaded ahead, cached by this build the first time the page
+// asks for one, so that what a visitor has used works offline too. A visitor who never opens
+// train mode, the frontier or an import never downloads them.
+const ON_DEMAND = [];
 // The policy of a worker script served here (a worker's policy comes from its own response,
 // which static hosts cannot give one): the page's, for what a worker does.
 const WORKER_CSP = '';
@@ -42,10 +44,7 @@ self.addEventListener('activate', (event) => {
       .then((keys) =>
         Promise.all(keys.filter((k) => k.startsWith(PREFIX) && k !== CACHE).map((k) => caches.delete(k))),
       )
-      .then(() => self.clients.claim())
-      // The page is up by now: the files it fetches later follow (a failure leaves them to
-      // the network).
-      .then(() => store(LATER).catch(() => {})),
+      .then(() => self.clients.claim()),
   );
 });
 
@@ -70,8 +69,18 @@ self.addEventListener('fetch', (event) => {
     event.respondWith(fetch(req).catch(() => cached().then((r) => r || Response.error())));
   } else {
     // Assets: their names change with their content, so a cached one is never stale (the
-    // importer's keep theirs, but each build has its own cache).
+    // on-demand files keep theirs, but each build has its own cache). An on-demand file is
+    // cached as it arrives, the first time it is asked for.
     const worker = req.destination === 'worker';
-    event.respondWith(cached().then((r) => r || fetch(req)).then((r) => (worker ? withPolicy(r) : r)));
+    const onDemand = ON_DEMAND.includes(path.slice(path.lastIndexOf('/') + 1));
+    const fetched = () =>
+      fetch(req).then((r) => {
+        if (onDemand && r.ok) {
+          const copy = r.clone();
+          event.waitUntil(caches.open(CACHE).then((c) => c.put(req, copy)).catch(() => {}));
+        }
+        return r;
+      });
+    event.respondWith(cached().then((r) => r || fetched()).then((r) => (worker ? withPolicy(r) : r)));
   }
 });

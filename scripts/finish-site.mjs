@@ -160,7 +160,8 @@ const files = fs
   .map((d) => d.name)
   .sort();
 // The importer (a web worker: the Hub client, the file readers and the extras) and the whole
-// calculator (train mode) are fetched on demand: cached after the build, once the page is up.
+// calculator (train mode) are fetched on demand: never ahead, cached by the service worker the first
+// time the page asks for them.
 const later = files.filter((n) => n.startsWith('fitcard-import') || n.startsWith('fitcard-full'));
 const assets = files.filter((n) => !later.includes(n));
 if (!later.some((n) => n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
@@ -178,13 +179,13 @@ const before = sw;
 sw = sw
   .replace(/^const VERSION = '[^']*';$/m, `const VERSION = '${version}';`)
   .replace(/^const ASSETS = \[\];$/m, `const ASSETS = ${JSON.stringify(['./', ...assets])};`)
-  .replace(/^const LATER = \[\];$/m, `const LATER = ${JSON.stringify(later)};`)
+  .replace(/^const ON_DEMAND = \[\];$/m, `const ON_DEMAND = ${JSON.stringify(later)};`)
   .replace(/^const WORKER_CSP = '';$/m, `const WORKER_CSP = ${JSON.stringify(WORKER_POLICY)};`);
-if (sw === before || !sw.includes(version) || /^const (ASSETS|LATER) = \[\];$|^const WORKER_CSP = '';$/m.test(sw)) {
-  fail('sw.js lacks its VERSION, ASSETS, LATER and WORKER_CSP lines');
+if (sw === before || !sw.includes(version) || /^const (ASSETS|ON_DEMAND) = \[\];$|^const WORKER_CSP = '';$/m.test(sw)) {
+  fail('sw.js lacks its VERSION, ASSETS, ON_DEMAND and WORKER_CSP lines');
 }
 fs.writeFileSync(file('sw.js'), sw);
 console.log(
-  `finish-site: CSP on ${PAGES.length} pages, service worker ${version} precaching ${assets.length + 1} URLs, ${later.length} after load` +
+  `finish-site: CSP on ${PAGES.length} pages, service worker ${version} precaching ${assets.length + 1} URLs, ${later.length} on first use` +
     (site ? `, link previews for ${site}` : ', no link previews (FITCARD_SITE_URL unset)'),
 );

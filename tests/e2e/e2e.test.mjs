@@ -1278,17 +1278,30 @@ test('offline after the first visit; a new build replaces the cache on the next 
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
   const cacheKeys = () => page.evaluate(() => caches.keys());
   const first = await cacheKeys();
-  // Once the page is up, the importer's files (fetched on demand) are cached too.
+  // The first visit downloads no on-demand file (the importer, train mode's calculator): they
+  // are fetched, and then cached, only when the page asks for one.
   const sw0 = fs.readFileSync(path.join(DIST, 'sw.js'), 'utf8');
-  const later = JSON.parse(sw0.match(/^const LATER = (.*);$/m)[1]);
-  assert.ok(later.some((f) => f.endsWith('.wasm')), later.join(' '));
+  const onDemand = JSON.parse(sw0.match(/^const ON_DEMAND = (.*);$/m)[1]);
+  assert.ok(onDemand.some((f) => f.startsWith('fitcard-import') && f.endsWith('.wasm')), onDemand.join(' '));
+  assert.ok(onDemand.some((f) => f.startsWith('fitcard-full') && f.endsWith('.wasm')), onDemand.join(' '));
+  await page.waitForTimeout(1000);
+  const early = served.slice(before).filter((p) => onDemand.some((f) => p === `${BASE}${f}`));
+  assert.deepEqual(early, [], 'nothing on demand was fetched ahead');
+  // The frontier runs in the importer: opened once online, its files land in the cache.
+  await page.click('details.frontier summary');
+  await page.waitForSelector('.frontier-svg polyline', { timeout: 20000 });
+  const importer = onDemand.filter((f) => f.startsWith('fitcard-import'));
   await page.waitForFunction(
-    async (n) => (await (await caches.open((await caches.keys())[0])).keys()).filter((r) => r.url.includes('/fitcard-import')).length === n,
-    later.length,
+    async (names) => {
+      const c = await caches.open((await caches.keys())[0]);
+      const urls = (await c.keys()).map((r) => r.url);
+      return names.every((n) => urls.some((u) => u.endsWith(`/${n}`)));
+    },
+    importer,
     { timeout: 15000, polling: 200 },
   );
   // The build was downloaded once: the worker installed the page's own files from the HTTP
-  // cache, the importer's once after load.
+  // cache, the importer's as they arrived.
   const fetched = served.slice(before);
   for (const f of fs.readdirSync(DIST).filter((n) => /\.(wasm|js|css)$/.test(n) && n !== 'sw.js')) {
     const n = fetched.filter((p) => p === `${BASE}${f}`).length;
@@ -1311,7 +1324,7 @@ test('offline after the first visit; a new build replaces the cache on the next 
   await page.waitForFunction((w) => Number(document.querySelector('rect.seg[data-term=kv_cache]').getAttribute('width')) > w, kv);
   await page.waitForTimeout(URL_SETTLE_MS);
   assert.ok(Number(new URL(page.url()).searchParams.get('ctx')) > 4096);
-  // The frontier runs in the importer, cached after the first load: it works offline.
+  // The frontier, used once online, works offline (the reload closed it).
   await page.click('details.frontier summary');
   await page.waitForSelector('.frontier-svg polyline', { timeout: 20000 });
   // The importer's worker runs under the page's policy for workers (given by the service

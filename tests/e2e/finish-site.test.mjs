@@ -98,8 +98,8 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
     'method.html',
     'style-3c4d.css',
   ]);
-  // The importer's files are cached once the page is up, not before it.
-  assert.deepEqual(JSON.parse(sw.match(/^const LATER = (.*);$/m)[1]), [
+  // The importer's files are cached when first asked for, never ahead.
+  assert.deepEqual(JSON.parse(sw.match(/^const ON_DEMAND = (.*);$/m)[1]), [
     'fitcard-import.js',
     'fitcard-import_bg.wasm',
     'fitcard-import_loader.js',
