@@ -163,7 +163,7 @@ pub const fn term_class(name: TermName) -> &'static str {
         TermName::Logits => "t-logits",
         TermName::LayersHost => "t-layers-host",
         TermName::KvHost => "t-kv-host",
-        TermName::ExpertsHost => "t-layers-host",
+        TermName::ExpertsHost => "t-experts-host",
         TermName::Lora => "t-lora",
         TermName::Optimizer => "t-optimizer",
         TermName::Gradients => "t-gradients",

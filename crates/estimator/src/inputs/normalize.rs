@@ -200,7 +200,7 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
         // The key stays in the link; this build keeps the experts on the card.
         notices.push(Notice {
             key: "ncmoe".into(),
-            message: "estimated by the CLI (fitcard estimate), not yet on this page: every expert counted on the card".into(),
+            message: "not estimated on this page yet (the CLI does it)".into(),
         });
         return;
     } else if i.engine != Engine::LlamaCpp {
