@@ -240,9 +240,9 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
 }
 
 /// The fewest leading layers whose routed experts llama.cpp keeps in system RAM
-/// (`--n-cpu-moe N`) for the plan to fit: a binary search, since each layer moved only takes
-/// bytes off the card (the KV cache, the router and the shared experts stay).
-#[cfg_attr(not(feature = "cpu-moe"), allow(dead_code))]
+/// (`--n-cpu-moe N`) for the plan to fit: one more than the [`largest`] count that does not,
+/// since each layer moved only takes bytes off the card (the KV cache, the router and the
+/// shared experts stay).
 fn fewest_expert_layers(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
     use crate::catalog::engine::Engine;
     use crate::inputs::CpuMoe;
@@ -260,35 +260,22 @@ fn fewest_expert_layers(base: &Inputs, n: &mut u32) -> (Option<String>, String) 
         ncmoe: (k > 0).then_some(CpuMoe::Layers(k)),
         ..base.clone()
     };
-    *n += 1;
-    if fits(&at(0)) {
-        return (
-            Some("0".into()),
-            "fits with every expert on the cards".into(),
-        );
-    }
-    *n += 1;
-    if !fits(&at(layers)) {
-        return (
+    // The largest layer count that still does not fit; the answer is one more.
+    match largest(0, layers, n, |k| !fits(&at(k))) {
+        None => (Some("0".into()), "fits with every expert on the cards".into()),
+        Some(k) if k >= layers => (
             None,
             "does not fit even with every layer's experts in system RAM (--cpu-moe)".into(),
-        );
+        ),
+        Some(k) => (
+            Some((k + 1).to_string()),
+            format!(
+                "fits with the routed experts of the first {} of {layers} layers in system RAM (--n-cpu-moe {})",
+                k + 1,
+                k + 1
+            ),
+        ),
     }
-    // !fits(bad) and fits(good) hold throughout.
-    let (mut bad, mut good) = (0, layers);
-    while good - bad > 1 {
-        let mid = bad + (good - bad) / 2;
-        *n += 1;
-        if fits(&at(mid)) {
-            good = mid;
-        } else {
-            bad = mid;
-        }
-    }
-    (
-        Some(good.to_string()),
-        format!("fits with the routed experts of the first {good} of {layers} layers in system RAM (--n-cpu-moe {good})"),
-    )
 }
 
 /// The longest context per request at the chosen slots.

@@ -196,25 +196,26 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
         i.ncmoe = None;
         return;
     }
-    let why = if cfg!(not(feature = "cpu-moe")) {
+    if cfg!(not(feature = "cpu-moe")) {
         // The key stays in the link; this build keeps the experts on the card.
         notices.push(Notice {
             key: "ncmoe".into(),
             message: "not estimated on this page yet (the CLI does it)".into(),
         });
         return;
-    } else if i.engine != Engine::LlamaCpp {
+    }
+    let moe = catalog()
+        .variant(&i.model)
+        .is_some_and(|(_, v)| v.arch.experts > 1);
+    let why = if i.engine != Engine::LlamaCpp {
         format!(
             "{} has no setting that keeps the experts in system RAM (llama.cpp's --n-cpu-moe); ignored",
             i.engine.label()
         )
-    } else if catalog()
-        .variant(&i.model)
-        .is_some_and(|(_, v)| v.arch.experts > 1)
-    {
-        return;
-    } else {
+    } else if !moe {
         format!("{} is not a mixture of experts; ignored", i.model)
+    } else {
+        return;
     };
     notices.push(Notice {
         key: "ncmoe".into(),

@@ -52,75 +52,57 @@ fn metadata_bytes(vocab: u64) -> u64 {
     }
 }
 
-/// The mix `q` of `a` for the tensors `ts`: the quantizer's choices, the tensor types of the
-/// float formats. Err when the mix has no rule.
-struct Sizer {
-    mix: Mix,
-    default: GgmlType,
-    quantized: bool,
-    sixteen: GgmlType,
-    i_v: u64,
-    i_down: u64,
-}
-
-impl Sizer {
-    fn new(a: &Arch, q: Quant, ts: &[Tensor]) -> Result<Sizer, String> {
-        let Some(default) = default_type(q) else {
-            return Err(no_rule(q));
-        };
-        if q == Quant::MXFP4 && !a.is_moe() {
-            return Err(
-                "MXFP4 (llama.cpp's MXFP4_MOE) quantizes expert tensors only; this model has none"
-                    .into(),
-            );
-        }
-        Ok(Sizer {
-            mix: Mix::new(a, q, default, ts),
-            default,
-            quantized: !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16),
-            sixteen: if q == Quant::F32 {
-                GgmlType::F32
-            } else {
-                GgmlType::BF16
-            },
-            i_v: 0,
-            i_down: 0,
-        })
-    }
-
-    /// The type of `t` (tensors in file order) and its data bytes, aligned to 32.
-    fn size(&mut self, t: &Tensor) -> (GgmlType, u64) {
-        let ty = match t.kind {
-            Kind::Vector | Kind::Router | Kind::F32Matrix => GgmlType::F32,
-            Kind::Keep16 => self.sixteen,
-            Kind::Mxfp4Experts => GgmlType::MXFP4,
-            Kind::Weight if !self.quantized => self.default,
-            Kind::Weight => weight_type(&self.mix, t, &mut self.i_v, &mut self.i_down),
-        };
-        let bytes = ty.row_bytes(t.ne[0]).saturating_mul(t.rows());
-        (ty, bytes.div_ceil(GGUF_ALIGN).saturating_mul(GGUF_ALIGN))
-    }
+/// A tensor's data bytes at type `ty`, aligned to 32.
+fn aligned(ty: GgmlType, t: &Tensor) -> u64 {
+    let bytes = ty.row_bytes(t.ne[0]).saturating_mul(t.rows());
+    bytes.div_ceil(GGUF_ALIGN).saturating_mul(GGUF_ALIGN)
 }
 
 /// Every tensor of `a`'s GGUF file in mix `q` with the type the mix gives it and its data bytes
-/// (aligned to 32); Err when the mix has no rule.
+/// ([`aligned`]); Err when the mix has no rule.
 fn sized(a: &Arch, q: Quant, output: bool) -> Result<Vec<(Tensor, GgmlType, u64)>, String> {
+    let Some(default) = default_type(q) else {
+        return Err(no_rule(q));
+    };
+    if q == Quant::MXFP4 && !a.is_moe() {
+        return Err(
+            "MXFP4 (llama.cpp's MXFP4_MOE) quantizes expert tensors only; this model has none"
+                .into(),
+        );
+    }
     let ts = tensors(a, output);
-    let mut s = Sizer::new(a, q, &ts)?;
+    let m = Mix::new(a, q, default, &ts);
+    let quantized = is_quantized(default);
+    let sixteen = if q == Quant::F32 {
+        GgmlType::F32
+    } else {
+        GgmlType::BF16
+    };
+    let (mut i_v, mut i_down) = (0u64, 0u64);
     Ok(ts
         .iter()
         .map(|t| {
-            let (ty, bytes) = s.size(t);
-            (*t, ty, bytes)
+            let ty = match t.kind {
+                Kind::Vector | Kind::Router | Kind::F32Matrix => GgmlType::F32,
+                Kind::Keep16 => sixteen,
+                Kind::Mxfp4Experts => GgmlType::MXFP4,
+                Kind::Weight if !quantized => default,
+                Kind::Weight => weight_type(&m, t, &mut i_v, &mut i_down),
+            };
+            (*t, ty, aligned(ty, t))
         })
         .collect())
+}
+
+/// Not a float format: the mix quantizes its weights.
+fn is_quantized(default: GgmlType) -> bool {
+    !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16)
 }
 
 /// The GGUF file of `a` in mix `q`.
 pub(super) fn gguf(a: &Arch, q: Quant, output: bool) -> Result<Computed, String> {
     let ts = sized(a, q, output)?;
-    let quantized = default_type(q)
-        .is_some_and(|d| !matches!(d, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16));
+    let quantized = default_type(q).is_some_and(is_quantized);
     let mut data = 0u64;
     let mut info = 0u64;
     let mut embd_type = default_type(q).unwrap_or(GgmlType::F16);
@@ -178,19 +160,19 @@ pub(super) fn expert_layer_bytes(a: &Arch, q: Quant, output: bool) -> Result<Vec
 pub(super) fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
     let default = default_type(q).filter(|_| !counts_ffn_down(q))?;
     let m = Mix::for_experts(a, q, default);
-    let quantized = !matches!(default, GgmlType::F32 | GgmlType::F16 | GgmlType::BF16);
+    let quantized = is_quantized(default);
     let ts = crate::catalog::tensors::layer_routed_experts(a, il);
     Some(
         ts.iter()
             .map(|t| {
+                // The kinds a routed expert takes ([`sized`]'s choice for them).
                 let ty = match t.kind {
                     Kind::Mxfp4Experts => GgmlType::MXFP4,
                     Kind::Weight if quantized => expert_type(&m, t),
                     Kind::Weight => default,
                     _ => GgmlType::F32,
                 };
-                let bytes = ty.row_bytes(t.ne[0]).saturating_mul(t.rows());
-                bytes.div_ceil(GGUF_ALIGN).saturating_mul(GGUF_ALIGN)
+                aligned(ty, t)
             })
             .fold(0, u64::saturating_add),
     )
