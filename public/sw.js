@@ -72,7 +72,7 @@ self.addEventListener('fetch', (event) => {
     // on-demand files keep theirs, but each build has its own cache). An on-demand file is
     // cached as it arrives, the first time it is asked for.
     const worker = req.destination === 'worker';
-    const onDemand = ON_DEMAND.includes(path.slice(path.lastIndexOf('/') + 1));
+    const onDemand = ON_DEMAND.some((n) => path.endsWith(`/${n}`));
     const fetched = () =>
       fetch(req).then((r) => {
         if (onDemand && r.ok) {

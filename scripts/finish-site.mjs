@@ -159,10 +159,19 @@ const files = fs
   .filter((d) => d.isFile() && !SKIP.has(d.name))
   .map((d) => d.name)
   .sort();
+// Train mode's whole calculator, built into its own folder (`data-target-path="train"`).
+const TRAIN = 'train';
+const train = fs.existsSync(file(TRAIN))
+  ? fs
+      .readdirSync(file(TRAIN), { withFileTypes: true })
+      .filter((d) => d.isFile())
+      .map((d) => `${TRAIN}/${d.name}`)
+      .sort()
+  : [];
 // The importer (a web worker: the Hub client, the file readers and the extras) and the whole
 // calculator (train mode) are fetched on demand: never ahead, cached by the service worker the first
 // time the page asks for them.
-const later = files.filter((n) => n.startsWith('fitcard-import') || n.startsWith('fitcard-full'));
+const later = [...files.filter((n) => n.startsWith('fitcard-import')), ...train];
 const assets = files.filter((n) => !later.includes(n));
 if (!later.some((n) => n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
 for (const need of [...PAGES, 'manifest.webmanifest', icon]) {
@@ -172,7 +181,7 @@ for (const ext of ['.js', '.wasm', '.css']) {
   if (!assets.some((a) => a.endsWith(ext))) fail(`no ${ext} file in ${dist}`);
 }
 const hash = crypto.createHash('sha256');
-for (const a of files) hash.update(`${a}\0`).update(fs.readFileSync(file(a)));
+for (const a of [...files, ...train]) hash.update(`${a}\0`).update(fs.readFileSync(file(a)));
 const version = hash.digest('hex').slice(0, 16);
 let sw = read('sw.js');
 const before = sw;

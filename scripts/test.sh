@@ -48,7 +48,7 @@ FITCARD_HUB="http://127.0.0.1:47831" FITCARD_HUB_CDN="http://127.0.0.1:47832" FI
 timed
 
 step "size report"
-for f in dist/*.wasm dist/*.js; do
+for f in dist/*.wasm dist/*.js dist/train/*.wasm dist/train/*.js; do
   printf '%-48s %9d bytes, %8d gzip\n' "$(basename "$f")" "$(wc -c <"$f")" "$(gzip -9c "$f" | wc -c)"
 done
 # Everything a first estimate downloads stays within its budget of 300,000 bytes gzip: the

@@ -77,8 +77,8 @@ pub fn load_full() {
         let _ = body.append_child(&boot);
     }
     // trunk's loader module of the whole calculator (`import init from './fitcard-full.js';
-    // await init();`): its name is here only, so nothing the first estimate downloads points
-    // at it.
+    // await init();`, beside it in `train/`): its name is here only, so nothing the first
+    // estimate downloads points at it.
     let Ok(script) = d.create_element("script") else {
         return boot_failed("train mode cannot be loaded in this browser");
     };
@@ -93,8 +93,9 @@ pub fn load_full() {
     }
 }
 
-/// The whole calculator's loader, next to the page (trunk's `data-loader-shim`).
-const FULL_LOADER: &str = "fitcard-full_loader.js";
+/// The whole calculator's loader (trunk's `data-loader-shim`), in its own folder of the site
+/// (`data-target-path="train"` in index.html): a build apart from what the page loads first.
+const FULL_LOADER: &str = "train/fitcard-full_loader.js";
 
 /// Say in the start-up placeholder why the calculator could not start (as text).
 pub fn boot_failed(msg: &str) {

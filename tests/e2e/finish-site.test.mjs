@@ -55,6 +55,11 @@ function fakeDist() {
     'catalog.postcard': CATALOG,
   };
   for (const [n, c] of Object.entries(files)) fs.writeFileSync(path.join(d, n), c);
+  // Train mode's whole calculator, in its own folder.
+  fs.mkdirSync(path.join(d, 'train'));
+  fs.writeFileSync(path.join(d, 'train', 'fitcard-full.js'), 'export default async function init() {}');
+  fs.writeFileSync(path.join(d, 'train', 'fitcard-full_bg.wasm'), '\0asm');
+  fs.writeFileSync(path.join(d, 'train', 'fitcard-full_loader.js'), "import init from './fitcard-full.js'; await init();");
   return d;
 }
 
@@ -98,11 +103,14 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
     'method.html',
     'style-3c4d.css',
   ]);
-  // The importer's files are cached when first asked for, never ahead.
+  // The importer's and train mode's files are cached when first asked for, never ahead.
   assert.deepEqual(JSON.parse(sw.match(/^const ON_DEMAND = (.*);$/m)[1]), [
     'fitcard-import.js',
     'fitcard-import_bg.wasm',
     'fitcard-import_loader.js',
+    'train/fitcard-full.js',
+    'train/fitcard-full_bg.wasm',
+    'train/fitcard-full_loader.js',
   ]);
   // A worker script gets the page's policy for what a worker does.
   assert.equal(
