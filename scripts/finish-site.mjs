@@ -173,7 +173,8 @@ const train = fs.existsSync(file(TRAIN))
 // time the page asks for them.
 const later = [...files.filter((n) => n.startsWith('fitcard-import')), ...train];
 const assets = files.filter((n) => !later.includes(n));
-if (!later.some((n) => n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
+if (!later.some((n) => n.startsWith('fitcard-import') && n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
+if (!train.some((n) => n.endsWith('.wasm'))) fail(`no train-mode wasm in ${dist}/${TRAIN}`);
 for (const need of [...PAGES, 'manifest.webmanifest', icon]) {
   if (!assets.includes(need)) fail(`${need} is missing from ${dist}`);
 }

@@ -165,6 +165,15 @@ test('a build without the importer wasm stops', () => {
   fs.rmSync(d, { recursive: true });
 });
 
+test('a build without the train-mode wasm stops', () => {
+  const d = fakeDist();
+  fs.rmSync(path.join(d, 'train', 'fitcard-full_bg.wasm'));
+  const r = finish(d);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /no train-mode wasm/);
+  fs.rmSync(d, { recursive: true });
+});
+
 test('an inline event handler or style attribute stops the build', () => {
   for (const [tag, why] of [
     ['<p onclick="x()">hi</p>', /inline event handler/],
