@@ -141,13 +141,22 @@ pub fn is_whole() -> bool {
 /// Decode a postcard-encoded catalog (the page's `catalog.postcard`, or one with an import). Err
 /// says why not in one line; a catalog without families or GPUs is refused.
 pub fn from_postcard(bytes: &[u8]) -> Result<Catalog, String> {
-    let c: Catalog = postcard::from_bytes(bytes).map_err(|_| {
+    let mut c: Catalog = postcard::from_bytes(bytes).map_err(|_| {
         "the catalog file cannot be read (damaged, or from another version)".to_string()
     })?;
     if c.families.is_empty() || c.gpus.is_empty() {
         return Err("the catalog file holds no models or no GPUs".into());
     }
+    c.expand_files();
     Ok(c)
+}
+
+/// `c` postcard-encoded as the page's catalog files hold it (repos and file names in their
+/// compact form, [`Catalog::compact_files`]); [`from_postcard`] reads it back.
+pub fn to_postcard(c: &Catalog) -> Vec<u8> {
+    let mut c = c.clone();
+    c.compact_files();
+    postcard::to_allocvec(&c).expect("a catalog encodes")
 }
 
 /// Make the postcard-encoded `bytes` (the page's `catalog.postcard`) the catalog. Ok when it

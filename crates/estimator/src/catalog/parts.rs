@@ -37,7 +37,7 @@ pub fn split(c: &Catalog, tag: u64) -> Vec<(String, Vec<u8>)> {
                 .cloned()
                 .collect(),
         };
-        let bytes = postcard::to_allocvec(&part).expect("a catalog part encodes");
+        let bytes = super::to_postcard(&part);
         for v in &f.variants {
             out.push((part_name(tag, &v.id), bytes.clone()));
         }
@@ -119,6 +119,45 @@ mod tests {
             part_name(0xab, "org/m"),
             format!("{:x}.postcard", tag(b"ab org/m"))
         );
+    }
+
+    #[test]
+    fn repos_and_file_names_read_back_from_their_compact_form() {
+        let c = page();
+        let mut small = c.clone();
+        small.compact_files();
+        let marks = |c: &Catalog| {
+            c.families
+                .iter()
+                .flat_map(|f| &f.variants)
+                .flat_map(|v| &v.formats)
+                .filter(|f| f.repo == "\u{1}" || f.file == "\u{1}")
+                .count()
+        };
+        assert!(
+            marks(&small) > 300,
+            "most repos and files are written short"
+        );
+        let mut back = small.clone();
+        back.expand_files();
+        assert_eq!(marks(&back), 0);
+        let same = |a: &Catalog, b: &Catalog| {
+            postcard::to_allocvec(a).unwrap() == postcard::to_allocvec(b).unwrap()
+        };
+        assert!(same(&back, &c));
+        // A catalog written in full (the importer's) reads as it is.
+        let mut full = c.clone();
+        full.expand_files();
+        assert!(same(&full, &c));
+        // "The previous repo" on a first format: no repo, never a panic.
+        let mut odd = c.clone();
+        let f = &mut odd.families[0].variants[0].formats[0];
+        f.repo = "\u{1}".into();
+        f.file = "\u{1}".into();
+        odd.expand_files();
+        let f = &odd.families[0].variants[0].formats[0];
+        assert_eq!(f.repo, "");
+        assert!(f.file.ends_with(".gguf"), "{}", f.file);
     }
 
     #[test]
