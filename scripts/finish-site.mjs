@@ -36,9 +36,46 @@ if (read('index.html').includes(CSP_META)) {
   const require = createRequire(new URL('../.tools/node_modules/', import.meta.url));
   const { minify } = require('terser');
   const csso = require('csso');
+  const acorn = require('acorn');
+  // The glue of a class whose wasm exports are gone (the page's build removes the stream
+  // adapters Leptos's server-function client exports, which a client-side page never calls:
+  // index.html, data-wasm-opt-params): its declaration, its dispose line and its finalizer.
+  const unexported = (name, code) => {
+    const wasm = file(name.replace(/\.js$/, '_bg.wasm'));
+    if (!fs.existsSync(wasm)) return code;
+    let exports;
+    try {
+      exports = new Set(WebAssembly.Module.exports(new WebAssembly.Module(fs.readFileSync(wasm))).map((e) => e.name));
+    } catch {
+      return code; // not a module this script can read (the stand-in test's placeholder bytes)
+    }
+    const ast = acorn.parse(code, { ecmaVersion: 'latest', sourceType: 'module' });
+    const gone = new Set();
+    for (const n of ast.body) {
+      const c = n.type === 'ExportNamedDeclaration' ? n.declaration : null;
+      if (c?.type === 'ClassDeclaration' && !exports.has(`__wbg_${c.id.name.toLowerCase()}_free`)) gone.add(c.id.name);
+    }
+    if (!gone.size) return code;
+    const names = [...gone].join('|');
+    const mentions = new RegExp(`\\b(${names})(Finalization)?\\b`);
+    const cut = ast.body.filter((n) => {
+      const text = code.slice(n.start, n.end);
+      if (n.type === 'ExportNamedDeclaration') return gone.has(n.declaration?.id?.name);
+      return (n.type === 'IfStatement' || n.type === 'VariableDeclaration') && mentions.test(text);
+    });
+    let out = '';
+    let at = 0;
+    for (const n of cut) {
+      out += code.slice(at, n.start);
+      at = n.end;
+    }
+    out += code.slice(at);
+    if (new RegExp(`\\b(${names})\\b`).test(out)) fail(`${name}: the glue of ${names} is still referenced`);
+    return out;
+  };
   for (const name of fs.readdirSync(dist)) {
     if (/^fitcard-[a-z-]+(-[0-9a-f]+)?(_loader)?\.js$/.test(name)) {
-      const out = await minify(read(name), { module: true, compress: true, mangle: true });
+      const out = await minify(unexported(name, read(name)), { module: true, compress: true, mangle: true });
       if (!out.code) fail(`terser gave nothing for ${name}`);
       fs.writeFileSync(file(name), out.code);
       // trunk's modulepreload link names the script's bytes (sha384): name the new ones.
