@@ -131,6 +131,7 @@ fn settle_inputs(st: AppState) {
 fn follow_url(st: AppState) {
     Effect::new(move |_| {
         let q = st.query.get();
+        experts_on_demand(st);
         let q = match st.missing.with(|m| m.as_ref().map(|m| m.raw.clone())) {
             Some(raw) => query::with_raw_param(&q, "model", &raw),
             None => {
@@ -165,6 +166,58 @@ fn compute_missing(st: AppState) {
     if shown != q {
         st.start_computed(model, q);
     }
+}
+
+/// `ncmoe=` on the page built without the experts' size rule: each layer's routed-expert bytes
+/// of the model and format shown are computed in the importer, once per pair, when the inputs
+/// settle (from [`follow_url`]); the estimate counts them from then on (until then the experts
+/// stay on the card). A failure is a notice.
+#[inline(never)]
+fn experts_on_demand(st: AppState) {
+    use fitcard_estimator::catalog;
+    thread_local! {
+        static ASKED: std::cell::RefCell<Vec<(String, fitcard_estimator::Quant)>> =
+            const { std::cell::RefCell::new(Vec::new()) };
+    }
+    // Not given yet: the estimate moved no experts and says so (a model without experts has
+    // no `ncmoe=` after the inputs are checked).
+    let pending = st.est.with_untracked(|e| {
+        e.offload
+            .is_some_and(|o| o.expert_layers == 0 && !o.experts_exact)
+    });
+    let Some(key) = st
+        .settled
+        .with_untracked(|i| (pending && i.ncmoe.is_some()).then(|| (i.model.clone(), i.quant)))
+    else {
+        return;
+    };
+    if ASKED.with(|a| a.borrow().contains(&key)) {
+        return;
+    }
+    ASKED.with(|a| a.borrow_mut().push(key.clone()));
+    let query = st.query.get_untracked();
+    leptos::task::spawn_local(async move {
+        let (model, quant) = key;
+        let got = crate::worker::importer::lines("experts", &query)
+            .await
+            .and_then(|t| {
+                catalog::layer_experts_from_text(&t)
+                    .ok_or_else(|| "the importer sent no experts' bytes".to_string())
+            });
+        match got {
+            Ok((layers, exact)) => {
+                catalog::install_layer_experts(&model, quant, layers, exact);
+                // Estimated again with them.
+                st.inputs.update(|_| {});
+            }
+            Err(m) => st.notices.update(|v| {
+                v.push(fitcard_estimator::Notice {
+                    key: "ncmoe".into(),
+                    message: format!("the experts kept in system RAM could not be sized: {m}"),
+                })
+            }),
+        }
+    });
 }
 
 /// A model the link names and the catalog lacks is imported from the Hub on load.

@@ -109,3 +109,19 @@ pub(super) async fn computed(
         .ok_or_else(|| format!("{model} is not in the catalog"))?;
     Ok((bytes, family, variant, String::new(), q))
 }
+
+/// Each layer's routed-expert bytes of the model and format of the configuration `query` (what
+/// `--n-cpu-moe` moves to system RAM), by the size rule this build carries, as
+/// [`fitcard_estimator::catalog::layer_experts_text`] writes them: the page's first load has no
+/// rule of its own. Err when the catalog lacks the model or the format has no rule for them.
+pub(super) async fn experts(query: &str) -> Result<String, String> {
+    use fitcard_estimator::catalog;
+    installed().await?;
+    let i = fitcard_estimator::from_query(query).inputs;
+    let (_, v) = catalog::catalog()
+        .variant(&i.model)
+        .ok_or_else(|| format!("{} is not in the catalog", i.model))?;
+    let (layers, exact) = catalog::layer_experts(&i.model, &v.arch, i.quant)
+        .ok_or_else(|| format!("{} has no rule for the types of its experts", i.quant))?;
+    Ok(catalog::layer_experts_text(&layers, exact))
+}

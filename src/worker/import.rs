@@ -4,7 +4,7 @@
 //! import only. `crate::worker::importer` is the page's side.
 
 use super::abi::abi_number;
-use super::catalog::{computed, join};
+use super::catalog::{computed, experts, join};
 use super::extras::{best_list, calibration, frontier, lines};
 use super::fetch::take_over;
 use super::read::{run, run_disk};
@@ -21,6 +21,8 @@ use wasm_bindgen::{JsCast, JsValue};
 ///   `{id, ok: bytes, family, model, rev, quant}` (see [`join`]; `rev` empty for the disk);
 /// - `computed` with `[model, quant, engine]`: the format's size by the rule for the model's
 ///   family joins the catalog; `{id, ok: bytes, family, model, rev: "", quant}` as `import`;
+/// - `experts` with `[query]`: each layer's routed-expert bytes of its model and format,
+///   `{id, text}` (`catalog::layer_experts_text`);
 /// - `frontier` with `[query, width]`: `{id, svg}`;
 /// - `calibrate` with `[query, readings]`: `{id, text, gl, how}` (`gl` absent when refused);
 /// - `cancel`: the import under way stops (a new `import` or `disk` stops it too), unanswered;
@@ -129,6 +131,7 @@ async fn answer(
                 .map(|svg| vec![("svg", text(&svg))])
         }
         "limits" | "layouts" => lines(kind, &a).await.map(|t| vec![("text", text(&t))]),
+        "experts" => experts(&a).await.map(|t| vec![("text", text(&t))]),
         "best" => best_list(&a).await.map(|h| vec![("html", text(&h))]),
         "calibrate" => calibration(&a, &b).await.map(|(t, gl, how)| {
             let mut v = vec![("text", text(&t)), ("how", text(&how))];

@@ -246,7 +246,8 @@ pub async fn best(query: &str) -> Result<String, String> {
 }
 
 /// The lines of the list `kind` (`limits`, `layouts`) for the configuration `query`, each
-/// `key<TAB>text` (see the importer's `lines`).
+/// `key<TAB>text` (see the importer's `lines`); with `experts`, the line of each layer's
+/// routed-expert bytes of its model and format (`catalog::layer_experts_text`).
 pub async fn lines(kind: &str, query: &str) -> Result<String, String> {
     let d = ask(kind, &[query.into()], None).await?;
     prop(&d, "text")

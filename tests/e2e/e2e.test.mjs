@@ -235,6 +235,30 @@ test("a link's first estimate reads its family's part of the catalog, preloaded,
   await p2.close();
 });
 
+test('an ncmoe link: the importer sizes the experts, which then leave the card for system RAM', async () => {
+  const q = '?model=Qwen/Qwen3-30B-A3B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=8192';
+  const before = served.length;
+  const page = await open(`${q}&ncmoe=20`);
+  // The page's first load has no rule for the experts' types: the importer computes them.
+  await page.waitForSelector('.legend .swatch.t-experts-host', { timeout: 30000 });
+  assert.ok(served.slice(before).some((p) => p.includes('fitcard-import')), 'the importer sized them');
+  assert.match(await page.textContent('#command'), /--n-cpu-moe 20\b/);
+  const legend = await page.textContent('.legend');
+  assert.match(legend, /Experts kept in host RAM/);
+  // The weights on the card are less than without the flag.
+  const weights = async (p) => {
+    const t = await p.textContent('.legend');
+    return Number(/Weights on the card\D*([\d.]+)\s*GiB/.exec(t)[1]);
+  };
+  const withFlag = await weights(page);
+  const p2 = await open(q);
+  assert.ok(withFlag < (await weights(p2)) - 5, `${withFlag} GiB with ncmoe=20`);
+  assert.equal(await p2.$('.legend .swatch.t-experts-host'), null);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+  await p2.close();
+});
+
 test('the ranking leads with five that fit and the configuration on screen; a skip link reaches the command', async () => {
   // Every Qwen3 variant and format fits on an H200: many more than five rows fit.
   const page = await open('?model=Qwen/Qwen3-0.6B&gpu=h200&ctx=4096');

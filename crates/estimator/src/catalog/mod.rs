@@ -138,6 +138,73 @@ pub fn is_whole() -> bool {
     cfg!(not(target_arch = "wasm32")) || CATALOG.get().is_some()
 }
 
+/// The bytes of each of `a`'s layers' routed experts (0 on a layer without them) in `model`'s
+/// GGUF file in mix `q`, and whether exact ([`size_rule::experts_by_layer`]): what llama.cpp's
+/// `--n-cpu-moe` moves to system RAM. What [`install_layer_experts`] gave for `model` and `q`
+/// (one per layer) comes first: a build without the `cpu-moe` feature (the page's first load)
+/// has no rule and answers only that (the page's importer computes them), None until then.
+pub fn layer_experts(model: &str, a: &Arch, q: Quant) -> Option<(Vec<u64>, bool)> {
+    let given = LAYER_EXPERTS
+        .read()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .iter()
+        .find(|e| e.0.eq_ignore_ascii_case(model) && e.1 == q && e.2.len() == a.layers as usize)
+        .map(|e| (e.2.clone(), e.3));
+    if given.is_some() || cfg!(not(feature = "cpu-moe")) {
+        return given;
+    }
+    size_rule::experts_by_layer(a, q)
+}
+
+/// Per-layer routed-expert bytes given to a build without the rule: (model, mix, bytes by
+/// layer, exact).
+type GivenExperts = Vec<(String, Quant, Vec<u64>, bool)>;
+static LAYER_EXPERTS: std::sync::RwLock<GivenExperts> = std::sync::RwLock::new(Vec::new());
+
+/// Give [`layer_experts`] the per-layer bytes of `model` in `q` (computed elsewhere by
+/// [`size_rule::experts_by_layer`]); a later answer for the same pair replaces the earlier.
+pub fn install_layer_experts(model: &str, q: Quant, layers: Vec<u64>, exact: bool) {
+    let mut given = LAYER_EXPERTS
+        .write()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    given.retain(|e| !(e.0.eq_ignore_ascii_case(model) && e.1 == q));
+    given.push((model.to_string(), q, layers, exact));
+}
+
+/// [`layer_experts`]'s answer as one line of text (`exact` or `approx`, then each layer's bytes),
+/// the form in which the page's importer sends it to the page; [`layer_experts_from_text`]
+/// reads it back.
+pub fn layer_experts_text(layers: &[u64], exact: bool) -> String {
+    let mut s = String::from(if exact { "exact" } else { "approx" });
+    for b in layers {
+        s.push(' ');
+        s.push_str(&b.to_string());
+    }
+    s
+}
+
+/// The most layers [`layer_experts_from_text`] reads (a model has a few hundred at most).
+const MOST_LAYERS: usize = 4096;
+
+/// Read [`layer_experts_text`]'s line back; None when it is not one (bounded: at most
+/// [`MOST_LAYERS`] numbers, each a u64).
+pub fn layer_experts_from_text(s: &str) -> Option<(Vec<u64>, bool)> {
+    let mut words = s.split(' ');
+    let exact = match words.next()? {
+        "exact" => true,
+        "approx" => false,
+        _ => return None,
+    };
+    let mut layers = Vec::new();
+    for w in words {
+        if layers.len() == MOST_LAYERS {
+            return None;
+        }
+        layers.push(w.parse().ok()?);
+    }
+    Some((layers, exact))
+}
+
 /// Decode a postcard-encoded catalog (the page's `catalog.postcard`, or one with an import). Err
 /// says why not in one line; a catalog without families or GPUs is refused.
 pub fn from_postcard(bytes: &[u8]) -> Result<Catalog, String> {

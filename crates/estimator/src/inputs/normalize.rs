@@ -196,14 +196,6 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
         i.ncmoe = None;
         return;
     }
-    if cfg!(not(feature = "cpu-moe")) {
-        // The key stays in the link; this build keeps the experts on the card.
-        notices.push(Notice {
-            key: "ncmoe".into(),
-            message: "not estimated on this page yet (the CLI does it)".into(),
-        });
-        return;
-    }
     let moe = catalog()
         .variant(&i.model)
         .is_some_and(|(_, v)| v.arch.experts > 1);

@@ -173,7 +173,7 @@ fn llama_cpp(c: &Cmd) -> String {
     if i.nkvo {
         s.push_str(" --no-kv-offload");
     }
-    match i.ncmoe.filter(|_| cfg!(feature = "cpu-moe")) {
+    match i.ncmoe {
         Some(crate::inputs::CpuMoe::All) => s.push_str(" --cpu-moe"),
         Some(m) => s.push_str(&format!(" --n-cpu-moe {m}")),
         None => {}

@@ -210,15 +210,7 @@ fn host_kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
     }
 }
 
-/// The experts `--n-cpu-moe` / `--cpu-moe` keep on the CPU (none without the `cpu-moe`
-/// feature).
-#[cfg(not(feature = "cpu-moe"))]
-fn host_experts_text(_: &Inputs, _: &Sizing) -> String {
-    String::new()
-}
-
 /// The experts `--n-cpu-moe` / `--cpu-moe` keep on the CPU.
-#[cfg(feature = "cpu-moe")]
 fn host_experts_text(i: &Inputs, s: &Sizing) -> String {
     let Some(o) = s.offload else {
         return String::new();

@@ -85,46 +85,28 @@ fn offload(
 /// `ncmoe=`: the routed experts of the first N layers in host RAM (llama.cpp `--n-cpu-moe N`:
 /// a buffer-type override to the CPU for each `blk.i.ffn_*_exps` tensor, i < N, common/arg.cpp),
 /// counting only the layers `ngl=` left on the GPU (the first `cpu` blocks are on the CPU
-/// whole). `(layers on the GPU whose experts moved, their bytes, from the file's own mix)`.
-/// Each layer's expert bytes come from llama.cpp's per-tensor types for the mix
-/// ([`crate::catalog::size_rule::layer_expert_bytes`]); a mix without a rule (Unsloth's
-/// dynamic `UD-` mixes, whose recipe is unpublished) takes the k-quant mix it is built on
-/// (approximate: the dynamic mix keeps some tensors wider).
-#[cfg(feature = "cpu-moe")]
+/// whole). `(layers on the GPU whose experts moved, their bytes, exact)`: each layer's expert
+/// bytes from llama.cpp's per-tensor types for the file's mix
+/// ([`crate::catalog::layer_experts`]; a mix without a rule of its own at the types of the
+/// k-quant mix it is built on, not exact). None known (a build without the rule that was not
+/// given them yet): nothing moves, not exact.
 fn experts_in_ram(i: &Inputs, a: &Arch, f: &Format, cpu: u32) -> (u32, Bytes, bool) {
-    use crate::catalog::quant::Quant;
-    use crate::catalog::size_rule::layer_expert_bytes;
     let Some(m) = i.ncmoe else {
         return (0, Bytes::ZERO, true);
     };
-    let (q, exact) = match f.id {
-        Quant::UDQ8KXL => (Quant::Q8_0, false),
-        Quant::UDQ4KXL => (Quant::Q4KM, false),
-        Quant::UDQ3KXL => (Quant::Q3KM, false),
-        Quant::UDQ2KXL => (Quant::Q2K, false),
-        // The 1- and 2-bit i-quants type ffn_down by a running count: their experts at Q2_K's
-        // types (approximate).
-        q if crate::catalog::size_rule::counts_ffn_down(q) => (Quant::Q2K, false),
-        q => (q, true),
+    let Some((layers, exact)) = crate::catalog::layer_experts(&i.model, a, f.id) else {
+        return (0, Bytes::ZERO, false);
     };
     let (mut count, mut bytes) = (0u32, 0u64);
-    for il in cpu..m.layers(a.layers) {
-        match layer_expert_bytes(a, q, il) {
-            Some(0) => {}
-            Some(b) => {
-                count += 1;
-                bytes = bytes.saturating_add(b);
-            }
-            None => return (0, Bytes::ZERO, false),
-        }
+    let moved = layers
+        .iter()
+        .take(m.layers(a.layers) as usize)
+        .skip(cpu as usize);
+    for &b in moved.filter(|&&b| b > 0) {
+        count += 1;
+        bytes = bytes.saturating_add(b);
     }
     (count, Bytes(bytes), exact)
-}
-
-/// Without the `cpu-moe` feature (the page's first load) every expert stays on the card.
-#[cfg(not(feature = "cpu-moe"))]
-fn experts_in_ram(_: &Inputs, _: &Arch, _: &Format, _: u32) -> (u32, Bytes, bool) {
-    (0, Bytes::ZERO, false)
 }
 
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own

@@ -100,3 +100,23 @@ pub fn expert_layer_bytes(a: &Arch, q: Quant, output: bool) -> Result<Vec<u64>, 
 pub fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
     gguf::layer_expert_bytes(a, q, il)
 }
+
+/// The bytes of every layer's routed experts in `a`'s GGUF file in mix `q` (0 on a layer
+/// without experts), by [`layer_expert_bytes`], and whether they are exact: a mix without a
+/// rule of its own takes the k-quant mix it is built on (approximate) — Unsloth's dynamic `UD-`
+/// mixes (recipe unpublished), and the 1- and 2-bit i-quants, which type ffn_down by a running
+/// count, at Q2_K's types. `None` when the mix has no rule (not a GGUF mix) or a layer has none.
+pub fn experts_by_layer(a: &Arch, q: Quant) -> Option<(Vec<u64>, bool)> {
+    let (q, exact) = match q {
+        Quant::UDQ8KXL => (Quant::Q8_0, false),
+        Quant::UDQ4KXL => (Quant::Q4KM, false),
+        Quant::UDQ3KXL => (Quant::Q3KM, false),
+        Quant::UDQ2KXL => (Quant::Q2K, false),
+        q if counts_ffn_down(q) => (Quant::Q2K, false),
+        q => (q, true),
+    };
+    let layers = (0..a.layers)
+        .map(|il| layer_expert_bytes(a, q, il))
+        .collect::<Option<Vec<u64>>>()?;
+    Some((layers, exact))
+}
