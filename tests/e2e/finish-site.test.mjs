@@ -80,9 +80,14 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
   const index = read(d, 'index.html');
   const policy = index.match(/<meta http-equiv="Content-Security-Policy" content="([^"]+)" \/>/)[1];
   const register = index.match(/<script>([^<]*serviceWorker[^<]*)<\/script>/)[1];
+  // The inline scripts are minified (terser), their global names kept, the tag written.
+  const preload = `const FITCARD_CATALOG_TAG="${TAG}";`;
+  const loader = 'import a from"./app-1a2b.js";await a({module_or_path:"./app-1a2b_bg.wasm"});';
+  assert.ok(index.includes(`<script>${preload}</script>`), index);
+  assert.ok(index.includes(`<script type="module">${loader}</script>`), index);
   assert.equal(
     policy,
-    `default-src 'self'; script-src 'self' ${sha(PRELOAD(TAG))} ${sha(LOADER)} ${sha(register)} 'wasm-unsafe-eval'; ` +
+    `default-src 'self'; script-src 'self' ${sha(preload)} ${sha(loader)} ${sha(register)} 'wasm-unsafe-eval'; ` +
       "connect-src 'self' https://huggingface.co https://*.hf.co; object-src 'none'; base-uri 'self'",
   );
   assert.ok(index.indexOf('Content-Security-Policy') < index.indexOf('<link'), 'before what it governs');
