@@ -190,3 +190,47 @@ fn one_layers_experts_are_sized_as_the_whole_file_sizes_them() {
     }
     assert!(checked >= 20, "{checked} MoE GGUF formats checked");
 }
+
+/// The weights term on each card.
+fn weights_per_card(e: &Estimate) -> Vec<u64> {
+    e.per_card
+        .iter()
+        .map(|c| {
+            c.terms
+                .iter()
+                .filter(|(n, _)| n.id() == "weights")
+                .map(|(_, b)| b.get())
+                .sum()
+        })
+        .collect()
+}
+
+#[test]
+fn on_several_cards_the_first_cards_give_up_their_layers_experts() {
+    // Two cards, 24 of the 48 layers each (llama.cpp's layer split, the first layers on the
+    // first card): --n-cpu-moe N takes the experts of layers 0..N, so card 0 loses all of them
+    // up to N = 24, and card 1 only those of layers 24..N beyond.
+    let two = |n: u32| at(&format!("quant=Q8_0&cards=2&ncmoe={n}"));
+    let none = at("quant=Q8_0&cards=2");
+    let base = weights_per_card(&none);
+    assert_eq!(base.len(), 2);
+    let q8_layer = layer_experts(34 * 2048 / 32, 34 * 768 / 32);
+    let e = two(10);
+    let w = weights_per_card(&e);
+    assert_eq!(term(&e, "experts_host"), 10 * q8_layer);
+    assert_eq!(w[1], base[1], "card 1 keeps its layers' experts");
+    assert_eq!(w[0], base[0] - 10 * q8_layer);
+    let e = two(30);
+    let w = weights_per_card(&e);
+    assert_eq!(
+        base[0] - w[0],
+        24 * q8_layer,
+        "card 0 gave up every layer's experts"
+    );
+    assert_eq!(base[1] - w[1], 6 * q8_layer);
+    // The cards and the RAM still hold the whole file's weights.
+    assert_eq!(
+        w.iter().sum::<u64>() + term(&e, "experts_host"),
+        base.iter().sum::<u64>()
+    );
+}

@@ -37,6 +37,9 @@ pub(crate) struct Sizing {
     /// `(tensor_parallel, pipeline_parallel)`: `(cards, 1)` under tensor parallelism, `(1,
     /// cards)` under layer split, `(1, 1)` on one card.
     pub split: (u32, u32),
+    /// `ncmoe=` on several cards: the routed-expert bytes each card's layers gave up to system
+    /// RAM (empty when none moved; they sum to [`Offload::experts_host`]).
+    pub experts_moved: Vec<Bytes>,
     /// Layers of each pipeline stage (`[1]` without stages).
     pub stages: Vec<u64>,
     /// vLLM and SGLang on several alike cards: the split chosen and why.
@@ -53,7 +56,8 @@ fn offload(
     w: &mut weights::Weights,
     kv: &mut kv::KvSizing,
     mmproj: Bytes,
-) -> Option<Offload> {
+    shares: &[u64],
+) -> Option<(Offload, Vec<Bytes>)> {
     if !i.engine.llama_family() || (i.ngl.is_none() && !i.nkvo && i.ncmoe.is_none()) {
         return None;
     }
@@ -65,48 +69,86 @@ fn offload(
     let model = w.device.saturating_sub(mmproj);
     let body = model.saturating_sub(output);
     let layers_host = (body.scale(frac) + if ngl == 0 { output } else { Bytes::ZERO }).min(model);
-    let (expert_layers, experts, experts_exact) = experts_in_ram(i, a, f, cpu);
+    let (moved, experts_exact) = experts_in_ram(i, a, f, cpu);
+    let expert_layers = moved.len() as u32;
+    let experts = moved.iter().fold(Bytes::ZERO, |t, &(_, b)| t + b);
     let experts_host = experts.min(model.saturating_sub(layers_host));
+    let by_card = experts_by_card(&moved, experts_host, cpu, n, shares);
     w.device = w.device.saturating_sub(layers_host + experts_host);
     let keep = if i.nkvo { 0.0 } else { 1.0 - frac };
     let before = kv.total;
     kv.per_card = kv.per_card.iter().map(|b| b.scale(keep)).collect();
     kv.total = kv.per_card.iter().fold(Bytes::ZERO, |t, &b| t + b);
-    Some(Offload {
+    let o = Offload {
         cpu_layers: cpu,
         layers_host,
         kv_host: before.saturating_sub(kv.total),
         expert_layers,
         experts_host,
         experts_exact,
-    })
+    };
+    Some((o, by_card))
+}
+
+/// Which cards the moved experts leave: llama.cpp gives each card a run of consecutive layers
+/// (the first cards the first layers: `get_layer_buft_list` in src/llama-model.cpp picks a
+/// layer's device by `std::upper_bound` over the cumulative split of the layers offloaded),
+/// so `--n-cpu-moe N`, which takes the first N layers' experts, empties the first cards' layers
+/// first. `moved` holds `(layer, bytes)`, the layers `cpu..layers` are on the cards in
+/// proportion to `shares`; the bytes per card sum to `total` (what left the cards). Empty on
+/// one card (nothing to place).
+fn experts_by_card(
+    moved: &[(u32, Bytes)],
+    total: Bytes,
+    cpu: u32,
+    layers: u32,
+    shares: &[u64],
+) -> Vec<Bytes> {
+    if shares.len() < 2 || moved.is_empty() {
+        return Vec::new();
+    }
+    let on_cards = u64::from(layers.saturating_sub(cpu).max(1));
+    let sum: u64 = shares.iter().sum::<u64>().max(1);
+    let mut raw = vec![0u64; shares.len()];
+    for &(il, b) in moved {
+        // The layer's place among those on the cards, on the scale of the shares.
+        let at = u64::from(il.saturating_sub(cpu)).saturating_mul(sum) / on_cards;
+        let mut upto = 0u64;
+        let k = shares
+            .iter()
+            .position(|&s| {
+                upto += s;
+                upto > at
+            })
+            .unwrap_or(shares.len() - 1);
+        raw[k] = raw[k].saturating_add(b.get());
+    }
+    total.split(&raw)
 }
 
 /// `ncmoe=`: the routed experts of the first N layers in host RAM (llama.cpp `--n-cpu-moe N`:
 /// a buffer-type override to the CPU for each `blk.i.ffn_*_exps` tensor, i < N, common/arg.cpp),
 /// counting only the layers `ngl=` left on the GPU (the first `cpu` blocks are on the CPU
-/// whole). `(layers on the GPU whose experts moved, their bytes, exact)`: each layer's expert
+/// whole). `(each layer on the GPU whose experts moved with their bytes, exact)`: each layer's expert
 /// bytes from llama.cpp's per-tensor types for the file's mix
 /// ([`crate::catalog::layer_experts`]; a mix without a rule of its own at the types of the
 /// k-quant mix it is built on, not exact). None known (a build without the rule that was not
 /// given them yet): nothing moves, not exact.
-fn experts_in_ram(i: &Inputs, a: &Arch, f: &Format, cpu: u32) -> (u32, Bytes, bool) {
+fn experts_in_ram(i: &Inputs, a: &Arch, f: &Format, cpu: u32) -> (Vec<(u32, Bytes)>, bool) {
     let Some(m) = i.ncmoe else {
-        return (0, Bytes::ZERO, true);
+        return (Vec::new(), true);
     };
     let Some((layers, exact)) = crate::catalog::layer_experts(&i.model, a, f.id) else {
-        return (0, Bytes::ZERO, false);
+        return (Vec::new(), false);
     };
-    let (mut count, mut bytes) = (0u32, 0u64);
-    let moved = layers
-        .iter()
+    let moved = (0u32..)
+        .zip(layers)
         .take(m.layers(a.layers) as usize)
-        .skip(cpu as usize);
-    for &b in moved.filter(|&&b| b > 0) {
-        count += 1;
-        bytes = bytes.saturating_add(b);
-    }
-    (count, Bytes(bytes), exact)
+        .skip(cpu as usize)
+        .filter(|&(_, b)| b > 0)
+        .map(|(il, b)| (il, Bytes(b)))
+        .collect();
+    (moved, exact)
 }
 
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
@@ -153,10 +195,11 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
     };
     // `ngl=`, `nkvo=1` and `ncmoe=` move layers between a card and the RAM: nothing to move
     // without a card.
-    let offload = if cpu_only {
-        None
+    let (offload, experts_moved) = if cpu_only {
+        (None, Vec::new())
     } else {
-        offload(i, a, f, &mut w, &mut kv, mmproj)
+        offload(i, a, f, &mut w, &mut kv, mmproj, &shares)
+            .map_or((None, Vec::new()), |(o, by_card)| (Some(o), by_card))
     };
     let o = engine_overhead(
         i,
@@ -184,6 +227,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         mmproj,
         stage_weights,
         split: (tp_size, pp_size),
+        experts_moved,
         stages,
         choice: None,
     }
@@ -313,7 +357,17 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
     let w = match &s.stage_weights {
         Some(sw) => sw.clone(),
         None => {
-            let mut w = s.weights.device.saturating_sub(s.mmproj).split(&s.shares);
+            let moved = s.experts_moved.iter().fold(Bytes::ZERO, |t, &b| t + b);
+            let mut w = (s.weights.device.saturating_sub(s.mmproj) + moved).split(&s.shares);
+            // The experts `ncmoe=` moved leave the cards that held their layers (a card
+            // emptier than its share passes the rest on to the next).
+            let mut owed = Bytes::ZERO;
+            for (k, &m) in s.experts_moved.iter().enumerate() {
+                owed += m;
+                let take = owed.min(w[k]);
+                w[k] = w[k].saturating_sub(take);
+                owed = owed.saturating_sub(take);
+            }
             w[0] += s.mmproj;
             w
         }
