@@ -37,8 +37,8 @@ pub(crate) struct Sizing {
     /// `(tensor_parallel, pipeline_parallel)`: `(cards, 1)` under tensor parallelism, `(1,
     /// cards)` under layer split, `(1, 1)` on one card.
     pub split: (u32, u32),
-    /// `ncmoe=` on several cards: the routed-expert bytes each card's layers gave up to system
-    /// RAM (empty when none moved; they sum to [`Offload::experts_host`]).
+    /// `ncmoe=`: the routed-expert bytes each card's layers gave up to system RAM (they sum to
+    /// [`Offload::experts_host`]; empty without an offload).
     pub experts_moved: Vec<Bytes>,
     /// Layers of each pipeline stage (`[1]` without stages).
     pub stages: Vec<u64>,
@@ -69,11 +69,10 @@ fn offload(
     let model = w.device.saturating_sub(mmproj);
     let body = model.saturating_sub(output);
     let layers_host = (body.scale(frac) + if ngl == 0 { output } else { Bytes::ZERO }).min(model);
-    let (moved, experts_exact) = experts_in_ram(i, a, f, cpu);
-    let expert_layers = moved.len() as u32;
-    let experts = moved.iter().fold(Bytes::ZERO, |t, &(_, b)| t + b);
+    let (expert_layers, by_card, experts_exact) = experts_in_ram(i, a, f, cpu, shares);
+    let experts = Bytes(by_card.iter().fold(0u64, |t, &b| t.saturating_add(b)));
     let experts_host = experts.min(model.saturating_sub(layers_host));
-    let by_card = experts_by_card(&moved, experts_host, cpu, n, shares);
+    let by_card = experts_host.split(&by_card);
     w.device = w.device.saturating_sub(layers_host + experts_host);
     let keep = if i.nkvo { 0.0 } else { 1.0 - frac };
     let before = kv.total;
@@ -90,65 +89,51 @@ fn offload(
     Some((o, by_card))
 }
 
-/// Which cards the moved experts leave: llama.cpp gives each card a run of consecutive layers
-/// (the first cards the first layers: `get_layer_buft_list` in src/llama-model.cpp picks a
-/// layer's device by `std::upper_bound` over the cumulative split of the layers offloaded),
-/// so `--n-cpu-moe N`, which takes the first N layers' experts, empties the first cards' layers
-/// first. `moved` holds `(layer, bytes)`, the layers `cpu..layers` are on the cards in
-/// proportion to `shares`; the bytes per card sum to `total` (what left the cards). Empty on
-/// one card (nothing to place).
-fn experts_by_card(
-    moved: &[(u32, Bytes)],
-    total: Bytes,
-    cpu: u32,
-    layers: u32,
-    shares: &[u64],
-) -> Vec<Bytes> {
-    if shares.len() < 2 || moved.is_empty() {
-        return Vec::new();
-    }
-    let on_cards = u64::from(layers.saturating_sub(cpu).max(1));
-    let sum: u64 = shares.iter().sum::<u64>().max(1);
-    let mut raw = vec![0u64; shares.len()];
-    for &(il, b) in moved {
-        // The layer's place among those on the cards, on the scale of the shares.
-        let at = u64::from(il.saturating_sub(cpu)).saturating_mul(sum) / on_cards;
-        let mut upto = 0u64;
-        let k = shares
-            .iter()
-            .position(|&s| {
-                upto += s;
-                upto > at
-            })
-            .unwrap_or(shares.len() - 1);
-        raw[k] = raw[k].saturating_add(b.get());
-    }
-    total.split(&raw)
-}
-
 /// `ncmoe=`: the routed experts of the first N layers in host RAM (llama.cpp `--n-cpu-moe N`:
 /// a buffer-type override to the CPU for each `blk.i.ffn_*_exps` tensor, i < N, common/arg.cpp),
 /// counting only the layers `ngl=` left on the GPU (the first `cpu` blocks are on the CPU
-/// whole). `(each layer on the GPU whose experts moved with their bytes, exact)`: each layer's expert
-/// bytes from llama.cpp's per-tensor types for the file's mix
+/// whole). `(layers on the GPU whose experts moved, their bytes by the card that held them,
+/// exact)`: each layer's expert bytes from llama.cpp's per-tensor types for the file's mix
 /// ([`crate::catalog::layer_experts`]; a mix without a rule of its own at the types of the
 /// k-quant mix it is built on, not exact). None known (a build without the rule that was not
 /// given them yet): nothing moves, not exact.
-fn experts_in_ram(i: &Inputs, a: &Arch, f: &Format, cpu: u32) -> (Vec<(u32, Bytes)>, bool) {
+///
+/// The cards: llama.cpp gives each a run of consecutive layers, the first layers to the first
+/// cards (`get_layer_buft_list` in src/llama-model.cpp picks a layer's device by
+/// `std::upper_bound` over the cumulative split of the layers offloaded), in proportion to
+/// `shares` here; so the first N layers' experts leave the first cards first.
+fn experts_in_ram(
+    i: &Inputs,
+    a: &Arch,
+    f: &Format,
+    cpu: u32,
+    shares: &[u64],
+) -> (u32, Vec<u64>, bool) {
+    let mut by_card = vec![0u64; shares.len().max(1)];
     let Some(m) = i.ncmoe else {
-        return (Vec::new(), true);
+        return (0, by_card, true);
     };
     let Some((layers, exact)) = crate::catalog::layer_experts(&i.model, a, f.id) else {
-        return (Vec::new(), false);
+        return (0, by_card, false);
     };
-    let moved = (0u32..)
-        .zip(layers)
-        .take(m.layers(a.layers) as usize)
-        .skip(cpu as usize)
-        .filter(|&(_, b)| b > 0)
-        .map(|(il, b)| (il, Bytes(b)))
-        .collect();
-    (moved, exact)
+    let on_cards = u64::from(a.layers.saturating_sub(cpu).max(1));
+    let sum = shares.iter().sum::<u64>().max(1);
+    let (mut k, mut upto, mut count) = (0, shares.first().copied().unwrap_or(0), 0);
+    let last = (m.layers(a.layers) as usize).min(layers.len());
+    for il in cpu as usize..last {
+        let b = layers[il];
+        // The layer's place among those on the cards, on the scale of the shares.
+        let at = (il as u64 - u64::from(cpu)).saturating_mul(sum) / on_cards;
+        while at >= upto && k + 1 < shares.len() {
+            k += 1;
+            upto += shares[k];
+        }
+        if b > 0 {
+            count += 1;
+            by_card[k] = by_card[k].saturating_add(b);
+        }
+    }
+    (count, by_card, exact)
 }
 
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
