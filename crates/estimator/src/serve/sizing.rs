@@ -120,10 +120,10 @@ fn experts_in_ram(
     let sum = shares.iter().sum::<u64>().max(1);
     let (mut k, mut upto, mut count) = (0, shares.first().copied().unwrap_or(0), 0);
     let last = (m.layers(a.layers) as usize).min(layers.len());
-    for il in cpu as usize..last {
-        let b = layers[il];
+    let moved = layers.get(cpu as usize..last).unwrap_or_default();
+    for (j, &b) in (0u64..).zip(moved) {
         // The layer's place among those on the cards, on the scale of the shares.
-        let at = (il as u64 - u64::from(cpu)).saturating_mul(sum) / on_cards;
+        let at = j.saturating_mul(sum) / on_cards;
         while at >= upto && k + 1 < shares.len() {
             k += 1;
             upto += shares[k];
