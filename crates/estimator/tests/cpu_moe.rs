@@ -234,3 +234,64 @@ fn on_several_cards_the_first_cards_give_up_their_layers_experts() {
         base.iter().sum::<u64>()
     );
 }
+
+/// A byte count as llama.cpp prints a buffer: MiB with two decimals.
+fn mib(b: u64) -> String {
+    format!("{:.2}", b as f64 / 1048576.0)
+}
+
+fn plan(q: &str) -> Estimate {
+    let d = from_query(q);
+    assert!(d.notices.is_empty(), "{q}: {:?}", d.notices);
+    estimate(&d.inputs)
+}
+
+#[test]
+fn the_experts_moved_are_the_buffers_llama_cpp_forks_print() {
+    // Qwen3-235B-A22B Q8_0 (lmstudio-community's file), ik_llama.cpp build 3772 (a llama.cpp
+    // fork with its buffer split), `--no-mmap`, `-ot "blk\.([6-9]|[1-9][0-9])\.ffn_.*_exps=CPU"`:
+    // 88 layers' experts on the CPU, "CPU buffer size = 215424.00 MiB"; with layers 15–93 (79):
+    // 193392.00 MiB; the token embedding "CUDA_Host buffer size = 630.59 MiB"; KV at 32,768
+    // cells f16 "6016.00 MiB" (https://github.com/ikawrakow/ik_llama.cpp/issues/629). Every
+    // layer's experts are alike at Q8_0, so the first 88 weigh what layers 6–93 do.
+    let q = "model=Qwen/Qwen3-235B-A22B&quant=Q8_0&engine=llama.cpp&gpu=h200&ctx=32768";
+    let e = plan(&format!("{q}&ncmoe=88"));
+    assert_eq!(mib(term(&e, "experts_host")), "215424.00");
+    assert_eq!(term(&e, "experts_host"), 215_424 * 1_048_576);
+    assert_eq!(mib(term(&e, "weights_host")), "630.59");
+    assert_eq!(mib(term(&e, "kv_cache")), "6016.00");
+    assert_eq!(
+        term(&plan(&format!("{q}&ncmoe=79")), "experts_host"),
+        193_392 * 1_048_576
+    );
+    // gpt-oss-120b, unsloth's "F16" file (MXFP4 experts), ik_llama.cpp build 3947, `-rtr`
+    // (mmap off) `--cpu-moe`: "CPU buffer size = 58244.06 MiB", "CUDA_Host buffer size =
+    // 1104.61 MiB" (https://github.com/ikawrakow/ik_llama.cpp/issues/895).
+    let e = plan(
+        "model=openai/gpt-oss-120b&quant=F16&engine=llama.cpp&gpu=rtx-4090&ctx=16768&ncmoe=all",
+    );
+    assert_eq!(mib(term(&e, "experts_host")), "58244.06");
+    assert_eq!(mib(term(&e, "weights_host")), "1104.61");
+}
+
+#[test]
+fn what_stays_on_the_card_is_what_llama_cpp_prints() {
+    // gpt-oss-20b MXFP4 on an RTX 3070, llama.cpp build 6699 (mainline), `-ngl 99 --n-cpu-moe 99
+    // -c 131072 -fa on`: "CUDA0 model buffer size = 1242.03 MiB", KV "3072.00 MiB" (global) +
+    // "18.00 MiB" (SWA), "CUDA_Host output buffer size = 0.77 MiB"; on ik_llama.cpp the same
+    // file's token embedding is its own "CPU buffer size = 586.82 MiB"
+    // (https://github.com/ikawrakow/ik_llama.cpp/issues/822). The weights on the card come
+    // from the catalog row's file size, bartowski's MXFP4 file listed as 12.1 GB (rounded), not
+    // ggml-org's file of the log: within 0.3 %, the rest exact to the print.
+    let e = plan(
+        "model=openai/gpt-oss-20b&quant=MXFP4&engine=llama.cpp&gpu=rtx-3070&ctx=131072&ncmoe=all",
+    );
+    let card = term(&e, "weights") as f64 / 1048576.0;
+    assert!(
+        (card / 1242.03 - 1.0).abs() < 0.003,
+        "{card:.2} MiB on the card"
+    );
+    assert_eq!(mib(term(&e, "kv_cache")), "3090.00");
+    assert_eq!(mib(term(&e, "weights_host")), "586.82");
+    assert_eq!(mib(term(&e, "logits")), "0.77");
+}
