@@ -15,6 +15,13 @@ mod views;
 /// Fetch what the first estimate needs of the catalog, then mount the calculator (which reads
 /// the rest, [`load_whole`]); on failure say why in the placeholder.
 pub fn start() {
+    // A link with a draft model (speculative decoding) is estimated by the whole calculator:
+    // this page reads no draft keys.
+    if cfg!(not(feature = "spec")) && query::raw_param(&dom::query(), "draft").is_some() {
+        dom::remove_placeholder();
+        dom::load_full();
+        return;
+    }
     wasm_bindgen_futures::spawn_local(async {
         match boot::load_first(&dom::query()).await {
             Ok(()) => mount(),
@@ -94,7 +101,8 @@ pub fn App() -> impl IntoView {
     move || match shown.get() & VIEW {
         HAND_OVER => {
             hand_over(st);
-            view! { <p class="boot-status" role="status">"Loading train mode…"</p> }.into_any()
+            view! { <p class="boot-status" role="status">"Loading the whole calculator…"</p> }
+                .into_any()
         }
         MISSING => view! { <Unavailable embed=embed /> }.into_any(),
         EMBED => view! { <EmbedView /> }.into_any(),

@@ -72,7 +72,7 @@ pub fn load_full() {
         boot.set_class_name("boot");
         status.set_class_name("boot-status");
         let _ = status.set_attribute("role", "status");
-        status.set_text_content(Some("Loading train mode…"));
+        status.set_text_content(Some("Loading the whole calculator…"));
         let _ = boot.append_child(&status);
         let _ = body.append_child(&boot);
     }
@@ -80,11 +80,13 @@ pub fn load_full() {
     // await init();`, beside it in `train/`): its name is here only, so nothing the first
     // estimate downloads points at it.
     let Ok(script) = d.create_element("script") else {
-        return boot_failed("train mode cannot be loaded in this browser");
+        return boot_failed("the whole calculator cannot be loaded in this browser");
     };
     let _ = script.set_attribute("type", "module");
     let failed = Closure::once_into_js(|| {
-        boot_failed("train mode could not be loaded (no network and no cached copy): reload")
+        boot_failed(
+            "the whole calculator could not be loaded (no network and no cached copy): reload",
+        )
     });
     let _ = script.add_event_listener_with_callback("error", failed.unchecked_ref());
     let _ = script.set_attribute("src", FULL_LOADER);

@@ -164,6 +164,8 @@ pub const fn term_class(name: TermName) -> &'static str {
         TermName::LayersHost => "t-layers-host",
         TermName::KvHost => "t-kv-host",
         TermName::ExpertsHost => "t-experts-host",
+        TermName::DraftWeights => "t-draft",
+        TermName::DraftKvCache => "t-draft-kv",
         TermName::Lora => "t-lora",
         TermName::Optimizer => "t-optimizer",
         TermName::Gradients => "t-gradients",

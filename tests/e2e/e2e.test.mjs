@@ -259,6 +259,21 @@ test('an ncmoe link: the importer sizes the experts, which then leave the card f
   await p2.close();
 });
 
+test('a link with a draft model is estimated by the whole calculator: the draft on the card, the command with -hfd', async () => {
+  const before = served.length;
+  const page = await open('?model=Qwen/Qwen3-32B&quant=Q4_K_M&engine=llama.cpp&gpu=h100-sxm&ctx=8192&par=2&draft=Qwen/Qwen3-0.6B');
+  await page.waitForSelector('.legend .swatch.t-draft-kv');
+  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+  assert.match(await page.textContent('.legend'), /Draft model weights \(-md\)[^]*Draft model KV cache/);
+  assert.match(await page.textContent('#command'), /-hfd bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q4_K_M -ngld 999 --draft-max 16/);
+  // The link keeps the draft, completed.
+  await page.waitForFunction(() => location.search.includes('ndraft=16'));
+  assert.match(page.url(), /draft=Qwen\/Qwen3-0\.6B&draftq=Q4_K_M&ndraft=16/);
+  assert.equal(await page.$$eval('#boot', (b) => b.length), 0);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('the ranking leads with five that fit and the configuration on screen; a skip link reaches the command', async () => {
   // Every Qwen3 variant and format fits on an H200: many more than five rows fit.
   const page = await open('?model=Qwen/Qwen3-0.6B&gpu=h200&ctx=4096');

@@ -18,13 +18,8 @@ fn at(extra: &str) -> Estimate {
     estimate(&d.inputs)
 }
 
-fn term(e: &Estimate, name: &str) -> u64 {
-    e.terms
-        .iter()
-        .filter(|t| t.name.id() == name)
-        .map(|t| t.bytes.get())
-        .sum()
-}
+mod common;
+use common::term;
 
 /// One Qwen3-30B-A3B layer's experts: gate and up `[2048 → 768] × 128`, down `[768 → 2048] × 128`.
 fn layer_experts(gate_up_row: u64, down_row: u64) -> u64 {

@@ -286,6 +286,10 @@ pub struct Inputs {
     /// the first N layers stay in system RAM. `None` = every expert on the cards.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ncmoe: Option<CpuMoe>,
+    /// Speculative decoding with a draft model (`draft=`, `draftq=`, `ndraft=`; llama.cpp
+    /// `-md`). `None` = no draft. (Boxed: the inputs are cloned often, a draft seldom set.)
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub draft: Option<Box<Draft>>,
     /// Compact view for iframes.
     pub embed: bool,
     /// The Hub revision (commit sha) an imported model was read at (`rev=`): a shared link
@@ -330,6 +334,7 @@ impl Default for Inputs {
             ngl: None,
             nkvo: false,
             ncmoe: None,
+            draft: None,
             embed: false,
             rev: None,
             file: None,
@@ -368,6 +373,20 @@ impl Inputs {
     }
 }
 
+/// Speculative decoding's draft model, as the link gives it.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Draft {
+    /// A catalog variant id (`draft=`); empty when only `draftq=` or `ndraft=` were given.
+    #[serde(rename = "draft")]
+    pub model: String,
+    /// Its format (`draftq=`); `None` = chosen from the main model's.
+    #[serde(rename = "draftq", skip_serializing_if = "Option::is_none")]
+    pub quant: Option<Quant>,
+    /// Draft tokens per step (`ndraft=`, llama.cpp `--draft-max`; its default is 16).
+    #[serde(rename = "ndraft", skip_serializing_if = "Option::is_none")]
+    pub max: Option<u32>,
+}
+
 /// Accepted ranges (inclusive). Outside them a value is refused with a notice. These are input
 /// sanity bounds, not facts about models: 16M tokens covers the longest context in the catalog (Llama 4
 /// Scout's 10M); 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
@@ -399,6 +418,8 @@ pub mod limits {
     pub const RAM_BW_GBS: (f64, f64) = (1.0, 10_000.0);
     /// llama.cpp `-ngl` (layers on the GPU; anything above the model's layers + 1 means all).
     pub const NGL: (u32, u32) = (0, 10_000);
+    /// Draft tokens per step (llama.cpp `--draft-max`).
+    pub const NDRAFT: (u32, u32) = (1, 256);
     /// Most GPUs in a `free=` or `pick=` list.
     pub const GPUS: usize = 64;
 }

@@ -20,6 +20,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         global_layers,
         offload_and_bandwidth_pins,
         experts_in_ram,
+        draft_model,
         mixed_cards,
         parallel_pins,
         train_gpus,
@@ -185,6 +186,83 @@ fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
         i.bw = None;
     }
 }
+
+/// `draft=` (speculative decoding, llama.cpp `-md`): llama.cpp's draft model, in a GGUF
+/// format it has: `draftq=` when the draft has it, else the main model's format, else the
+/// draft's first GGUF (the catalog lists each variant's formats most precise first); the draft
+/// tokens per step default to llama.cpp's 16 (`--draft-max`, common/common.h). Without a draft
+/// model, `draftq=` and `ndraft=` mean nothing.
+#[cfg(feature = "spec")]
+fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
+    let mut say = |key: &str, message: String| {
+        notices.push(Notice {
+            key: key.into(),
+            message,
+        })
+    };
+    let Some(d) = i.draft.as_deref_mut() else {
+        return;
+    };
+    if d.model.is_empty() {
+        let key = if d.quant.is_some() {
+            "draftq"
+        } else {
+            "ndraft"
+        };
+        say(
+            key,
+            "draftq and ndraft need a draft model (draft=); ignored".into(),
+        );
+        i.draft = None;
+        return;
+    }
+    let why = match i.engine {
+        Engine::LlamaCpp => None,
+        Engine::Ollama => Some("Ollama has no draft-model setting".to_string()),
+        e => Some(format!(
+            "a draft model on {} is not estimated yet (llama.cpp's -md is)",
+            e.label()
+        )),
+    };
+    let gguf = crate::catalog::quant::Container::Gguf;
+    let draft = catalog().variant(&d.model).map(|(_, v)| v);
+    let has = |q: Quant| {
+        draft.is_some_and(|v| v.formats.iter().any(|f| f.id == q && f.container == gguf))
+    };
+    let first = draft.and_then(|v| v.formats.iter().find(|f| f.container == gguf));
+    let first = match (why, first) {
+        (Some(w), _) => Err(w),
+        (None, None) => Err(format!("{} has no GGUF file in the catalog", d.model)),
+        (None, Some(f)) => Ok(f.id),
+    };
+    let first = match first {
+        Ok(q) => q,
+        Err(w) => {
+            say("draft", format!("{w}; no draft"));
+            i.draft = None;
+            return;
+        }
+    };
+    let q = match d.quant {
+        Some(q) if has(q) => q,
+        asked => {
+            let q = if has(i.quant) { i.quant } else { first };
+            if let Some(a) = asked {
+                say(
+                    "draftq",
+                    format!("{} has no {a} GGUF in the catalog; using {q}", d.model),
+                );
+            }
+            q
+        }
+    };
+    d.quant = Some(q);
+    d.max = Some(d.max.unwrap_or(16));
+}
+
+/// A build without the `spec` feature reads no draft keys.
+#[cfg(not(feature = "spec"))]
+fn draft_model(_: &mut Inputs, _: &mut Vec<Notice>) {}
 
 /// `ncmoe=` (llama.cpp `--n-cpu-moe` / `--cpu-moe`): llama.cpp's own flag, on a mixture of
 /// experts; 0 layers is no flag.

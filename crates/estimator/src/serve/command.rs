@@ -141,6 +141,35 @@ impl Cmd<'_> {
     }
 }
 
+/// `draft=`: llama-server's draft model from its Hugging Face repo (`-hfd repo:quant`), every
+/// layer on the GPU (`-ngld 999`), and the draft tokens per step (`--draft-max`), always
+/// written.
+#[cfg(feature = "spec")]
+fn draft_flags(s: &mut String, i: &Inputs) {
+    let Some((d, q)) = i.draft.as_deref().and_then(|d| Some((&d.model, d.quant?))) else {
+        return;
+    };
+    let repo = catalog()
+        .variant(d)
+        .and_then(|(_, v)| {
+            v.formats
+                .iter()
+                .find(|f| f.id == q && f.container == crate::catalog::quant::Container::Gguf)
+        })
+        .map_or("", |f| f.repo.as_str());
+    if repo.is_empty() {
+        return;
+    }
+    s.push_str(&format!(
+        " -hfd {repo}:{} -ngld 999 --draft-max {}",
+        q.id(),
+        i.draft.as_deref().and_then(|d| d.max).unwrap_or(16)
+    ));
+}
+
+#[cfg(not(feature = "spec"))]
+fn draft_flags(_: &mut String, _: &Inputs) {}
+
 /// llama-server's command line.
 fn llama_cpp(c: &Cmd) -> String {
     let Cmd {
@@ -181,6 +210,7 @@ fn llama_cpp(c: &Cmd) -> String {
     if i.kvu {
         s.push_str(" -kvu");
     }
+    draft_flags(&mut s, i);
     // llama.cpp's spelling; `auto` is its default f16. A quantized V cache needs flash
     // attention.
     let (gk, gv) = (tk.ggml().unwrap_or_default(), tv.ggml().unwrap_or_default());

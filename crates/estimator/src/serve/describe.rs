@@ -24,6 +24,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
             TermName::Overhead => overhead::domain(i.engine),
             TermName::Logits => logits::DOMAIN,
             TermName::LayersHost | TermName::KvHost | TermName::ExpertsHost => weights::DOMAIN,
+            TermName::DraftWeights | TermName::DraftKvCache => DRAFT_DOMAIN,
             _ => "",
         };
         t.outside_domain = outside_domain(t.name, i, v, s);
@@ -67,6 +68,8 @@ fn term_text(
         TermName::LayersHost => (host_layers_text(i, a, s), OFFLOAD_PROVENANCE),
         TermName::KvHost => (host_kv_text(i, a, s), OFFLOAD_PROVENANCE),
         TermName::ExpertsHost => (host_experts_text(i, s), EXPERTS_PROVENANCE),
+        TermName::DraftWeights => (draft_text(i, false), DRAFT_PROVENANCE),
+        TermName::DraftKvCache => (draft_text(i, true), DRAFT_PROVENANCE),
         // Train-mode terms are described by the training module.
         TermName::Lora
         | TermName::Optimizer
@@ -230,6 +233,39 @@ fn host_experts_text(i: &Inputs, s: &Sizing) -> String {
         }
     )
 }
+
+/// The draft model's weights (`kv`: its KV cache) in words (none in a build without the `spec`
+/// feature, which has no draft).
+#[cfg(not(feature = "spec"))]
+fn draft_text(_: &Inputs, _: bool) -> String {
+    String::new()
+}
+
+/// The draft model's weights (`kv`: its KV cache) in words.
+#[cfg(feature = "spec")]
+fn draft_text(i: &Inputs, kv: bool) -> String {
+    let Some((d, q)) = i.draft.as_deref().and_then(|d| Some((&d.model, d.quant?))) else {
+        return String::new();
+    };
+    if !kv {
+        return format!("the {d} {q} file, every layer on the GPU (-ngld), less its token embedding in host RAM");
+    }
+    let cells = if i.kvu {
+        i.ctx.saturating_mul(i.par)
+    } else {
+        i.ctx
+    };
+    format!(
+        "{} slot(s) × one draft context each of {cells} cells (the target's context per sequence), K and V at f16, {d}'s layers as its own KV cache counts them",
+        i.par.max(1)
+    )
+}
+
+/// Where the draft model's memory comes from.
+const DRAFT_PROVENANCE: &str = prose!("llama-server loads the draft model (-md) once and creates one draft context per slot (tools/server/server.cpp, init: slot.ctx_dft = llama_init_from_model(model_dft, cparams_dft)), of -cd cells or else the target's context per sequence (llama_n_ctx_seq), its cache at -ctkd/-ctvd (F16 by default), -ngld layers on the GPU, the target's other context parameters copied (params_dft = params_base).");
+
+/// Where the draft model's memory was checked.
+const DRAFT_DOMAIN: &str = prose!("llama.cpp's llama-server with a catalog draft model in a GGUF file, every draft layer on the GPU, its cache at F16; its weights and KV cache by the same rules as the target's (byte-exact KV). Not counted: each draft context's compute buffer (a few hundred MiB per slot at the default batch for a large vocabulary), -cd, -ngld and -devd set otherwise. No startup log with a draft model compared yet.");
 
 /// Where the `--n-cpu-moe` placement comes from.
 const EXPERTS_PROVENANCE: &str = prose!("llama.cpp's --n-cpu-moe N adds a CPU buffer-type override for blk.i.ffn_(up|down|gate|gate_up)_(ch|)exps of each layer i < N, --cpu-moe for every layer (common/arg.cpp; LLM_FFN_EXPS_REGEX and llm_ffn_exps_block_regex in common/common.h); the router, the shared experts, attention and the KV cache stay on the GPU; the tensors' bytes by llama.cpp's per-tensor types for the mix (src/llama-quant.cpp, llama_tensor_get_type).");

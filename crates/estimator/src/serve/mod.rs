@@ -338,6 +338,10 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     if s.logits > Bytes::ZERO {
         terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
     }
+    if let Some((w, k)) = crate::serve::sizing::drafted(s) {
+        terms.push(Term::new(TermName::DraftWeights, w, Place::Device));
+        terms.push(Term::new(TermName::DraftKvCache, k, Place::Device));
+    }
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
     let pool = i
@@ -360,7 +364,10 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         quant: f.id.to_string(),
         format: Some(FileUsed::of(f)),
         engine: i.engine.id(),
-        total_device_bytes: s.weights.device + s.kv.total + s.overhead.bytes,
+        total_device_bytes: s.weights.device
+            + s.kv.total
+            + s.overhead.bytes
+            + crate::serve::sizing::drafted(s).map_or(Bytes::ZERO, |(w, k)| w + k),
         total_host_bytes: s.weights.host
             + s.logits
             + s.offload

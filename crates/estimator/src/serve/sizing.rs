@@ -40,6 +40,8 @@ pub(crate) struct Sizing {
     /// `ncmoe=`: the routed-expert bytes each card's layers gave up to system RAM (they sum to
     /// [`Offload::experts_host`]; empty without an offload).
     pub experts_moved: Vec<Bytes>,
+    /// Speculative decoding's draft model (`draft=`): its weights and KV cache on the cards.
+    pub draft: Option<(Bytes, Bytes)>,
     /// Layers of each pipeline stage (`[1]` without stages).
     pub stages: Vec<u64>,
     /// vLLM and SGLang on several alike cards: the split chosen and why.
@@ -136,6 +138,64 @@ fn experts_in_ram(
     (count, by_card, exact)
 }
 
+/// `draft=` (llama.cpp `-md`): the draft model's weights on the cards and its KV cache. llama-
+/// server loads the draft once and gives every slot its own draft context of one sequence
+/// (`init` in tools/server/server.cpp: `slot.ctx_dft = llama_init_from_model(model_dft,
+/// cparams_dft)` per slot), of `-cd` cells or else the target's context per sequence
+/// (`llama_n_ctx_seq`: the whole `-c` with `-kvu`, `-c / -np` without), its K and V at the
+/// draft's cache types (`-ctkd`/`-ctvd`, F16 by default), every layer on the GPU (`-ngld`), the
+/// target's other context settings copied (`params_dft = params_base`). So: the draft sized as
+/// a model of its own at that context and one slot, its KV times the slots. The draft
+/// contexts' compute buffers are not counted (see the term's domain).
+#[cfg(feature = "spec")]
+fn draft(i: &Inputs) -> Option<(Bytes, Bytes)> {
+    use crate::catalog::quant::Container;
+    let dr = i.draft.as_deref()?;
+    let q = dr.quant?;
+    let (_, v) = crate::catalog::catalog().variant(&dr.model)?;
+    let f = v
+        .formats
+        .iter()
+        .find(|f| f.id == q && f.container == Container::Gguf)?;
+    let d = Inputs {
+        model: v.id.clone(),
+        quant: q,
+        ctx: if i.kvu {
+            i.ctx.saturating_mul(i.par)
+        } else {
+            i.ctx
+        },
+        par: 1,
+        kv: crate::catalog::engine::KvDtype::F16,
+        kv_v: None,
+        kvu: false,
+        ngl: None,
+        ncmoe: None,
+        gl: None,
+        mmproj: false,
+        draft: None,
+        ..i.clone()
+    };
+    let s = size_at(&d, &v.arch, f, None);
+    Some((s.weights.device, s.kv.total.times(u64::from(i.par.max(1)))))
+}
+
+/// A build without the `spec` feature has no draft model.
+#[cfg(not(feature = "spec"))]
+fn draft(_: &Inputs) -> Option<(Bytes, Bytes)> {
+    None
+}
+
+/// The draft model's weights and KV cache of `s` (none in a build without the `spec` feature:
+/// its code then leaves the build).
+pub(crate) fn drafted(s: &Sizing) -> Option<(Bytes, Bytes)> {
+    if cfg!(feature = "spec") {
+        s.draft
+    } else {
+        None
+    }
+}
+
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
 /// rule, one card or mixed cards).
 pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizing {
@@ -213,6 +273,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         stage_weights,
         split: (tp_size, pp_size),
         experts_moved,
+        draft: draft(i),
         stages,
         choice: None,
     }
@@ -358,17 +419,28 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
         }
     };
     let o = s.overhead.bytes.split(&vec![1; n]);
+    // The draft model's layers split over the cards as the target's are.
+    let (dw, dk) = drafted(s).map_or((Vec::new(), Vec::new()), |(w, k)| {
+        (w.split(&s.shares), k.split(&s.shares))
+    });
     (0..n)
-        .map(|k| CardUse {
-            index: k as u32,
-            bytes: w[k] + s.kv.per_card[k] + o[k],
-            capacity: s.capacities[k],
-            budget: s.budgets[k],
-            terms: vec![
+        .map(|k| {
+            let mut terms = vec![
                 (TermName::Weights, w[k]),
                 (TermName::KvCache, s.kv.per_card[k]),
                 (TermName::Overhead, o[k]),
-            ],
+            ];
+            if let (Some(&dw), Some(&dk)) = (dw.get(k), dk.get(k)) {
+                terms.push((TermName::DraftWeights, dw));
+                terms.push((TermName::DraftKvCache, dk));
+            }
+            CardUse {
+                index: k as u32,
+                bytes: terms.iter().fold(Bytes::ZERO, |t, &(_, b)| t + b),
+                capacity: s.capacities[k],
+                budget: s.budgets[k],
+                terms,
+            }
         })
         .collect()
 }

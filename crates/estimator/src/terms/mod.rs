@@ -41,6 +41,11 @@ ids! {
         /// Routed experts of the first layers kept in host RAM by `--n-cpu-moe` / `--cpu-moe`
         /// (serve, llama.cpp).
         ExpertsHost = "experts_host",
+        /// The draft model of speculative decoding, its weights on the cards (serve, llama.cpp
+        /// `-md`).
+        DraftWeights = "draft_weights",
+        /// The draft model's KV cache: one context per slot (serve, llama.cpp `-md`).
+        DraftKvCache = "draft_kv_cache",
         /// LoRA adapters (train).
         Lora = "lora",
         /// Optimizer states (train).
@@ -66,6 +71,8 @@ impl TermName {
             TermName::LayersHost => "Layers kept in host RAM (-ngl)",
             TermName::KvHost => "KV cache in host RAM",
             TermName::ExpertsHost => "Experts kept in host RAM (--n-cpu-moe)",
+            TermName::DraftWeights => "Draft model weights (-md)",
+            TermName::DraftKvCache => "Draft model KV cache",
             TermName::Lora => "LoRA adapters",
             TermName::Optimizer => "Optimizer states",
             TermName::Gradients => "Gradients",

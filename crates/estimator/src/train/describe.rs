@@ -102,7 +102,9 @@ fn term_text(name: TermName, t: &TrainInputs, b: &Breakdown) -> (String, &'stati
         | TermName::Logits
         | TermName::LayersHost
         | TermName::KvHost
-        | TermName::ExpertsHost => (String::new(), ""),
+        | TermName::ExpertsHost
+        | TermName::DraftWeights
+        | TermName::DraftKvCache => (String::new(), ""),
     }
 }
 

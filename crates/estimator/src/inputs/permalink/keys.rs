@@ -15,6 +15,7 @@ use std::str::FromStr;
 pub(super) fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Result<(), String> {
     apply_serve(i, key, val, seen)
         .or_else(|| apply_engine(i, key, val, seen))
+        .or_else(|| apply_spec(i, key, val))
         .or_else(|| apply_filter(i, key, val))
         .or_else(|| apply_train(&mut i.train, key, val))
         .unwrap_or_else(|| Err("unknown parameter, ignored".into()))
@@ -79,6 +80,32 @@ fn apply_engine(
         "file" => repo_path(val).map(|f| i.file = Some(f)),
         _ => return None,
     })
+}
+
+/// Speculative decoding (a build without the `spec` feature, the page's first load, reads none
+/// of them: it hands a link with `draft=` to the whole calculator).
+#[cfg(feature = "spec")]
+fn apply_spec(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>> {
+    Some(match key {
+        "draft" => draft(val).map(|m| i.draft.get_or_insert_default().model = m),
+        "draftq" => quant(val).map(|q| i.draft.get_or_insert_default().quant = Some(q)),
+        "ndraft" => num(val, limits::NDRAFT).map(|v| i.draft.get_or_insert_default().max = Some(v)),
+        _ => return None,
+    })
+}
+
+#[cfg(not(feature = "spec"))]
+fn apply_spec(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> {
+    None
+}
+
+/// A draft model: a catalog variant's id.
+#[cfg(feature = "spec")]
+fn draft(val: &str) -> Result<String, String> {
+    let (_, v) = catalog()
+        .variant(val)
+        .ok_or_else(|| format!("draft model {} is not in the catalog; no draft", quote(val)))?;
+    Ok(v.id.clone())
 }
 
 /// The best-model filters.

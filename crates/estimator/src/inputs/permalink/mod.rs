@@ -117,6 +117,25 @@ fn encode_train(s: &mut String, t: &TrainInputs) {
 
 /// What is written only when it differs from the default: the projector, offload, bandwidths,
 /// the picked cards, the embed view, the revision and the file.
+/// `draft=`, `draftq=`, `ndraft=` (none in a build without the `spec` feature, which reads
+/// none of them).
+#[cfg(feature = "spec")]
+fn encode_draft(s: &mut String, i: &Inputs) {
+    let Some(d) = &i.draft else {
+        return;
+    };
+    let _ = write!(s, "&draft={}", escape(&d.model));
+    if let Some(q) = d.quant {
+        let _ = write!(s, "&draftq={}", escape(q.id()));
+    }
+    if let Some(n) = d.max {
+        let _ = write!(s, "&ndraft={n}");
+    }
+}
+
+#[cfg(not(feature = "spec"))]
+fn encode_draft(_: &mut String, _: &Inputs) {}
+
 fn encode_run(s: &mut String, i: &Inputs) {
     if !i.mmproj {
         s.push_str("&mmproj=0");
@@ -139,6 +158,7 @@ fn encode_run(s: &mut String, i: &Inputs) {
     if let Some(m) = i.ncmoe {
         let _ = write!(s, "&ncmoe={m}");
     }
+    encode_draft(s, i);
     if !i.train.pick.is_empty() {
         let v: Vec<String> = i.train.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
@@ -268,7 +288,7 @@ struct Keys {
 /// Set one key. Err = why the value was refused (the default stays).
 /// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
 /// names each one; a test holds both lists to the decoder).
-pub const KEYS: [&str; 45] = [
+pub const KEYS: [&str; 48] = [
     "v",
     "mode",
     "model",
@@ -296,6 +316,9 @@ pub const KEYS: [&str; 45] = [
     "ngl",
     "nkvo",
     "ncmoe",
+    "draft",
+    "draftq",
+    "ndraft",
     "embed",
     "rev",
     "file",
