@@ -234,6 +234,7 @@ mod tests {
             prefill_tps: None,
             ttft_s: None,
             measured: None,
+            spec_speedup: None,
         };
         assert_eq!(
             speed(&s, 4, 8192),

@@ -90,6 +90,13 @@ fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
         speed_basis(e, sp),
         sp.decode_tps_start,
     );
+    if let Some(x) = &sp.spec_speedup {
+        s.push_str(&format!(
+            "  with the draft model: published llama.cpp draft runs measured {}× to {}× this speed (its own gain depends on how often the draft is accepted)\n",
+            fitcard_estimator::units::Shortest(x.low),
+            fitcard_estimator::units::Shortest(x.high),
+        ));
+    }
     if let Some(pf) = sp.prefill() {
         s.push_str(&format!(
             "  prefill ≈{:.0} tokens/s, first token after ≈{:.2} s for a prompt that fills the context (batch 1)\n",

@@ -470,6 +470,22 @@ pub struct Speed {
     /// ([`crate::serve::measured`]).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub measured: Option<crate::catalog::MeasuredSpeed>,
+    /// With a draft model (`draft=`): the decode speedup published speculative runs measured,
+    /// a range with its sources (this configuration's own depends on how often the draft is
+    /// accepted); [`Speed::decode_tps`] is the target alone.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec_speedup: Option<SpecSpeedup>,
+}
+
+/// Speculative decoding's measured decode speedup over the target alone, a range.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct SpecSpeedup {
+    /// The smallest published speedup (below 1: slower).
+    pub low: f64,
+    /// The largest.
+    pub high: f64,
+    /// The runs, with their URLs.
+    pub source: &'static str,
 }
 
 impl Speed {

@@ -15,7 +15,10 @@ fn every_serve_term_has_its_section_on_the_method_page() {
     ];
     for &t in TermName::ALL.iter().filter(|t| !train.contains(t)) {
         let anchor = format!("{{#{}}}", t.id());
-        assert!(method.contains(&anchor), "docs/method.md lacks a section {anchor}");
+        assert!(
+            method.contains(&anchor),
+            "docs/method.md lacks a section {anchor}"
+        );
     }
     // Train mode's terms share one section.
     assert!(method.contains("{#train}"));

@@ -115,3 +115,22 @@ fn engines_without_a_draft_setting_and_unknown_drafts_are_refused_by_name() {
     let (_, notes) = plan(&format!("{Q}&draft=Qwen/Qwen3-0.6B&ndraft=0"));
     assert!(!notes.is_empty());
 }
+
+#[test]
+fn the_speed_says_what_published_draft_runs_gained() {
+    let (e, _) = plan(&format!("{Q}&draft=Qwen/Qwen3-0.6B"));
+    let x = e
+        .speed
+        .as_ref()
+        .and_then(|s| s.spec_speedup.clone())
+        .expect("a range");
+    assert!(x.low < 1.0 && x.high > 1.5, "{x:?}");
+    assert!(
+        x.source
+            .matches("https://github.com/ggml-org/llama.cpp/")
+            .count()
+            == 2
+    );
+    let (none, _) = plan(Q);
+    assert!(none.speed.and_then(|s| s.spec_speedup).is_none());
+}
