@@ -187,7 +187,7 @@ pub fn layer_experts_text(layers: &[u64], exact: bool) -> String {
 const MOST_LAYERS: usize = 4096;
 
 /// Read [`layer_experts_text`]'s line back; None when it is not one (bounded: at most
-/// [`MOST_LAYERS`] numbers, each a u64).
+/// 4,096 numbers, each a u64).
 pub fn layer_experts_from_text(s: &str) -> Option<(Vec<u64>, bool)> {
     let mut words = s.split(' ');
     let exact = match words.next()? {
