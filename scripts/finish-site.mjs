@@ -103,7 +103,8 @@ if (read('index.html').includes(CSP_META)) {
 
 // 0c. index.html's inline scripts minified as the glue is (terser, top-level names kept: the
 // page reads `window.fitcardGpu`, and the tag above is a global): they are in every first
-// transfer (−450 B gzip on the build of 2026-12). The policy below hashes what is written.
+// transfer (−450 B gzip on the build of 2026-12), and the whitespace between its tags. The
+// policy below hashes what is written.
 {
   const { createRequire } = await import('node:module');
   const require = createRequire(new URL('../.tools/node_modules/', import.meta.url));
@@ -115,7 +116,8 @@ if (read('index.html').includes(CSP_META)) {
     if (!out.code) fail('terser gave nothing for an inline script of index.html');
     html = html.replace(`<script${m[1]}>${m[2]}</script>`, () => `<script${m[1]}>${out.code}</script>`);
   }
-  fs.writeFileSync(file('index.html'), html);
+  // The indentation between tags goes too (no text lives there; the scripts are minified).
+  fs.writeFileSync(file('index.html'), html.replace(/>\s+</g, '><'));
 }
 
 const attr = (s) => s.replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;');

@@ -31,6 +31,8 @@ pub enum Edit {
     Kv(KvDtype),
     Kvu(bool),
     Ubatch(u32),
+    /// Layers whose routed experts stay in system RAM (`ncmoe=`; 0: none).
+    CpuMoe(u32),
     SwaFull(bool),
     Util(f64),
     /// Load the repo's vision projector (`mmproj=`).
@@ -110,6 +112,10 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         }
         Edit::Kvu(b) => i.kvu = b,
         Edit::Ubatch(u) => i.ubatch = u.clamp(limits::UBATCH.0, limits::UBATCH.1),
+        // More layers than the model has are all of them (`CpuMoe::layers`).
+        Edit::CpuMoe(n) => {
+            i.ncmoe = (n > 0).then_some(fitcard_estimator::inputs::CpuMoe::Layers(n))
+        }
         Edit::SwaFull(b) => i.swa_full = b,
         Edit::Mmproj(b) => i.mmproj = b,
         Edit::Gl(g) => i.gl = g.filter(|g| g.is_finite()).map(|g| g.clamp(0.0, 4096.0)),

@@ -254,6 +254,13 @@ test('an ncmoe link: the importer sizes the experts, which then leave the card f
   const p2 = await open(q);
   assert.ok(withFlag < (await weights(p2)) - 5, `${withFlag} GiB with ncmoe=20`);
   assert.equal(await p2.$('.legend .swatch.t-experts-host'), null);
+  // The field in the engine settings does the same from the keyboard.
+  await p2.click('details.knobs summary');
+  await p2.fill('#ncmoe', '20');
+  await p2.press('#ncmoe', 'Enter');
+  await p2.waitForSelector('.legend .swatch.t-experts-host', { timeout: 30000 });
+  assert.equal(await weights(p2), withFlag);
+  await p2.waitForFunction(() => location.search.includes('ncmoe=20'));
   assert.deepEqual(pageErrors, []);
   await page.close();
   await p2.close();

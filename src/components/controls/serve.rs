@@ -208,6 +208,22 @@ pub fn EngineKnobs() -> impl IntoView {
                         }
                     })
                 />
+                // A mixture of experts: the routed experts of the first layers can stay in
+                // system RAM (a dense model's is refused with a notice).
+                <NumberField
+                    id="ncmoe"
+                    label="Experts in RAM, layers (--n-cpu-moe)"
+                    bounds=(0.0, f64::from(limits::NGL.1))
+                    step=1.0
+                    value=Signal::derive(move || {
+                        i.with(|i| i.ncmoe.map_or(0, |m| m.layers(limits::NGL.1)).to_string())
+                    })
+                    on_change=Callback::new(move |v: String| {
+                        if let Ok(n) = v.parse::<u32>() {
+                            st.edit(Edit::CpuMoe(n));
+                        }
+                    })
+                />
             </Show>
             // llama.cpp puts a multimodal repo's vision projector on card 0 unless told not to.
             <Show when=move || i.with(choices::has_projector)>

@@ -406,3 +406,17 @@ fn train_candidate_sets_model_and_method() {
     assert_eq!(i.model, last.model);
     assert_eq!(i.train.method, m);
 }
+
+#[test]
+fn the_experts_field_sets_and_clears_ncmoe() {
+    let mut i = from_query("model=Qwen/Qwen3-30B-A3B&quant=Q4_K_M&engine=llama.cpp").inputs;
+    apply(&mut i, Edit::CpuMoe(20));
+    assert!(encode(&i).contains("&ncmoe=20"), "{}", encode(&i));
+    // More than the model's layers: every layer (the estimate moves all 48 layers' experts).
+    apply(&mut i, Edit::CpuMoe(500));
+    let e = fitcard_estimator::estimate(&i);
+    assert_eq!(e.offload.map(|o| o.expert_layers), Some(48));
+    apply(&mut i, Edit::CpuMoe(0));
+    assert_eq!(i.ncmoe, None);
+    assert!(!encode(&i).contains("ncmoe"));
+}
