@@ -387,6 +387,43 @@ pub struct Draft {
     pub max: Option<u32>,
 }
 
+/// llama.cpp's draft tokens per step when `--draft-max` is not given (common/common.h,
+/// `common_params_speculative::n_max = 16`).
+pub const DRAFT_MAX_DEFAULT: u32 = 16;
+
+#[cfg(feature = "spec")]
+impl Draft {
+    /// The draft's GGUF file in its chosen format, from the catalog (None before the inputs
+    /// are normalized, or for a format the draft lacks).
+    pub fn file(&self) -> Option<&'static crate::catalog::Format> {
+        let q = self.quant?;
+        gguf(&self.model, q)
+    }
+}
+
+/// `model`'s GGUF file in format `q`, from the catalog.
+#[cfg(feature = "spec")]
+pub(crate) fn gguf(model: &str, q: Quant) -> Option<&'static crate::catalog::Format> {
+    let (_, v) = crate::catalog::catalog().variant(model)?;
+    v.formats
+        .iter()
+        .find(|f| f.id == q && f.container == crate::catalog::quant::Container::Gguf)
+}
+
+#[cfg(feature = "spec")]
+impl Inputs {
+    /// The cells of each draft context: llama-server gives it the target's context per
+    /// sequence (`llama_n_ctx_seq`: the whole `-c` with `-kvu`, `-c / -np` without), written
+    /// here as the context per request times the slots sharing a unified cache.
+    pub fn draft_cells(&self) -> u32 {
+        if self.kvu {
+            self.ctx.saturating_mul(self.par)
+        } else {
+            self.ctx
+        }
+    }
+}
+
 /// Accepted ranges (inclusive). Outside them a value is refused with a notice. These are input
 /// sanity bounds, not facts about models: 16M tokens covers the longest context in the catalog (Llama 4
 /// Scout's 10M); 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within

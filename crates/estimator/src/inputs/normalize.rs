@@ -224,24 +224,24 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
             e.label()
         )),
     };
-    let gguf = crate::catalog::quant::Container::Gguf;
-    let draft = catalog().variant(&d.model).map(|(_, v)| v);
-    let has = |q: Quant| {
-        draft.is_some_and(|v| v.formats.iter().any(|f| f.id == q && f.container == gguf))
-    };
-    let first = draft.and_then(|v| v.formats.iter().find(|f| f.container == gguf));
-    let first = match (why, first) {
-        (Some(w), _) => Err(w),
-        (None, None) => Err(format!("{} has no GGUF file in the catalog", d.model)),
-        (None, Some(f)) => Ok(f.id),
-    };
-    let first = match first {
-        Ok(q) => q,
-        Err(w) => {
-            say("draft", format!("{w}; no draft"));
-            i.draft = None;
-            return;
-        }
+    if let Some(w) = why {
+        say("draft", format!("{w}; no draft"));
+        i.draft = None;
+        return;
+    }
+    let has = |q: Quant| crate::inputs::gguf(&d.model, q).is_some();
+    let first = catalog().variant(&d.model).and_then(|(_, v)| {
+        v.formats
+            .iter()
+            .find(|f| f.container == crate::catalog::quant::Container::Gguf)
+    });
+    let Some(first) = first.map(|f| f.id) else {
+        say(
+            "draft",
+            format!("{} has no GGUF file in the catalog; no draft", d.model),
+        );
+        i.draft = None;
+        return;
     };
     let q = match d.quant {
         Some(q) if has(q) => q,
@@ -257,7 +257,7 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
         }
     };
     d.quant = Some(q);
-    d.max = Some(d.max.unwrap_or(16));
+    d.max = Some(d.max.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT));
 }
 
 /// A build without the `spec` feature reads no draft keys.

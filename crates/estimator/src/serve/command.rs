@@ -146,24 +146,17 @@ impl Cmd<'_> {
 /// written.
 #[cfg(feature = "spec")]
 fn draft_flags(s: &mut String, i: &Inputs) {
-    let Some((d, q)) = i.draft.as_deref().and_then(|d| Some((&d.model, d.quant?))) else {
+    let Some(d) = i.draft.as_deref() else {
         return;
     };
-    let repo = catalog()
-        .variant(d)
-        .and_then(|(_, v)| {
-            v.formats
-                .iter()
-                .find(|f| f.id == q && f.container == crate::catalog::quant::Container::Gguf)
-        })
-        .map_or("", |f| f.repo.as_str());
-    if repo.is_empty() {
+    let Some(f) = d.file().filter(|f| !f.repo.is_empty()) else {
         return;
-    }
+    };
     s.push_str(&format!(
-        " -hfd {repo}:{} -ngld 999 --draft-max {}",
-        q.id(),
-        i.draft.as_deref().and_then(|d| d.max).unwrap_or(16)
+        " -hfd {}:{} -ngld 999 --draft-max {}",
+        f.repo,
+        f.id.id(),
+        d.max.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT)
     ));
 }
 

@@ -250,11 +250,7 @@ fn draft_text(i: &Inputs, kv: bool) -> String {
     if !kv {
         return format!("the {d} {q} file, every layer on the GPU (-ngld), less its token embedding in host RAM");
     }
-    let cells = if i.kvu {
-        i.ctx.saturating_mul(i.par)
-    } else {
-        i.ctx
-    };
+    let cells = i.draft_cells();
     format!(
         "{} slot(s) × one draft context each of {cells} cells (the target's context per sequence), K and V at f16, {d}'s layers as its own KV cache counts them",
         i.par.max(1)

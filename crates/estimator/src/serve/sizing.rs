@@ -149,22 +149,13 @@ fn experts_in_ram(
 /// contexts' compute buffers are not counted (see the term's domain).
 #[cfg(feature = "spec")]
 fn draft(i: &Inputs) -> Option<(Bytes, Bytes)> {
-    use crate::catalog::quant::Container;
     let dr = i.draft.as_deref()?;
-    let q = dr.quant?;
+    let f = dr.file()?;
     let (_, v) = crate::catalog::catalog().variant(&dr.model)?;
-    let f = v
-        .formats
-        .iter()
-        .find(|f| f.id == q && f.container == Container::Gguf)?;
     let d = Inputs {
         model: v.id.clone(),
-        quant: q,
-        ctx: if i.kvu {
-            i.ctx.saturating_mul(i.par)
-        } else {
-            i.ctx
-        },
+        quant: f.id,
+        ctx: i.draft_cells(),
         par: 1,
         kv: crate::catalog::engine::KvDtype::F16,
         kv_v: None,
