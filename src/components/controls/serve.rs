@@ -174,6 +174,55 @@ pub fn KvField() -> impl IntoView {
     }
 }
 
+/// llama.cpp's settings that change what it allocates.
+#[component]
+fn LlamaCppKnobs() -> impl IntoView {
+    let st = use_app();
+    let i = st.inputs;
+    view! {
+        <CheckField
+            id="kvu"
+            label="Unified KV cache shared by all slots (-kvu)"
+            checked=Signal::derive(move || i.with(|i| i.kvu))
+            on_change=Callback::new(move |on| st.edit(Edit::Kvu(on)))
+        />
+        <CheckField
+            id="swafull"
+            label="Full-size cache for sliding-window layers (--swa-full)"
+            checked=Signal::derive(move || i.with(|i| i.swa_full))
+            on_change=Callback::new(move |on| st.edit(Edit::SwaFull(on)))
+        />
+        <NumberField
+            id="ubatch"
+            label="Physical batch (-ub)"
+            bounds=(f64::from(limits::UBATCH.0), f64::from(limits::UBATCH.1))
+            step=1.0
+            value=Signal::derive(move || i.with(|i| i.ubatch.to_string()))
+            on_change=Callback::new(move |v: String| {
+                if let Ok(u) = v.parse::<u32>() {
+                    st.edit(Edit::Ubatch(u));
+                }
+            })
+        />
+        // A mixture of experts: the routed experts of the first layers can stay in
+        // system RAM (a dense model's is refused with a notice).
+        <NumberField
+            id="ncmoe"
+            label="Experts in RAM, layers (--n-cpu-moe)"
+            bounds=(0.0, f64::from(limits::NGL.1))
+            step=1.0
+            value=Signal::derive(move || {
+                i.with(|i| i.ncmoe.map_or(0, |m| m.layers(limits::NGL.1)).to_string())
+            })
+            on_change=Callback::new(move |v: String| {
+                if let Ok(n) = v.parse::<u32>() {
+                    st.edit(Edit::CpuMoe(n));
+                }
+            })
+        />
+    }
+}
+
 /// The engine settings that change what is allocated.
 #[component]
 pub fn EngineKnobs() -> impl IntoView {
@@ -184,46 +233,7 @@ pub fn EngineKnobs() -> impl IntoView {
         <details class="knobs">
             <summary>"Engine settings"</summary>
             <Show when=move || engine.get() == Engine::LlamaCpp>
-                <CheckField
-                    id="kvu"
-                    label="Unified KV cache shared by all slots (-kvu)"
-                    checked=Signal::derive(move || i.with(|i| i.kvu))
-                    on_change=Callback::new(move |on| st.edit(Edit::Kvu(on)))
-                />
-                <CheckField
-                    id="swafull"
-                    label="Full-size cache for sliding-window layers (--swa-full)"
-                    checked=Signal::derive(move || i.with(|i| i.swa_full))
-                    on_change=Callback::new(move |on| st.edit(Edit::SwaFull(on)))
-                />
-                <NumberField
-                    id="ubatch"
-                    label="Physical batch (-ub)"
-                    bounds=(f64::from(limits::UBATCH.0), f64::from(limits::UBATCH.1))
-                    step=1.0
-                    value=Signal::derive(move || i.with(|i| i.ubatch.to_string()))
-                    on_change=Callback::new(move |v: String| {
-                        if let Ok(u) = v.parse::<u32>() {
-                            st.edit(Edit::Ubatch(u));
-                        }
-                    })
-                />
-                // A mixture of experts: the routed experts of the first layers can stay in
-                // system RAM (a dense model's is refused with a notice).
-                <NumberField
-                    id="ncmoe"
-                    label="Experts in RAM, layers (--n-cpu-moe)"
-                    bounds=(0.0, f64::from(limits::NGL.1))
-                    step=1.0
-                    value=Signal::derive(move || {
-                        i.with(|i| i.ncmoe.map_or(0, |m| m.layers(limits::NGL.1)).to_string())
-                    })
-                    on_change=Callback::new(move |v: String| {
-                        if let Ok(n) = v.parse::<u32>() {
-                            st.edit(Edit::CpuMoe(n));
-                        }
-                    })
-                />
+                <LlamaCppKnobs />
             </Show>
             // llama.cpp puts a multimodal repo's vision projector on card 0 unless told not to.
             <Show when=move || i.with(choices::has_projector)>

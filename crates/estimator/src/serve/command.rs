@@ -228,23 +228,28 @@ fn llama_cpp(c: &Cmd) -> String {
         ));
     }
     if i.cards > 1 {
-        let split = if layout == Sharing::Tensor {
-            "row"
-        } else {
-            "layer"
-        };
-        // Even cards: 1,1,…; mixed cards: in proportion to their memory (GiB).
-        let ts = if i.gpus.is_empty() {
-            vec!["1".to_string(); i.cards as usize]
-        } else {
-            card_capacities(i)
-                .iter()
-                .map(|c| crate::units::Fixed(c.gib(), 0).to_string())
-                .collect()
-        };
-        s.push_str(&format!(" -sm {split} -ts {}", ts.join(",")));
+        split_flags(&mut s, i, layout);
     }
     s
+}
+
+/// llama.cpp's split over several cards: by rows under tensor sharing, else by layers, in
+/// equal parts (1,1,…) or, for mixed cards, in proportion to their memory (GiB).
+fn split_flags(s: &mut String, i: &Inputs, layout: Sharing) {
+    let split = if layout == Sharing::Tensor {
+        "row"
+    } else {
+        "layer"
+    };
+    let ts = if i.gpus.is_empty() {
+        vec!["1".to_string(); i.cards as usize]
+    } else {
+        card_capacities(i)
+            .iter()
+            .map(|c| crate::units::Fixed(c.gib(), 0).to_string())
+            .collect()
+    };
+    s.push_str(&format!(" -sm {split} -ts {}", ts.join(",")));
 }
 
 /// Ollama: the Modelfile parameters and the run.

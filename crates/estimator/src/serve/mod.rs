@@ -306,8 +306,9 @@ fn tp_info(i: &Inputs, s: &Sizing, tp: &Result<String, String>, vram_ok: bool) -
 }
 
 /// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.
-fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
-    let a = &v.arch;
+/// The estimate's terms: the weights, the KV cache and the overhead, then each nonzero part of
+/// the sizing.
+fn terms_of(s: &Sizing) -> Vec<Term> {
     let mut terms = vec![
         Term::new(TermName::Weights, s.weights.device, Place::Device),
         Term::new(TermName::KvCache, s.kv.total, Place::Device),
@@ -342,6 +343,12 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         terms.push(Term::new(TermName::DraftWeights, w, Place::Device));
         terms.push(Term::new(TermName::DraftKvCache, k, Place::Device));
     }
+    terms
+}
+
+fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
+    let a = &v.arch;
+    let terms = terms_of(s);
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
     let pool = i

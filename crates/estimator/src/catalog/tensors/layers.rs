@@ -165,61 +165,68 @@ fn attention(l: &mut List, a: &Arch, s: &Style, il: u32) {
 }
 
 fn recurrent(l: &mut List, a: &Arch, s: &Style, r: &Recurrent) {
-    let h = a.hidden;
+    match r.kind.as_str() {
+        "shortconv" => shortconv(l, a.hidden, r),
+        "mamba2" => mamba2(l, a.hidden, r),
+        _ => gated_deltanet(l, a.hidden, s, r),
+    }
+}
+
+/// LFM2's gated short convolution (src/models/lfm2.cpp): the in-projection to B, C and x
+/// (3 × hidden), the depthwise kernel of `conv_L_cache` taps per channel (F32 in the GGUF: the
+/// LFM2-350M F16 file's 676.25 MiB of tensor data,
+/// https://github.com/ggml-org/llama.cpp/issues/14979, holds it at 4 bytes), the out-projection.
+fn shortconv(l: &mut List, h: u64, r: &Recurrent) {
+    l.w("shortconv.in_proj.weight", h, h.saturating_mul(3));
+    l.push(
+        "shortconv.conv.weight",
+        [r.conv_kernel, h, 1],
+        2,
+        Kind::F32Matrix,
+    );
+    l.w("shortconv.out_proj.weight", h, h);
+}
+
+/// Mamba-2 mixer (src/models/granite-hybrid.cpp, mamba2 layer): in-projection of z, x, B, C and
+/// dt; the short convolution and its bias; A, D and dt bias per head; the grouped norm; the
+/// out-projection. Here k_heads = groups, k_dim = state, v_heads = heads, v_dim = head size
+/// (d_inner = v_heads × v_dim).
+fn mamba2(l: &mut List, h: u64, r: &Recurrent) {
+    let gs = r.k_heads.saturating_mul(r.k_dim);
+    let vdim = r.v_heads.saturating_mul(r.v_dim);
+    let conv = vdim.saturating_add(gs.saturating_mul(2));
+    l.w(
+        "ssm_in.weight",
+        h,
+        vdim.saturating_mul(2)
+            .saturating_add(gs.saturating_mul(2))
+            .saturating_add(r.v_heads),
+    );
+    l.push(
+        "ssm_conv1d.weight",
+        [r.conv_kernel, conv, 1],
+        2,
+        Kind::F32Matrix,
+    );
+    l.v("ssm_conv1d.bias", conv);
+    l.push("ssm_a", [1, r.v_heads, 1], 2, Kind::F32Matrix);
+    l.push("ssm_d", [1, r.v_heads, 1], 2, Kind::F32Matrix);
+    l.v("ssm_dt.bias", r.v_heads);
+    let groups = r.k_heads.max(1);
+    l.push(
+        "ssm_norm.weight",
+        [vdim / groups, groups, 1],
+        2,
+        Kind::F32Matrix,
+    );
+    l.w("ssm_out.weight", vdim, h);
+}
+
+/// Gated DeltaNet (src/models/qwen3next.cpp; qwen35.cpp names the projections apart).
+fn gated_deltanet(l: &mut List, h: u64, s: &Style, r: &Recurrent) {
     let kdim = r.k_heads.saturating_mul(r.k_dim);
     let vdim = r.v_heads.saturating_mul(r.v_dim);
     let conv_ch = kdim.saturating_mul(2).saturating_add(vdim);
-    if r.kind == "shortconv" {
-        // LFM2's gated short convolution (src/models/lfm2.cpp): the in-projection to B, C and
-        // x (3 × hidden), the depthwise kernel of `conv_L_cache` taps per channel (F32 in the
-        // GGUF: the LFM2-350M F16 file's 676.25 MiB of tensor data,
-        // https://github.com/ggml-org/llama.cpp/issues/14979, holds it at 4 bytes), the
-        // out-projection.
-        l.w("shortconv.in_proj.weight", h, h.saturating_mul(3));
-        l.push(
-            "shortconv.conv.weight",
-            [r.conv_kernel, h, 1],
-            2,
-            Kind::F32Matrix,
-        );
-        l.w("shortconv.out_proj.weight", h, h);
-        return;
-    }
-    if r.kind == "mamba2" {
-        // Mamba-2 mixer (src/models/granite-hybrid.cpp, mamba2 layer): in-projection of z, x,
-        // B, C and dt; the short convolution and its bias; A, D and dt bias per head; the
-        // grouped norm; the out-projection. Here k_heads = groups, k_dim = state,
-        // v_heads = heads, v_dim = head size (d_inner = v_heads × v_dim).
-        let gs = kdim;
-        let conv = vdim.saturating_add(gs.saturating_mul(2));
-        l.w(
-            "ssm_in.weight",
-            h,
-            vdim.saturating_mul(2)
-                .saturating_add(gs.saturating_mul(2))
-                .saturating_add(r.v_heads),
-        );
-        l.push(
-            "ssm_conv1d.weight",
-            [r.conv_kernel, conv, 1],
-            2,
-            Kind::F32Matrix,
-        );
-        l.v("ssm_conv1d.bias", conv);
-        l.push("ssm_a", [1, r.v_heads, 1], 2, Kind::F32Matrix);
-        l.push("ssm_d", [1, r.v_heads, 1], 2, Kind::F32Matrix);
-        l.v("ssm_dt.bias", r.v_heads);
-        let groups = r.k_heads.max(1);
-        l.push(
-            "ssm_norm.weight",
-            [vdim / groups, groups, 1],
-            2,
-            Kind::F32Matrix,
-        );
-        l.w("ssm_out.weight", vdim, h);
-        return;
-    }
-    // Gated DeltaNet (src/models/qwen3next.cpp; qwen35.cpp names the projections apart).
     if s.qwen35_names {
         l.w("attn_qkv.weight", h, conv_ch);
         l.w("attn_gate.weight", h, vdim);
