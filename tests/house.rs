@@ -105,7 +105,11 @@ fn blank_literals(src: &str) -> Vec<char> {
     while k < c.len() {
         match literal_end(&c, k) {
             Some(end) => {
-                out.extend(c[k..end].iter().map(|&x| if x == '\n' { '\n' } else { ' ' }));
+                out.extend(
+                    c[k..end]
+                        .iter()
+                        .map(|&x| if x == '\n' { '\n' } else { ' ' }),
+                );
                 k = end;
             }
             None => {
@@ -213,7 +217,10 @@ fn no_production_function_is_over_80_lines() {
             }
         }
     }
-    assert!(long.is_empty(), "split these functions into named steps: {long:#?}");
+    assert!(
+        long.is_empty(),
+        "split these functions into named steps: {long:#?}"
+    );
 }
 
 #[test]

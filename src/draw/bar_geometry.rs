@@ -166,6 +166,7 @@ pub const fn term_class(name: TermName) -> &'static str {
         TermName::ExpertsHost => "t-experts-host",
         TermName::DraftWeights => "t-draft",
         TermName::DraftKvCache => "t-draft-kv",
+        TermName::LoraAdapters => "t-lora-serve",
         TermName::Lora => "t-lora",
         TermName::Optimizer => "t-optimizer",
         TermName::Gradients => "t-gradients",

@@ -35,6 +35,9 @@ pub enum Edit {
     CpuMoe(u32),
     SwaFull(bool),
     Util(f64),
+    /// GiB kept free on each card (`reserve=`; 0: none; the whole calculator only).
+    #[cfg(feature = "extras")]
+    Reserve(f64),
     /// Load the repo's vision projector (`mmproj=`).
     Mmproj(bool),
     /// Measured equivalent global layers (`gl=`), or `None` for the catalog's layout.
@@ -119,10 +122,9 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::SwaFull(b) => i.swa_full = b,
         Edit::Mmproj(b) => i.mmproj = b,
         Edit::Gl(g) => i.gl = g.filter(|g| g.is_finite()).map(|g| g.clamp(0.0, 4096.0)),
-        Edit::Util(u) => {
-            let (lo, hi) = limits::UTIL;
-            i.util = u.clamp(lo, hi);
-        }
+        Edit::Util(u) => i.util = u.clamp(limits::UTIL.0, limits::UTIL.1),
+        #[cfg(feature = "extras")]
+        Edit::Reserve(r) => i.reserve = r.clamp(limits::RESERVE_GIB.0, limits::RESERVE_GIB.1),
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;

@@ -281,6 +281,24 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
   await page.close();
 });
 
+test('serve-time adapters and memory kept free: the whole calculator estimates them, the reserve from the keyboard too', async () => {
+  const before = served.length;
+  const page = await open('?model=meta-llama/Llama-3.1-8B-Instruct&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=8192&loras=4&lorarank=64');
+  await page.waitForSelector('.legend .swatch.t-lora-serve');
+  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+  assert.match(await page.textContent('.legend'), /LoRA adapters \(serving\)/);
+  assert.match(await page.textContent('#command'), /--enable-lora --max-loras 4 --max-lora-rank 64/);
+  // 10 GiB kept free on an H100 leaves less than util 0.9 asks: vLLM would not start.
+  await page.click('details.knobs summary');
+  await page.fill('#reserve', '10');
+  await page.press('#reserve', 'Enter');
+  await page.waitForFunction(() => location.search.includes('reserve=10'));
+  await page.waitForFunction(() => /--gpu-memory-utilization 0\.87 or less starts/.test(document.body.textContent), null, { timeout: 30000 });
+  assert.match(page.url(), /loras=4&lorarank=64&reserve=10/);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('the ranking leads with five that fit and the configuration on screen; a skip link reaches the command', async () => {
   // Every Qwen3 variant and format fits on an H200: many more than five rows fit.
   const page = await open('?model=Qwen/Qwen3-0.6B&gpu=h200&ctx=4096');

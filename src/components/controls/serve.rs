@@ -223,6 +223,33 @@ fn LlamaCppKnobs() -> impl IntoView {
     }
 }
 
+/// GiB kept free on each card for a desktop or other programs (`reserve=`; the whole
+/// calculator only: the first load hands such a link over).
+#[cfg(feature = "extras")]
+#[component]
+fn ReserveField() -> impl IntoView {
+    let st = use_app();
+    let i = st.inputs;
+    view! {
+        <NumberField
+            id="reserve"
+            label="Keep free per card, GiB (desktop, other programs)"
+            bounds=limits::RESERVE_GIB
+            step=0.5
+            value=Signal::derive(move || i.with(|i| fitcard_estimator::units::Shortest(i.reserve).to_string()))
+            on_change=Callback::new(move |v: String| {
+                if let Some(r) = fitcard_estimator::units::parse_decimal(&v) {
+                    st.edit(Edit::Reserve(r));
+                }
+            })
+        />
+    }
+}
+
+#[cfg(not(feature = "extras"))]
+#[component]
+fn ReserveField() -> impl IntoView {}
+
 /// The engine settings that change what is allocated.
 #[component]
 pub fn EngineKnobs() -> impl IntoView {
@@ -267,9 +294,7 @@ pub fn EngineKnobs() -> impl IntoView {
                     })
                 />
             </Show>
-            <Show when=move || matches!(engine.get(), Engine::Ollama | Engine::Transformers)>
-                <p class="hint">"No further settings change this engine's allocation."</p>
-            </Show>
+            <ReserveField />
         </details>
     }
 }

@@ -109,6 +109,15 @@ pub struct Inputs {
     /// `-md`). `None` = no draft. (Boxed: the inputs are cloned often, a draft seldom set.)
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub draft: Option<Box<Draft>>,
+    /// Serve-time LoRA adapters (`loras=`, `lorarank=`; vLLM `--enable-lora --max-loras
+    /// --max-lora-rank`, llama.cpp `--lora`). `None` = none.
+    #[cfg(feature = "extras")]
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lora: Option<ServeLora>,
+    /// GiB kept free on each card for a desktop or other programs (`reserve=`; 0 = none).
+    #[cfg(feature = "extras")]
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reserve: f64,
     /// Compact view for iframes.
     pub embed: bool,
     /// The Hub revision (commit sha) an imported model was read at (`rev=`): a shared link
@@ -154,6 +163,10 @@ impl Default for Inputs {
             nkvo: false,
             ncmoe: None,
             draft: None,
+            #[cfg(feature = "extras")]
+            lora: None,
+            #[cfg(feature = "extras")]
+            reserve: 0.0,
             embed: false,
             rev: None,
             file: None,
@@ -243,6 +256,52 @@ impl Inputs {
     }
 }
 
+#[cfg(feature = "extras")]
+fn is_zero(x: &f64) -> bool {
+    *x == 0.0
+}
+
+impl Inputs {
+    /// The serve-time adapters (`loras=`; none in a build without the `extras` feature).
+    pub fn lora(&self) -> Option<ServeLora> {
+        #[cfg(feature = "extras")]
+        return self.lora;
+        #[cfg(not(feature = "extras"))]
+        None
+    }
+
+    /// The GiB kept free per card (`reserve=`; none in a build without the `extras` feature,
+    /// whose code then leaves the build).
+    pub fn reserved(&self) -> f64 {
+        #[cfg(feature = "extras")]
+        return self.reserve;
+        #[cfg(not(feature = "extras"))]
+        0.0
+    }
+}
+
+/// Serve-time LoRA adapters: how many are resident at once and the largest rank.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct ServeLora {
+    /// Adapters at once (`loras=`): vLLM's `--max-loras` slots, llama.cpp's `--lora` files.
+    #[serde(rename = "loras")]
+    pub count: u32,
+    /// The largest rank (`lorarank=`; `None` = [`LORA_RANK_DEFAULT`]).
+    #[serde(rename = "lorarank", skip_serializing_if = "Option::is_none")]
+    pub rank: Option<u32>,
+}
+
+/// vLLM's default `--max-lora-rank` (vllm/config/lora.py, `LoRAConfig.max_lora_rank = 16`),
+/// used for llama.cpp too when no rank is given.
+pub const LORA_RANK_DEFAULT: u32 = 16;
+
+impl ServeLora {
+    /// The rank the estimate uses.
+    pub fn rank(&self) -> u32 {
+        self.rank.unwrap_or(LORA_RANK_DEFAULT)
+    }
+}
+
 /// Accepted ranges (inclusive). Outside them a value is refused with a notice. These are input
 /// sanity bounds, not facts about models: 16M tokens covers the longest context in the catalog (Llama 4
 /// Scout's 10M); 64 cards is eight 8-GPU nodes; 4 TiB per card is far above any card made. Within
@@ -276,6 +335,12 @@ pub mod limits {
     pub const NGL: (u32, u32) = (0, 10_000);
     /// Draft tokens per step (llama.cpp `--draft-max`).
     pub const NDRAFT: (u32, u32) = (1, 256);
+    /// GiB kept free per card (`reserve=`).
+    pub const RESERVE_GIB: (f64, f64) = (0.0, 4096.0);
+    /// Serve-time LoRA adapters at once (`loras=`).
+    pub const LORAS: (u32, u32) = (1, 256);
+    /// Their largest rank (`lorarank=`): vLLM's largest allowed `--max-lora-rank`.
+    pub const LORA_RANK: (u32, u32) = (1, 512);
     /// Most GPUs in a `free=` or `pick=` list.
     pub const GPUS: usize = 64;
 }

@@ -21,6 +21,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         offload_and_bandwidth_pins,
         experts_in_ram,
         draft_model,
+        serve_adapters,
         mixed_cards,
         parallel_pins,
         train_gpus,
@@ -263,6 +264,70 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
 /// A build without the `spec` feature reads no draft keys.
 #[cfg(not(feature = "spec"))]
 fn draft_model(_: &mut Inputs, _: &mut Vec<Notice>) {}
+
+/// `loras=`, `lorarank=` (serve-time LoRA adapters): on vLLM and llama.cpp, for the
+/// architectures [`crate::terms::lora_adapters`] counts; vLLM's rank is one it accepts
+/// (`MaxLoRARanks`: 1, 8, 16, 32, 64, 128, 256, 320, 512, vllm/config/lora.py), the next one up.
+#[cfg(feature = "extras")]
+fn serve_adapters(i: &mut Inputs, notices: &mut Vec<Notice>) {
+    const VLLM_RANKS: [u32; 9] = [1, 8, 16, 32, 64, 128, 256, 320, 512];
+    let Some(l) = i.lora.as_mut() else {
+        return;
+    };
+    let mut say = |key: &str, message: String| {
+        notices.push(Notice {
+            key: key.into(),
+            message,
+        })
+    };
+    if l.count == 0 {
+        say("lorarank", "lorarank needs loras=; ignored".into());
+        i.lora = None;
+        return;
+    }
+    let arch = catalog().variant(&i.model).map(|(_, v)| &v.arch);
+    if let Some(why) = arch.and_then(|a| adapters_refusal(i.engine, a)) {
+        say("loras", why);
+        i.lora = None;
+        return;
+    }
+    if i.engine == Engine::Vllm {
+        let r = l.rank();
+        let up = VLLM_RANKS.iter().copied().find(|&v| v >= r).unwrap_or(512);
+        if up != r {
+            say(
+                "lorarank",
+                format!("vLLM's --max-lora-rank takes 1, 8, 16, 32, 64, 128, 256, 320 or 512; using {up}"),
+            );
+            l.rank = Some(up);
+        }
+    }
+}
+
+#[cfg(feature = "extras")]
+/// Why serve-time adapters ([`crate::terms::lora_adapters`]) on `engine` for `a` are not estimated, if they are not.
+fn adapters_refusal(engine: Engine, a: &crate::catalog::Arch) -> Option<String> {
+    let why = match engine {
+        Engine::Vllm | Engine::LlamaCpp => {
+            if a.experts > 1 {
+                "on a mixture of experts (vLLM's per-expert FusedMoEWithLoRA stacks, llama.cpp's expert adapters)"
+            } else if a.recurrent.is_some() || a.blocks.is_some() {
+                "on a model with recurrent layers"
+            } else if a.mla.is_some() {
+                "on latent attention (MLA)"
+            } else {
+                return None;
+            }
+        }
+        _ => return Some(format!("serve-time LoRA adapters on {} are not estimated yet (vLLM's and llama.cpp's are); no adapters", engine.label())),
+    };
+    Some(format!(
+        "serve-time LoRA adapters {why} are not estimated yet; no adapters"
+    ))
+}
+
+#[cfg(not(feature = "extras"))]
+fn serve_adapters(_: &mut Inputs, _: &mut Vec<Notice>) {}
 
 /// `ncmoe=` (llama.cpp `--n-cpu-moe` / `--cpu-moe`): llama.cpp's own flag, on a mixture of
 /// experts; 0 layers is no flag.

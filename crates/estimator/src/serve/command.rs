@@ -204,6 +204,15 @@ fn llama_cpp(c: &Cmd) -> String {
         s.push_str(" -kvu");
     }
     draft_flags(&mut s, i);
+    // One --lora per adapter file (their names are the user's).
+    if let Some(l) = i.lora() {
+        for k in 1..=l.count.min(8) {
+            s.push_str(&format!(" --lora adapter-{k}.gguf"));
+        }
+        if l.count > 8 {
+            s.push_str(" …");
+        }
+    }
     // llama.cpp's spelling; `auto` is its default f16. A quantized V cache needs flash
     // attention.
     let (gk, gv) = (tk.ggml().unwrap_or_default(), tv.ggml().unwrap_or_default());
@@ -324,6 +333,13 @@ fn vllm(c: &Cmd) -> String {
     }
     if let Some(j) = &rope_json {
         s.push_str(&format!(" --rope-scaling '{j}'"));
+    }
+    if let Some(l) = i.lora() {
+        s.push_str(&format!(
+            " --enable-lora --max-loras {} --max-lora-rank {}",
+            l.count,
+            l.rank()
+        ));
     }
     s
 }

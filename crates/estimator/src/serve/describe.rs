@@ -25,6 +25,8 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
             TermName::Logits => logits::DOMAIN,
             TermName::LayersHost | TermName::KvHost | TermName::ExpertsHost => weights::DOMAIN,
             TermName::DraftWeights | TermName::DraftKvCache => DRAFT_DOMAIN,
+            #[cfg(feature = "extras")]
+            TermName::LoraAdapters => crate::terms::lora_adapters::DOMAIN,
             _ => "",
         };
         t.outside_domain = outside_domain(t.name, i, v, s);
@@ -70,6 +72,7 @@ fn term_text(
         TermName::ExpertsHost => (host_experts_text(i, s), EXPERTS_PROVENANCE),
         TermName::DraftWeights => (draft_text(i, false), DRAFT_PROVENANCE),
         TermName::DraftKvCache => (draft_text(i, true), DRAFT_PROVENANCE),
+        TermName::LoraAdapters => adapters_text(i, a, s),
         // Train-mode terms are described by the training module.
         TermName::Lora
         | TermName::Optimizer
@@ -77,6 +80,48 @@ fn term_text(
         | TermName::Activations
         | TermName::CudaOverhead => (String::new(), ""),
     }
+}
+
+/// The serve-time adapters' bytes in words, and their provenance.
+#[cfg(feature = "extras")]
+fn adapters_text(i: &Inputs, a: &Arch, s: &Sizing) -> (String, &'static str) {
+    let Some(l) = i.lora() else {
+        return (String::new(), "");
+    };
+    let dims = format!(
+        "(7 × hidden {} + 2 × q {} + 2 × kv {} + 3 × ffn {})",
+        a.hidden,
+        u64::from(a.heads) * a.head_dim,
+        u64::from(a.kv_heads) * a.head_dim,
+        a.intermediate
+    );
+    let text = if i.engine.preallocates() {
+        let tp = s.split.0.max(1);
+        let shard = if tp > 1 {
+            format!(" (q, kv, ffn ÷ tp {tp}) per card")
+        } else {
+            String::new()
+        };
+        format!(
+            "--max-loras {} × --max-lora-rank {} × 2 B × {dims}{shard} × layers ({} layers)",
+            l.count,
+            l.rank(),
+            a.layers
+        )
+    } else {
+        format!(
+            "{} adapter(s) × rank {} × 4 B (f32) × {dims} × {} layers",
+            l.count,
+            l.rank(),
+            a.layers
+        )
+    };
+    (text, crate::terms::lora_adapters::PROVENANCE)
+}
+
+#[cfg(not(feature = "extras"))]
+fn adapters_text(_: &Inputs, _: &Arch, _: &Sizing) -> (String, &'static str) {
+    (String::new(), "")
 }
 
 /// The weights on the cards: the file (less what stays on the host), and the vision projector.

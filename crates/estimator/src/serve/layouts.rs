@@ -43,7 +43,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
     }
     let cards = i.cards.max(1);
     let capacity = crate::serve::placement::card_capacity(i);
-    let budget = capacity.scale(i.util);
+    let budget = crate::serve::sizing::budgets(i, &[capacity])[0];
     // vLLM and SGLang run on cards (a CPU-only machine is refused by the device check).
     let device = weights::weights(a, f, i.engine, false).device;
     let ctx = u64::from(i.ctx);
@@ -69,7 +69,12 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         let kv = kv_one.split(&stage_layers);
         let o = overhead::overhead(i.engine, 1, Bytes::ZERO, 0, a.vocab, tp > 1, i.util).bytes;
         let stage_bytes: Vec<Bytes> = (0..pp as usize)
-            .map(|s| w[s].split(&vec![1; tp as usize])[0] + kv[s] + o)
+            .map(|s| {
+                w[s].split(&vec![1; tp as usize])[0]
+                    + kv[s]
+                    + o
+                    + crate::serve::sizing::adapters_on_stage(i, a, tp, stage_layers[s])
+            })
             .collect();
         let per_gpu = stage_bytes.iter().copied().max().unwrap_or_default();
         let valid = why.is_empty();

@@ -242,13 +242,19 @@ fn vram_check(i: &Inputs, s: &Sizing, per_card: &[CardUse]) -> Check {
     let used = fullest.bytes;
     let (capacity, budget) = (fullest.capacity, fullest.budget);
     let vram_ok = used <= budget;
-    let budget_words = if i.engine.preallocates() {
-        format!(
+    let kept = (i.reserved() > 0.0 && i.engine != Engine::Vllm)
+        .then(|| format!(" less {} kept free", Bytes::from_gib(i.reserved())));
+    let budget_words = match (i.engine.preallocates(), kept) {
+        (true, None) => format!(
             "{budget} (util {} × {capacity})",
             crate::units::Shortest(i.util)
-        )
-    } else {
-        format!("{capacity}")
+        ),
+        (true, Some(k)) => format!(
+            "{budget} (util {} × ({capacity}{k}))",
+            crate::units::Shortest(i.util)
+        ),
+        (false, Some(k)) => format!("{budget} ({capacity}{k})"),
+        (false, None) => format!("{capacity}"),
     };
     let alike = s.shares.iter().all(|&x| x == s.shares[0])
         && s.capacities.iter().all(|&c| c == s.capacities[0]);
@@ -343,6 +349,12 @@ fn terms_of(s: &Sizing) -> Vec<Term> {
         terms.push(Term::new(TermName::DraftWeights, w, Place::Device));
         terms.push(Term::new(TermName::DraftKvCache, k, Place::Device));
     }
+    let lora = crate::serve::sizing::adapters_of(s)
+        .iter()
+        .fold(Bytes::ZERO, |t, &b| t + b);
+    if lora > Bytes::ZERO {
+        terms.push(Term::new(TermName::LoraAdapters, lora, Place::Device));
+    }
     terms
 }
 
@@ -357,6 +369,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         .then(|| vllm_pool(i, a, s, &per_card));
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p));
+        checks.extend(vllm_free_memory(i, &per_card));
         if let Err(e) = vllm_pages(i, a, s) {
             checks.push(Check::hard(CheckName::VllmStartup, false, e));
         }
@@ -374,7 +387,10 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         total_device_bytes: s.weights.device
             + s.kv.total
             + s.overhead.bytes
-            + crate::serve::sizing::drafted(s).map_or(Bytes::ZERO, |(w, k)| w + k),
+            + crate::serve::sizing::drafted(s).map_or(Bytes::ZERO, |(w, k)| w + k)
+            + crate::serve::sizing::adapters_of(s)
+                .iter()
+                .fold(Bytes::ZERO, |t, &b| t + b),
         total_host_bytes: s.weights.host
             + s.logits
             + s.offload
@@ -457,6 +473,37 @@ fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
         )
     };
     Check::hard(check, ok, message)
+}
+
+/// vLLM with `reserve=`: it refuses to start when the card's free memory is below `util ×
+/// total` ("Free memory on device … on startup is less than desired GPU memory utilization",
+/// vllm/v1/worker/utils.py, `request_memory`); the largest `--gpu-memory-utilization` that
+/// starts leaves the reserve free. `None` without a reserve.
+fn vllm_free_memory(i: &Inputs, per_card: &[CardUse]) -> Option<Check> {
+    if i.engine != Engine::Vllm || i.reserved() <= 0.0 {
+        return None;
+    }
+    let reserve = Bytes::from_gib(i.reserved());
+    let c = per_card.iter().min_by_key(|c| c.capacity)?;
+    let free = c.capacity.saturating_sub(reserve);
+    let wanted = c.capacity.scale(i.util);
+    let ok = free >= wanted;
+    let message = if ok {
+        format!(
+            "vLLM starts beside the {reserve} kept free: {free} free ≥ util {} × {}",
+            crate::units::Shortest(i.util),
+            c.capacity
+        )
+    } else {
+        let util = (free.0 as f64 / c.capacity.0.max(1) as f64 * 100.0).floor() / 100.0;
+        format!(
+            "vLLM fails at startup: with {reserve} kept free, {free} is free, less than util {} × {} = {wanted}; --gpu-memory-utilization {} or less starts",
+            crate::units::Shortest(i.util),
+            c.capacity,
+            crate::units::Shortest(util)
+        )
+    };
+    Some(Check::hard(CheckName::VllmStartup, ok, message))
 }
 
 #[cfg(test)]

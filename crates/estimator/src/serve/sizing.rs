@@ -42,6 +42,8 @@ pub(crate) struct Sizing {
     pub experts_moved: Vec<Bytes>,
     /// Speculative decoding's draft model (`draft=`): its weights and KV cache on the cards.
     pub draft: Option<(Bytes, Bytes)>,
+    /// Serve-time LoRA adapters (`loras=`): their bytes on each card (empty without).
+    pub lora: Vec<Bytes>,
     /// Layers of each pipeline stage (`[1]` without stages).
     pub stages: Vec<u64>,
     /// vLLM and SGLang on several alike cards: the split chosen and why.
@@ -187,6 +189,64 @@ pub(crate) fn drafted(s: &Sizing) -> Option<(Bytes, Bytes)> {
     }
 }
 
+/// `loras=`: the adapters' bytes on each card ([`crate::terms::lora_adapters`]). vLLM: each
+/// card holds its stage's layers (all of them without pipeline stages) at the tensor-parallel
+/// size; llama.cpp: the adapters' tensors follow the layers they patch, split as the layers are.
+#[cfg(feature = "extras")]
+fn adapters(
+    i: &Inputs,
+    a: &Arch,
+    layout: Sharing,
+    stages: &[u64],
+    shares: &[u64],
+    split: (u32, u32),
+) -> Vec<Bytes> {
+    use crate::terms::lora_adapters as la;
+    let Some(l) = i.lora() else {
+        return Vec::new();
+    };
+    let cards = (split.0.max(1) * split.1.max(1)) as usize;
+    if i.engine.preallocates() {
+        (0..cards)
+            .map(|k| {
+                let layers = match layout {
+                    Sharing::Layer => stages[(k / split.0.max(1) as usize).min(stages.len() - 1)],
+                    _ => u64::from(a.layers),
+                };
+                adapters_on_stage(i, a, split.0, layers)
+            })
+            .collect()
+    } else {
+        la::llama_cpp(a, l.count, l.rank()).split(shares)
+    }
+}
+
+/// vLLM: the adapters on one card of a stage of `layers` layers under tensor-parallel size `tp`
+/// (zero without `loras=`).
+pub(crate) fn adapters_on_stage(i: &Inputs, a: &Arch, tp: u32, layers: u64) -> Bytes {
+    #[cfg(feature = "extras")]
+    if let Some(l) = i.lora() {
+        return crate::terms::lora_adapters::vllm_card(a, l.count, l.rank(), tp, layers);
+    }
+    let _ = (i, a, tp, layers);
+    Bytes::ZERO
+}
+
+/// The adapters' bytes on each card of `s` (none in a build without the `extras` feature).
+pub(crate) fn adapters_of(s: &Sizing) -> &[Bytes] {
+    if cfg!(feature = "extras") {
+        &s.lora
+    } else {
+        &[]
+    }
+}
+
+/// A build without the `extras` feature has no serve-time adapters.
+#[cfg(not(feature = "extras"))]
+fn adapters(_: &Inputs, _: &Arch, _: Sharing, _: &[u64], _: &[u64], _: (u32, u32)) -> Vec<Bytes> {
+    Vec::new()
+}
+
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
 /// rule, one card or mixed cards).
 pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizing {
@@ -250,13 +310,10 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         weights: w,
         kv,
         overhead: o,
-        logits: if i.engine.llama_family() {
-            logits::bytes(a, i.par)
-        } else {
-            Bytes::ZERO
-        },
+        logits: host_logits(i, a),
         tp,
         layout,
+        lora: adapters(i, a, layout, &stages, &shares, (tp_size, pp_size)),
         shares,
         capacities,
         budgets,
@@ -267,6 +324,15 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         draft: draft(i),
         stages,
         choice: None,
+    }
+}
+
+/// The host logits buffer of the llama.cpp family, else nothing.
+fn host_logits(i: &Inputs, a: &Arch) -> Bytes {
+    if i.engine.llama_family() {
+        logits::bytes(a, i.par)
+    } else {
+        Bytes::ZERO
     }
 }
 
@@ -299,17 +365,19 @@ fn card_shares(layout: Sharing, stages: &[u64], cards: u32, tp_size: u32) -> Vec
     }
 }
 
-/// What each card may hold: its capacity, the `util` share of it for an engine that
-/// preallocates.
-fn budgets(i: &Inputs, capacities: &[Bytes]) -> Vec<Bytes> {
+/// What each card may hold: its capacity less the `reserve=` kept free, or for an engine that
+/// preallocates the `util` share: vLLM of the whole card (`requested_memory = total × util`,
+/// vllm/v1/worker/utils.py; a reserve only decides whether it starts, see the startup check),
+/// SGLang of what is free before it loads (`pre_model_load_memory × mem_fraction_static`, its
+/// `_profile_available_bytes`: the reserve comes off first).
+pub(crate) fn budgets(i: &Inputs, capacities: &[Bytes]) -> Vec<Bytes> {
+    let reserve = Bytes::from_gib(i.reserved());
     capacities
         .iter()
-        .map(|&c| {
-            if i.engine.preallocates() {
-                c.scale(i.util)
-            } else {
-                c
-            }
+        .map(|&c| match i.engine {
+            Engine::Vllm => c.scale(i.util),
+            Engine::Sglang => c.saturating_sub(reserve).scale(i.util),
+            _ => c.saturating_sub(reserve),
         })
         .collect()
 }
@@ -424,6 +492,9 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
             if let (Some(&dw), Some(&dk)) = (dw.get(k), dk.get(k)) {
                 terms.push((TermName::DraftWeights, dw));
                 terms.push((TermName::DraftKvCache, dk));
+            }
+            if let Some(&l) = adapters_of(s).get(k) {
+                terms.push((TermName::LoraAdapters, l));
             }
             CardUse {
                 index: k as u32,

@@ -3,6 +3,8 @@
 
 pub mod kv;
 pub mod logits;
+#[cfg(feature = "extras")]
+pub mod lora_adapters;
 pub mod overhead;
 pub mod weights;
 
@@ -46,6 +48,8 @@ ids! {
         DraftWeights = "draft_weights",
         /// The draft model's KV cache: one context per slot (serve, llama.cpp `-md`).
         DraftKvCache = "draft_kv_cache",
+        /// Serve-time LoRA adapters on the cards (vLLM `--enable-lora`, llama.cpp `--lora`).
+        LoraAdapters = "lora_adapters",
         /// LoRA adapters (train).
         Lora = "lora",
         /// Optimizer states (train).
@@ -73,6 +77,7 @@ impl TermName {
             TermName::ExpertsHost => "Experts kept in host RAM (--n-cpu-moe)",
             TermName::DraftWeights => "Draft model weights (-md)",
             TermName::DraftKvCache => "Draft model KV cache",
+            TermName::LoraAdapters => "LoRA adapters (serving)",
             TermName::Lora => "LoRA adapters",
             TermName::Optimizer => "Optimizer states",
             TermName::Gradients => "Gradients",

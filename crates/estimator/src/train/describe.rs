@@ -104,7 +104,8 @@ fn term_text(name: TermName, t: &TrainInputs, b: &Breakdown) -> (String, &'stati
         | TermName::KvHost
         | TermName::ExpertsHost
         | TermName::DraftWeights
-        | TermName::DraftKvCache => (String::new(), ""),
+        | TermName::DraftKvCache
+        | TermName::LoraAdapters => (String::new(), ""),
     }
 }
 

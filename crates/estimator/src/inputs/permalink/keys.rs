@@ -16,6 +16,7 @@ pub(super) fn apply(i: &mut Inputs, key: &str, val: &str, seen: &mut Keys) -> Re
     apply_serve(i, key, val, seen)
         .or_else(|| apply_engine(i, key, val, seen))
         .or_else(|| apply_spec(i, key, val))
+        .or_else(|| apply_extras(i, key, val))
         .or_else(|| apply_filter(i, key, val))
         .or_else(|| apply_train(&mut i.train, key, val))
         .unwrap_or_else(|| Err("unknown parameter, ignored".into()))
@@ -96,6 +97,30 @@ fn apply_spec(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>
 
 #[cfg(not(feature = "spec"))]
 fn apply_spec(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> {
+    None
+}
+
+/// Serve-time LoRA adapters and the memory kept free per card (a build without the `extras`
+/// feature, the page's first load, reads none of these keys: it hands a link with `loras=` or
+/// `reserve=` to the whole calculator).
+#[cfg(feature = "extras")]
+fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>> {
+    fn lora(i: &mut Inputs) -> &mut ServeLora {
+        i.lora.get_or_insert(ServeLora {
+            count: 0,
+            rank: None,
+        })
+    }
+    Some(match key {
+        "loras" => num(val, limits::LORAS).map(|v| lora(i).count = v),
+        "lorarank" => num(val, limits::LORA_RANK).map(|v| lora(i).rank = Some(v)),
+        "reserve" => fnum(val, limits::RESERVE_GIB).map(|v| i.reserve = v),
+        _ => return None,
+    })
+}
+
+#[cfg(not(feature = "extras"))]
+fn apply_extras(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> {
     None
 }
 

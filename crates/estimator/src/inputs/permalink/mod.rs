@@ -115,8 +115,6 @@ fn encode_train(s: &mut String, t: &TrainInputs) {
     }
 }
 
-/// What is written only when it differs from the default: the projector, offload, bandwidths,
-/// the picked cards, the embed view, the revision and the file.
 /// `draft=`, `draftq=`, `ndraft=` (none in a build without the `spec` feature, which reads
 /// none of them).
 #[cfg(feature = "spec")]
@@ -136,6 +134,26 @@ fn encode_draft(s: &mut String, i: &Inputs) {
 #[cfg(not(feature = "spec"))]
 fn encode_draft(_: &mut String, _: &Inputs) {}
 
+/// `loras=`, `lorarank=`, `reserve=` (none in a build without the `extras` feature).
+#[cfg(feature = "extras")]
+fn encode_extras(s: &mut String, i: &Inputs) {
+    if let Some(l) = i.lora {
+        let _ = write!(s, "&loras={}", l.count);
+        if let Some(r) = l.rank {
+            let _ = write!(s, "&lorarank={r}");
+        }
+    }
+    if i.reserve > 0.0 {
+        let _ = write!(s, "&reserve={}", fmt_num(i.reserve));
+    }
+}
+
+#[cfg(not(feature = "extras"))]
+fn encode_extras(_: &mut String, _: &Inputs) {}
+
+/// What is written only when it differs from the default: the projector, offload, bandwidths,
+/// the draft, the adapters, the reserve, the picked cards, the embed view, the revision and the
+/// file.
 fn encode_run(s: &mut String, i: &Inputs) {
     if !i.mmproj {
         s.push_str("&mmproj=0");
@@ -159,6 +177,7 @@ fn encode_run(s: &mut String, i: &Inputs) {
         let _ = write!(s, "&ncmoe={m}");
     }
     encode_draft(s, i);
+    encode_extras(s, i);
     if !i.train.pick.is_empty() {
         let v: Vec<String> = i.train.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
@@ -288,7 +307,7 @@ struct Keys {
 /// Set one key. Err = why the value was refused (the default stays).
 /// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
 /// names each one; a test holds both lists to the decoder).
-pub const KEYS: [&str; 48] = [
+pub const KEYS: [&str; 51] = [
     "v",
     "mode",
     "model",
@@ -319,6 +338,9 @@ pub const KEYS: [&str; 48] = [
     "draft",
     "draftq",
     "ndraft",
+    "loras",
+    "lorarank",
+    "reserve",
     "embed",
     "rev",
     "file",
