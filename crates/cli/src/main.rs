@@ -10,6 +10,7 @@
 #![doc = concat!("```text\n", include_str!("usage.txt"), "```")]
 
 mod args;
+mod cost;
 mod docs;
 mod files;
 mod frontier;
@@ -88,6 +89,7 @@ fn run(cli: &Cli) -> Result<String, String> {
             docs::write_all(std::path::Path::new(out), std::path::Path::new(src))
         }
         ["inspect", path] => local::inspect(path, json),
+        ["cost", query] => cost::cost(query, json),
         ["catalog", "refresh", rest @ ..] if rest.len() <= 2 => refresh::run(rest),
         [cmd] => query_command(cmd, "", json),
         [cmd, query] => query_command(cmd, query, json),
