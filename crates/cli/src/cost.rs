@@ -87,12 +87,20 @@ fn months(date: &str) -> Option<i64> {
     (1..=12).contains(&m).then_some(y * 12 + m - 1)
 }
 
-/// Months since year 0 of today (UTC, the system clock), by the civil-from-days rule of
-/// Howard Hinnant's `chrono`-compatible date algorithms.
+/// Months since year 0 of today (UTC): the system clock, or `SOURCE_DATE_EPOCH` when set (the
+/// reproducible-builds convention, <https://reproducible-builds.org/specs/source-date-epoch/>:
+/// the snapshot tests fix the day with it), by the civil-from-days rule of Howard Hinnant's
+/// date algorithms.
 fn months_now() -> i64 {
-    let secs = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
+    let secs = std::env::var("SOURCE_DATE_EPOCH")
+        .ok()
+        .and_then(|s| s.trim().parse::<u64>().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_secs())
+        })
+        .min(1 << 40);
     let z = (secs / 86_400) as i64 + 719_468;
     let era = z.div_euclid(146_097);
     let doe = z - era * 146_097;
@@ -181,6 +189,39 @@ fn plan(i: &Inputs, r: &Rental, now: i64) -> Option<Plan> {
     })
 }
 
+/// The `cost` of an estimate's own plan (its card type's cheapest on-demand price, all its
+/// cards), for `estimate --json`; `None` for a card nobody prices, mixed cards, train mode.
+pub fn of_estimate(i: &Inputs, e: &fitcard_estimator::Estimate) -> Option<serde_json::Value> {
+    let fitcard_estimator::GpuChoice::Catalog(id) = &i.gpu else {
+        return None;
+    };
+    if !i.gpus.is_empty() {
+        return None;
+    }
+    let r = cheapest(months_now()).into_iter().find(|r| &r.gpu == id)?;
+    let usd = r.usd_per_hour * f64::from(i.cards.max(1));
+    let per_mtok = |tps: f64| (tps > 0.0).then(|| usd / (tps * 3600.0) * 1e6);
+    let launch = prices().launch.iter().find(|l| &l.gpu == id);
+    let mut v = serde_json::json!({
+        "usd_per_hour": usd,
+        "provider": r.provider,
+        "price_date": r.date,
+        "price_source": r.source,
+        "price_stale": stale(&r.date, months_now()),
+    });
+    let speed = e.speed.as_ref();
+    if let Some(o) = speed.and_then(|s| per_mtok(s.aggregate_tps)) {
+        v["usd_per_mtok_out"] = o.into();
+    }
+    if let Some(x) = speed.and_then(|s| s.prefill_tps).and_then(per_mtok) {
+        v["usd_per_mtok_in"] = x.into();
+    }
+    if let Some(l) = launch {
+        v["breakeven_hours"] = (l.usd * f64::from(i.cards.max(1)) / usd).into();
+    }
+    Some(v)
+}
+
 /// `fitcard cost '<query>' [--json]`.
 pub fn cost(query: &str, json: bool) -> Result<String, String> {
     let i = inputs(query)?;
@@ -251,7 +292,9 @@ mod tests {
         assert!(!stale("2026-06", now));
         assert!(stale("2026-05-28", now));
         assert!(stale("nonsense", now));
-        assert!(months_now() >= now);
+        if std::env::var_os("SOURCE_DATE_EPOCH").is_none() {
+            assert!(months_now() >= now);
+        }
     }
 
     #[test]

@@ -141,7 +141,18 @@ fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
         ("estimate", Mode::Serve) => {
             let e = fitcard_estimator::serve::estimate_full(&i);
             Ok(if json {
-                to_json(&e)
+                // The plan's rent where its card type has a published price (`cost`, last).
+                #[derive(serde::Serialize)]
+                struct WithCost<'a> {
+                    #[serde(flatten)]
+                    e: &'a fitcard_estimator::Estimate,
+                    #[serde(skip_serializing_if = "Option::is_none")]
+                    cost: Option<serde_json::Value>,
+                }
+                to_json(&WithCost {
+                    cost: cost::of_estimate(&i, &e),
+                    e: &e,
+                })
             } else {
                 human::estimate(&e)
             })

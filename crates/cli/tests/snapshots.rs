@@ -9,6 +9,8 @@ fn run(args: &[&str]) -> String {
         // No network at test time: a Hub repo would be asked of a port nobody listens on.
         .env("HF_ENDPOINT", "http://127.0.0.1:9")
         .env("XDG_CACHE_HOME", env!("CARGO_TARGET_TMPDIR"))
+        // Prices are marked stale against this day (2026-12-01), not the clock.
+        .env("SOURCE_DATE_EPOCH", "1796083200")
         .args(args)
         .output()
         .expect("runs");
