@@ -160,6 +160,18 @@ fn vllm_refuses_to_start_when_the_reserve_eats_into_its_share() {
 }
 
 #[test]
+fn ollama_is_told_the_reserve_in_its_own_setting() {
+    let (e, _) = plan("model=Qwen/Qwen3-8B&engine=ollama&gpu=rtx-4090&reserve=1.5");
+    assert!(
+        e.command.contains("OLLAMA_GPU_OVERHEAD=1610612736"),
+        "{}",
+        e.command
+    );
+    let (none, _) = plan("model=Qwen/Qwen3-8B&engine=ollama&gpu=rtx-4090");
+    assert!(!none.command.contains("OLLAMA_GPU_OVERHEAD"));
+}
+
+#[test]
 fn sglang_takes_its_share_of_what_is_free() {
     let q = format!("{LLAMA}&engine=sglang&gpu=h100-sxm&ctx=8192");
     let (none, _) = plan(&q);

@@ -264,6 +264,7 @@ fn split_flags(s: &mut String, i: &Inputs, layout: Sharing) {
 /// Ollama: the Modelfile parameters and the run.
 fn ollama(c: &Cmd) -> String {
     let Cmd {
+        i,
         format,
         repo,
         file,
@@ -274,6 +275,14 @@ fn ollama(c: &Cmd) -> String {
         ..
     } = *c;
     let mut s = format!("OLLAMA_NUM_PARALLEL={par} OLLAMA_CONTEXT_LENGTH={ctx}");
+    // `reserve=`: Ollama's own setting, bytes kept free per GPU (envconfig/config.go,
+    // `OLLAMA_GPU_OVERHEAD`, "Reserve a portion of VRAM per GPU (bytes)").
+    if i.reserved() > 0.0 {
+        s.push_str(&format!(
+            " OLLAMA_GPU_OVERHEAD={}",
+            crate::units::Bytes::from_gib(i.reserved()).get()
+        ));
+    }
     let g = tk.ggml().unwrap_or_default();
     if g != GgmlType::F16 {
         s.push_str(&format!(
