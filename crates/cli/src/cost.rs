@@ -190,8 +190,12 @@ fn plan(i: &Inputs, r: &Rental, now: i64) -> Option<Plan> {
 }
 
 /// The `cost` of an estimate's own plan (its card type's cheapest on-demand price, all its
-/// cards), for `estimate --json`; `None` for a card nobody prices, mixed cards, train mode.
+/// cards), for `estimate --json`; `None` for a plan that does not fit, a card nobody prices,
+/// mixed cards.
 pub fn of_estimate(i: &Inputs, e: &fitcard_estimator::Estimate) -> Option<serde_json::Value> {
+    if !e.fits {
+        return None;
+    }
     let fitcard_estimator::GpuChoice::Catalog(id) = &i.gpu else {
         return None;
     };
@@ -220,6 +224,30 @@ pub fn of_estimate(i: &Inputs, e: &fitcard_estimator::Estimate) -> Option<serde_
         v["breakeven_hours"] = (l.usd * f64::from(i.cards.max(1)) / usd).into();
     }
     Some(v)
+}
+
+/// [`of_estimate`] in one line for the text of `fitcard estimate`.
+pub fn line(i: &Inputs, e: &fitcard_estimator::Estimate) -> Option<String> {
+    let c = of_estimate(i, e)?;
+    let money = |x: f64| format!("${}", fitcard_estimator::units::Fixed(x, 2));
+    let mut s = format!(
+        "rent: {}/h for {} × {} ({}, {}{})",
+        money(c["usd_per_hour"].as_f64()?),
+        i.cards.max(1),
+        i.gpu,
+        c["provider"].as_str()?,
+        c["price_date"].as_str()?,
+        if c["price_stale"].as_bool()? {
+            ", stale"
+        } else {
+            ""
+        }
+    );
+    if let Some(o) = c["usd_per_mtok_out"].as_f64() {
+        s.push_str(&format!(", {} per 1M output tokens", money(o)));
+    }
+    s.push_str("; fitcard cost compares card types");
+    Some(s)
 }
 
 /// `fitcard cost '<query>' [--json]`.

@@ -154,7 +154,11 @@ fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
                     e: &e,
                 })
             } else {
-                human::estimate(&e)
+                let text = human::estimate(&e);
+                match cost::line(&i, &e) {
+                    Some(l) => format!("{}\n{l}", text.trim_end()),
+                    None => text,
+                }
             })
         }
         ("estimate", Mode::Train) => {
