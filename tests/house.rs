@@ -9,6 +9,9 @@
 
 use std::path::{Path, PathBuf};
 
+mod common;
+use common::{is_ident, skip_literal};
+
 const MAX_FILE_LINES: usize = 600;
 const MAX_FN_LINES: usize = 80;
 
@@ -46,65 +49,15 @@ fn production_files() -> Vec<PathBuf> {
     out
 }
 
-/// The end (exclusive) of the comment or literal starting at `k`, if one starts there.
-fn literal_end(c: &[char], k: usize) -> Option<usize> {
-    let at = |i: usize| c.get(i).copied();
-    let ident_before = k > 0 && (c[k - 1].is_alphanumeric() || c[k - 1] == '_');
-    match (c[k], at(k + 1)) {
-        ('/', Some('/')) => Some((k..c.len()).find(|&i| c[i] == '\n').unwrap_or(c.len())),
-        ('/', Some('*')) => {
-            let (mut i, mut depth) = (k + 2, 1);
-            while i < c.len() && depth > 0 {
-                match (c[i], at(i + 1)) {
-                    ('/', Some('*')) => (depth, i) = (depth + 1, i + 2),
-                    ('*', Some('/')) => (depth, i) = (depth - 1, i + 2),
-                    _ => i += 1,
-                }
-            }
-            Some(i)
-        }
-        ('r', _) | ('b', _) if !ident_before => {
-            let mut i = k + 1;
-            if c[k] == 'b' && at(i) == Some('r') {
-                i += 1;
-            }
-            if c[k] == 'b' && at(i) == Some('"') {
-                return literal_end(c, i);
-            }
-            let hashes = (i..c.len()).take_while(|&j| c[j] == '#').count();
-            if (c[k] == 'r' || at(k + 1) == Some('r')) && at(i + hashes) == Some('"') {
-                let body = i + hashes + 1;
-                let close: Vec<char> = std::iter::once('"')
-                    .chain(std::iter::repeat_n('#', hashes))
-                    .collect();
-                let end = (body..c.len())
-                    .find(|&j| c[j..].starts_with(&close))
-                    .map_or(c.len(), |j| j + close.len());
-                return Some(end);
-            }
-            None
-        }
-        ('"', _) => {
-            let mut i = k + 1;
-            while i < c.len() && c[i] != '"' {
-                i += if c[i] == '\\' { 2 } else { 1 };
-            }
-            Some((i + 1).min(c.len()))
-        }
-        ('\'', Some('\\')) => (k + 2..c.len()).find(|&i| c[i] == '\'').map(|i| i + 1),
-        ('\'', Some(_)) if at(k + 2) == Some('\'') => Some(k + 3),
-        _ => None,
-    }
-}
-
 /// `src` with comments and literals blanked, line breaks kept.
 fn blank_literals(src: &str) -> Vec<char> {
     let c: Vec<char> = src.chars().collect();
     let mut out = Vec::with_capacity(c.len());
     let mut k = 0;
     while k < c.len() {
-        match literal_end(&c, k) {
+        match skip_literal(&c, k) {
             Some(end) => {
+                let end = end.min(c.len());
                 out.extend(
                     c[k..end]
                         .iter()
@@ -159,10 +112,6 @@ fn production_code(src: &str) -> Vec<char> {
         k += 1;
     }
     c
-}
-
-fn is_ident(ch: char) -> bool {
-    ch.is_alphanumeric() || ch == '_'
 }
 
 /// Each function with a body in `code`: its name and its lines, `fn` to closing brace.

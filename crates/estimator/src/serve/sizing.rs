@@ -193,32 +193,25 @@ pub(crate) fn drafted(s: &Sizing) -> Option<(Bytes, Bytes)> {
 /// card holds its stage's layers (all of them without pipeline stages) at the tensor-parallel
 /// size; llama.cpp: the adapters' tensors follow the layers they patch, split as the layers are.
 #[cfg(feature = "extras")]
-fn adapters(
-    i: &Inputs,
-    a: &Arch,
-    layout: Sharing,
-    stages: &[u64],
-    shares: &[u64],
-    split: (u32, u32),
-) -> Vec<Bytes> {
-    use crate::terms::lora_adapters as la;
+fn adapters(i: &Inputs, a: &Arch, layout: Sharing, shares: &[u64], tp: u32) -> Vec<Bytes> {
     let Some(l) = i.lora() else {
         return Vec::new();
     };
-    let cards = (split.0.max(1) * split.1.max(1)) as usize;
-    if i.engine.preallocates() {
-        (0..cards)
-            .map(|k| {
-                let layers = match layout {
-                    Sharing::Layer => stages[(k / split.0.max(1) as usize).min(stages.len() - 1)],
-                    _ => u64::from(a.layers),
-                };
-                adapters_on_stage(i, a, split.0, layers)
-            })
-            .collect()
-    } else {
-        la::llama_cpp(a, l.count, l.rank()).split(shares)
+    if !i.engine.preallocates() {
+        return crate::terms::lora_adapters::llama_cpp(a, l.count, l.rank()).split(shares);
     }
+    // Under pipeline stages a card's share is its stage's layers ([`card_shares`]).
+    shares
+        .iter()
+        .map(|&n| {
+            let layers = if layout == Sharing::Layer {
+                n
+            } else {
+                u64::from(a.layers)
+            };
+            adapters_on_stage(i, a, tp, layers)
+        })
+        .collect()
 }
 
 /// vLLM: the adapters on one card of a stage of `layers` layers under tensor-parallel size `tp`
@@ -243,7 +236,7 @@ pub(crate) fn adapters_of(s: &Sizing) -> &[Bytes] {
 
 /// A build without the `extras` feature has no serve-time adapters.
 #[cfg(not(feature = "extras"))]
-fn adapters(_: &Inputs, _: &Arch, _: Sharing, _: &[u64], _: &[u64], _: (u32, u32)) -> Vec<Bytes> {
+fn adapters(_: &Inputs, _: &Arch, _: Sharing, _: &[u64], _: u32) -> Vec<Bytes> {
     Vec::new()
 }
 
@@ -313,7 +306,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         logits: host_logits(i, a),
         tp,
         layout,
-        lora: adapters(i, a, layout, &stages, &shares, (tp_size, pp_size)),
+        lora: adapters(i, a, layout, &shares, tp_size),
         shares,
         capacities,
         budgets,
