@@ -23,10 +23,13 @@
 //! - `text/share`: links, the embed snippet, the title, and the page's display words
 //! - `text/summary`: the lines beside the verdict (KV pool, speed, spill, measurement, limits)
 //! - `text/calibrate`: the calibration fit of the visitor's readings, in words
+//! - `draw/tree`: markup as elements in document order, and the patch between two of one shape
 //! - `draw/bar_geometry`: the memory bar's geometry, in bytes and units
 //! - `draw/bar_svg`: the memory bar as SVG markup
 //! - `draw/best_list`: the best-model list as HTML
+//! - `draw/ranking_html`: the ranking's rows as HTML
 //! - `draw/search_options`: the model search's suggestions as HTML
+//! - `draw/verdict_html`: the verdict, its checks and warnings and the term's detail as HTML
 //!
 //! Compiled for wasm32 only (`browser/`, `worker/`, `app/`, `components/`):
 //!
@@ -78,13 +81,16 @@ pub mod text {
     pub mod summary;
 }
 
-/// Drawings as markup: the memory bar's geometry and its SVG, the best-model list and the
-/// search's suggestions as HTML.
+/// Drawings as markup: the memory bar's geometry and its SVG, the best-model list, the
+/// search's suggestions and the verdict's panels as HTML.
 pub mod draw {
     pub mod bar_geometry;
     pub mod bar_svg;
     pub mod best_list;
+    pub mod ranking_html;
     pub mod search_options;
+    pub mod tree;
+    pub mod verdict_html;
 }
 
 /// The browser calls and the start-up.

@@ -201,3 +201,54 @@ pub async fn copy(text: String) -> bool {
     let p = window().navigator().clipboard().write_text(&text);
     wasm_bindgen_futures::JsFuture::from(p).await.is_ok()
 }
+
+/// `markup` shown as the content of `el`, which shows `old` now: where both have the same
+/// shape, only the attributes and texts that differ are written (elements counted in document
+/// order); else the markup is written anew. Gives what `el` shows then, and whether it was
+/// written anew.
+pub fn show_markup(
+    el: &web_sys::Element,
+    old: Option<&crate::draw::tree::Tree>,
+    markup: &str,
+) -> (Option<crate::draw::tree::Tree>, bool) {
+    let new = crate::draw::tree::Tree::parse(markup);
+    let changes = old
+        .zip(new.as_ref())
+        .and_then(|(o, n)| crate::draw::tree::patch(o, n));
+    let Some(changes) = changes else {
+        // The element with the focus, if it is in what is rewritten, gets it back.
+        let doc = window().document();
+        let focused = doc
+            .as_ref()
+            .and_then(web_sys::Document::active_element)
+            .filter(|a| el.contains(Some(a)))
+            .map(|a| a.id())
+            .filter(|id| !id.is_empty());
+        el.set_inner_html(markup);
+        if let Some(again) = focused
+            .zip(doc)
+            .and_then(|(id, d)| d.get_element_by_id(&id))
+            .filter(|a| el.contains(Some(a)))
+            .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = again.focus();
+        }
+        return (new, true);
+    };
+    if let (false, Ok(all)) = (changes.is_empty(), el.query_selector_all("*")) {
+        for c in changes {
+            let Some(e) = all
+                .item(c.k)
+                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+            else {
+                continue;
+            };
+            if c.name.is_empty() {
+                e.set_text_content(Some(&c.value));
+            } else {
+                let _ = e.set_attribute(&c.name, &c.value);
+            }
+        }
+    }
+    (new, false)
+}

@@ -364,3 +364,19 @@ pub fn Disclosure(
 pub fn plural(n: u32, what: &str) -> String {
     format!("{n} {what}{}", if n == 1 { "" } else { "s" })
 }
+
+/// A panel drawn from `markup` and patched as it changes
+/// ([`crate::browser::dom::show_markup`]): its wrapper has no box of its own
+/// (`display: contents`), so the markup's elements lay out as children of the wrapper's parent.
+pub fn patched(markup: Memo<String>) -> impl IntoView {
+    let node = NodeRef::<leptos::html::Div>::new();
+    let shown = StoredValue::new_local(None::<crate::draw::tree::Tree>);
+    Effect::new(move |_| {
+        let Some(el) = node.get() else { return };
+        let now = markup.with(|m| {
+            shown.with_value(|old| crate::browser::dom::show_markup(&el, old.as_ref(), m).0)
+        });
+        shown.set_value(now);
+    });
+    view! { <div class="patched" node_ref=node></div> }
+}

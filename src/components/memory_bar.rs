@@ -1,12 +1,16 @@
 //! The memory figure: the stacked bar (SVG markup from [`crate::draw::bar_svg`], geometry from
 //! [`crate::draw::bar_geometry`]), its legend and the detail of the term under the pointer or focus.
 //!
-//! The plot is redrawn in one DOM write when what it shows changes; its segments and the
-//! legend's keys hand their events to their containers, which read the term from `data-term`.
+//! The plot is drawn in one DOM write when its shape changes and patched in place when only its
+//! numbers do; its segments and the legend's keys hand their events to their containers, which
+//! read the term from `data-term`.
 
+use super::fields::patched;
 use crate::app::state::{use_app, AppState};
 use crate::draw::bar_geometry::term_class;
 use crate::draw::bar_svg;
+use crate::draw::tree::Tree;
+use crate::draw::verdict_html::Detail;
 use fitcard_estimator::terms::{Place, TermName};
 use fitcard_estimator::{Bytes, Estimate, Mode};
 use leptos::prelude::*;
@@ -54,9 +58,9 @@ pub fn MemoryBar() -> impl IntoView {
         let w = box_w.get();
         est.with(|e| bar_svg::drawing(e, w))
     });
-    let markup = move || drawing.with(bar_svg::markup);
     let plot = NodeRef::<leptos::html::Div>::new();
-    highlight(plot, drawing, active);
+    draw(plot, drawing, active);
+    highlight(plot, active);
     view! {
         <figure class="bar" node_ref=figure>
             <figcaption>
@@ -67,7 +71,6 @@ pub fn MemoryBar() -> impl IntoView {
             <div
                 class="bar-plot"
                 node_ref=plot
-                inner_html=markup
                 on:mouseover=move |ev| pick(&ev)
                 on:focusin=move |ev| pick(&ev)
             ></div>
@@ -104,32 +107,63 @@ fn box_width(figure: NodeRef<leptos::html::Figure>) -> RwSignal<f64> {
     box_w
 }
 
-/// The highlighted segment of the plot: a class set in place (after each redraw too), so that
-/// the focused segment stays.
-fn highlight(
+/// The plot drawn: anew when its shape changes (a term or a card comes or goes), else only
+/// the attributes and texts that differ, so a slider tick touches a few numbers and a focused
+/// segment keeps its focus.
+fn draw(
     plot: NodeRef<leptos::html::Div>,
     drawing: Memo<bar_svg::Drawing>,
     active: RwSignal<Option<TermName>>,
 ) {
+    let shown = StoredValue::new_local(None::<Tree>);
     Effect::new(move |_| {
-        drawing.track();
-        let on = active.get().map(TermName::id);
+        let svg = drawing.with(bar_svg::markup);
         let Some(plot) = plot.get() else { return };
-        let Ok(segs) = plot.query_selector_all("rect.seg") else {
-            return;
-        };
-        for k in 0..segs.length() {
-            if let Some(el) = segs
-                .item(k)
-                .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            {
-                let here = el.get_attribute("data-term");
-                let _ = el
-                    .class_list()
-                    .toggle_with_force("active", here.as_deref() == on);
-            }
+        let (now, anew) =
+            shown.with_value(|old| crate::browser::dom::show_markup(&plot, old.as_ref(), &svg));
+        // A segment given another term's class loses its highlight.
+        let recoloured = shown.with_value(|old| {
+            old.as_ref().zip(now.as_ref()).is_some_and(|(o, n)| {
+                o.0.iter()
+                    .zip(&n.0)
+                    .any(|(a, b)| a.attrs.first() != b.attrs.first())
+            })
+        });
+        if anew || recoloured {
+            mark(&plot, active.get_untracked());
+        }
+        shown.set_value(now);
+    });
+}
+
+/// The highlighted segment of the plot: a class set in place (after each new drawing too), so
+/// that the focused segment stays.
+fn highlight(plot: NodeRef<leptos::html::Div>, active: RwSignal<Option<TermName>>) {
+    Effect::new(move |_| {
+        let on = active.get();
+        if let Some(plot) = plot.get() {
+            mark(&plot, on);
         }
     });
+}
+
+/// The segments of term `on` marked active, every other one not.
+fn mark(plot: &web_sys::Element, on: Option<TermName>) {
+    let on = on.map(TermName::id);
+    let Ok(segs) = plot.query_selector_all("rect.seg") else {
+        return;
+    };
+    for k in 0..segs.length() {
+        if let Some(el) = segs
+            .item(k)
+            .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
+        {
+            let here = el.get_attribute("data-term");
+            let _ = el
+                .class_list()
+                .toggle_with_force("active", here.as_deref() == on);
+        }
+    }
 }
 
 /// A key per term: its colour, name and size; hovering, focusing or clicking one shows its
@@ -214,9 +248,29 @@ fn budget_note(st: AppState) -> impl Fn() -> Option<String> {
     }
 }
 
-/// The method page of the site (rendered from `docs/method.md` at build time), one section per
-/// term id.
-pub const METHOD_PAGE: &str = "method.html";
+/// The detail of the highlighted term (the first one until one is chosen).
+fn detail(st: AppState, name: Option<TermName>) -> Option<Detail> {
+    let train = st.mode.get() == Mode::Train;
+    st.est.with(|e| {
+        let t = name
+            .and_then(|n| e.terms.iter().find(|t| t.name == n))
+            .or_else(|| e.terms.first())?;
+        Some(Detail {
+            swatch: format!("swatch {}", term_class(t.name)),
+            label: t.label,
+            bytes: t.bytes.to_string(),
+            per_card: (t.place == Place::Device)
+                .then(|| on_card(e, t.name))
+                .flatten()
+                .map(|(b, _)| format!(" ({b} per card)")),
+            host: t.place == Place::Host,
+            formula: t.formula.clone(),
+            provenance: t.provenance,
+            section: if train { "train" } else { t.name.id() },
+            outside: t.outside_domain.clone(),
+        })
+    })
+}
 
 /// The formula and source of the highlighted term (the first one until one is chosen), with a
 /// link to its section of the method page (train mode has one section for all its terms; from
@@ -227,51 +281,8 @@ fn TermDetail(
     active: RwSignal<Option<TermName>>,
 ) -> impl IntoView {
     let st = use_app();
-    let target = st.inputs.with_untracked(|i| i.embed).then_some("_blank");
-    move || {
-        let name = active.get();
-        let train = st.mode.get() == Mode::Train;
-        st.est.with(|e| {
-            let t = name
-                .and_then(|n| e.terms.iter().find(|t| t.name == n))
-                .or_else(|| e.terms.first())?;
-            let per_card = (t.place == Place::Device)
-                .then(|| on_card(e, t.name))
-                .flatten()
-                .map(|(b, _)| format!(" ({b} per card)"));
-            let section = if train { "train" } else { t.name.id() };
-            Some(view! {
-                <h3>
-                    <span class=format!("swatch {}", term_class(t.name))></span>
-                    {t.label}
-                    ": "
-                    <span class="num">{t.bytes.to_string()}</span>
-                    {per_card}
-                    {(t.place == Place::Host).then_some(" in host RAM")}
-                </h3>
-                <p class="formula">
-                    <span class="k">"Formula "</span>
-                    <code>{t.formula.clone()}</code>
-                </p>
-                <p class="provenance">
-                    <span class="k">"Source "</span>
-                    {t.provenance}
-                    " "
-                    <a class="method-link" href=format!("{METHOD_PAGE}#{section}") target=target>
-                        "How this term is computed"
-                    </a>
-                    " · "
-                    <a href=format!("{METHOD_PAGE}#sources") target=target>
-                        "its sources, per engine"
-                    </a>
-                </p>
-                {t.outside_domain.clone().map(|w| view! {
-                    <p class="outside-domain">
-                        <span class="k">"Outside its checked domain "</span>
-                        {w}
-                    </p>
-                })}
-            })
-        })
-    }
+    let new_tab = st.inputs.with_untracked(|i| i.embed);
+    patched(Memo::new(move |_| {
+        detail(st, active.get()).map_or_else(String::new, |d| d.markup(new_tab))
+    }))
 }

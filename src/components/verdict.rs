@@ -3,9 +3,10 @@
 //! left in system RAM cost; the limits solved with every other input held (when opened). The list of every check is built
 //! only while it is open.
 
-use super::fields::Disclosure;
+use super::fields::{patched, Disclosure};
 use super::import_status::{act, OFFER};
 use crate::app::state::{use_app, AppState};
+use crate::draw::verdict_html::{self, Banner};
 use crate::text::summary;
 use fitcard_estimator::{Estimate, Verdict as V};
 use leptos::prelude::*;
@@ -41,7 +42,7 @@ pub fn Verdict() -> impl IntoView {
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner(st)}
-            <ul class="reasons">{failed(est)}</ul>
+            {failed(est)}
             <button type="button" class="import-action import-offer" on:click=act(st, OFFER)>
                 "Import it from the Hub"
             </button>
@@ -60,7 +61,7 @@ pub fn Verdict() -> impl IntoView {
                 </a>
             </p>
         </div>
-        <ul class="warnings">{warnings(est)}</ul>
+        {warnings(est)}
         <Disclosure class="limits" summary="Limits, with everything else held">
             <Asked kind="limits" />
         </Disclosure>
@@ -82,34 +83,21 @@ pub fn Verdict() -> impl IntoView {
 /// The banner: the verdict, the numbers that decide it, and the notes on a tight fit and on
 /// Unsloth's published formula.
 fn banner(st: AppState) -> impl IntoView {
-    let est = st.est;
-    move || {
-        est.with(|e| {
-            let title = crate::text::share::capitalize(e.verdict.label());
-            let line = verdict_line(st, e);
+    patched(Memo::new(move |_| {
+        st.est.with(|e| {
             let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
-            let tight = (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve));
-            let note = tight
-                .clone()
-                .map(|t| view! { <p class="tight-note">{t}</p> });
-            let formula = st
-                .inputs
-                .with(|i| crate::text::share::formula_note(i, e.total_device_bytes))
-                .map(|f| view! { <p class="formula-note">{f}</p> });
-            view! {
-                <div
-                    class=format!("verdict v-{}", slug(e.verdict))
-                    data-verdict=slug(e.verdict)
-                    title=tight.clone()
-                >
-                    <strong class="verdict-label">{title}</strong>
-                    <span class="verdict-line">{line}</span>
-                    {note}
-                    {formula}
-                </div>
+            Banner {
+                slug: slug(e.verdict),
+                title: crate::text::share::capitalize(e.verdict.label()),
+                line: verdict_line(st, e),
+                tight: (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve)),
+                formula: st
+                    .inputs
+                    .with(|i| crate::text::share::formula_note(i, e.total_device_bytes)),
             }
+            .markup()
         })
-    }
+    }))
 }
 
 /// The numbers under the verdict: in train mode the total against the pool of the GPUs
@@ -154,9 +142,10 @@ fn verdict_line(st: AppState, e: &Estimate) -> Option<String> {
 
 /// The failed checks, each in words (a catalog entry that lacks the engine's files says so).
 fn failed(est: Memo<Estimate>) -> impl IntoView {
-    move || {
+    patched(Memo::new(move |_| {
         est.with(|e| {
-            e.checks
+            let items: Vec<_> = e
+                .checks
                 .iter()
                 .filter(|c| !c.ok)
                 .map(|c| {
@@ -164,27 +153,29 @@ fn failed(est: Memo<Estimate>) -> impl IntoView {
                     let class = if c.passes() { "info" } else { "failed" };
                     // A catalog entry without the engine's files: its line says so, and
                     // the button after the list (shown by the style sheet) offers the import.
-                    let (text, class) = match lacking(c) {
-                        Some(t) => (t, "failed offer"),
-                        None => (c.message.clone(), class),
-                    };
-                    view! { <li class=class data-check=c.name.id()>{text}</li> }
+                    match lacking(c) {
+                        Some(t) => ("failed offer", Some(c.name.id()), t),
+                        None => (class, Some(c.name.id()), c.message.clone()),
+                    }
                 })
-                .collect_view()
+                .collect();
+            verdict_html::list("reasons", &items)
         })
-    }
+    }))
 }
 
 /// The estimate's warnings.
 fn warnings(est: Memo<Estimate>) -> impl IntoView {
-    move || {
+    patched(Memo::new(move |_| {
         est.with(|e| {
-            e.warnings
+            let items: Vec<_> = e
+                .warnings
                 .iter()
-                .map(|w| view! { <li class="warning">{w.clone()}</li> })
-                .collect_view()
+                .map(|w| ("warning", None, w.clone()))
+                .collect();
+            verdict_html::list("warnings", &items)
         })
-    }
+    }))
 }
 
 /// A catalog entry without the files the engine loads: the catalog lacks them, not
@@ -291,16 +282,15 @@ fn AllChecks() -> impl IntoView {
 #[component]
 pub fn MiniVerdict() -> impl IntoView {
     let st = use_app();
-    move || {
+    patched(Memo::new(move |_| {
         let headroom = st.train.with(|t| t.as_ref().map(|t| t.headroom()));
         st.est.with(|e| {
             let headroom = headroom.unwrap_or_else(|| e.headroom());
-            view! {
-                <div class=format!("mini-verdict v-{}", slug(e.verdict)) aria-hidden="true">
-                    <strong>{crate::text::share::capitalize(e.verdict.label())}</strong>
-                    <span class="num">{format!("· headroom {headroom}")}</span>
-                </div>
-            }
+            verdict_html::mini(
+                slug(e.verdict),
+                &crate::text::share::capitalize(e.verdict.label()),
+                &headroom.to_string(),
+            )
         })
-    }
+    }))
 }

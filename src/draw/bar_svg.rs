@@ -1,8 +1,10 @@
 //! The stacked memory bar drawn as SVG markup, from the geometry of
 //! [`crate::draw::bar_geometry`]: bytes in, markup out, tested on the host.
 //!
-//! The page sets this markup as its plot's content in one step when what it shows changes (a
-//! slider tick costs one DOM write, not one per attribute). It holds no listener and no script:
+//! The page writes this markup as its plot's content when the drawing's shape changes, and
+//! otherwise only the attributes and texts that differ from the drawing on the screen
+//! ([`crate::draw::tree::patch`]: a slider tick moves a few segments). It holds no listener and
+//! no script:
 //! the plot's container takes the events of its segments (`data-term`), and every text in it
 //! is escaped.
 
@@ -268,5 +270,30 @@ mod tests {
         let svg = markup(&d);
         assert!(svg.contains("aria-label=\"&lt;b&gt;&amp;&quot;\""), "{svg}");
         assert!(!svg.contains("<b>"));
+    }
+
+    #[test]
+    fn a_tick_patches_only_what_moved() {
+        use crate::draw::tree::{patch, Tree};
+        let at = |q: &str| {
+            let svg = markup(&drawing(&estimate(&from_query(q).inputs), 712.0));
+            Tree::parse(&svg).expect("our own markup parses")
+        };
+        let (a, b) = (at("ctx=8192"), at("ctx=16384"));
+        let changes = patch(&a, &b).expect("same shape");
+        // Only the KV segment and what follows it move: far fewer writes than elements.
+        assert!(
+            !changes.is_empty() && changes.len() < a.0.len() / 2,
+            "{changes:?}"
+        );
+        assert!(
+            changes
+                .iter()
+                .all(|c| c.name != "class" && c.name != "data-term"),
+            "{changes:?}"
+        );
+        // A second card, or another engine's terms, changes the shape: drawn anew.
+        assert_eq!(patch(&a, &at("ctx=8192&cards=2")), None);
+        assert_eq!(patch(&a, &at("ctx=8192&engine=vllm")), None);
     }
 }
