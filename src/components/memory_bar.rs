@@ -74,14 +74,14 @@ pub fn MemoryBar() -> impl IntoView {
                 on:mouseover=move |ev| pick(&ev)
                 on:focusin=move |ev| pick(&ev)
             ></div>
-            <ul
-                class="legend"
+            <div
+                class="patched"
                 on:click=move |ev| pick(&ev)
                 on:focusin=move |ev| pick(&ev)
                 on:mouseover=move |ev| pick(&ev)
             >
                 {legend(est, active)}
-            </ul>
+            </div>
             <div class="term-detail" aria-live="polite">
                 <TermDetail active=active />
             </div>
@@ -167,65 +167,44 @@ fn mark(plot: &web_sys::Element, on: Option<TermName>) {
 }
 
 /// A key per term: its colour, name and size; hovering, focusing or clicking one shows its
-/// formula (the list takes the events of its keys). The keys are rebuilt only when the set of
-/// terms (or a term's domain mark) changes; their sizes and pressed state update in place.
+/// formula (the list takes the events of its keys). Drawn as markup and patched: a tick
+/// rewrites the sizes, a highlight the pressed state.
 fn legend(est: Memo<Estimate>, active: RwSignal<Option<TermName>>) -> impl IntoView {
-    let keys = Memo::new(move |_| {
+    patched(Memo::new(move |_| {
+        let on = active.get();
         est.with(|e| {
-            e.terms
+            let keys: Vec<bar_svg::Key> = e
+                .terms
                 .iter()
                 .map(|t| {
-                    // Marked when used outside what its formula was checked on.
-                    let outside = t.outside_domain.is_some();
-                    (t.name, t.label, t.place == Place::Host, outside)
+                    let host = t.place == Place::Host;
+                    bar_svg::Key {
+                        name: t.name,
+                        label: t.label,
+                        bytes: key_bytes(e, t.name, t.bytes, host),
+                        host,
+                        outside: t.outside_domain.is_some(),
+                    }
                 })
-                .collect::<Vec<_>>()
+                .collect();
+            bar_svg::legend(&keys, on)
         })
-    });
-    move || {
-        keys.get()
-            .into_iter()
-            .map(|(name, label, host, outside)| {
-                let on = move || active.get() == Some(name);
-                view! {
-                    <li>
-                        <button
-                            type="button"
-                            class=move || if on() { "key active" } else { "key" }
-                            aria-pressed=move || on().to_string()
-                            data-term=name.id()
-                        >
-                            <span class=format!("swatch {}", term_class(name))></span>
-                            <span class="key-label">{label}</span>
-                            <span class="num">{key_bytes(est, name, host)}</span>
-                            {host.then(|| view! { <span class="where">"host"</span> })}
-                            {outside.then(|| view! { <span class="outside">"⚠"</span> })}
-                        </button>
-                    </li>
-                }
-            })
-            .collect_view()
-    }
+    }))
 }
 
-/// The size on the key of term `name`; on several cards a device term's key says what one
-/// card holds, as the verdict does.
-fn key_bytes(est: Memo<Estimate>, name: TermName, host: bool) -> impl Fn() -> String {
-    move || {
-        est.with(|e| {
-            let total = e.terms.iter().find(|t| t.name == name).map(|t| t.bytes);
-            match (!host).then(|| on_card(e, name)).flatten() {
-                Some((b, all)) => format!(
-                    "{b} {}",
-                    if all {
-                        "per card"
-                    } else {
-                        "on the fullest card"
-                    }
-                ),
-                None => total.unwrap_or_default().to_string(),
+/// The size on the key of term `name` (`total` in all); on several cards a device term's key
+/// says what one card holds, as the verdict does.
+fn key_bytes(e: &Estimate, name: TermName, total: Bytes, host: bool) -> String {
+    match (!host).then(|| on_card(e, name)).flatten() {
+        Some((b, all)) => format!(
+            "{b} {}",
+            if all {
+                "per card"
+            } else {
+                "on the fullest card"
             }
-        })
+        ),
+        None => total.to_string(),
     }
 }
 

@@ -187,6 +187,47 @@ fn segments(s: &mut String, segs: &[Segment], y: f64) {
     }
 }
 
+/// One key of the legend: a term's colour, name and size.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Key {
+    pub name: TermName,
+    pub label: &'static str,
+    /// Its size as the key says it (on several cards, what one card holds).
+    pub bytes: String,
+    /// Held in host RAM.
+    pub host: bool,
+    /// Used outside what its formula was checked on.
+    pub outside: bool,
+}
+
+/// The legend: `<ul class="legend">`, a button per key (its id `key-{term}`, so the focus
+/// finds it again after a redraw), the one of term `active` pressed. The list takes the
+/// buttons' events (`data-term`).
+pub fn legend(keys: &[Key], active: Option<TermName>) -> String {
+    let mut s = String::from(r#"<ul class="legend">"#);
+    for k in keys {
+        let on = active == Some(k.name);
+        let _ = write!(
+            s,
+            r#"<li><button type="button" id="key-{0}" class="{1}" aria-pressed="{on}" data-term="{0}"><span class="swatch {2}"></span><span class="key-label">{3}</span><span class="num">{4}</span>"#,
+            k.name.id(),
+            if on { "key active" } else { "key" },
+            term_class(k.name),
+            xml_escape(k.label),
+            xml_escape(&k.bytes)
+        );
+        if k.host {
+            s.push_str(r#"<span class="where">host</span>"#);
+        }
+        if k.outside {
+            s.push_str(r#"<span class="outside">⚠</span>"#);
+        }
+        s.push_str("</button></li>");
+    }
+    s.push_str("</ul>");
+    s
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -295,5 +336,32 @@ mod tests {
         // A second card, or another engine's terms, changes the shape: drawn anew.
         assert_eq!(patch(&a, &at("ctx=8192&cards=2")), None);
         assert_eq!(patch(&a, &at("ctx=8192&engine=vllm")), None);
+    }
+
+    #[test]
+    fn the_legend_presses_the_active_key_and_patches_its_sizes() {
+        use crate::draw::tree::{patch, Tree};
+        let key = |bytes: &str| Key {
+            name: TermName::KvCache,
+            label: "KV cache",
+            bytes: bytes.into(),
+            host: true,
+            outside: true,
+        };
+        let m = legend(&[key("1.00 GiB")], Some(TermName::KvCache));
+        assert!(m.contains(r#"<button type="button" id="key-kv_cache" class="key active" aria-pressed="true" data-term="kv_cache">"#), "{m}");
+        assert!(
+            m.contains(r#"<span class="where">host</span><span class="outside">⚠</span>"#),
+            "{m}"
+        );
+        let a = Tree::parse(&legend(&[key("1.00 GiB")], None)).expect("parses");
+        let b = Tree::parse(&legend(&[key("2.00 GiB")], None)).expect("parses");
+        assert_eq!(patch(&a, &b).map(|c| c.len()), Some(1));
+        let c = Tree::parse(&m).expect("parses");
+        let pressed = patch(&a, &c).expect("same shape");
+        assert_eq!(
+            pressed.iter().map(|c| c.name.as_str()).collect::<Vec<_>>(),
+            ["class", "aria-pressed"]
+        );
     }
 }
