@@ -2,7 +2,7 @@
 //! model search and "Detect my GPU". The ranking across families is computed in the importer,
 //! from the settled inputs, and only while this view is shown.
 
-use super::controls::serve::{EngineField, ParSlider};
+use super::controls::serve::{EngineField, ParSlider, ReserveField};
 use super::controls::shared::{CardsSlider, GpuField};
 use super::fields::{SelectField, ValueSlider};
 use super::import_status::ImportStatus;
@@ -38,6 +38,7 @@ pub fn BestView() -> impl IntoView {
                     <EngineField />
                     <BestContext />
                     <ParSlider />
+                    <ReserveField />
                     <Filters />
                 </div>
             </section>

@@ -35,8 +35,7 @@ pub enum Edit {
     CpuMoe(u32),
     SwaFull(bool),
     Util(f64),
-    /// GiB kept free on each card (`reserve=`; 0: none; the whole calculator only).
-    #[cfg(feature = "extras")]
+    /// GiB kept free on each card (`reserve=`; 0: none).
     Reserve(f64),
     /// Load the repo's vision projector (`mmproj=`).
     Mmproj(bool),
@@ -123,7 +122,6 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Mmproj(b) => i.mmproj = b,
         Edit::Gl(g) => i.gl = g.filter(|g| g.is_finite()).map(|g| g.clamp(0.0, 4096.0)),
         Edit::Util(u) => i.util = u.clamp(limits::UTIL.0, limits::UTIL.1),
-        #[cfg(feature = "extras")]
         Edit::Reserve(r) => i.reserve = r.clamp(limits::RESERVE_GIB.0, limits::RESERVE_GIB.1),
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {

@@ -299,6 +299,28 @@ test('serve-time adapters and memory kept free: the whole calculator estimates t
   await page.close();
 });
 
+test('memory kept free per card is read by the first load, and the best-model view offers it', async () => {
+  const before = served.length;
+  const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&engine=ollama&reserve=1.5');
+  await page.waitForSelector('.verdict-label');
+  assert.match(await page.textContent('#command'), /OLLAMA_GPU_OVERHEAD=1610612736/);
+  assert.equal(await page.inputValue('#reserve'), '1.5');
+  assert.ok(!served.slice(before).some((p) => p.includes('train/fitcard-full')), 'estimated by the first load');
+  await page.close();
+  // The best-model view: 20 GiB kept free on a 24 GB card leaves room for smaller models only.
+  const best = await context.newPage();
+  best.on('pageerror', (e) => pageErrors.push(`${best.url()}: ${e.message}`));
+  await best.goto(`${origin}${BASE}?ctx=8192&gpu=rtx-4090`);
+  await best.waitForSelector('.best-list > li');
+  const first = await best.textContent('.best-list');
+  await best.fill('#reserve', '20');
+  await best.press('#reserve', 'Enter');
+  await best.waitForFunction(() => location.search.includes('reserve=20'));
+  await best.waitForFunction((f) => document.querySelector('.best-list')?.textContent !== f, first, { timeout: 30000 });
+  assert.deepEqual(pageErrors, []);
+  await best.close();
+});
+
 test('the ranking leads with five that fit and the configuration on screen; a skip link reaches the command', async () => {
   // Every Qwen3 variant and format fits on an H200: many more than five rows fit.
   const page = await open('?model=Qwen/Qwen3-0.6B&gpu=h200&ctx=4096');

@@ -223,11 +223,9 @@ fn LlamaCppKnobs() -> impl IntoView {
     }
 }
 
-/// GiB kept free on each card for a desktop or other programs (`reserve=`; the whole
-/// calculator only: the first load hands such a link over).
-#[cfg(feature = "extras")]
+/// GiB kept free on each card for a desktop or other programs (`reserve=`).
 #[component]
-fn ReserveField() -> impl IntoView {
+pub fn ReserveField() -> impl IntoView {
     let st = use_app();
     let i = st.inputs;
     view! {
@@ -245,10 +243,6 @@ fn ReserveField() -> impl IntoView {
         />
     }
 }
-
-#[cfg(not(feature = "extras"))]
-#[component]
-fn ReserveField() -> impl IntoView {}
 
 /// The engine settings that change what is allocated.
 #[component]

@@ -115,7 +115,6 @@ pub struct Inputs {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lora: Option<ServeLora>,
     /// GiB kept free on each card for a desktop or other programs (`reserve=`; 0 = none).
-    #[cfg(feature = "extras")]
     #[serde(skip_serializing_if = "is_zero")]
     pub reserve: f64,
     /// Compact view for iframes.
@@ -165,7 +164,6 @@ impl Default for Inputs {
             draft: None,
             #[cfg(feature = "extras")]
             lora: None,
-            #[cfg(feature = "extras")]
             reserve: 0.0,
             embed: false,
             rev: None,
@@ -256,7 +254,6 @@ impl Inputs {
     }
 }
 
-#[cfg(feature = "extras")]
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
@@ -270,13 +267,9 @@ impl Inputs {
         None
     }
 
-    /// The GiB kept free per card (`reserve=`; none in a build without the `extras` feature,
-    /// whose code then leaves the build).
+    /// The GiB kept free per card (`reserve=`).
     pub fn reserved(&self) -> f64 {
-        #[cfg(feature = "extras")]
-        return self.reserve;
-        #[cfg(not(feature = "extras"))]
-        0.0
+        self.reserve
     }
 }
 

@@ -68,6 +68,7 @@ fn apply_engine(
         "swafull" => flag(val).map(|b| i.swa_full = b),
         "mmproj" => flag(val).map(|b| i.mmproj = b),
         "util" => fnum(val, limits::UTIL).map(|v| i.util = v),
+        "reserve" => fnum(val, limits::RESERVE_GIB).map(|v| i.reserve = v),
         "tp" => num(val, limits::CARDS).map(|v| i.tp = Some(v)),
         "pp" => num(val, limits::CARDS).map(|v| i.pp = Some(v)),
         "gl" => fnum(val, (0.0, 4096.0)).map(|v| i.gl = Some(v)),
@@ -100,9 +101,8 @@ fn apply_spec(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> {
     None
 }
 
-/// Serve-time LoRA adapters and the memory kept free per card (a build without the `extras`
-/// feature, the page's first load, reads none of these keys: it hands a link with `loras=` or
-/// `reserve=` to the whole calculator).
+/// Serve-time LoRA adapters (a build without the `extras` feature, the page's first load, reads
+/// neither key: it hands a link with `loras=` to the whole calculator).
 #[cfg(feature = "extras")]
 fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>> {
     fn lora(i: &mut Inputs) -> &mut ServeLora {
@@ -114,7 +114,6 @@ fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), Strin
     Some(match key {
         "loras" => num(val, limits::LORAS).map(|v| lora(i).count = v),
         "lorarank" => num(val, limits::LORA_RANK).map(|v| lora(i).rank = Some(v)),
-        "reserve" => fnum(val, limits::RESERVE_GIB).map(|v| i.reserve = v),
         _ => return None,
     })
 }

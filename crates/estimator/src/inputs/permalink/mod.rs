@@ -134,7 +134,7 @@ fn encode_draft(s: &mut String, i: &Inputs) {
 #[cfg(not(feature = "spec"))]
 fn encode_draft(_: &mut String, _: &Inputs) {}
 
-/// `loras=`, `lorarank=`, `reserve=` (none in a build without the `extras` feature).
+/// `loras=`, `lorarank=` (none in a build without the `extras` feature).
 #[cfg(feature = "extras")]
 fn encode_extras(s: &mut String, i: &Inputs) {
     if let Some(l) = i.lora {
@@ -142,9 +142,6 @@ fn encode_extras(s: &mut String, i: &Inputs) {
         if let Some(r) = l.rank {
             let _ = write!(s, "&lorarank={r}");
         }
-    }
-    if i.reserve > 0.0 {
-        let _ = write!(s, "&reserve={}", fmt_num(i.reserve));
     }
 }
 
@@ -178,6 +175,9 @@ fn encode_run(s: &mut String, i: &Inputs) {
     }
     encode_draft(s, i);
     encode_extras(s, i);
+    if i.reserve > 0.0 {
+        let _ = write!(s, "&reserve={}", fmt_num(i.reserve));
+    }
     if !i.train.pick.is_empty() {
         let v: Vec<String> = i.train.pick.iter().map(|g| g.to_string()).collect();
         let _ = write!(s, "&pick={}", v.join(","));
