@@ -109,6 +109,12 @@ pub struct Inputs {
     /// `-md`). `None` = no draft. (Boxed: the inputs are cloned often, a draft seldom set.)
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub draft: Option<Box<Draft>>,
+    /// llama.cpp's extra recurrent states kept per sequence for speculative rollback (`rsseq=`,
+    /// the context's `n_rs_seq`; 0 = none): each recurrent layer holds `1 + rsseq` states per
+    /// sequence (src/llama-memory-recurrent.cpp). llama-server sets it to `--draft-max` when an
+    /// MTP, EAGLE-3 or DFlash head drafts (common/common.h, `need_n_rs_seq`).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub rsseq: u32,
     /// Serve-time LoRA adapters (`loras=`, `lorarank=`; vLLM `--enable-lora --max-loras
     /// --max-lora-rank`, llama.cpp `--lora`). `None` = none.
     #[cfg(feature = "extras")]
@@ -162,6 +168,7 @@ impl Default for Inputs {
             nkvo: false,
             ncmoe: None,
             draft: None,
+            rsseq: 0,
             #[cfg(feature = "extras")]
             lora: None,
             reserve: 0.0,
@@ -254,6 +261,10 @@ impl Inputs {
     }
 }
 
+fn is_zero_u32(x: &u32) -> bool {
+    *x == 0
+}
+
 fn is_zero(x: &f64) -> bool {
     *x == 0.0
 }
@@ -328,6 +339,9 @@ pub mod limits {
     pub const NGL: (u32, u32) = (0, 10_000);
     /// Draft tokens per step (llama.cpp `--draft-max`).
     pub const NDRAFT: (u32, u32) = (1, 256);
+    /// Extra recurrent states per sequence (`rsseq=`): llama-server's is `--draft-max`, which
+    /// `ndraft=` bounds the same way.
+    pub const RSSEQ: (u32, u32) = (0, 256);
     /// GiB kept free per card (`reserve=`).
     pub const RESERVE_GIB: (f64, f64) = (0.0, 4096.0);
     /// Serve-time LoRA adapters at once (`loras=`).

@@ -20,6 +20,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         global_layers,
         offload_and_bandwidth_pins,
         experts_in_ram,
+        rollback_states,
         draft_model,
         serve_adapters,
         mixed_cards,
@@ -357,6 +358,35 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
         message: why,
     });
     i.ncmoe = None;
+}
+
+/// `rsseq=` (llama.cpp's `n_rs_seq`): extra states of the recurrent layers, so llama.cpp only
+/// and a model with recurrent layers; 0 is none.
+fn rollback_states(i: &mut Inputs, notices: &mut Vec<Notice>) {
+    if i.rsseq == 0 {
+        return;
+    }
+    let recurrent = catalog()
+        .variant(&i.model)
+        .is_some_and(|(_, v)| v.arch.recurrent_layers() > 0);
+    let why = if i.engine != Engine::LlamaCpp {
+        format!(
+            "{} keeps no extra recurrent states for rollback (llama.cpp's n_rs_seq); ignored",
+            i.engine.label()
+        )
+    } else if !recurrent {
+        format!(
+            "{} has no recurrent layers, so no states to keep; ignored",
+            i.model
+        )
+    } else {
+        return;
+    };
+    notices.push(Notice {
+        key: "rsseq".into(),
+        message: why,
+    });
+    i.rsseq = 0;
 }
 
 /// Mixed cards: the list is the cards.

@@ -178,7 +178,15 @@ fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
             k.swa_cells,
             cell,
             if k.state > Bytes::ZERO {
-                format!(" + recurrent state {} (F32, {} sequence(s))", k.state, i.par.max(1))
+                let rollback = match i.rsseq {
+                    0 => String::new(),
+                    n => format!(" × {} states each (rsseq={n}: n_rs_seq)", n + 1),
+                };
+                format!(
+                    " + recurrent state {} (F32, {} sequence(s){rollback})",
+                    k.state,
+                    i.par.max(1)
+                )
             } else {
                 String::new()
             }

@@ -85,13 +85,14 @@ fn apply_engine(
 }
 
 /// Speculative decoding (a build without the `spec` feature, the page's first load, reads none
-/// of them: it hands a link with `draft=` to the whole calculator).
+/// of them: it hands a link with `draft=` or `rsseq=` to the whole calculator).
 #[cfg(feature = "spec")]
 fn apply_spec(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>> {
     Some(match key {
         "draft" => draft(val).map(|m| i.draft.get_or_insert_default().model = m),
         "draftq" => quant(val).map(|q| i.draft.get_or_insert_default().quant = Some(q)),
         "ndraft" => num(val, limits::NDRAFT).map(|v| i.draft.get_or_insert_default().max = Some(v)),
+        "rsseq" => num(val, limits::RSSEQ).map(|v| i.rsseq = v),
         _ => return None,
     })
 }

@@ -115,10 +115,13 @@ fn encode_train(s: &mut String, t: &TrainInputs) {
     }
 }
 
-/// `draft=`, `draftq=`, `ndraft=` (none in a build without the `spec` feature, which reads
-/// none of them).
+/// `draft=`, `draftq=`, `ndraft=`, `rsseq=` (none in a build without the `spec` feature,
+/// which reads none of them).
 #[cfg(feature = "spec")]
 fn encode_draft(s: &mut String, i: &Inputs) {
+    if i.rsseq > 0 {
+        let _ = write!(s, "&rsseq={}", i.rsseq);
+    }
     let Some(d) = &i.draft else {
         return;
     };
@@ -307,7 +310,7 @@ struct Keys {
 /// Set one key. Err = why the value was refused (the default stays).
 /// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
 /// names each one; a test holds both lists to the decoder).
-pub const KEYS: [&str; 51] = [
+pub const KEYS: [&str; 52] = [
     "v",
     "mode",
     "model",
@@ -338,6 +341,7 @@ pub const KEYS: [&str; 51] = [
     "draft",
     "draftq",
     "ndraft",
+    "rsseq",
     "loras",
     "lorarank",
     "reserve",

@@ -25,6 +25,8 @@ pub struct LlamaParams {
     pub n_batch: u64,
     /// `--swa-full`.
     pub swa_full: bool,
+    /// Extra recurrent states per sequence for speculative rollback (the context's `n_rs_seq`).
+    pub rs_seq: u64,
 }
 
 impl LlamaParams {
@@ -39,6 +41,7 @@ impl LlamaParams {
             n_ubatch: 512,
             n_batch: 2048,
             swa_full: false,
+            rs_seq: 0,
         }
     }
 }
@@ -58,7 +61,8 @@ pub struct LlamaKv {
     pub global_layers: u32,
     /// Layers with a sliding-window cache.
     pub swa_layers: u32,
-    /// Recurrent state of every sequence (F32, `max(1, n_seq)` sequences), included in `bytes`.
+    /// Recurrent state of every sequence (F32, `max(1, n_seq)` sequences, `1 + n_rs_seq` states
+    /// each), included in `bytes`.
     pub state: Bytes,
 }
 
@@ -91,7 +95,11 @@ pub fn llama(arch: &Arch, p: &LlamaParams) -> LlamaKv {
                 .saturating_mul(swa_layers as u64)
                 .saturating_mul(cell_s),
         );
-    let state = state_bytes(arch, 4).saturating_mul(n_seq);
+    // llama_memory_recurrent: `n_rows = mem_size * (1 + n_rs_seq)` rows of r and s per layer,
+    // mem_size = max(1, n_seq_max) (src/llama-memory-recurrent.cpp, src/llama-model.cpp).
+    let state = state_bytes(arch, 4)
+        .saturating_mul(n_seq)
+        .saturating_mul(p.rs_seq.saturating_add(1));
     LlamaKv {
         bytes: Bytes(per_stream.saturating_mul(streams).saturating_add(state)),
         state: Bytes(state),

@@ -109,6 +109,7 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
             let p = LlamaParams {
                 n_ubatch: u64::from(i.ubatch),
                 swa_full: i.swa_full,
+                rs_seq: u64::from(i.rsseq),
                 type_k,
                 type_v,
                 ..LlamaParams::new(ctx.saturating_mul(par), par, unified, i.kv)
