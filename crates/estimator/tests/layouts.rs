@@ -377,3 +377,31 @@ fn summary_lines_match_the_layouts() {
     )
     .is_empty());
 }
+
+/// SGLang takes `--mem-fraction-static` of what is free beside `reserve=`: a split that does not
+/// fit says so in those words (and its budget is that share).
+#[test]
+fn sglang_layouts_say_the_memory_kept_free() {
+    let e = est(
+        "model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=2&gpu=rtx-4090&ctx=8192&reserve=4",
+    );
+    let l = e
+        .layouts
+        .iter()
+        .find(|l| l.valid && !l.fits)
+        .expect("a split that does not fit");
+    let why = l.reason.as_deref().unwrap_or_default();
+    assert!(why.contains("less 4.00 GiB kept free): short by"), "{why}");
+    let plain = est("model=Qwen/Qwen3-32B&engine=sglang&quant=BF16&cards=2&gpu=rtx-4090&ctx=8192");
+    let same = plain
+        .layouts
+        .iter()
+        .find(|p| (p.tp, p.pp) == (l.tp, l.pp))
+        .expect("the same split");
+    assert!(l.budget < same.budget, "{:?} {:?}", l.budget, same.budget);
+    assert!(!same
+        .reason
+        .as_deref()
+        .unwrap_or_default()
+        .contains("kept free"));
+}

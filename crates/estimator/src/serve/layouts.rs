@@ -25,6 +25,7 @@
 //! those within a few percent of it); the list shows the others beside it, and [`summary`]
 //! gives one line per layout for the page.
 
+use crate::catalog::engine::Engine;
 use crate::catalog::{Arch, Format};
 pub use crate::estimate::ParallelLayout;
 use crate::inputs::Inputs;
@@ -80,8 +81,17 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         let valid = why.is_empty();
         let fits = valid && per_gpu <= budget;
         if valid && !fits {
+            // SGLang takes its share of what is free beside the reserve (sizing::budgets).
+            let of = if i.engine == Engine::Sglang && i.reserved() > 0.0 {
+                format!(
+                    "{capacity} less {} kept free",
+                    Bytes::from_gib(i.reserved())
+                )
+            } else {
+                capacity.to_string()
+            };
             why.push(format!(
-                "{per_gpu} on the fullest GPU > {budget} (util {} × {capacity}): short by {}",
+                "{per_gpu} on the fullest GPU > {budget} (util {} × {of}): short by {}",
                 crate::units::Shortest(i.util),
                 per_gpu.saturating_sub(budget)
             ));

@@ -484,6 +484,8 @@ fn vllm_free_memory(i: &Inputs, per_card: &[CardUse]) -> Option<Check> {
         return None;
     }
     let reserve = Bytes::from_gib(i.reserved());
+    // One --gpu-memory-utilization for every card: the smallest card has the smallest share
+    // free (1 − reserve / capacity), so it is the one that refuses first.
     let c = per_card.iter().min_by_key(|c| c.capacity)?;
     let free = c.capacity.saturating_sub(reserve);
     let wanted = c.capacity.scale(i.util);
