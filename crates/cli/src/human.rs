@@ -175,6 +175,9 @@ fn commands(e: &Estimate) -> String {
             if c.fits { "fits" } else { "does not fit" },
             c.command.replace('\n', "\n  ")
         ));
+        for d in &c.differs {
+            s.push_str(&format!("  (on {}: {d})\n", c.engine));
+        }
     }
     s
 }

@@ -72,6 +72,11 @@ pub struct EngineCommand {
     pub device_bytes: Bytes,
     /// Whether the plan fits on that engine.
     pub fits: bool,
+    /// What the plan on that engine leaves out or changes, in words: the settings it refuses
+    /// (adapters, a draft model, experts in RAM …), each as its notice says. Empty for the
+    /// chosen engine.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub differs: Vec<String>,
 }
 
 /// Does a failed check decide the verdict?

@@ -184,3 +184,33 @@ fn sglang_takes_its_share_of_what_is_free() {
     );
     assert!(kept.kv_pool_bytes.unwrap() < none.kv_pool_bytes.unwrap());
 }
+
+/// The same plan on the other engines says what each leaves out: SGLang's command has no
+/// adapters, and its line says why, in the words of its notice.
+#[test]
+fn the_other_engines_plans_say_they_leave_the_adapters_out() {
+    let (e, notes) = plan(&format!(
+        "{LLAMA}&engine=vllm&gpu=h100-sxm&ctx=8192&loras=2"
+    ));
+    assert!(notes.is_empty(), "{notes:?}");
+    assert!(e.commands[0].differs.is_empty());
+    let sglang = e
+        .commands
+        .iter()
+        .find(|c| c.engine == "sglang")
+        .expect("SGLang loads safetensors too");
+    assert!(!sglang.command.contains("lora"), "{}", sglang.command);
+    assert!(
+        sglang.differs.iter().any(|d| d.contains("SGLang")),
+        "{:?}",
+        sglang.differs
+    );
+    // Without adapters nothing differs there.
+    let (plain, _) = plan(&format!("{LLAMA}&engine=vllm&gpu=h100-sxm&ctx=8192"));
+    let s = plain
+        .commands
+        .iter()
+        .find(|c| c.engine == "sglang")
+        .expect("sglang");
+    assert!(s.differs.is_empty(), "{:?}", s.differs);
+}

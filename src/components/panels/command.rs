@@ -62,6 +62,8 @@ fn EngineCommands() -> impl IntoView {
                                 {format!("{} on the fullest card", c.device_bytes)}
                             </span>
                             <pre class="command"><code>{c.command.clone()}</code></pre>
+                            {(!c.differs.is_empty())
+                                .then(|| view! { <p class="hint">{c.differs.join(" · ")}</p> })}
                         </li>
                     }
                 })

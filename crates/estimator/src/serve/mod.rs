@@ -423,6 +423,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
         command: e.command.clone(),
         device_bytes: fullest(&e.per_card).bytes,
         fits: e.fits,
+        differs: Vec::new(),
     }];
     for &other in Engine::ALL.iter().filter(|&&x| x != i.engine) {
         if other.container() != f.container {
@@ -432,7 +433,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
             engine: other,
             ..i.clone()
         };
-        normalize(&mut j);
+        let differs = normalize(&mut j).into_iter().map(|n| n.message).collect();
         let s = size(&j, &arch_for(&j, v), f);
         let o = assemble(&j, v, f, &s);
         out.push(EngineCommand {
@@ -440,6 +441,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
             command: crate::serve::command::command(&j, f, s.layout, &s.shares, s.split),
             device_bytes: fullest(&o.per_card).bytes,
             fits: o.fits,
+            differs,
         });
     }
     out
