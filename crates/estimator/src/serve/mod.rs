@@ -21,10 +21,10 @@
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
 
 use crate::catalog::engine::Engine;
-use crate::catalog::{catalog, Arch, Format, Variant};
+use crate::catalog::{catalog, Format, Variant};
 use crate::inputs::normalize::normalize;
-use crate::inputs::{GpuChoice, Inputs};
-use crate::terms::{kv, Place, Term, TermName};
+use crate::inputs::Inputs;
+use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 
 pub mod command;
@@ -32,6 +32,7 @@ mod describe;
 pub mod layouts;
 pub mod measured;
 pub mod placement;
+pub(crate) mod checks;
 pub(crate) mod sizing;
 pub mod speed;
 pub(crate) mod split;
@@ -40,6 +41,7 @@ pub mod support;
 
 pub use crate::estimate::*;
 pub use placement::*;
+pub(crate) use checks::*;
 pub(crate) use sizing::*;
 pub(crate) use split::*;
 
@@ -189,128 +191,6 @@ pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
     assemble(i, v, f, &s)
 }
 
-/// Every hard constraint, and the layout as information.
-pub(crate) fn checks(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> Vec<Check> {
-    let mut checks = Vec::with_capacity(3);
-    checks.push(context_check(i, a));
-    let vram = vram_check(i, s, per_card);
-    let vram_ok = vram.ok;
-    checks.push(vram);
-    if let Some(tp) = &s.tp {
-        checks.push(tp_info(i, s, tp, vram_ok));
-    }
-    checks
-}
-
-/// The context within the model's maximum, or within what YaRN rope scaling reaches on an
-/// engine that can switch it on.
-fn context_check(i: &Inputs, a: &Arch) -> Check {
-    let yarn = a
-        .yarn
-        .as_ref()
-        .filter(|y| i.ctx > a.max_ctx && i.ctx <= y.max_ctx());
-    let ctx_ok = i.ctx <= a.max_ctx || (yarn.is_some() && i.engine != Engine::Ollama);
-    Check::hard(
-        CheckName::ContextLength,
-        ctx_ok,
-        match (i.ctx <= a.max_ctx, yarn) {
-            (true, _) => format!("context {} ≤ the model's maximum {}", i.ctx, a.max_ctx),
-            (false, Some(y)) if ctx_ok => format!(
-                "context {} needs YaRN rope scaling (×{} over {} tokens, validated by the publisher up to {}): the command enables it",
-                i.ctx,
-                crate::units::Shortest(y.factor),
-                y.original_ctx,
-                y.max_ctx()
-            ),
-            (false, Some(y)) => format!(
-                "context {} needs YaRN rope scaling, which Ollama cannot switch on (llama.cpp, vLLM, SGLang and transformers can, up to {})",
-                i.ctx, y.max_ctx()
-            ),
-            (false, None) => format!(
-                "context {} exceeds the model's maximum {} tokens",
-                i.ctx,
-                a.longest_ctx(i.engine)
-            ),
-        },
-    )
-}
-
-/// The bytes on the card with the least headroom (the first one under even layer split)
-/// within what that card may hold.
-fn vram_check(i: &Inputs, s: &Sizing, per_card: &[CardUse]) -> Check {
-    let fullest = fullest(per_card);
-    let used = fullest.bytes;
-    let (capacity, budget) = (fullest.capacity, fullest.budget);
-    let vram_ok = used <= budget;
-    let kept = (i.reserved() > 0.0 && i.engine != Engine::Vllm)
-        .then(|| format!(" less {} kept free", Bytes::from_gib(i.reserved())));
-    let budget_words = match (i.engine.preallocates(), kept) {
-        (true, None) => format!(
-            "{budget} (util {} × {capacity})",
-            crate::units::Shortest(i.util)
-        ),
-        (true, Some(k)) => format!(
-            "{budget} (util {} × ({capacity}{k}))",
-            crate::units::Shortest(i.util)
-        ),
-        (false, Some(k)) => format!("{budget} ({capacity}{k})"),
-        (false, None) => format!("{capacity}"),
-    };
-    let alike = s.shares.iter().all(|&x| x == s.shares[0])
-        && s.capacities.iter().all(|&c| c == s.capacities[0]);
-    let where_words = if alike {
-        "per card".to_string()
-    } else {
-        format!("on card {} (the least headroom)", fullest.index)
-    };
-    // An Apple machine's capacity is the GPU's default share of its RAM, which a sysctl raises.
-    let wired = match &i.gpu {
-        GpuChoice::Catalog(id) if !vram_ok && i.gpus.is_empty() => catalog()
-            .gpu(id)
-            .and_then(|g| crate::serve::support::wired_limit_words(g, used)),
-        _ => None,
-    };
-    Check::hard(
-        CheckName::VramPerCard,
-        vram_ok,
-        if vram_ok {
-            format!("{used} {where_words} ≤ {budget_words}")
-        } else {
-            format!(
-                "{used} {where_words} > {budget_words}: short by {}{}",
-                used.saturating_sub(budget),
-                wired.map_or(String::new(), |w| format!("; {w}"))
-            )
-        },
-    )
-}
-
-/// Whether tensor parallelism runs over the cards, and what runs instead when it does not.
-fn tp_info(i: &Inputs, s: &Sizing, tp: &Result<String, String>, vram_ok: bool) -> Check {
-    let message = match tp {
-        Ok(m) => m.clone(),
-        Err(m) => format!(
-            "{m}; {} used instead ({}): {}",
-            if s.split.0 > 1 {
-                "tensor parallelism within pipeline stages"
-            } else {
-                "layer split"
-            },
-            if i.engine.preallocates() && i.gpus.is_empty() {
-                parallel_words(i.engine, s.split.0, s.split.1)
-            } else {
-                layer_split_words(i.engine, i.cards)
-            },
-            if vram_ok {
-                "it fits, but the extra cards add capacity, not speed"
-            } else {
-                "it does not fit that way either"
-            }
-        ),
-    };
-    Check::info(CheckName::TensorParallel, tp.is_ok(), message)
-}
-
 /// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.
 /// The estimate's terms: the weights, the KV cache and the overhead, then each nonzero part of
 /// the sizing.
@@ -445,69 +325,6 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
         });
     }
     out
-}
-
-/// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
-/// pool cannot hold one request of `--max-model-len` tokens.
-fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
-    let ok = p.per_request <= p.bytes && p.bytes > Bytes::ZERO;
-    let (name, len_flag, check) = match i.engine {
-        Engine::Sglang => ("SGLang", "--context-length", CheckName::SglangStartup),
-        _ => ("vLLM", "--max-model-len", CheckName::VllmStartup),
-    };
-    let message = if ok {
-        format!(
-            "{name} starts: {} of KV cache = {} tokens, {}× requests of {} tokens",
-            p.bytes,
-            p.tokens,
-            crate::units::Fixed(p.max_concurrency, 1),
-            i.ctx
-        )
-    } else if p.bytes == Bytes::ZERO {
-        format!(
-            "{name} fails at startup: the weights (and the profiled peak) exceed its budget of {}",
-            fullest_budget
-        )
-    } else {
-        format!(
-            "{name} fails at startup: {} of KV cache cannot hold one request of {len_flag} {} ({} needed)",
-            p.bytes, i.ctx, p.per_request
-        )
-    };
-    Check::hard(check, ok, message)
-}
-
-/// vLLM with `reserve=`: it refuses to start when the card's free memory is below `util ×
-/// total` ("Free memory on device … on startup is less than desired GPU memory utilization",
-/// vllm/v1/worker/utils.py, `request_memory`); the largest `--gpu-memory-utilization` that
-/// starts leaves the reserve free. `None` without a reserve.
-fn vllm_free_memory(i: &Inputs, per_card: &[CardUse]) -> Option<Check> {
-    if i.engine != Engine::Vllm || i.reserved() <= 0.0 {
-        return None;
-    }
-    let reserve = Bytes::from_gib(i.reserved());
-    // One --gpu-memory-utilization for every card: the smallest card has the smallest share
-    // free (1 − reserve / capacity), so it is the one that refuses first.
-    let c = per_card.iter().min_by_key(|c| c.capacity)?;
-    let free = c.capacity.saturating_sub(reserve);
-    let wanted = c.capacity.scale(i.util);
-    let ok = free >= wanted;
-    let message = if ok {
-        format!(
-            "vLLM starts beside the {reserve} kept free: {free} free ≥ util {} × {}",
-            crate::units::Shortest(i.util),
-            c.capacity
-        )
-    } else {
-        let util = (free.0 as f64 / c.capacity.0.max(1) as f64 * 100.0).floor() / 100.0;
-        format!(
-            "vLLM fails at startup: with {reserve} kept free, {free} is free, less than util {} × {} = {wanted}; --gpu-memory-utilization {} or less starts",
-            crate::units::Shortest(i.util),
-            c.capacity,
-            crate::units::Shortest(util)
-        )
-    };
-    Some(Check::hard(CheckName::VllmStartup, ok, message))
 }
 
 #[cfg(test)]
