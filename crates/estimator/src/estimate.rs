@@ -105,6 +105,9 @@ ids! {
         VllmStartup = "vllm_startup",
         /// Serve, SGLang: the engine starts (room for the weights and one request).
         SglangStartup = "sglang_startup",
+        /// Serve with `with=`: every other model on the cards fits and starts as its own
+        /// instance (each one's share of the cards in words).
+        WithModels = "with_models",
         /// Serve: the engine runs the model's architecture and format ([`crate::serve::support`]).
         EngineSupports = "engine_supports",
         /// Train: the model's architecture is known.
@@ -268,8 +271,44 @@ pub struct Estimate {
     /// first), each with what it was planned for.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub commands: Vec<EngineCommand>,
+    /// With `with=`: one object per model on the cards, this one first, each with its own
+    /// terms and bytes per card; [`Estimate::per_card`] sums them all.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub models: Vec<ModelShare>,
     /// Inputs that were adjusted to be consistent (format/KV type not available …).
     pub notices: Vec<Notice>,
+}
+
+/// One model of a set on the same cards (`with=`), as its own engine instance holds it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct ModelShare {
+    /// Repo id of the variant.
+    pub model: String,
+    /// Format estimated.
+    pub quant: String,
+    /// The engine instance that runs it.
+    pub engine: &'static str,
+    /// Its context per request.
+    pub ctx: u32,
+    /// Its concurrent requests.
+    pub par: u32,
+    /// Its memory terms, device and host, as its own estimate has them.
+    pub terms: Vec<Term>,
+    /// Its bytes on each card, in card order (vLLM: its `--gpu-memory-utilization` share of
+    /// each card, which the instance takes whole).
+    pub per_card: Vec<Bytes>,
+    /// The sum of [`ModelShare::per_card`].
+    pub device_bytes: Bytes,
+    /// vLLM: the `--gpu-memory-utilization` its command gives it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub util: Option<f64>,
+    /// Whether it fits and starts on the cards by itself.
+    pub fits_alone: bool,
+    /// Why not by itself (its failed hard checks, in words).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub reasons: Vec<String>,
+    /// The command that starts it (empty on the ranking's path).
+    pub command: String,
 }
 
 impl Estimate {
@@ -305,6 +344,7 @@ impl Estimate {
             command: String::new(),
             speed: None,
             commands: Vec::new(),
+            models: Vec::new(),
             notices: Vec::new(),
         }
     }

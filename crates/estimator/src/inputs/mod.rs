@@ -120,6 +120,11 @@ pub struct Inputs {
     #[cfg(feature = "extras")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lora: Option<ServeLora>,
+    /// Other models resident on the same cards (`with=`: an embedder, a reranker, a second
+    /// chat model), each run by its own engine instance beside this one. Empty = none.
+    #[cfg(feature = "extras")]
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub with: Vec<CoModel>,
     /// GiB kept free on each card for a desktop or other programs (`reserve=`; 0 = none).
     #[serde(skip_serializing_if = "is_zero")]
     pub reserve: f64,
@@ -171,6 +176,8 @@ impl Default for Inputs {
             rsseq: 0,
             #[cfg(feature = "extras")]
             lora: None,
+            #[cfg(feature = "extras")]
+            with: Vec::new(),
             reserve: 0.0,
             embed: false,
             rev: None,
@@ -278,9 +285,67 @@ impl Inputs {
         None
     }
 
+    /// The other models on the same cards (`with=`; none in a build without the `extras`
+    /// feature).
+    pub fn co_models(&self) -> &[CoModel] {
+        #[cfg(feature = "extras")]
+        return &self.with;
+        #[cfg(not(feature = "extras"))]
+        &[]
+    }
+
     /// The GiB kept free per card (`reserve=`).
     pub fn reserved(&self) -> f64 {
         self.reserve
+    }
+}
+
+/// One more model on the same cards (`with=repo:format[:ctx[:par]][@engine]`), as the link
+/// gives it: what is not given follows the main model's plan (its format, its context, one
+/// slot, its engine).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct CoModel {
+    /// A catalog variant id.
+    pub model: String,
+    /// Its format; `None` = the main model's (or the nearest the model publishes).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub quant: Option<Quant>,
+    /// Its context per request; `None` = the main model's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ctx: Option<Tokens>,
+    /// Its concurrent requests; `None` = one (Ollama: the server's `OLLAMA_NUM_PARALLEL`,
+    /// the main model's).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub par: Option<u32>,
+    /// The engine that runs it; `None` = the main model's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub engine: Option<Engine>,
+}
+
+impl CoModel {
+    /// The inputs of this model's own instance beside the plan `i`: its model, format, context,
+    /// slots and engine, with `i`'s cards, reserve, bandwidths and `--gpu-memory-utilization`,
+    /// and `i`'s cache settings when it runs on `i`'s engine; everything else at its default.
+    /// On the plan's own Ollama server it shares the server's `OLLAMA_NUM_PARALLEL` and
+    /// `OLLAMA_CONTEXT_LENGTH` (server-wide settings, envconfig/config.go).
+    pub fn inputs(&self, i: &Inputs) -> Inputs {
+        let engine = self.engine.unwrap_or(i.engine);
+        let shared = engine == Engine::Ollama && i.engine == Engine::Ollama;
+        let mut j = Inputs {
+            model: self.model.clone(),
+            quant: self.quant.unwrap_or(i.quant),
+            ctx: self.ctx.filter(|_| !shared).unwrap_or(i.ctx),
+            par: if shared { i.par } else { self.par.unwrap_or(1) },
+            engine,
+            ..Inputs::default()
+        };
+        (j.gpu, j.gpus, j.cards, j.reserve) = (i.gpu.clone(), i.gpus.clone(), i.cards, i.reserve);
+        (j.util, j.bw, j.ram_bw) = (i.util, i.bw, i.ram_bw);
+        if engine == i.engine {
+            (j.kv, j.kv_v, j.kvu) = (i.kv, i.kv_v, i.kvu);
+            (j.ubatch, j.swa_full) = (i.ubatch, i.swa_full);
+        }
+        j
     }
 }
 
@@ -346,6 +411,8 @@ pub mod limits {
     pub const RESERVE_GIB: (f64, f64) = (0.0, 4096.0);
     /// Serve-time LoRA adapters at once (`loras=`).
     pub const LORAS: (u32, u32) = (1, 256);
+    /// Other models on the same cards (`with=`).
+    pub const WITH: usize = 4;
     /// Their largest rank (`lorarank=`): vLLM's largest allowed `--max-lora-rank`.
     pub const LORA_RANK: (u32, u32) = (1, 512);
     /// Most GPUs in a `free=` or `pick=` list.

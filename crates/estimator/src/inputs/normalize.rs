@@ -23,6 +23,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         rollback_states,
         draft_model,
         serve_adapters,
+        co_models,
         mixed_cards,
         parallel_pins,
         train_gpus,
@@ -329,6 +330,70 @@ fn adapters_refusal(engine: Engine, a: &crate::catalog::Arch) -> Option<String> 
 
 #[cfg(not(feature = "extras"))]
 fn serve_adapters(_: &mut Inputs, _: &mut Vec<Notice>) {}
+
+/// `with=` (other models on the same cards): each run by llama.cpp, Ollama or vLLM beside a
+/// main model on one of those; a model on the main model's Ollama server shares its
+/// `OLLAMA_NUM_PARALLEL` (a server-wide setting, envconfig/config.go).
+#[cfg(feature = "extras")]
+fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
+    if i.with.is_empty() {
+        return;
+    }
+    let runs = |e: Engine| matches!(e, Engine::LlamaCpp | Engine::Ollama | Engine::Vllm);
+    if !runs(i.engine) {
+        notices.push(Notice {
+            key: "with".into(),
+            message: format!(
+                "other models beside one on {} are not estimated yet (llama.cpp, Ollama and vLLM are); left out",
+                i.engine.label()
+            ),
+        });
+        i.with.clear();
+        return;
+    }
+    let (main, par) = (i.engine, i.par);
+    i.with.retain_mut(|m| {
+        let e = m.engine.unwrap_or(main);
+        if !runs(e) {
+            notices.push(Notice {
+                key: "with".into(),
+                message: format!(
+                    "{} on {} beside other models is not estimated yet (llama.cpp, Ollama and vLLM are); left out",
+                    m.model,
+                    e.label()
+                ),
+            });
+            return false;
+        }
+        if e == Engine::Ollama && main == Engine::Ollama && m.par.is_some_and(|p| p != par) {
+            notices.push(Notice {
+                key: "with".into(),
+                message: format!(
+                    "{} shares the Ollama server's OLLAMA_NUM_PARALLEL={par}",
+                    m.model
+                ),
+            });
+            m.par = None;
+        }
+        true
+    });
+    // Each model's own inputs made consistent as the plan's are (a format its engine does not
+    // load becomes the nearest it does), said under `with`.
+    let plan = i.clone();
+    for m in &mut i.with {
+        let mut j = m.inputs(&plan);
+        for n in normalize(&mut j) {
+            notices.push(Notice {
+                key: "with".into(),
+                message: format!("{}: {}", m.model, n.message),
+            });
+        }
+        m.quant = Some(j.quant);
+    }
+}
+
+#[cfg(not(feature = "extras"))]
+fn co_models(_: &mut Inputs, _: &mut Vec<Notice>) {}
 
 /// `ncmoe=` (llama.cpp `--n-cpu-moe` / `--cpu-moe`): llama.cpp's own flag, on a mixture of
 /// experts; 0 layers is no flag.

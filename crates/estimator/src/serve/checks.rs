@@ -196,3 +196,56 @@ pub(crate) fn vllm_free_memory(i: &Inputs, per_card: &[CardUse]) -> Option<Check
     };
     Some(Check::hard(CheckName::VllmStartup, ok, message))
 }
+
+/// `with=`: every other model of the set fits and starts by itself as its own instance; the
+/// words say what each model holds on the fullest card and, when the set is over, whether this
+/// plan alone would fit there. `None` without other models.
+pub(crate) fn with_check(s: &Sizing, per_card: &[CardUse]) -> Option<Check> {
+    if s.with.is_empty() {
+        return None;
+    }
+    let c = fullest(per_card);
+    let k = c.index as usize;
+    let others = crate::serve::sizing::with_on(s, k);
+    let own = c.bytes.saturating_sub(others);
+    let mut shares = vec![format!("this model {own}")];
+    for m in &s.with {
+        let util = m.util.map_or(String::new(), |u| {
+            format!(" (--gpu-memory-utilization {})", crate::units::Shortest(u))
+        });
+        let b = m.per_card.get(k).copied().unwrap_or_default();
+        shares.push(format!("{} {} on {} {b}{util}", m.model, m.quant, m.engine));
+    }
+    let place = if per_card.len() > 1 {
+        format!(" on card {k}")
+    } else {
+        String::new()
+    };
+    let mut message = format!("{} models{place}: {}", s.with.len() + 1, shares.join(", "));
+    if c.bytes > c.budget {
+        message.push_str(&if own <= c.budget {
+            format!(
+                "; together {} > {}: this model alone fits, the others take {others}",
+                c.bytes, c.budget
+            )
+        } else {
+            format!("; this model alone does not fit ({own} > {})", c.budget)
+        });
+    }
+    let alone: Vec<String> = s
+        .with
+        .iter()
+        .filter(|m| !m.fits_alone)
+        .map(|m| {
+            format!(
+                "{} does not fit or start by itself: {}",
+                m.model,
+                m.reasons.first().map_or("", String::as_str)
+            )
+        })
+        .collect();
+    if !alone.is_empty() {
+        message.push_str(&format!("; {}", alone.join("; ")));
+    }
+    Some(Check::hard(CheckName::WithModels, alone.is_empty(), message))
+}

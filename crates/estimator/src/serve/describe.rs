@@ -27,6 +27,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
             TermName::DraftWeights | TermName::DraftKvCache => DRAFT_DOMAIN,
             #[cfg(feature = "extras")]
             TermName::LoraAdapters => crate::terms::lora_adapters::DOMAIN,
+            TermName::WithModels => WITH_DOMAIN,
             _ => "",
         };
         t.outside_domain = outside_domain(t.name, i, v, s);
@@ -38,9 +39,16 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
     } else {
         crate::serve::split::fitted_ngl(i, &crate::serve::placement::arch_for(i, v), f).or(i.ngl)
     };
-    let j = if pinned != i.ngl {
+    // Beside the models of `with=`, vLLM's instance is given what they leave of its budget.
+    let util = if s.with.is_empty() || !i.engine.preallocates() {
+        i.util
+    } else {
+        crate::serve::sizing::main_util(i, s)
+    };
+    let j = if pinned != i.ngl || util != i.util {
         std::borrow::Cow::Owned(Inputs {
             ngl: pinned,
+            util,
             ..i.clone()
         })
     } else {
@@ -73,6 +81,7 @@ fn term_text(
         TermName::DraftWeights => (draft_text(i, false), DRAFT_PROVENANCE),
         TermName::DraftKvCache => (draft_text(i, true), DRAFT_PROVENANCE),
         TermName::LoraAdapters => adapters_text(i, a, s),
+        TermName::WithModels => (with_text(s), WITH_PROVENANCE),
         // Train-mode terms are described by the training module.
         TermName::Lora
         | TermName::Optimizer
@@ -81,6 +90,28 @@ fn term_text(
         | TermName::CudaOverhead => (String::new(), ""),
     }
 }
+
+/// The other models of `with=`, each with what it holds on the cards.
+fn with_text(s: &Sizing) -> String {
+    let each: Vec<String> = s
+        .with
+        .iter()
+        .map(|m| {
+            let util = m.util.map_or(String::new(), |u| {
+                format!(", --gpu-memory-utilization {}", crate::units::Shortest(u))
+            });
+            format!(
+                "{} {} on {} ({} × {} tokens{util}) {}",
+                m.model, m.quant, m.engine, m.par, m.ctx, m.device_bytes
+            )
+        })
+        .collect();
+    each.join(" + ")
+}
+
+const WITH_PROVENANCE: &str = prose!("each model sized as an estimate of its own on the same cards (its weights, KV cache and overhead as its engine allocates them: one engine instance per model, each with its own CUDA context); a vLLM instance takes its whole --gpu-memory-utilization share of each card (vllm/v1/worker/gpu_worker.py, determine_available_memory), given the smallest share in hundredths that holds its plan; several models on one Ollama server share its OLLAMA_NUM_PARALLEL and OLLAMA_CONTEXT_LENGTH (envconfig/config.go)");
+
+const WITH_DOMAIN: &str = prose!("llama.cpp, Ollama and vLLM instances side by side, each model as its own estimate's domain; not counted: what instances share (nothing is shared between processes), the bandwidth they compete for when both are busy (each speed is its own model's alone), Ollama evicting an idle model after OLLAMA_KEEP_ALIVE (5 minutes by default) or when a new one needs the room");
 
 /// The serve-time adapters' bytes in words, and their provenance.
 #[cfg(feature = "extras")]

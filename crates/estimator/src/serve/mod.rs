@@ -21,9 +21,9 @@
 //! is under 1 GiB (llama-server `--fit` keeps a 1024 MiB margin per device: llama.cpp `llama_params_fit`, `--fit-target` default 1024 MiB); else *fits*.
 
 use crate::catalog::engine::Engine;
-use crate::catalog::{catalog, Format, Variant};
+use crate::catalog::{catalog, Arch, Format, Variant};
 use crate::inputs::normalize::normalize;
-use crate::inputs::Inputs;
+use crate::inputs::{CoModel, Inputs};
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 
@@ -76,7 +76,7 @@ pub(crate) fn fits(inputs: &Inputs) -> bool {
     {
         Some(f) => {
             let a = arch_for(&i, v);
-            assemble(&i, v, f, &size(&i, &a, f)).fits
+            assemble(&i, v, f, &sized(&i, &a, f, false)).fits
         }
         None => false,
     }
@@ -97,9 +97,10 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
     let mut e = match format {
         Some(f) => {
             let a = arch_for(&i, v);
-            let s = size(&i, &a, f);
+            let s = sized(&i, &a, f, true);
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
+            set_command(&mut e);
             if LAYOUTS {
                 e.layouts = crate::serve::layouts::layouts(&i, &a, f, e.split());
                 if let Some(w) = crate::serve::layouts::other_fits(&i, &e) {
@@ -187,8 +188,143 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
 /// Estimate one catalog candidate without formula texts, warnings and command line (the
 /// ranking's path: the pair is valid by construction, so no normalisation either).
 pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
-    let s = size(i, &arch_for(i, v), f);
+    let s = sized(i, &arch_for(i, v), f, false);
     assemble(i, v, f, &s)
+}
+
+/// [`size`] with the other models of `with=` on the cards (their commands written when
+/// `commands`).
+fn sized(i: &Inputs, a: &Arch, f: &Format, commands: bool) -> Sizing {
+    let mut s = size(i, a, f);
+    s.with = co_resident(i, commands);
+    s
+}
+
+/// `with=`: each other model sized on the same cards as an estimate of its own (its own
+/// engine instance: normalized, sized and checked as if it ran alone), the cards, their
+/// reserve and the cache settings of this plan kept. What it holds on each card is what its
+/// estimate puts there; a vLLM instance takes its whole `--gpu-memory-utilization` share of
+/// each card (vLLM preallocates `util × total` and fills it with its KV pool,
+/// vllm/v1/worker/gpu_worker.py `determine_available_memory`), so it is given the smallest
+/// share, in hundredths, that holds its plan.
+fn co_resident(i: &Inputs, commands: bool) -> Vec<ModelShare> {
+    let mut ollama_up = i.engine == Engine::Ollama;
+    (0u32..)
+        .zip(i.co_models())
+        .map(|(k, m)| {
+            let mut share = co_model(i, m, k, commands, ollama_up);
+            ollama_up |= share.engine == Engine::Ollama.id();
+            if !commands {
+                share.command.clear();
+            }
+            share
+        })
+        .collect()
+}
+
+/// One `with=` model (the `k`-th) as its own instance; `ollama_up`: an Ollama server is
+/// already started by the lines before (its model is then only run on it).
+fn co_model(i: &Inputs, m: &CoModel, k: u32, commands: bool, ollama_up: bool) -> ModelShare {
+    let engine = m.engine.unwrap_or(i.engine);
+    let mut j = m.inputs(i);
+    // Normalized already with the plan (its notices said under `with`): no change here.
+    normalize(&mut j);
+    let (_, v) = catalog()
+        .variant(&j.model)
+        .expect("normalize guarantees a catalog model");
+    let Some(f) = v
+        .formats
+        .iter()
+        .find(|f| f.id == j.quant && f.container == engine.container())
+    else {
+        return share_of(&j, unavailable(&j, v), None, String::new());
+    };
+    let s = size(&j, &arch_for(&j, v), f);
+    let e = assemble(&j, v, f, &s);
+    let util = (engine == Engine::Vllm).then(|| {
+        let need = e
+            .per_card
+            .iter()
+            .map(|c| c.bytes.0 as f64 / c.capacity.0.max(1) as f64)
+            .fold(0.0, f64::max);
+        ((need * 100.0).ceil() / 100.0).clamp(0.01, 1.0)
+    });
+    let command = if commands {
+        let run = Inputs {
+            util: util.unwrap_or(j.util),
+            ..j.clone()
+        };
+        instance_command(
+            &crate::serve::command::command(&run, f, s.layout, &s.shares, s.split),
+            engine,
+            k,
+            ollama_up,
+        )
+    } else {
+        String::new()
+    };
+    share_of(&j, e, util, command)
+}
+
+/// The command of a `with=` model beside the plan's: llama-server and vLLM on a port of
+/// their own (the plan's own keep 8080 and 8000, their defaults), an Ollama model only run
+/// when a server is already up.
+fn instance_command(c: &str, engine: Engine, k: u32, ollama_up: bool) -> String {
+    match engine {
+        Engine::LlamaCpp => format!("{c} --port {}", 8081 + k),
+        Engine::Vllm => format!("{c} --port {}", 8001 + k),
+        _ if ollama_up => c
+            .split_once("ollama serve\n")
+            .map_or(c, |(_, run)| run)
+            .to_string(),
+        _ => c.to_string(),
+    }
+}
+
+/// What a model's own estimate `e` holds on the cards, as one share of the set (`util`: a
+/// vLLM instance's `--gpu-memory-utilization`, which it takes whole).
+fn share_of(j: &Inputs, e: Estimate, util: Option<f64>, command: String) -> ModelShare {
+    let per_card: Vec<Bytes> = e
+        .per_card
+        .iter()
+        .map(|c| util.map_or(c.bytes, |u| c.capacity.scale(u)))
+        .collect();
+    ModelShare {
+        fits_alone: e.fits,
+        reasons: e.reasons(),
+        device_bytes: per_card.iter().fold(Bytes::ZERO, |t, &b| t + b),
+        per_card,
+        model: e.model,
+        quant: e.quant,
+        engine: e.engine,
+        ctx: j.ctx,
+        par: j.par,
+        terms: e.terms,
+        util,
+        command,
+    }
+}
+
+/// The set's commands: this plan's, then each other model's; on a shared Ollama server,
+/// `OLLAMA_MAX_LOADED_MODELS` (envconfig/config.go; its default of three per GPU may not
+/// count a set on one card the way it is planned) set to the models it holds.
+fn set_command(e: &mut Estimate) {
+    let Some(main) = e.models.first_mut() else {
+        return;
+    };
+    main.command.clone_from(&e.command);
+    let on_ollama = e.models.iter().filter(|m| m.engine == Engine::Ollama.id()).count();
+    let mut lines: Vec<String> = e.models.iter().map(|m| m.command.clone()).collect();
+    if on_ollama > 1 {
+        if let Some(l) = lines.iter_mut().find(|l| l.contains("ollama serve")) {
+            *l = l.replacen(
+                "OLLAMA_NUM_PARALLEL",
+                &format!("OLLAMA_MAX_LOADED_MODELS={on_ollama} OLLAMA_NUM_PARALLEL"),
+                1,
+            );
+        }
+    }
+    e.command = lines.join("\n");
 }
 
 /// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.
@@ -235,7 +371,54 @@ fn terms_of(s: &Sizing) -> Vec<Term> {
     if lora > Bytes::ZERO {
         terms.push(Term::new(TermName::LoraAdapters, lora, Place::Device));
     }
+    if !s.with.is_empty() {
+        let with = (0..s.capacities.len()).fold(Bytes::ZERO, |t, k| t + with_on(s, k));
+        terms.push(Term::new(TermName::WithModels, with, Place::Device));
+    }
     terms
+}
+
+/// With `with=`: this plan as the first model of the set (its own bytes on each card, its own
+/// terms), then the others.
+fn set_of(i: &Inputs, e: &Estimate, s: &Sizing) -> Vec<ModelShare> {
+    if s.with.is_empty() {
+        return Vec::new();
+    }
+    let per_card: Vec<Bytes> = (0..e.per_card.len())
+        .map(|k| e.per_card[k].bytes.saturating_sub(with_on(s, k)))
+        .collect();
+    let memory = per_card
+        .iter()
+        .zip(&e.per_card)
+        .all(|(&b, c)| b <= c.budget);
+    let mut set = vec![ModelShare {
+        model: e.model.clone(),
+        quant: e.quant.clone(),
+        engine: e.engine,
+        ctx: i.ctx,
+        par: i.par,
+        terms: e
+            .terms
+            .iter()
+            .filter(|t| t.name != TermName::WithModels)
+            .cloned()
+            .collect(),
+        device_bytes: per_card.iter().fold(Bytes::ZERO, |t, &b| t + b),
+        per_card,
+        util: i.engine.preallocates().then(|| main_util(i, s)),
+        fits_alone: memory
+            && e.checks.iter().all(|c| {
+                c.passes()
+                    || matches!(
+                        c.name,
+                        CheckName::VramPerCard | CheckName::VllmStartup | CheckName::WithModels
+                    )
+            }),
+        reasons: Vec::new(),
+        command: String::new(),
+    }];
+    set.extend(s.with.iter().cloned());
+    set
 }
 
 fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
@@ -256,10 +439,11 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     }
     checks.extend(crate::serve::support::check(i.engine, a, f));
     checks.extend(crate::serve::support::device_check(i));
+    checks.extend(with_check(s, &per_card));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);
     let headroom = SignedBytes::diff(binding.budget, binding.bytes);
-    Estimate {
+    let mut e = Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
         format: Some(FileUsed::of(f)),
@@ -270,7 +454,8 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
             + crate::serve::sizing::drafted(s).map_or(Bytes::ZERO, |(w, k)| w + k)
             + crate::serve::sizing::adapters_of(s)
                 .iter()
-                .fold(Bytes::ZERO, |t, &b| t + b),
+                .fold(Bytes::ZERO, |t, &b| t + b)
+            + (0..s.capacities.len()).fold(Bytes::ZERO, |t, k| t + with_on(s, k)),
         total_host_bytes: s.weights.host
             + s.logits
             + s.offload
@@ -292,8 +477,11 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         command: String::new(),
         speed: None,
         commands: Vec::new(),
+        models: Vec::new(),
         notices: Vec::new(),
-    }
+    };
+    e.models = set_of(i, &e, s);
+    e
 }
 
 /// The plan on every engine that loads `f`, the chosen one first.
@@ -314,7 +502,7 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
             ..i.clone()
         };
         let differs = normalize(&mut j).into_iter().map(|n| n.message).collect();
-        let s = size(&j, &arch_for(&j, v), f);
+        let s = sized(&j, &arch_for(&j, v), f, false);
         let o = assemble(&j, v, f, &s);
         out.push(EngineCommand {
             engine: other.id(),

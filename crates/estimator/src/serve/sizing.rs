@@ -44,6 +44,9 @@ pub(crate) struct Sizing {
     pub draft: Option<(Bytes, Bytes)>,
     /// Serve-time LoRA adapters (`loras=`): their bytes on each card (empty without).
     pub lora: Vec<Bytes>,
+    /// `with=`: the other models on the same cards, each with its bytes per card (empty
+    /// without; set by the pipeline, which sizes each as an estimate of its own).
+    pub with: Vec<ModelShare>,
     /// Layers of each pipeline stage (`[1]` without stages).
     pub stages: Vec<u64>,
     /// vLLM and SGLang on several alike cards: the split chosen and why.
@@ -315,6 +318,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         split: (tp_size, pp_size),
         experts_moved,
         draft: draft(i),
+        with: Vec::new(),
         stages,
         choice: None,
     }
@@ -489,6 +493,9 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
             if let Some(&l) = adapters_of(s).get(k) {
                 terms.push((TermName::LoraAdapters, l));
             }
+            if !s.with.is_empty() {
+                terms.push((TermName::WithModels, with_on(s, k)));
+            }
             CardUse {
                 index: k as u32,
                 bytes: terms.iter().fold(Bytes::ZERO, |t, &(_, b)| t + b),
@@ -498,6 +505,24 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
             }
         })
         .collect()
+}
+
+/// The bytes the other models of `with=` hold on card `k`.
+pub(crate) fn with_on(s: &Sizing, k: usize) -> Bytes {
+    s.with
+        .iter()
+        .filter_map(|m| m.per_card.get(k))
+        .fold(Bytes::ZERO, |t, &b| t + b)
+}
+
+/// vLLM and SGLang beside the models of `with=`: the `--gpu-memory-utilization` this plan's
+/// instance is given, its budget less the largest share of a card the others take (in
+/// hundredths, rounded down), so that its pool is what is left to it.
+pub(crate) fn main_util(i: &Inputs, s: &Sizing) -> f64 {
+    let taken = (0..s.capacities.len())
+        .map(|k| with_on(s, k).0 as f64 / s.capacities[k].0.max(1) as f64)
+        .fold(0.0, f64::max);
+    (((i.util - taken) * 100.0 + 1e-9).floor() / 100.0).max(0.0)
 }
 
 /// vLLM's KV pool on the binding (fullest) card: what is left of its budget after the weights

@@ -50,6 +50,8 @@ ids! {
         DraftKvCache = "draft_kv_cache",
         /// Serve-time LoRA adapters on the cards (vLLM `--enable-lora`, llama.cpp `--lora`).
         LoraAdapters = "lora_adapters",
+        /// Other models on the same cards (`with=`), each its own engine instance (serve).
+        WithModels = "with_models",
         /// LoRA adapters (train).
         Lora = "lora",
         /// Optimizer states (train).
@@ -78,6 +80,7 @@ impl TermName {
             TermName::DraftWeights => "Draft model weights (-md)",
             TermName::DraftKvCache => "Draft model KV cache",
             TermName::LoraAdapters => "LoRA adapters (serving)",
+            TermName::WithModels => "Other models on the cards",
             TermName::Lora => "LoRA adapters",
             TermName::Optimizer => "Optimizer states",
             TermName::Gradients => "Gradients",

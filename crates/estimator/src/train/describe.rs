@@ -105,7 +105,8 @@ fn term_text(name: TermName, t: &TrainInputs, b: &Breakdown) -> (String, &'stati
         | TermName::ExpertsHost
         | TermName::DraftWeights
         | TermName::DraftKvCache
-        | TermName::LoraAdapters => (String::new(), ""),
+        | TermName::LoraAdapters
+        | TermName::WithModels => (String::new(), ""),
     }
 }
 

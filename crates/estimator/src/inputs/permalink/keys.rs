@@ -115,6 +115,7 @@ fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), Strin
     Some(match key {
         "loras" => num(val, limits::LORAS).map(|v| lora(i).count = v),
         "lorarank" => num(val, limits::LORA_RANK).map(|v| lora(i).rank = Some(v)),
+        "with" => co_models(val, &mut i.with),
         _ => return None,
     })
 }
@@ -122,6 +123,70 @@ fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), Strin
 #[cfg(not(feature = "extras"))]
 fn apply_extras(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> {
     None
+}
+
+/// `with=`: a comma list of `repo:format[:ctx[:par]][@engine]`, at most [`limits::WITH`]
+/// entries. Each entry is read alone: a bad one is left out and said, the others kept.
+#[cfg(feature = "extras")]
+fn co_models(val: &str, out: &mut Vec<CoModel>) -> Result<(), String> {
+    out.clear();
+    let mut refused = Vec::new();
+    let mut entries = val.split(',').map(str::trim).filter(|s| !s.is_empty());
+    for entry in entries.by_ref().take(limits::WITH) {
+        match co_model(entry) {
+            Ok(m) => out.push(m),
+            Err(e) => refused.push(e.replace("; kept the default", "; left out")),
+        }
+    }
+    if entries.next().is_some() {
+        refused.push(format!(
+            "more than {} models; the rest left out",
+            limits::WITH
+        ));
+    }
+    if refused.is_empty() {
+        Ok(())
+    } else {
+        Err(refused.join("; "))
+    }
+}
+
+/// One `with=` entry: `repo:format[:ctx[:par]][@engine]`.
+#[cfg(feature = "extras")]
+fn co_model(entry: &str) -> Result<CoModel, String> {
+    let (spec, engine_id) = match entry.rsplit_once('@') {
+        Some((spec, e)) => (spec, Some(e)),
+        None => (entry, None),
+    };
+    let mut parts = spec.split(':');
+    let repo = parts.next().unwrap_or_default();
+    let (_, v) = catalog()
+        .variant(repo)
+        .ok_or_else(|| format!("{} is not in the catalog; left out", quote(repo)))?;
+    fn opt(p: Option<&str>) -> Option<&str> {
+        p.filter(|s| !s.is_empty())
+    }
+    let within = |e: String| format!("{}: {e}", v.id);
+    let m = CoModel {
+        model: v.id.clone(),
+        quant: opt(parts.next()).map(quant).transpose().map_err(within)?,
+        ctx: opt(parts.next())
+            .map(|x| num(x, limits::CTX))
+            .transpose()
+            .map_err(within)?,
+        par: opt(parts.next())
+            .map(|x| num(x, limits::PAR))
+            .transpose()
+            .map_err(within)?,
+        engine: engine_id.map(engine).transpose().map_err(within)?,
+    };
+    if parts.next().is_some() {
+        return Err(within(format!(
+            "{} has more than repo:format:ctx:par; left out",
+            quote(entry)
+        )));
+    }
+    Ok(m)
 }
 
 /// A draft model: a catalog variant's id.

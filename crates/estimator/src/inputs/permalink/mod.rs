@@ -146,6 +146,29 @@ fn encode_extras(s: &mut String, i: &Inputs) {
             let _ = write!(s, "&lorarank={r}");
         }
     }
+    if !i.with.is_empty() {
+        s.push_str("&with=");
+        for (k, m) in i.with.iter().enumerate() {
+            if k > 0 {
+                s.push(',');
+            }
+            s.push_str(&escape(&m.model));
+            // Each field only with the ones before it (`repo::8192` keeps the format's place).
+            let fields = [
+                m.quant.map(|q| escape(q.id())),
+                m.ctx.map(|c| c.to_string()),
+                m.par.map(|p| p.to_string()),
+            ];
+            let last = fields.iter().rposition(Option::is_some);
+            for f in fields.iter().take(last.map_or(0, |l| l + 1)) {
+                s.push(':');
+                s.push_str(f.as_deref().unwrap_or(""));
+            }
+            if let Some(e) = m.engine {
+                let _ = write!(s, "@{}", escape(e.id()));
+            }
+        }
+    }
 }
 
 #[cfg(not(feature = "extras"))]
@@ -310,7 +333,7 @@ struct Keys {
 /// Set one key. Err = why the value was refused (the default stays).
 /// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
 /// names each one; a test holds both lists to the decoder).
-pub const KEYS: [&str; 52] = [
+pub const KEYS: [&str; 53] = [
     "v",
     "mode",
     "model",
@@ -344,6 +367,7 @@ pub const KEYS: [&str; 52] = [
     "rsseq",
     "loras",
     "lorarank",
+    "with",
     "reserve",
     "embed",
     "rev",
