@@ -351,7 +351,7 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
         i.with.clear();
         return;
     }
-    let (main, par) = (i.engine, i.par);
+    let (main, par, ctx) = (i.engine, i.par, i.ctx);
     i.with.retain_mut(|m| {
         let e = m.engine.unwrap_or(main);
         if !runs(e) {
@@ -365,7 +365,8 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
             });
             return false;
         }
-        if e == Engine::Ollama && main == Engine::Ollama && m.par.is_some_and(|p| p != par) {
+        let shared = e == Engine::Ollama && main == Engine::Ollama;
+        if shared && m.par.is_some_and(|p| p != par) {
             notices.push(Notice {
                 key: "with".into(),
                 message: format!(
@@ -374,6 +375,16 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
                 ),
             });
             m.par = None;
+        }
+        if shared && m.ctx.is_some_and(|c| c != ctx) {
+            notices.push(Notice {
+                key: "with".into(),
+                message: format!(
+                    "{} shares the Ollama server's OLLAMA_CONTEXT_LENGTH={ctx}",
+                    m.model
+                ),
+            });
+            m.ctx = None;
         }
         true
     });

@@ -247,5 +247,9 @@ pub(crate) fn with_check(s: &Sizing, per_card: &[CardUse]) -> Option<Check> {
     if !alone.is_empty() {
         message.push_str(&format!("; {}", alone.join("; ")));
     }
-    Some(Check::hard(CheckName::WithModels, alone.is_empty(), message))
+    Some(Check::hard(
+        CheckName::WithModels,
+        alone.is_empty(),
+        message,
+    ))
 }

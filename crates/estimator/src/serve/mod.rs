@@ -27,12 +27,12 @@ use crate::inputs::{CoModel, Inputs};
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 
+pub(crate) mod checks;
 pub mod command;
 mod describe;
 pub mod layouts;
 pub mod measured;
 pub mod placement;
-pub(crate) mod checks;
 pub(crate) mod sizing;
 pub mod speed;
 pub(crate) mod split;
@@ -40,8 +40,8 @@ pub(crate) mod stages;
 pub mod support;
 
 pub use crate::estimate::*;
-pub use placement::*;
 pub(crate) use checks::*;
+pub use placement::*;
 pub(crate) use sizing::*;
 pub(crate) use split::*;
 
@@ -313,7 +313,11 @@ fn set_command(e: &mut Estimate) {
         return;
     };
     main.command.clone_from(&e.command);
-    let on_ollama = e.models.iter().filter(|m| m.engine == Engine::Ollama.id()).count();
+    let on_ollama = e
+        .models
+        .iter()
+        .filter(|m| m.engine == Engine::Ollama.id())
+        .count();
     let mut lines: Vec<String> = e.models.iter().map(|m| m.command.clone()).collect();
     if on_ollama > 1 {
         if let Some(l) = lines.iter_mut().find(|l| l.contains("ollama serve")) {
@@ -532,6 +536,8 @@ mod tests {
             "model=meta-llama/Llama-3.1-8B-Instruct&engine=ollama&par=4&ctx=131072",
             "model=deepseek-ai/DeepSeek-R1-Distill-Llama-70B&quant=Q8_0&vram=8",
             "model=google/gemma-3-12b-it&engine=vllm&quant=Q4_K_M",
+            "model=Qwen/Qwen3-8B&quant=Q4_K_M&with=Qwen/Qwen3-14B:Q4_K_M,Qwen/Qwen3-0.6B:BF16@vllm",
+            "model=Qwen/Qwen3-8B&quant=BF16&engine=vllm&gpu=h100-sxm&with=Qwen/Qwen3-0.6B:BF16::8",
         ] {
             for ctx in [512, 8192, 131_072] {
                 for par in [1, 7, 300] {
