@@ -167,6 +167,7 @@ pub const fn term_class(name: TermName) -> &'static str {
         TermName::DraftWeights => "t-draft",
         TermName::DraftKvCache => "t-draft-kv",
         TermName::LoraAdapters => "t-lora-serve",
+        TermName::WithModels => "t-with",
         TermName::Lora => "t-lora",
         TermName::Optimizer => "t-optimizer",
         TermName::Gradients => "t-gradients",

@@ -281,6 +281,21 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
   await page.close();
 });
 
+test('other models on the same cards: the whole calculator adds them to the bar and starts them all', async () => {
+  const before = served.length;
+  const page = await open('?model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=16384&with=Qwen/Qwen3-0.6B:Q8_0:8192:2');
+  await page.waitForSelector('.legend .swatch.t-with');
+  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+  assert.match(await page.textContent('.legend'), /Other models on the cards/);
+  assert.match(await page.textContent('#command'), /-hf bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0 -ngl 999 -c 16384 -np 2 --port 8081/);
+  assert.match(await page.textContent('body'), /2 models: this model/);
+  // The link keeps the set as written.
+  await page.waitForFunction(() => location.search.includes('with='));
+  assert.match(page.url(), /with=Qwen\/Qwen3-0\.6B:Q8_0:8192:2/);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('serve-time adapters and memory kept free: the whole calculator estimates them, the reserve from the keyboard too', async () => {
   const before = served.length;
   const page = await open('?model=meta-llama/Llama-3.1-8B-Instruct&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=8192&loras=4&lorarank=64');
