@@ -288,7 +288,8 @@ test('other models on the same cards: the whole calculator adds them to the bar 
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
   assert.match(await page.textContent('.legend'), /Other models on the cards/);
   assert.match(await page.textContent('#command'), /-hf bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0 -ngl 999 -c 16384 -np 2 --port 8081/);
-  assert.match(await page.textContent('body'), /2 models: this model/);
+  // 0.6B at Q8_0, 2 slots × 8192 tokens, as it would run alone: its share of the card.
+  assert.match(await page.textContent('body'), /Other models on the cards: 3\.09 GiB/);
   // The link keeps the set as written.
   await page.waitForFunction(() => location.search.includes('with='));
   assert.match(page.url(), /with=Qwen\/Qwen3-0\.6B:Q8_0:8192:2/);
