@@ -74,6 +74,11 @@ pub fn best(inputs: &Inputs) -> Best {
     let eval = cat.common_eval.as_ref();
     let (mut rows, mut not_fitting, mut filtered_out) = (Vec::new(), 0, 0);
     for fam in &cat.families {
+        // Chat models only (an embedding model answers no prompt): not a filter's doing, so
+        // not counted among the variants the filters left out.
+        if fam.task.is_some() {
+            continue;
+        }
         let family_ok = f.family.as_ref().is_none_or(|id| *id == fam.id)
             && f.license.as_ref().is_none_or(|l| {
                 fam.license

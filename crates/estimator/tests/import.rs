@@ -38,6 +38,7 @@ fn family(id: &str, quants: &[(Quant, f64)]) -> Family {
         }],
         license: None,
         reasoning: None,
+        task: None,
     }
 }
 

@@ -99,6 +99,7 @@ pub fn sibling(id: &str) -> Option<Family> {
         variants: vec![out],
         license: f.license.clone(),
         reasoning: f.reasoning,
+        task: f.task,
     })
 }
 

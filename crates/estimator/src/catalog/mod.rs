@@ -47,6 +47,16 @@ pub const PAGE_POSTCARD: &[u8] = include_bytes!("../../data/catalog.postcard");
 /// The catalog: the built-in one, or the one with an imported family ([`import`],
 /// [`replace`]).
 pub fn catalog() -> &'static Catalog {
+    catalog_data()
+}
+
+/// What a catalog model is served for when it is not chat (its family's [`Task`]); `None` for
+/// a chat model or a model the catalog lacks.
+pub fn task_of(model: &str) -> Option<Task> {
+    catalog().variant(model).and_then(|(f, _)| f.task)
+}
+
+fn catalog_data() -> &'static Catalog {
     let imported = *IMPORTED
         .read()
         .unwrap_or_else(std::sync::PoisonError::into_inner);

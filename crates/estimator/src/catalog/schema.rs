@@ -94,6 +94,18 @@ pub struct Family {
     /// Trained to reason before answering (a thinking mode); `None` = not recorded.
     #[serde(default)]
     pub reasoning: Option<bool>,
+    /// What the family is served for when it is not chat (`None`): its engines' flags, its
+    /// output buffer and the best-model view (which lists chat models only) follow it.
+    #[serde(default)]
+    pub task: Option<Task>,
+}
+
+/// What a model is served for when it is not chat.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Task {
+    /// Text embeddings, one vector per input (llama-server `--embedding`, Ollama `/api/embed`).
+    Embed,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

@@ -219,9 +219,7 @@ fn llama_cpp(c: &Cmd) -> String {
     if gk != GgmlType::F16 || gv != GgmlType::F16 {
         s.push_str(&format!(" -fa on -ctk {gk} -ctv {gv}"));
     }
-    if i.ubatch != 512 {
-        s.push_str(&format!(" -ub {}", i.ubatch));
-    }
+    batch_flags(&mut s, i);
     if i.swa_full {
         s.push_str(" --swa-full");
     }
@@ -240,6 +238,21 @@ fn llama_cpp(c: &Cmd) -> String {
         split_flags(&mut s, i, layout);
     }
     s
+}
+
+/// llama-server's micro-batch, and an embedding model's server. An embedding server pools
+/// each input in one micro-batch, so `-ub` holds the longest input (the server refuses a longer
+/// one); the catalog's embedding models pool the last token (Qwen3-Embedding's card: `--embedding
+/// --pooling last`).
+fn batch_flags(s: &mut String, i: &Inputs) {
+    if crate::catalog::task_of(&i.model).is_some() {
+        s.push_str(&format!(
+            " --embedding --pooling last -ub {}",
+            i.ubatch.max(i.ctx)
+        ));
+    } else if i.ubatch != 512 {
+        s.push_str(&format!(" -ub {}", i.ubatch));
+    }
 }
 
 /// llama.cpp's split over several cards: by rows under tensor sharing, else by layers, in
@@ -302,8 +315,14 @@ fn ollama(c: &Cmd) -> String {
             " ollama serve\nprintf 'FROM {from}\\n{num_gpu}' > Modelfile && ollama create local -f Modelfile && ollama run local"
         ));
     } else {
+        // An embedding model answers no prompt: it is pulled, then used through /api/embed.
+        let verb = if crate::catalog::task_of(&i.model).is_some() {
+            "pull"
+        } else {
+            "run"
+        };
         s.push_str(&format!(
-            " ollama serve\nollama run hf.co/{repo}:{}",
+            " ollama serve\nollama {verb} hf.co/{repo}:{}",
             format.id
         ));
     }

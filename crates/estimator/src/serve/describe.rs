@@ -71,6 +71,14 @@ fn term_text(
         TermName::KvCache => (kv_text(i, a, s), kv::PROVENANCE),
         TermName::Overhead => (overhead_text(i, a, s), overhead::provenance(i.engine)),
         TermName::WeightsHost => (host_weights_text(a, f, s), weights::HOST_PROVENANCE),
+        TermName::Logits if crate::catalog::task_of(&i.model).is_some() => (
+            format!(
+                "4 B × hidden {} × {} slot(s) (embeddings, no logits)",
+                a.hidden,
+                i.par.max(1)
+            ),
+            logits::EMBED_PROVENANCE,
+        ),
         TermName::Logits => (
             format!("4 B × vocab {} × {} slot(s)", a.vocab, i.par.max(1)),
             logits::PROVENANCE,

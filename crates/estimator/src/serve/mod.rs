@@ -109,6 +109,10 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
             }
             e.commands = side_by_side(&i, v, f, &e);
             crate::serve::speed::attach(&i, v, &mut e);
+            // Decode speed means nothing to an embedding model (it generates no token).
+            if crate::catalog::task_of(&i.model).is_some() {
+                e.speed = None;
+            }
             e
         }
         None => unavailable(&i, v),
@@ -443,6 +447,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     }
     checks.extend(crate::serve::support::check(i.engine, a, f));
     checks.extend(crate::serve::support::device_check(i));
+    checks.extend(crate::serve::support::task_check(i));
     checks.extend(with_check(s, &per_card));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);

@@ -326,10 +326,10 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
 
 /// The host logits buffer of the llama.cpp family, else nothing.
 fn host_logits(i: &Inputs, a: &Arch) -> Bytes {
-    if i.engine.llama_family() {
-        logits::bytes(a, i.par)
-    } else {
-        Bytes::ZERO
+    match (i.engine.llama_family(), crate::catalog::task_of(&i.model)) {
+        (false, _) => Bytes::ZERO,
+        (true, Some(_)) => logits::embeddings(a, i.par),
+        (true, None) => logits::bytes(a, i.par),
     }
 }
 

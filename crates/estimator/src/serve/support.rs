@@ -195,6 +195,25 @@ pub fn is_apple(gpu: &crate::catalog::Gpu) -> bool {
 }
 
 /// The device check MLX needs: mlx-lm's Metal backend runs on Apple silicon only, on one GPU.
+/// An embedding model ([`crate::catalog::Task`]) runs on llama.cpp (`--embedding`) and Ollama
+/// (`/api/embed`); the other engines run it on runners of their own (vLLM's pooling runner,
+/// SGLang's `--is-embedding`, sentence-transformers) whose memory is not estimated yet. A failed
+/// hard check there, `None` otherwise.
+pub fn task_check(i: &crate::inputs::Inputs) -> Option<Check> {
+    crate::catalog::task_of(&i.model)?;
+    (!i.engine.llama_family()).then(|| {
+        Check::hard(
+            CheckName::EngineSupports,
+            false,
+            format!(
+                "{} is an embedding model: on {} its runner's memory is not estimated yet (llama.cpp's --embedding and Ollama's are)",
+                i.model,
+                i.engine.label()
+            ),
+        )
+    })
+}
+
 /// A failed hard check on a catalog card that is not an Apple GPU and on more than one card;
 /// `None` otherwise (other engines, Apple machines, and a free-form `vram=` device, which may be
 /// a Mac the catalog lacks).

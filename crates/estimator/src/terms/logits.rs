@@ -18,6 +18,18 @@ pub const PROVENANCE: &str = prose!("llama.cpp output buffer: 4 × n_vocab × ma
 /// Where the formula was checked.
 pub const DOMAIN: &str = prose!("llama.cpp and Ollama, full offload; the buffer is host memory.");
 
+/// Where the embeddings' output buffer comes from.
+pub const EMBED_PROVENANCE: &str = prose!("llama.cpp output buffer of an embedding context (--embedding): no logits, one fp32 row of n_embd per output, n_embd × max(1, n_seq) floats at startup (llama_output_reserve: has_logits = !cparams.embeddings, embd_size = n_embd × n_outputs_max; the upstream lines as ollama/ollama llama/patches quotes them).");
+
+/// Host bytes of an embedding context's output buffer for `slots` sequences: one fp32 row of
+/// `hidden` per sequence, and no logits.
+pub fn embeddings(arch: &Arch, slots: u32) -> Bytes {
+    Bytes(
+        4u64.saturating_mul(arch.hidden)
+            .saturating_mul(u64::from(slots.max(1))),
+    )
+}
+
 /// Host bytes of the logits buffer for `slots` sequences.
 pub fn bytes(arch: &Arch, slots: u32) -> Bytes {
     Bytes(

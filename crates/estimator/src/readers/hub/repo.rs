@@ -479,5 +479,6 @@ pub fn family(
         variants: vec![v],
         license: None,
         reasoning: None,
+        task: None,
     }
 }

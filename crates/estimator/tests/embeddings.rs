@@ -1,0 +1,87 @@
+//! Embedding models (a family with `task: embed`): served by llama.cpp (`--embedding`) and
+//! Ollama (`/api/embed`), refused by name elsewhere, kept out of the best-model view; their
+//! output buffer holds embeddings, not logits. Figures by hand from Qwen3-Embedding-0.6B's
+//! public config (28 layers, 8 KV heads of 128, hidden 1024:
+//! <https://huggingface.co/Qwen/Qwen3-Embedding-0.6B/blob/main/config.json>).
+
+use fitcard_estimator::{best::best, estimate, from_query};
+
+mod common;
+use common::term;
+
+const EMBED: &str = "model=Qwen/Qwen3-Embedding-0.6B&quant=Q8_0&gpu=rtx-4090&ctx=8192&par=4";
+
+#[test]
+fn an_embedding_server_holds_its_kv_cache_and_an_output_row_per_sequence() {
+    let d = from_query(EMBED);
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let e = estimate(&d.inputs);
+    assert!(e.fits);
+    // 4 slots × 8192 cells × 28 layers × 8 KV heads × 128 × (K + V) × 2 B: a causal model keeps
+    // its cache while it embeds.
+    assert_eq!(term(&e, "kv_cache"), 4 * 8192 * 28 * 8 * 128 * 2 * 2);
+    // No logits: one fp32 row of the hidden size per sequence.
+    assert_eq!(term(&e, "logits"), 4 * 1024 * 4);
+    // The parameters the config gives (595,776,512, no language-model head) at 2 bytes.
+    let (_, v) = fitcard_estimator::catalog()
+        .variant("Qwen/Qwen3-Embedding-0.6B")
+        .unwrap();
+    let bf16 = v.formats.iter().find(|f| f.id.id() == "BF16").unwrap();
+    assert_eq!(bf16.bytes.get(), 2 * 595_776_512);
+    // Its command: an embedding server whose micro-batch holds a whole input.
+    assert!(
+        e.command.ends_with("--embedding --pooling last -ub 8192"),
+        "{}",
+        e.command
+    );
+    assert!(
+        e.speed.is_none(),
+        "no decode speed for a model that generates nothing"
+    );
+}
+
+#[test]
+fn ollama_pulls_it_and_other_engines_are_refused_by_name() {
+    let e = estimate(&from_query(&format!("{EMBED}&engine=ollama")).inputs);
+    assert!(e.fits);
+    assert!(e
+        .command
+        .ends_with("ollama pull hf.co/Qwen/Qwen3-Embedding-0.6B-GGUF:Q8_0"));
+    for engine in ["vllm", "sglang", "transformers"] {
+        let e = estimate(&from_query(&format!("{EMBED}&engine={engine}")).inputs);
+        assert!(!e.fits, "{engine}");
+        assert!(
+            e.reasons()
+                .iter()
+                .any(|r| r.contains("is an embedding model") && r.contains("not estimated yet")),
+            "{engine}: {:?}",
+            e.reasons()
+        );
+    }
+}
+
+#[test]
+fn the_best_model_view_lists_chat_models_only() {
+    let b = best(&from_query("gpu=h100-sxm&ctx=4096").inputs);
+    assert!(!b.rows.is_empty());
+    assert!(b.rows.iter().all(|r| !r.model.contains("Embedding")));
+}
+
+#[test]
+fn beside_a_chat_model_it_takes_what_it_takes_alone() {
+    let chat = "model=Qwen/Qwen3-8B&quant=Q4_K_M&ctx=16384&gpu=rtx-4090";
+    let set = estimate(
+        &from_query(&format!(
+            "{chat}&with=Qwen/Qwen3-Embedding-0.6B:Q8_0:8192:4"
+        ))
+        .inputs,
+    );
+    let alone = estimate(&from_query(EMBED).inputs);
+    assert_eq!(term(&set, "with_models"), alone.per_card[0].bytes.get());
+    assert!(set
+        .command
+        .lines()
+        .nth(1)
+        .unwrap()
+        .ends_with("--embedding --pooling last -ub 8192 --port 8081"));
+}
