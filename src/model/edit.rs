@@ -37,6 +37,9 @@ pub enum Edit {
     Util(f64),
     /// GiB kept free on each card (`reserve=`; 0: none).
     Reserve(f64),
+    /// Other models on the cards, as `with=` spells them (the whole calculator only).
+    #[cfg(feature = "extras")]
+    With(String),
     /// Load the repo's vision projector (`mmproj=`).
     Mmproj(bool),
     /// Measured equivalent global layers (`gl=`), or `None` for the catalog's layout.
@@ -123,6 +126,15 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Gl(g) => i.gl = g.filter(|g| g.is_finite()).map(|g| g.clamp(0.0, 4096.0)),
         Edit::Util(u) => i.util = u.clamp(limits::UTIL.0, limits::UTIL.1),
         Edit::Reserve(r) => i.reserve = r.clamp(limits::RESERVE_GIB.0, limits::RESERVE_GIB.1),
+        #[cfg(feature = "extras")]
+        Edit::With(text) => {
+            let (with, why) = fitcard_estimator::inputs::permalink::co_models_from(&text);
+            i.with = with;
+            notes.extend(why.map(|message| Notice {
+                key: "with".into(),
+                message,
+            }));
+        }
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;

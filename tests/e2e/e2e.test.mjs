@@ -293,6 +293,13 @@ test('other models on the same cards: the whole calculator adds them to the bar 
   // The link keeps the set as written.
   await page.waitForFunction(() => location.search.includes('with='));
   assert.match(page.url(), /with=Qwen\/Qwen3-0\.6B:Q8_0:8192:2/);
+  // The set from the keyboard: an embedding model instead, in the engine settings' field.
+  await page.click('details.knobs summary');
+  await page.fill('#with', 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
+  await page.press('#with', 'Enter');
+  await page.waitForFunction(() => location.search.includes('with=Qwen/Qwen3-Embedding-0.6B:Q8_0'));
+  await page.waitForFunction(() => /--embedding --pooling last -ub 16384 --port 8081/.test(document.querySelector('#command').textContent));
+  assert.equal(await page.inputValue('#with'), 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

@@ -244,6 +244,43 @@ pub fn ReserveField() -> impl IntoView {
     }
 }
 
+/// Other models on the same cards (`with=`), typed as the link spells them: the box shows the
+/// set in use after each change (an entry left out is said in the notices).
+#[cfg(feature = "extras")]
+#[component]
+pub fn WithField() -> impl IntoView {
+    use fitcard_estimator::inputs::permalink::co_models_text;
+    let st = use_app();
+    let i = st.inputs;
+    let shown = move || i.with(|i| co_models_text(&i.with));
+    view! {
+        <div class="field">
+            <label for="with">"Other models on the cards (repo:format[:context[:slots]][@engine], comma-separated)"</label>
+            <input
+                type="text"
+                id="with"
+                name="with"
+                placeholder="Qwen/Qwen3-Embedding-0.6B:Q8_0"
+                spellcheck="false"
+                autocomplete="off"
+                prop:value=shown
+                on:change=move |ev| {
+                    let el = event_target::<web_sys::HtmlInputElement>(&ev);
+                    st.edit(Edit::With(el.value()));
+                    if let Some(used) = i.try_with_untracked(|i| co_models_text(&i.with)) {
+                        crate::components::fields::put_back(&el, &used);
+                    }
+                }
+            />
+        </div>
+    }
+}
+
+/// The first load estimates no other models: it hands a `with=` link to the whole calculator.
+#[cfg(not(feature = "extras"))]
+#[component]
+pub fn WithField() -> impl IntoView {}
+
 /// The engine settings that change what is allocated.
 #[component]
 pub fn EngineKnobs() -> impl IntoView {
@@ -289,6 +326,7 @@ pub fn EngineKnobs() -> impl IntoView {
                 />
             </Show>
             <ReserveField />
+            <WithField />
         </details>
     }
 }

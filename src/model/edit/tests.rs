@@ -420,3 +420,25 @@ fn the_experts_field_sets_and_clears_ncmoe() {
     assert_eq!(i.ncmoe, None);
     assert!(!encode(&i).contains("ncmoe"));
 }
+
+#[cfg(feature = "extras")]
+#[test]
+fn the_other_models_field_sets_clears_and_says_what_it_left_out() {
+    let mut i = from_query("model=Qwen/Qwen3-8B&quant=Q4_K_M&gpu=rtx-4090").inputs;
+    let notes = apply(
+        &mut i,
+        Edit::With("Qwen/Qwen3-Embedding-0.6B:Q8_0:8192:4, nope/x".into()),
+    );
+    assert!(
+        encode(&i).contains("&with=Qwen/Qwen3-Embedding-0.6B:Q8_0:8192:4"),
+        "{}",
+        encode(&i)
+    );
+    assert_eq!(notes.len(), 1, "{notes:?}");
+    assert!(notes[0].message.contains("\"nope/x\" is not in the catalog"));
+    let e = fitcard_estimator::estimate(&i);
+    assert!(e.terms.iter().any(|t| t.name.id() == "with_models"));
+    // An empty box clears the set.
+    assert!(apply(&mut i, Edit::With(String::new())).is_empty());
+    assert!(i.with.is_empty() && !encode(&i).contains("with="));
+}

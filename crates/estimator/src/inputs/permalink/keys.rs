@@ -128,7 +128,7 @@ fn apply_extras(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> 
 /// `with=`: a comma list of `repo:format[:ctx[:par]][@engine]`, at most [`limits::WITH`]
 /// entries. Each entry is read alone: a bad one is left out and said, the others kept.
 #[cfg(feature = "extras")]
-fn co_models(val: &str, out: &mut Vec<CoModel>) -> Result<(), String> {
+pub(super) fn co_models(val: &str, out: &mut Vec<CoModel>) -> Result<(), String> {
     out.clear();
     let mut refused = Vec::new();
     let mut entries = val.split(',').map(str::trim).filter(|s| !s.is_empty());

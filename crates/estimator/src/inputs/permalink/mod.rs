@@ -147,28 +147,44 @@ fn encode_extras(s: &mut String, i: &Inputs) {
         }
     }
     if !i.with.is_empty() {
-        s.push_str("&with=");
-        for (k, m) in i.with.iter().enumerate() {
-            if k > 0 {
-                s.push(',');
-            }
-            s.push_str(&escape(&m.model));
-            // Each field only with the ones before it (`repo::8192` keeps the format's place).
-            let fields = [
-                m.quant.map(|q| escape(q.id())),
-                m.ctx.map(|c| c.to_string()),
-                m.par.map(|p| p.to_string()),
-            ];
-            let last = fields.iter().rposition(Option::is_some);
-            for f in fields.iter().take(last.map_or(0, |l| l + 1)) {
-                s.push(':');
-                s.push_str(f.as_deref().unwrap_or(""));
-            }
-            if let Some(e) = m.engine {
-                let _ = write!(s, "@{}", escape(e.id()));
-            }
+        let _ = write!(s, "&with={}", co_models_text(&i.with));
+    }
+}
+
+/// `with=`'s value: `repo:format[:ctx[:par]][@engine]`, comma-separated (each field written only
+/// with the ones before it: `repo::8192` keeps the format's place). The page's field shows it.
+#[cfg(feature = "extras")]
+pub fn co_models_text(with: &[CoModel]) -> String {
+    let mut s = String::new();
+    for (k, m) in with.iter().enumerate() {
+        if k > 0 {
+            s.push(',');
+        }
+        s.push_str(&escape(&m.model));
+        let fields = [
+            m.quant.map(|q| escape(q.id())),
+            m.ctx.map(|c| c.to_string()),
+            m.par.map(|p| p.to_string()),
+        ];
+        let last = fields.iter().rposition(Option::is_some);
+        for f in fields.iter().take(last.map_or(0, |l| l + 1)) {
+            s.push(':');
+            s.push_str(f.as_deref().unwrap_or(""));
+        }
+        if let Some(e) = m.engine {
+            let _ = write!(s, "@{}", escape(e.id()));
         }
     }
+    s
+}
+
+/// `with=`'s value read as the link reads it: the entries it could read, and why it left the
+/// others out.
+#[cfg(feature = "extras")]
+pub fn co_models_from(val: &str) -> (Vec<CoModel>, Option<String>) {
+    let mut out = Vec::new();
+    let why = keys::co_models(val, &mut out).err();
+    (out, why)
 }
 
 #[cfg(not(feature = "extras"))]
