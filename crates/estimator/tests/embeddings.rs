@@ -85,3 +85,37 @@ fn beside_a_chat_model_it_takes_what_it_takes_alone() {
         .unwrap()
         .ends_with("--embedding --pooling last -ub 8192 --port 8081"));
 }
+
+#[test]
+fn the_best_model_for_the_card_leaves_room_for_the_embedder() {
+    let base = "gpu=rtx-4090&ctx=16384";
+    let alone = best(&from_query(base).inputs);
+    let beside = best(
+        &from_query(&format!(
+            "{base}&with=Qwen/Qwen3-Embedding-0.6B:Q8_0:8192:4"
+        ))
+        .inputs,
+    );
+    let embedder = estimate(&from_query(EMBED).inputs).per_card[0].bytes;
+    // A model at the same format needs the embedder's bytes more; none that fits beside it
+    // leaves less room than that.
+    let mut compared = 0;
+    for r in &beside.rows {
+        if let Some(a) = alone
+            .rows
+            .iter()
+            .find(|a| a.model == r.model && a.quant == r.quant)
+        {
+            assert_eq!(
+                r.device_bytes.get(),
+                a.device_bytes.get() + embedder.get(),
+                "{}",
+                r.model
+            );
+            compared += 1;
+        }
+    }
+    assert!(compared > 10, "{compared}");
+    // Some that fit alone no longer do (the 35B-A3B at Q4_K_M needs 21.8 GiB by itself).
+    assert!(beside.rows.len() < alone.rows.len() || beside.not_fitting > alone.not_fitting);
+}

@@ -435,7 +435,9 @@ fn the_other_models_field_sets_clears_and_says_what_it_left_out() {
         encode(&i)
     );
     assert_eq!(notes.len(), 1, "{notes:?}");
-    assert!(notes[0].message.contains("\"nope/x\" is not in the catalog"));
+    assert!(notes[0]
+        .message
+        .contains("\"nope/x\" is not in the catalog"));
     let e = fitcard_estimator::estimate(&i);
     assert!(e.terms.iter().any(|t| t.name.id() == "with_models"));
     // An empty box clears the set.
