@@ -197,6 +197,7 @@ pub(crate) fn vllm_free_memory(i: &Inputs, per_card: &[CardUse]) -> Option<Check
     Some(Check::hard(CheckName::VllmStartup, ok, message))
 }
 
+#[cfg(feature = "extras")]
 /// `with=`: every other model of the set fits and starts by itself as its own instance; the
 /// words say what each model holds on the fullest card and, when the set is over, whether this
 /// plan alone would fit there. `None` without other models.

@@ -40,11 +40,14 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         crate::serve::split::fitted_ngl(i, &crate::serve::placement::arch_for(i, v), f).or(i.ngl)
     };
     // Beside the models of `with=`, vLLM's instance is given what they leave of its budget.
+    #[cfg(feature = "extras")]
     let util = if s.with.is_empty() || !i.engine.preallocates() {
         i.util
     } else {
         crate::serve::sizing::main_util(i, s)
     };
+    #[cfg(not(feature = "extras"))]
+    let util = i.util;
     let j = if pinned != i.ngl || util != i.util {
         std::borrow::Cow::Owned(Inputs {
             ngl: pinned,
@@ -100,6 +103,7 @@ fn term_text(
 }
 
 /// The other models of `with=`, each with what it holds on the cards.
+#[cfg(feature = "extras")]
 fn with_text(s: &Sizing) -> String {
     let each: Vec<String> = s
         .with
@@ -115,6 +119,12 @@ fn with_text(s: &Sizing) -> String {
         })
         .collect();
     each.join(" + ")
+}
+
+/// A build without the `extras` feature has no other models on the cards.
+#[cfg(not(feature = "extras"))]
+fn with_text(_: &Sizing) -> String {
+    String::new()
 }
 
 const WITH_PROVENANCE: &str = prose!("each model sized as an estimate of its own on the same cards (its weights, KV cache and overhead as its engine allocates them: one engine instance per model, each with its own CUDA context); a vLLM instance takes its whole --gpu-memory-utilization share of each card (vllm/v1/worker/gpu_worker.py, determine_available_memory), given the smallest share in hundredths that holds its plan; several models on one Ollama server share its OLLAMA_NUM_PARALLEL and OLLAMA_CONTEXT_LENGTH (envconfig/config.go)");

@@ -23,7 +23,9 @@
 use crate::catalog::engine::Engine;
 use crate::catalog::{catalog, Arch, Format, Variant};
 use crate::inputs::normalize::normalize;
-use crate::inputs::{CoModel, Inputs};
+#[cfg(feature = "extras")]
+use crate::inputs::CoModel;
+use crate::inputs::Inputs;
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 
@@ -100,6 +102,7 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
             let s = sized(&i, &a, f, true);
             let mut e = assemble(&i, v, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
+            #[cfg(feature = "extras")]
             set_command(&mut e);
             if LAYOUTS {
                 e.layouts = crate::serve::layouts::layouts(&i, &a, f, e.split());
@@ -199,8 +202,14 @@ pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
 /// [`size`] with the other models of `with=` on the cards (their commands written when
 /// `commands`).
 fn sized(i: &Inputs, a: &Arch, f: &Format, commands: bool) -> Sizing {
+    #[allow(unused_mut)]
     let mut s = size(i, a, f);
-    s.with = co_resident(i, commands);
+    #[cfg(feature = "extras")]
+    {
+        s.with = co_resident(i, commands);
+    }
+    #[cfg(not(feature = "extras"))]
+    let _ = commands;
     s
 }
 
@@ -211,6 +220,7 @@ fn sized(i: &Inputs, a: &Arch, f: &Format, commands: bool) -> Sizing {
 /// each card (vLLM preallocates `util × total` and fills it with its KV pool,
 /// vllm/v1/worker/gpu_worker.py `determine_available_memory`), so it is given the smallest
 /// share, in hundredths, that holds its plan.
+#[cfg(feature = "extras")]
 fn co_resident(i: &Inputs, commands: bool) -> Vec<ModelShare> {
     let mut ollama_up = i.engine == Engine::Ollama;
     (0u32..)
@@ -228,6 +238,7 @@ fn co_resident(i: &Inputs, commands: bool) -> Vec<ModelShare> {
 
 /// One `with=` model (the `k`-th) as its own instance; `ollama_up`: an Ollama server is
 /// already started by the lines before (its model is then only run on it).
+#[cfg(feature = "extras")]
 fn co_model(i: &Inputs, m: &CoModel, k: u32, commands: bool, ollama_up: bool) -> ModelShare {
     let engine = m.engine.unwrap_or(i.engine);
     let mut j = m.inputs(i);
@@ -273,6 +284,7 @@ fn co_model(i: &Inputs, m: &CoModel, k: u32, commands: bool, ollama_up: bool) ->
 /// The command of a `with=` model beside the plan's: llama-server and vLLM on a port of
 /// their own (the plan's own keep 8080 and 8000, their defaults), an Ollama model only run
 /// when a server is already up.
+#[cfg(feature = "extras")]
 fn instance_command(c: &str, engine: Engine, k: u32, ollama_up: bool) -> String {
     match engine {
         Engine::LlamaCpp => format!("{c} --port {}", 8081 + k),
@@ -287,6 +299,7 @@ fn instance_command(c: &str, engine: Engine, k: u32, ollama_up: bool) -> String 
 
 /// What a model's own estimate `e` holds on the cards, as one share of the set (`util`: a
 /// vLLM instance's `--gpu-memory-utilization`, which it takes whole).
+#[cfg(feature = "extras")]
 fn share_of(j: &Inputs, e: Estimate, util: Option<f64>, command: String) -> ModelShare {
     let per_card: Vec<Bytes> = e
         .per_card
@@ -312,6 +325,7 @@ fn share_of(j: &Inputs, e: Estimate, util: Option<f64>, command: String) -> Mode
 /// The set's commands: this plan's, then each other model's; on a shared Ollama server,
 /// `OLLAMA_MAX_LOADED_MODELS` (envconfig/config.go; its default of three per GPU may not
 /// count a set on one card the way it is planned) set to the models it holds.
+#[cfg(feature = "extras")]
 fn set_command(e: &mut Estimate) {
     let Some(main) = e.models.first_mut() else {
         return;
@@ -388,6 +402,7 @@ fn terms_of(s: &Sizing) -> Vec<Term> {
 
 /// With `with=`: this plan as the first model of the set (its own bytes on each card, its own
 /// terms), then the others.
+#[cfg(feature = "extras")]
 fn set_of(i: &Inputs, e: &Estimate, s: &Sizing) -> Vec<ModelShare> {
     if s.with.is_empty() {
         return Vec::new();
@@ -448,10 +463,12 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     checks.extend(crate::serve::support::check(i.engine, a, f));
     checks.extend(crate::serve::support::device_check(i));
     checks.extend(crate::serve::support::task_check(i));
+    #[cfg(feature = "extras")]
     checks.extend(with_check(s, &per_card));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);
     let headroom = SignedBytes::diff(binding.budget, binding.bytes);
+    #[allow(unused_mut)]
     let mut e = Estimate {
         model: v.id.clone(),
         quant: f.id.to_string(),
@@ -489,7 +506,10 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         models: Vec::new(),
         notices: Vec::new(),
     };
-    e.models = set_of(i, &e, s);
+    #[cfg(feature = "extras")]
+    {
+        e.models = set_of(i, &e, s);
+    }
     e
 }
 

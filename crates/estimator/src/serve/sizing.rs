@@ -518,6 +518,7 @@ pub(crate) fn with_on(s: &Sizing, k: usize) -> Bytes {
 /// vLLM and SGLang beside the models of `with=`: the `--gpu-memory-utilization` this plan's
 /// instance is given, its budget less the largest share of a card the others take (in
 /// hundredths, rounded down), so that its pool is what is left to it.
+#[cfg(feature = "extras")]
 pub(crate) fn main_util(i: &Inputs, s: &Sizing) -> f64 {
     let taken = (0..s.capacities.len())
         .map(|k| with_on(s, k).0 as f64 / s.capacities[k].0.max(1) as f64)
