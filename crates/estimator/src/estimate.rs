@@ -273,6 +273,7 @@ pub struct Estimate {
     pub commands: Vec<EngineCommand>,
     /// With `with=`: one object per model on the cards, this one first, each with its own
     /// terms and bytes per card; [`Estimate::per_card`] sums them all.
+    #[cfg(feature = "extras")]
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub models: Vec<ModelShare>,
     /// Inputs that were adjusted to be consistent (format/KV type not available …).
@@ -344,6 +345,7 @@ impl Estimate {
             command: String::new(),
             speed: None,
             commands: Vec::new(),
+            #[cfg(feature = "extras")]
             models: Vec::new(),
             notices: Vec::new(),
         }

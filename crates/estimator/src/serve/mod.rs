@@ -393,8 +393,8 @@ fn terms_of(s: &Sizing) -> Vec<Term> {
     if lora > Bytes::ZERO {
         terms.push(Term::new(TermName::LoraAdapters, lora, Place::Device));
     }
-    if !s.with.is_empty() {
-        let with = (0..s.capacities.len()).fold(Bytes::ZERO, |t, k| t + with_on(s, k));
+    let with = with_total(s);
+    if with > Bytes::ZERO {
         terms.push(Term::new(TermName::WithModels, with, Place::Device));
     }
     terms
@@ -481,7 +481,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
             + crate::serve::sizing::adapters_of(s)
                 .iter()
                 .fold(Bytes::ZERO, |t, &b| t + b)
-            + (0..s.capacities.len()).fold(Bytes::ZERO, |t, k| t + with_on(s, k)),
+            + with_total(s),
         total_host_bytes: s.weights.host
             + s.logits
             + s.offload
@@ -503,6 +503,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         command: String::new(),
         speed: None,
         commands: Vec::new(),
+        #[cfg(feature = "extras")]
         models: Vec::new(),
         notices: Vec::new(),
     };

@@ -46,6 +46,7 @@ pub(crate) struct Sizing {
     pub lora: Vec<Bytes>,
     /// `with=`: the other models on the same cards, each with its bytes per card (empty
     /// without; set by the pipeline, which sizes each as an estimate of its own).
+    #[cfg(feature = "extras")]
     pub with: Vec<ModelShare>,
     /// Layers of each pipeline stage (`[1]` without stages).
     pub stages: Vec<u64>,
@@ -318,6 +319,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         split: (tp_size, pp_size),
         experts_moved,
         draft: draft(i),
+        #[cfg(feature = "extras")]
         with: Vec::new(),
         stages,
         choice: None,
@@ -493,6 +495,7 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
             if let Some(&l) = adapters_of(s).get(k) {
                 terms.push((TermName::LoraAdapters, l));
             }
+            #[cfg(feature = "extras")]
             if !s.with.is_empty() {
                 terms.push((TermName::WithModels, with_on(s, k)));
             }
@@ -508,11 +511,24 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
 }
 
 /// The bytes the other models of `with=` hold on card `k`.
+#[cfg(feature = "extras")]
 pub(crate) fn with_on(s: &Sizing, k: usize) -> Bytes {
     s.with
         .iter()
         .filter_map(|m| m.per_card.get(k))
         .fold(Bytes::ZERO, |t, &b| t + b)
+}
+
+/// The bytes the other models of `with=` hold on every card together.
+#[cfg(feature = "extras")]
+pub(crate) fn with_total(s: &Sizing) -> Bytes {
+    (0..s.capacities.len()).fold(Bytes::ZERO, |t, k| t + with_on(s, k))
+}
+
+/// A build without the `extras` feature has no other models on the cards.
+#[cfg(not(feature = "extras"))]
+pub(crate) fn with_total(_: &Sizing) -> Bytes {
+    Bytes::ZERO
 }
 
 /// vLLM and SGLang beside the models of `with=`: the `--gpu-memory-utilization` this plan's

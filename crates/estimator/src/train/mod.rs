@@ -255,6 +255,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             warnings: Vec::new(),
             speed: None,
             commands: Vec::new(),
+            #[cfg(feature = "extras")]
             models: Vec::new(),
             notices: Vec::new(),
         },
