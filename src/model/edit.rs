@@ -92,6 +92,17 @@ pub enum Edit {
     Reasoning(Option<bool>),
 }
 
+/// The other models on the cards as the link spells them; what was left out is said.
+#[cfg(feature = "extras")]
+fn set_with(i: &mut Inputs, text: &str, notes: &mut Vec<Notice>) {
+    let (with, why) = fitcard_estimator::inputs::permalink::co_models_from(text);
+    i.with = with;
+    notes.extend(why.map(|message| Notice {
+        key: "with".into(),
+        message,
+    }));
+}
+
 /// Apply `e` to `i`, then make the result consistent. Returns what had to be adjusted.
 pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
     let mut notes = Vec::new();
@@ -127,14 +138,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Util(u) => i.util = u.clamp(limits::UTIL.0, limits::UTIL.1),
         Edit::Reserve(r) => i.reserve = r.clamp(limits::RESERVE_GIB.0, limits::RESERVE_GIB.1),
         #[cfg(feature = "extras")]
-        Edit::With(text) => {
-            let (with, why) = fitcard_estimator::inputs::permalink::co_models_from(&text);
-            i.with = with;
-            notes.extend(why.map(|message| Notice {
-                key: "with".into(),
-                message,
-            }));
-        }
+        Edit::With(text) => set_with(i, &text, &mut notes),
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;

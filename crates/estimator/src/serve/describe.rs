@@ -44,7 +44,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
     let util = if s.with.is_empty() || !i.engine.preallocates() {
         i.util
     } else {
-        crate::serve::sizing::main_util(i, s)
+        crate::serve::set::main_util(i, s)
     };
     #[cfg(not(feature = "extras"))]
     let util = i.util;

@@ -35,6 +35,7 @@ mod describe;
 pub mod layouts;
 pub mod measured;
 pub mod placement;
+pub(crate) mod set;
 pub(crate) mod sizing;
 pub mod speed;
 pub(crate) mod split;
@@ -44,6 +45,7 @@ pub mod support;
 pub use crate::estimate::*;
 pub(crate) use checks::*;
 pub use placement::*;
+pub(crate) use set::*;
 pub(crate) use sizing::*;
 pub(crate) use split::*;
 

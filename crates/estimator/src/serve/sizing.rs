@@ -519,29 +519,6 @@ pub(crate) fn with_on(s: &Sizing, k: usize) -> Bytes {
         .fold(Bytes::ZERO, |t, &b| t + b)
 }
 
-/// The bytes the other models of `with=` hold on every card together.
-#[cfg(feature = "extras")]
-pub(crate) fn with_total(s: &Sizing) -> Bytes {
-    (0..s.capacities.len()).fold(Bytes::ZERO, |t, k| t + with_on(s, k))
-}
-
-/// A build without the `extras` feature has no other models on the cards.
-#[cfg(not(feature = "extras"))]
-pub(crate) fn with_total(_: &Sizing) -> Bytes {
-    Bytes::ZERO
-}
-
-/// vLLM and SGLang beside the models of `with=`: the `--gpu-memory-utilization` this plan's
-/// instance is given, its budget less the largest share of a card the others take (in
-/// hundredths, rounded down), so that its pool is what is left to it.
-#[cfg(feature = "extras")]
-pub(crate) fn main_util(i: &Inputs, s: &Sizing) -> f64 {
-    let taken = (0..s.capacities.len())
-        .map(|k| with_on(s, k).0 as f64 / s.capacities[k].0.max(1) as f64)
-        .fold(0.0, f64::max);
-    (((i.util - taken) * 100.0 + 1e-9).floor() / 100.0).max(0.0)
-}
-
 /// vLLM's KV pool on the binding (fullest) card: what is left of its budget after the weights
 /// and the overhead there, for the layers and KV heads that card holds.
 pub(crate) fn vllm_pool(i: &Inputs, a: &Arch, s: &Sizing, per_card: &[CardUse]) -> kv::VllmPool {
