@@ -228,3 +228,59 @@ fn on_two_cards_each_other_model_splits_as_it_would_alone() {
         .unwrap()
         .contains("-ts 1,1 --port 8081"));
 }
+
+/// The set holds at least what its parts hold alone, on every card: exactly their sum where
+/// each instance allocates its own plan (llama.cpp), at least it where a vLLM instance takes a
+/// rounded-up share of the card.
+#[test]
+fn a_set_never_holds_less_than_its_parts_alone() {
+    let mains = [
+        "model=Qwen/Qwen3-8B&quant=Q4_K_M",
+        "model=google/gemma-3-12b-it&quant=Q4_K_M",
+        "model=Qwen/Qwen3-30B-A3B&quant=Q4_K_M",
+    ];
+    let others = [
+        ("Qwen/Qwen3-0.6B", "Q8_0", "llama.cpp"),
+        ("Qwen/Qwen3-Embedding-0.6B", "Q8_0", "llama.cpp"),
+        ("Qwen/Qwen3-0.6B", "BF16", "vllm"),
+        ("google/gemma-3-1b-it", "Q4_K_M", "llama.cpp"),
+    ];
+    let mut checked = 0;
+    for main in mains {
+        for cards in [
+            "gpu=rtx-4090&cards=1",
+            "gpu=rtx-3090&cards=2",
+            "gpu=h100-sxm&cards=1",
+        ] {
+            for &(model, quant, engine) in &others {
+                for (ctx, par) in [(4096, 1), (16384, 3)] {
+                    let base = format!("{main}&{cards}&ctx=8192");
+                    let (set, notes) =
+                        plan(&format!("{base}&with={model}:{quant}:{ctx}:{par}@{engine}"));
+                    assert!(notes.is_empty(), "{notes:?}");
+                    let (alone, _) = plan(&base);
+                    let (part, _) = plan(&format!(
+                        "model={model}&quant={quant}&{cards}&ctx={ctx}&par={par}&engine={engine}"
+                    ));
+                    for k in 0..set.per_card.len() {
+                        let sum = alone.per_card[k].bytes.get() + part.per_card[k].bytes.get();
+                        let got = set.per_card[k].bytes.get();
+                        if engine == "vllm" {
+                            // The share, in hundredths of the card, holds the plan: at most one
+                            // hundredth above it.
+                            let cap = set.per_card[k].capacity.get();
+                            assert!(
+                                got >= sum && got - sum <= cap / 100 + 1,
+                                "{base} {model}: {got} vs {sum}"
+                            );
+                        } else {
+                            assert_eq!(got, sum, "{base} with {model} card {k}");
+                        }
+                        checked += 1;
+                    }
+                }
+            }
+        }
+    }
+    assert!(checked >= 80, "{checked}");
+}
