@@ -59,10 +59,15 @@ pub async fn load_catalog() -> Result<(), String> {
 /// link names (from that model's part), or else the whole catalog. With only the family in
 /// (`catalog::is_whole` says), the page calls [`load_catalog`] once it has mounted.
 pub async fn load_first(query: &str) -> Result<(), String> {
+    // A link with `best=` shows the best-model view, which reads the whole catalog; one with
+    // other models (`with=`, `draft=`) names models of other families, which its first reading
+    // must find.
+    let whole = ["best", "with", "draft"]
+        .iter()
+        .any(|k| query::raw_param(query, k).is_some());
     let wants = query::raw_param(query, "model")
         .map(|m| query::percent_decode(m).trim().to_string())
-        .filter(|m| !m.is_empty() && query::raw_param(query, "best").is_none());
-    // (A link with `best=` shows the best-model view, which reads the whole catalog.)
+        .filter(|m| !m.is_empty() && !whole);
     if let Some(model) = wants {
         if let Some(c) = first_part(&model).await {
             fitcard_estimator::catalog::install_first(c);

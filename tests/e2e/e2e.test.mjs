@@ -283,16 +283,16 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
 
 test('other models on the same cards: the whole calculator adds them to the bar and starts them all', async () => {
   const before = served.length;
-  const page = await open('?model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=16384&with=Qwen/Qwen3-0.6B:Q8_0:8192:2');
+  // The second model is of another family: the link's first reading must find it.
+  const page = await open('?model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=16384&with=Qwen/Qwen3-0.6B:Q8_0:8192:2,Qwen/Qwen3-Embedding-0.6B:Q8_0:4096');
   await page.waitForSelector('.legend .swatch.t-with');
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
   assert.match(await page.textContent('.legend'), /Other models on the cards/);
   assert.match(await page.textContent('#command'), /-hf bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0 -ngl 999 -c 16384 -np 2 --port 8081/);
-  // 0.6B at Q8_0, 2 slots × 8192 tokens, as it would run alone: its share of the card.
-  assert.match(await page.textContent('body'), /Other models on the cards: 3\.09 GiB/);
+  assert.match(await page.textContent('#command'), /Qwen3-Embedding-0\.6B-GGUF:Q8_0 -ngl 999 -c 4096 -np 1 --embedding --pooling last -ub 4096 --port 8082/);
   // The link keeps the set as written.
   await page.waitForFunction(() => location.search.includes('with='));
-  assert.match(page.url(), /with=Qwen\/Qwen3-0\.6B:Q8_0:8192:2/);
+  assert.match(page.url(), /with=Qwen\/Qwen3-0\.6B:Q8_0:8192:2,Qwen\/Qwen3-Embedding-0\.6B:Q8_0:4096/);
   // The set from the keyboard: an embedding model instead, in the engine settings' field.
   await page.click('details.knobs summary');
   await page.fill('#with', 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
