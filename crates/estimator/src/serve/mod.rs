@@ -136,9 +136,11 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
     i.model.clone_from(&v.id);
     i.quant = f.id;
     let mut e = if i.engine.container() == f.container {
-        let s = size(&i, &v.arch, f);
+        let s = sized(&i, &v.arch, f, true);
         let mut e = assemble(&i, v, f, &s);
         describe::describe(&mut e, &i, v, f, &s);
+        #[cfg(feature = "extras")]
+        set_command(&mut e);
         e.layouts = crate::serve::layouts::layouts(&i, &v.arch, f, e.split());
         crate::serve::speed::attach(&i, v, &mut e);
         e
