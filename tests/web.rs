@@ -68,6 +68,18 @@ async fn sleep(ms: i32) {
     wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
 }
 
+/// Wait until the frame after the next one has been produced: the views that follow the
+/// estimate one frame late (the command, the legend, the lines under the verdict) are drawn.
+async fn next_frame() {
+    for _ in 0..2 {
+        let p = js_sys::Promise::new(&mut |resolve, _| {
+            window().request_animation_frame(&resolve).unwrap();
+        });
+        wasm_bindgen_futures::JsFuture::from(p).await.unwrap();
+        sleep(0).await;
+    }
+}
+
 fn find(root: &Element, sel: &str) -> Element {
     root.query_selector(sel)
         .unwrap()
@@ -123,6 +135,24 @@ async fn moving_the_context_slider_changes_the_kv_segment() {
     assert!(kv_width(&app) < before, "512 tokens need less KV than 8192");
     assert_ne!(text(&app, "#ctx-value"), label_before);
     assert!(text(&app, "#ctx-value").starts_with("512"));
+}
+
+#[wasm_bindgen_test]
+async fn a_tick_draws_the_bar_at_once_and_the_command_one_frame_after() {
+    let app = mount("ctx=8192").await;
+    let before = kv_width(&app);
+    assert!(
+        text(&app, "#command").contains(" -c 8192"),
+        "{}",
+        text(&app, "#command")
+    );
+    slide(&app, "#ctx", "0").await;
+    // The tick's own frame: the verdict and the bar only.
+    assert!(kv_width(&app) < before);
+    assert!(text(&app, "#command").contains(" -c 8192"));
+    next_frame().await;
+    let cmd = text(&app, "#command");
+    assert!(cmd.contains(" -c 512") && !cmd.contains("8192"), "{cmd}");
 }
 
 #[wasm_bindgen_test]
@@ -336,6 +366,7 @@ async fn the_vision_projector_can_be_left_out() {
     let weights = seg_width(&app, "weights");
     assert!(!text(&app, "#command").contains("--no-mmproj"));
     check(&app, "#mmproj", false).await;
+    next_frame().await;
     assert!(text(&app, "#command").contains(" --no-mmproj"));
     assert!(
         seg_width(&app, "weights") < weights,

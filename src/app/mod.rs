@@ -94,6 +94,7 @@ fn hand_over(st: AppState) {
 pub fn App() -> impl IntoView {
     let st = AppState::new(&dom::query());
     provide_context(st);
+    st.follow_later();
     let embed = st.inputs.with_untracked(|i| i.embed);
     settle_inputs(st);
     follow_url(st);

@@ -58,6 +58,8 @@ pub struct AppState {
     /// Is the whole catalog in (not only the family of the link's model)? The family list
     /// follows it.
     pub whole: RwSignal<bool>,
+    /// Notified once after the frame that shows a new estimate (see [`AppState::late`]).
+    pub later: Trigger,
 }
 
 thread_local! {
@@ -196,7 +198,41 @@ impl AppState {
             rev: StoredValue::new(None),
             generation: RwSignal::new(0),
             whole: RwSignal::new(fitcard_estimator::catalog::is_whole()),
+            later: Trigger::new(),
         }
+    }
+
+    /// Read the estimate for a view off the verdict's path (the legend, the lines under the
+    /// verdict, the warnings, the command, the badge): such a view follows [`AppState::later`],
+    /// not the estimate, so a slider tick's frame redraws the verdict and the bar alone, and
+    /// these one frame after (the page's tick budget is one frame on a slow phone: every DOM
+    /// change costs the page a layout and a paint, and these would double the tick's script).
+    pub fn late<T>(self, f: impl FnOnce(&Estimate) -> T) -> T {
+        self.later.track();
+        self.est.with_untracked(f)
+    }
+
+    /// After every new estimate, notify [`AppState::later`] once the frame that shows it has
+    /// been produced (an animation frame, then a task): several estimates in one frame notify
+    /// once.
+    pub(super) fn follow_later(self) {
+        let pending = std::rc::Rc::new(std::cell::Cell::new(false));
+        Effect::new(move |_| {
+            self.est.track();
+            if pending.replace(true) {
+                return;
+            }
+            let pending = pending.clone();
+            request_animation_frame(move || {
+                set_timeout(
+                    move || {
+                        pending.set(false);
+                        self.later.notify();
+                    },
+                    std::time::Duration::ZERO,
+                );
+            });
+        });
     }
 
     /// Import `t` from the Hub; on success it joins the catalog and becomes the model shown,

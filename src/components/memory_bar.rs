@@ -80,7 +80,7 @@ pub fn MemoryBar() -> impl IntoView {
                 on:focusin=move |ev| pick(&ev)
                 on:mouseover=move |ev| pick(&ev)
             >
-                {legend(est, active)}
+                {legend(st, active)}
             </div>
             <div class="term-detail" aria-live="polite">
                 <TermDetail active=active />
@@ -168,11 +168,12 @@ fn mark(plot: &web_sys::Element, on: Option<TermName>) {
 
 /// A key per term: its colour, name and size; hovering, focusing or clicking one shows its
 /// formula (the list takes the events of its keys). Drawn as markup and patched: a tick
-/// rewrites the sizes, a highlight the pressed state.
-fn legend(est: Memo<Estimate>, active: RwSignal<Option<TermName>>) -> impl IntoView {
+/// rewrites the sizes (one frame after the bar: `AppState::late`), a highlight the pressed
+/// state.
+fn legend(st: AppState, active: RwSignal<Option<TermName>>) -> impl IntoView {
     patched(Memo::new(move |_| {
         let on = active.get();
-        est.with(|e| {
+        st.late(|e| {
             let keys: Vec<bar_svg::Key> = e
                 .terms
                 .iter()
@@ -210,12 +211,11 @@ fn key_bytes(e: &Estimate, name: TermName, total: Bytes, host: bool) -> String {
 
 /// What the dashed line is, explained only when one is drawn.
 fn budget_note(st: AppState) -> impl Fn() -> Option<String> {
-    let est = st.est;
     move || {
-        let budget = est.with(|e| e.per_card.iter().any(|c| c.budget < c.capacity));
+        let budget = st.late(|e| e.per_card.iter().any(|c| c.budget < c.capacity));
         budget.then(|| match st.mode.get() {
             Mode::Serve => {
-                let e = st.inputs.with(|i| i.engine);
+                let e = st.inputs.with_untracked(|i| i.engine);
                 format!(
                     " The dashed line is {}'s budget: {} × capacity.",
                     e.label(),
@@ -227,10 +227,11 @@ fn budget_note(st: AppState) -> impl Fn() -> Option<String> {
     }
 }
 
-/// The detail of the highlighted term (the first one until one is chosen).
+/// The detail of the highlighted term (the first one until one is chosen), one frame after the
+/// bar.
 fn detail(st: AppState, name: Option<TermName>) -> Option<Detail> {
-    let train = st.mode.get() == Mode::Train;
-    st.est.with(|e| {
+    let train = st.mode.get_untracked() == Mode::Train;
+    st.late(|e| {
         let t = name
             .and_then(|n| e.terms.iter().find(|t| t.name == n))
             .or_else(|| e.terms.first())?;

@@ -25,20 +25,21 @@ fn slug(v: V) -> &'static str {
 pub fn Verdict() -> impl IntoView {
     let st = use_app();
     let est = st.est;
+    // The lines under the verdict follow the estimate one frame late (`AppState::late`).
     // vLLM and SGLang: what the engine's own startup log will say about its KV pool.
     let pool = Signal::derive(move || {
-        let ctx = st.inputs.with(|i| i.ctx);
-        est.with(|e| summary::pool(e, ctx))
+        let ctx = st.inputs.with_untracked(|i| i.ctx);
+        st.late(|e| summary::pool(e, ctx))
     });
     // Decode speed and the first token's wait, and what layers left in system RAM cost.
     let speed = Signal::derive(move || {
-        let (par, ctx) = st.inputs.with(|i| (i.par, i.ctx));
-        est.with(|e| e.shown_speed().map(|s| summary::speed(s, par, ctx)))
+        let (par, ctx) = st.inputs.with_untracked(|i| (i.par, i.ctx));
+        st.late(|e| e.shown_speed().map(|s| summary::speed(s, par, ctx)))
     });
-    let spill = Signal::derive(move || est.with(|e| e.shown_speed().and_then(summary::spill)));
+    let spill = Signal::derive(move || st.late(|e| e.shown_speed().and_then(summary::spill)));
     // A published measurement of this very configuration, with its source.
     let measured =
-        Signal::derive(move || est.with(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));
+        Signal::derive(move || st.late(|e| e.speed.as_ref().and_then(|s| s.measured.clone())));
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner(st)}
@@ -61,7 +62,7 @@ pub fn Verdict() -> impl IntoView {
                 </a>
             </p>
         </div>
-        {warnings(est)}
+        {warnings(st)}
         <Disclosure class="limits" summary="Limits, with everything else held">
             <Asked kind="limits" />
         </Disclosure>
@@ -164,10 +165,10 @@ fn failed(est: Memo<Estimate>) -> impl IntoView {
     }))
 }
 
-/// The estimate's warnings.
-fn warnings(est: Memo<Estimate>) -> impl IntoView {
+/// The estimate's warnings (one frame late, as the lines above).
+fn warnings(st: AppState) -> impl IntoView {
     patched(Memo::new(move |_| {
-        est.with(|e| {
+        st.late(|e| {
             let items: Vec<_> = e
                 .warnings
                 .iter()
@@ -249,9 +250,9 @@ fn Asked(
 /// Every check, passed or not.
 #[component]
 fn AllChecks() -> impl IntoView {
-    let est = use_app().est;
+    let st = use_app();
     let all_checks = move || {
-        est.with(|e| {
+        st.late(|e| {
             e.checks
                 .iter()
                 .map(|c| {

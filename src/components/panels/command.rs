@@ -13,9 +13,10 @@ use leptos::prelude::*;
 #[component]
 pub fn CommandPanel() -> impl IntoView {
     let st = use_app();
-    let cmd = Signal::derive(move || st.est.with(|e| e.command.clone()));
+    // One frame after the verdict (`AppState::late`).
+    let cmd = Signal::derive(move || st.late(|e| e.command.clone()));
     let others = Signal::derive(move || {
-        st.est.with(|e| {
+        st.late(|e| {
             format!(
                 "This plan on every engine that loads this file ({})",
                 e.commands.len()
@@ -28,7 +29,7 @@ pub fn CommandPanel() -> impl IntoView {
         <Disclosure
             class="engines"
             summary=others
-            hidden=Signal::derive(move || st.est.with(|e| e.commands.len() < 2))
+            hidden=Signal::derive(move || st.late(|e| e.commands.len() < 2))
         >
             <ul class="engine-commands">
                 <EngineCommands />
@@ -40,9 +41,9 @@ pub fn CommandPanel() -> impl IntoView {
 /// Every engine's command for the plan, with the bytes on its fullest card and whether it fits.
 #[component]
 fn EngineCommands() -> impl IntoView {
-    let est = use_app().est;
+    let st = use_app();
     move || {
-        est.with(|e| {
+        st.late(|e| {
             e.commands
                 .iter()
                 .map(|c| {

@@ -71,7 +71,7 @@ pub fn SharePanel() -> impl IntoView {
     // The badge as a self-contained SVG (a data: URL to download) and the Markdown that shows
     // it in a model card, linked to this configuration.
     let badge = Signal::derive(move || {
-        let svg = st.est.with(|e| st.inputs.with(|i| badge::svg(e, i)));
+        let svg = st.late(|e| st.inputs.with_untracked(|i| badge::svg(e, i)));
         format!(
             "data:image/svg+xml;charset=utf-8,{}",
             js_sys::encode_uri_component(&svg)
