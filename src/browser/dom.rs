@@ -244,11 +244,23 @@ pub fn show_markup(
                 continue;
             };
             if c.name.is_empty() {
-                e.set_text_content(Some(&c.value));
+                set_text(&e, &c.value);
             } else {
                 let _ = e.set_attribute(&c.name, &c.value);
             }
         }
     }
     (new, false)
+}
+
+/// `el`'s text made `text`: its one text node rewritten in place where it has one (the layout
+/// keeps its text object, as a character change, not a child replaced), else its children
+/// replaced by the text.
+fn set_text(el: &web_sys::Element, text: &str) {
+    match el.first_child() {
+        Some(t) if t.node_type() == web_sys::Node::TEXT_NODE && t.next_sibling().is_none() => {
+            t.set_node_value(Some(text));
+        }
+        _ => el.set_text_content(Some(text)),
+    }
 }
