@@ -284,3 +284,22 @@ fn a_set_never_holds_less_than_its_parts_alone() {
     }
     assert!(checked >= 80, "{checked}");
 }
+
+#[test]
+fn this_plan_fits_alone_exactly_when_its_estimate_without_the_others_fits() {
+    // Qwen3-32B BF16 on one H100 at 40,960 tokens: vLLM's pool (util 0.9 of the card less the
+    // weights and the profiled peak) cannot hold one request of that length, so vLLM refuses
+    // to start even with the card to itself; at 8,192 it starts alone.
+    for q in [
+        "model=Qwen/Qwen3-32B&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=40960",
+        "model=Qwen/Qwen3-32B&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=8192",
+        MAIN,
+        "model=Qwen/Qwen3-8B&quant=BF16&ctx=131072&gpu=rtx-4090",
+    ] {
+        let (alone, _) = plan(q);
+        let (set, _) = plan(&format!("{q}&with=Qwen/Qwen3-0.6B:Q8_0:4096"));
+        assert_eq!(set.models[0].fits_alone, alone.fits, "{q}");
+    }
+    let (starts, _) = plan("model=Qwen/Qwen3-32B&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=40960");
+    assert!(!check(&starts, "vllm_startup").ok);
+}

@@ -407,17 +407,13 @@ fn terms_of(s: &Sizing) -> Vec<Term> {
 /// With `with=`: this plan as the first model of the set (its own bytes on each card, its own
 /// terms), then the others.
 #[cfg(feature = "extras")]
-fn set_of(i: &Inputs, e: &Estimate, s: &Sizing) -> Vec<ModelShare> {
+fn set_of(i: &Inputs, v: &Variant, f: &Format, e: &Estimate, s: &Sizing) -> Vec<ModelShare> {
     if s.with.is_empty() {
         return Vec::new();
     }
     let per_card: Vec<Bytes> = (0..e.per_card.len())
         .map(|k| e.per_card[k].bytes.saturating_sub(with_on(s, k)))
         .collect();
-    let memory = per_card
-        .iter()
-        .zip(&e.per_card)
-        .all(|(&b, c)| b <= c.budget);
     let mut set = vec![ModelShare {
         model: e.model.clone(),
         quant: e.quant.clone(),
@@ -433,14 +429,15 @@ fn set_of(i: &Inputs, e: &Estimate, s: &Sizing) -> Vec<ModelShare> {
         device_bytes: per_card.iter().fold(Bytes::ZERO, |t, &b| t + b),
         per_card,
         util: i.engine.preallocates().then(|| main_util(i, s)),
-        fits_alone: memory
-            && e.checks.iter().all(|c| {
-                c.passes()
-                    || matches!(
-                        c.name,
-                        CheckName::VramPerCard | CheckName::VllmStartup | CheckName::WithModels
-                    )
-            }),
+        // This plan as it would run with the cards to itself: every check of its own (vLLM's
+        // startup at its whole `--gpu-memory-utilization` too), not only its bytes.
+        fits_alone: {
+            let alone = Inputs {
+                with: Vec::new(),
+                ..i.clone()
+            };
+            assemble(&alone, v, f, &sized(&alone, &v.arch, f, true)).fits
+        },
         reasons: Vec::new(),
         command: String::new(),
     }];
@@ -513,7 +510,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     };
     #[cfg(feature = "extras")]
     {
-        e.models = set_of(i, &e, s);
+        e.models = set_of(i, v, f, &e, s);
     }
     e
 }
