@@ -61,6 +61,20 @@ pub struct CardUse {
     pub terms: Vec<(TermName, Bytes)>,
 }
 
+/// What would start vLLM or SGLang when its pool cannot hold one request (each alone).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+pub struct StartupFix {
+    /// The longest `--max-model-len` (SGLang `--context-length`) whose one request fits the pool
+    /// there is: vLLM's own `estimate_max_model_len`. Absent when not even one token fits.
+    pub max_model_len: Option<u64>,
+    /// The smallest `--gpu-memory-utilization` (SGLang `--mem-fraction-static`) that holds one
+    /// request of the context, in hundredths. Absent when no share of the card does.
+    pub util: Option<f64>,
+    /// vLLM: what `util` leaves outside its share on the smallest card (its CUDA graphs' room).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin: Option<Bytes>,
+}
+
 /// One engine's command for the plan.
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct EngineCommand {
@@ -250,6 +264,10 @@ pub struct Estimate {
     /// vLLM: requests of `ctx` tokens the pool holds at once ("Maximum concurrency").
     #[serde(skip_serializing_if = "Option::is_none")]
     pub max_concurrency: Option<f64>,
+    /// vLLM and SGLang, when the pool cannot hold one request of the context: what would start
+    /// (absent when it starts, and on other engines).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub startup_fix: Option<StartupFix>,
     /// vLLM and SGLang: every `tensor_parallel × pipeline_parallel = cards` layout with its
     /// memory per GPU and whether it starts and fits (absent on other engines and mixed cards).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -338,6 +356,7 @@ impl Estimate {
             kv_pool_bytes: None,
             kv_pool_tokens: None,
             max_concurrency: None,
+            startup_fix: None,
             layouts: Vec::new(),
             parallel: None,
             checks: vec![check],

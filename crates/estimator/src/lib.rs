@@ -58,7 +58,8 @@
 //! - `serve`: the serve pipeline: card capacities, tensor parallelism and layer splits
 //!   (`placement`), what each engine runs and the hardware predicates (`support`), pipeline
 //!   stages (`stages`), the terms for a split, sharded (`sizing`), the other models of `with=`
-//!   beside them (`set`), every hard constraint checked on them (`checks`), the splits weighed (`split`),
+//!   beside them (`set`), vLLM's and SGLang's pool at startup and what would start (`startup`),
+//!   every hard constraint checked on them (`checks`), the splits weighed (`split`),
 //!   every tensor × pipeline layout (`layouts`), each engine's command (`command`), the
 //!   published measurement of a configuration (`measured`), decode and prefill speed
 //!   (`speed`), each term's words (`describe`)

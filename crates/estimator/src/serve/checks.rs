@@ -9,7 +9,7 @@ use crate::estimate::*;
 use crate::inputs::{GpuChoice, Inputs};
 use crate::serve::placement::*;
 use crate::serve::sizing::Sizing;
-use crate::terms::kv;
+use crate::terms::{kv, overhead};
 use crate::units::Bytes;
 
 /// Every hard constraint, and the layout as information.
@@ -135,12 +135,29 @@ fn tp_info(i: &Inputs, s: &Sizing, tp: &Result<String, String>, vram_ok: bool) -
 }
 
 /// vLLM refuses to start when the weights and the profiled peak leave no room, or when the
-/// pool cannot hold one request of `--max-model-len` tokens.
-pub(crate) fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) -> Check {
+/// pool cannot hold one request of `--max-model-len` tokens
+/// (`_check_enough_kv_cache_memory` in vllm/v1/core/kv_cache_utils.py); the words then name
+/// the limit and what would start instead ([`StartupFix`]).
+pub(crate) fn vllm_startup(
+    i: &Inputs,
+    fullest_budget: Bytes,
+    p: &kv::VllmPool,
+    fix: Option<&StartupFix>,
+) -> Check {
     let ok = p.per_request <= p.bytes && p.bytes > Bytes::ZERO;
-    let (name, len_flag, check) = match i.engine {
-        Engine::Sglang => ("SGLang", "--context-length", CheckName::SglangStartup),
-        _ => ("vLLM", "--max-model-len", CheckName::VllmStartup),
+    let (name, len_flag, util_flag, check) = match i.engine {
+        Engine::Sglang => (
+            "SGLang",
+            "--context-length",
+            "--mem-fraction-static",
+            CheckName::SglangStartup,
+        ),
+        _ => (
+            "vLLM",
+            "--max-model-len",
+            "--gpu-memory-utilization",
+            CheckName::VllmStartup,
+        ),
     };
     let message = if ok {
         format!(
@@ -152,16 +169,52 @@ pub(crate) fn vllm_startup(i: &Inputs, fullest_budget: Bytes, p: &kv::VllmPool) 
         )
     } else if p.bytes == Bytes::ZERO {
         format!(
-            "{name} fails at startup: the weights (and the profiled peak) exceed its budget of {}",
-            fullest_budget
+            "{name} fails at startup: the weights (and the profiled peak) exceed its budget of {}{}",
+            fullest_budget,
+            instead(fix, len_flag, util_flag, i.ctx)
         )
     } else {
         format!(
-            "{name} fails at startup: {} of KV cache cannot hold one request of {len_flag} {} ({} needed)",
-            p.bytes, i.ctx, p.per_request
+            "{name} fails at startup: {} of KV cache cannot hold one request of {len_flag} {} ({} needed){}",
+            p.bytes,
+            i.ctx,
+            p.per_request,
+            instead(fix, len_flag, util_flag, i.ctx)
         )
     };
     Check::hard(check, ok, message)
+}
+
+/// "; --max-model-len L starts (the longest that fits), or --gpu-memory-utilization U", each
+/// alone, or that no setting of them does.
+fn instead(fix: Option<&StartupFix>, len_flag: &str, util_flag: &str, ctx: u32) -> String {
+    let Some(f) = fix else {
+        return String::new();
+    };
+    let len = f
+        .max_model_len
+        .map(|l| format!("{len_flag} {l} starts (the longest that fits)"));
+    let util = f.util.map(|u| {
+        let eager = match f.margin {
+            Some(m) if m < overhead::VLLM_CUDA_GRAPHS_MAX => format!(
+                " with --enforce-eager ({m} left for CUDA graphs, under the {} they may take)",
+                overhead::VLLM_CUDA_GRAPHS_MAX
+            ),
+            _ => String::new(),
+        };
+        format!(
+            "{util_flag} {} at {ctx} tokens{eager}",
+            crate::units::Shortest(u)
+        )
+    });
+    match (len, util) {
+        (Some(l), Some(u)) => format!("; {l}, or {u}"),
+        (Some(l), None) => format!("; {l}; no {util_flag} holds {ctx}"),
+        (None, Some(u)) => format!("; it starts with {u}"),
+        (None, None) => format!(
+            "; no {len_flag} or {util_flag} starts it: fewer bytes per card needed (more cards, a smaller format)"
+        ),
+    }
 }
 
 /// vLLM with `reserve=`: it refuses to start when the card's free memory is below `util ×

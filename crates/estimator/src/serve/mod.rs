@@ -40,6 +40,7 @@ pub(crate) mod sizing;
 pub mod speed;
 pub(crate) mod split;
 pub(crate) mod stages;
+pub(crate) mod startup;
 pub mod support;
 
 pub use crate::estimate::*;
@@ -48,6 +49,7 @@ pub use placement::*;
 pub(crate) use set::*;
 pub(crate) use sizing::*;
 pub(crate) use split::*;
+pub(crate) use startup::*;
 
 /// Estimate serve-mode memory for `inputs` (what the page shows; [`estimate_full`] adds the
 /// parallel layouts).
@@ -454,8 +456,9 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         .engine
         .preallocates()
         .then(|| vllm_pool(i, a, s, &per_card));
+    let fix = pool.and_then(|p| startup_fix(i, a, s, &per_card, &p));
     if let Some(p) = &pool {
-        checks.push(vllm_startup(i, fullest(&per_card).budget, p));
+        checks.push(vllm_startup(i, fullest(&per_card).budget, p, fix.as_ref()));
         checks.extend(vllm_free_memory(i, &per_card));
         if let Err(e) = vllm_pages(i, a, s) {
             checks.push(Check::hard(CheckName::VllmStartup, false, e));
@@ -497,6 +500,7 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
         kv_pool_bytes: pool.map(|p| p.bytes),
         kv_pool_tokens: pool.map(|p| p.tokens),
         max_concurrency: pool.map(|p| p.max_concurrency),
+        startup_fix: fix,
         layouts: Vec::new(),
         parallel: s.choice.clone(),
         checks,

@@ -6,6 +6,7 @@ use crate::estimate::*;
 use crate::inputs::{thousands, Inputs};
 use crate::serve::placement::*;
 use crate::serve::sizing::*;
+use crate::serve::startup::*;
 use crate::units::Bytes;
 
 /// Size every term for `i` on `arch` in format `f`: each term module applies its engine's rule.

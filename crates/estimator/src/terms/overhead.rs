@@ -81,6 +81,12 @@ pub const VLLM_NON_TORCH_SINGLE: Bytes = Bytes(GIB / 4);
 /// vLLM non-torch memory per card under tensor parallelism (2.06–2.21 GiB in the logs).
 pub const VLLM_NON_TORCH_TP: Bytes = Bytes(GIB * 21 / 10);
 
+/// The most CUDA-graph memory vLLM 0.19 estimated in its startup logs (0.52–1.82 GiB on H100,
+/// "estimated CUDA graph memory", `tests/data/engine-logs.json`). That version captures the
+/// graphs after it sizes the KV pool, in the `1 − --gpu-memory-utilization` share of the card, so
+/// a share smaller than this may fail at capture unless the graphs are off (`--enforce-eager`).
+pub const VLLM_CUDA_GRAPHS_MAX: Bytes = Bytes(GIB * 182 / 100);
+
 /// mlx-lm's prefill step (`--prefill-step-size`, default 2048 tokens).
 pub const MLX_PREFILL_STEP: u64 = 2048;
 /// mlx-lm's `--prompt-concurrency` default: prompts prefilled together.

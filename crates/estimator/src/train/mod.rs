@@ -249,6 +249,7 @@ pub(crate) fn compute(i: &Inputs, v: &Variant, free: Vec<Bytes>) -> TrainEstimat
             kv_pool_bytes: None,
             kv_pool_tokens: None,
             max_concurrency: None,
+            startup_fix: None,
             layouts: Vec::new(),
             parallel: None,
             checks,
