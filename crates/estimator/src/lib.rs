@@ -72,7 +72,8 @@
 //! - `frontier`: the context × concurrency frontier
 //! - `measure`: global layers backed out of readings; the measuring loop of each engine (`script`)
 //! - `accuracy`: the accuracy report over the measured rows: the published measurements (`rows`),
-//!   the engines' startup logs (`logs`), the estimate beside them and the report (`report`)
+//!   the engines' startup logs (`logs`), vLLM's published startup outcomes (`startups`), the
+//!   estimate beside them and the report (`report`)
 
 /// A text the page does not carry (a term's domain or provenance): itself with the `prose`
 /// feature, empty without it (the page's build, which links to the method page instead).

@@ -15,7 +15,9 @@
 mod logs;
 mod report;
 mod rows;
+mod startups;
 
 pub use logs::{sglang_logs, vllm_logs, SglangLog, VllmLog, SGLANG_DEFAULT_FRACTION_TP1};
 pub use report::{estimated_mib, naive_kv_mib, naive_params_mib, report, GATE};
 pub use rows::{MeasuredMemory, Reading, QWEN3_BENCH, ROWS, UNSLOTH_E2E};
+pub use startups::{decoded, startup_outcomes, StartupOutcome};

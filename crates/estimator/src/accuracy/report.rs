@@ -86,7 +86,9 @@ pub fn report() -> String {
     let mut groups = measured_section(&mut s);
     groups.push(vllm_section(&mut s));
     groups.push(sglang_section(&mut s));
+    super::startups::startup_section(&mut s);
     summary_section(&mut s, &groups);
+    super::startups::versions_section(&mut s);
     s
 }
 

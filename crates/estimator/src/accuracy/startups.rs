@@ -1,0 +1,192 @@
+//! Published vLLM startup outcomes (`tests/data/vllm-startups.json`, each with its URL and,
+//! where the source states it, the vLLM version): whether vLLM started or refused for lack of
+//! memory, beside the estimate's verdict for the same setting.
+
+use std::fmt::Write;
+
+/// One published startup: what vLLM did with a setting, and the setting as a permalink.
+#[derive(Clone, Debug, PartialEq)]
+pub struct StartupOutcome {
+    /// Where it is published.
+    pub url: String,
+    /// The vLLM version, when the source states it.
+    pub version: Option<String>,
+    /// The setting as a permalink.
+    pub query: String,
+    /// Whether vLLM started.
+    pub started: bool,
+    /// "Available KV cache memory", GiB, when printed.
+    pub kv_gib: Option<f64>,
+    /// How the setting was read from the source.
+    pub how: String,
+    /// When the estimate's verdict differs: the mechanism, named.
+    pub miss: Option<String>,
+}
+
+/// Every row of `tests/data/vllm-startups.json` (a row missing a field is left out; the test
+/// counts them).
+pub fn startup_outcomes() -> Vec<StartupOutcome> {
+    let data: serde_json::Value =
+        serde_json::from_str(include_str!("../../tests/data/vllm-startups.json"))
+            .unwrap_or_default();
+    let text = |r: &serde_json::Value, k: &str| r[k].as_str().map(String::from);
+    data["rows"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .filter_map(|r| {
+                    Some(StartupOutcome {
+                        url: text(r, "url")?,
+                        version: text(r, "version"),
+                        query: text(r, "query")?,
+                        started: match r["outcome"].as_str()? {
+                            "started" => true,
+                            "failed" => false,
+                            _ => return None,
+                        },
+                        kv_gib: r["kv_gib"].as_f64(),
+                        how: text(r, "how")?,
+                        miss: text(r, "miss"),
+                    })
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// A row's setting decoded as the CLI decodes it: a format the catalog lacks for the model
+/// (an FP8 or a bitsandbytes checkpoint) is computed by the size rule and installed first
+/// ([`crate::catalog::install_computed`]).
+pub fn decoded(query: &str) -> crate::inputs::permalink::Parsed {
+    let d = crate::inputs::permalink::from_query(query);
+    let named = query
+        .split('&')
+        .find_map(|kv| kv.strip_prefix("quant="))
+        .and_then(|q| q.parse::<crate::catalog::quant::Quant>().ok());
+    match named {
+        Some(q) if !d.notices.iter().any(|n| n.key == "model") => {
+            let container = d.inputs.engine.container();
+            match crate::catalog::install_computed(&d.inputs.model, q, container) {
+                Ok(true) => crate::inputs::permalink::from_query(query),
+                _ => d,
+            }
+        }
+        _ => d,
+    }
+}
+
+/// The startup outcomes against the estimate's verdict, and the misses named.
+pub(crate) fn startup_section(s: &mut String) {
+    let rows = startup_outcomes();
+    let _ = writeln!(s, "\n## vLLM startup outcomes\n");
+    let _ = writeln!(
+        s,
+        "Whether vLLM started or refused for lack of memory, as published, against the estimate's \
+         verdict for the same setting (`fits`: every hard check, vLLM's startup included). The \
+         rows near the edge matter most: a pool of one or two requests, or a refusal. Each row \
+         with its vLLM version where the source states it (`tests/data/vllm-startups.json`).\n"
+    );
+    let _ = writeln!(
+        s,
+        "| configuration | vLLM | logged | estimated | KV GiB logged | estimated | source |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---:|---:|---|");
+    let mut agree = 0;
+    let mut misses = Vec::new();
+    for r in &rows {
+        let e = crate::serve::estimate(&decoded(&r.query).inputs);
+        let word = |ok: bool| if ok { "started" } else { "failed" };
+        if e.fits == r.started {
+            agree += 1;
+        }
+        if let Some(m) = &r.miss {
+            misses.push(format!("- `{}`: {m}", r.query));
+        }
+        let _ = writeln!(
+            s,
+            "| `{}` | {} | {} | {} | {} | {:.2} | [source]({}) |",
+            r.query,
+            r.version.as_deref().unwrap_or("not stated"),
+            word(r.started),
+            if e.fits { "starts" } else { "fails" },
+            r.kv_gib.map_or("—".to_string(), |k| format!("{k:.2}")),
+            e.kv_pool_bytes.unwrap_or_default().gib(),
+            r.url
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\nThe verdict agrees on {agree} of {} outcomes ({} refusals). Where it does not:\n",
+        rows.len(),
+        rows.iter().filter(|r| !r.started).count()
+    );
+    for m in misses {
+        let _ = writeln!(s, "{m}");
+    }
+}
+
+/// For each engine, the versions its rows cover, and what is out of the domain.
+pub(crate) fn versions_section(s: &mut String) {
+    let mut vllm: Vec<String> = startup_outcomes()
+        .into_iter()
+        .filter_map(|r| r.version)
+        .map(|v| v.split(".dev").next().unwrap_or(&v).to_string())
+        .chain(std::iter::once("0.19.0".to_string()))
+        .collect();
+    crate::order::sort_by(&mut vllm, |a, b| version_key(a).cmp(&version_key(b)));
+    vllm.dedup();
+    let _ = writeln!(s, "\n## Engine versions the rows cover\n");
+    let _ = writeln!(s, "| engine | versions | rows |\n|---|---|---|");
+    let rows: [(&str, String, &str); 6] = [
+        (
+            "vLLM",
+            vllm.join(", "),
+            "KV pools: 0.19.0 logs only (the profile's domain); startup outcomes: each row's version, several not stated; decode: 0.6.3 (the Qwen speed benchmark)",
+        ),
+        (
+            "SGLang",
+            "not stated by the sources".into(),
+            "five startup logs",
+        ),
+        (
+            "transformers",
+            "4.51 with FlashAttention-2".into(),
+            "the Qwen3 speed benchmark's memory rows",
+        ),
+        (
+            "Unsloth",
+            "not stated by the source".into(),
+            "the Studio VRAM estimation page's end-to-end runs",
+        ),
+        (
+            "llama.cpp",
+            "allocation rules read from its source; decode rows build 6918 (DGX Spark)".into(),
+            "KV cache byte-exact in tests/llama_kv.rs; decode tables below",
+        ),
+        (
+            "MLX",
+            "mlx 0.29.2 (mlx-lm's BENCHMARKS.md)".into(),
+            "decode rows; its peak is a named miss",
+        ),
+    ];
+    for (engine, versions, what) in rows {
+        let _ = writeln!(s, "| {engine} | {versions} | {what} |");
+    }
+    let _ = writeln!(s, "\nOut of the domain, named:\n");
+    for line in OUT_OF_DOMAIN {
+        let _ = writeln!(s, "- {line}");
+    }
+}
+
+/// What the rows do not cover, each with its evidence.
+const OUT_OF_DOMAIN: [&str; 4] = [
+    "**vLLM before 0.19**: the profiled peak differs by version. An H100 log set whose version is not stated ([llm-d-benchmark](https://github.com/llm-d/llm-d-benchmark/blob/259334868c5075da530cc6c90b43fceb11b6e6a7/config_explorer/empirical-vllm-memory-results.md)) prints peaks of 4.76–7.38 GiB where the 0.19 profile (4 B × vocabulary × 3,950 rows) gives 1.9–3.0 GiB, so its pools are 2.8–5.0 GiB smaller than estimated (its outcomes still agree, above); V0 engines profiled a forward of the whole `--max-model-len` (the miss above).",
+    "**Ollama's own engine**: current Ollama releases run several architectures (gemma3, gemma3n, gemma4, qwen3, gpt-oss, llama4, …) on their own Go implementation ([model/models](https://github.com/ollama/ollama/tree/main/model/models)) with their own caches; the estimate models Ollama's llama.cpp runner only.",
+    "**MLX's peak**: mlx-lm's benchmark prints peaks 0.45–0.7 GB above the estimate for Qwen3-4B at 4 and 8 bits ([BENCHMARKS.md](https://github.com/ml-explore/mlx-lm/blob/d78bf58e217c904ec282ed8da9b947491f78c022/mlx_lm/BENCHMARKS.md)); no term explains it yet.",
+    "**transformers below 2K tokens on small models, and trainers without gradient checkpointing**: no published measurement of either is kept here yet; the transformers rows above start at 2,049 tokens and the training rows use checkpointing.",
+];
+
+/// A version's numeric parts, for ordering ("0.8.5" before "0.19.0").
+fn version_key(v: &str) -> Vec<u64> {
+    v.split('.').filter_map(|p| p.parse().ok()).collect()
+}
