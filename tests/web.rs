@@ -165,6 +165,40 @@ async fn a_permalink_sets_the_controls() {
     assert_eq!(app.query_selector_all("g.card").unwrap().length(), 2);
 }
 
+/// A card added or removed is one group inserted into or removed from the bar's drawing: the
+/// `<svg>` and the groups it keeps are the same elements (not rewritten), and the new group is
+/// an SVG element inside the drawing, in card order.
+#[wasm_bindgen_test]
+async fn a_card_more_is_one_group_inserted_not_the_bar_rewritten() {
+    let app = mount("ctx=4096&cards=1").await;
+    let svg = find(&app, "svg.bar-svg");
+    let first = find(&app, "g.card");
+    for (cards, groups) in [("2", 2), ("3", 3), ("1", 1)] {
+        slide(&app, "#cards", cards).await;
+        assert!(
+            svg.is_connected() && first.is_connected(),
+            "{cards} cards: redrawn"
+        );
+        let all = app.query_selector_all("g.card").unwrap();
+        assert_eq!(all.length(), groups);
+        for k in 0..all.length() {
+            let g: Element = all.item(k).unwrap().unchecked_into();
+            assert_eq!(
+                g.namespace_uri().as_deref(),
+                Some("http://www.w3.org/2000/svg")
+            );
+            assert_eq!(
+                g.get_attribute("data-card").as_deref(),
+                Some(k.to_string().as_str())
+            );
+            assert!(
+                g.parent_element().is_some_and(|p| p == svg),
+                "group {k} outside the drawing"
+            );
+        }
+    }
+}
+
 #[wasm_bindgen_test]
 async fn a_bad_parameter_shows_a_dismissible_notice() {
     let app = mount("ctx=banana&par=2").await;

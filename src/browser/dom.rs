@@ -202,55 +202,93 @@ pub async fn copy(text: String) -> bool {
     wasm_bindgen_futures::JsFuture::from(p).await.is_ok()
 }
 
-/// `markup` shown as the content of `el`, which shows `old` now: where both have the same
-/// shape, only the attributes and texts that differ are written (elements counted in document
-/// order); else the markup is written anew. Gives what `el` shows then, and whether it was
-/// written anew.
+/// `markup` shown as the content of `el`, which shows `old` now: the attributes and texts that
+/// differ are written, and whole elements that come or go are inserted or removed
+/// ([`crate::draw::tree::edits`]: a card added to the bar is one group inserted, not the bar
+/// rewritten); elements are counted in `old`'s document order and found before anything moves.
+/// Markup that is not this crate's is written anew. Gives what `el` shows then, and whether it
+/// was written anew.
 pub fn show_markup(
     el: &web_sys::Element,
     old: Option<&crate::draw::tree::Tree>,
     markup: &str,
 ) -> (Option<crate::draw::tree::Tree>, bool) {
     let new = crate::draw::tree::Tree::parse(markup);
-    let changes = old
+    let edits = old
         .zip(new.as_ref())
-        .and_then(|(o, n)| crate::draw::tree::patch(o, n));
-    let Some(changes) = changes else {
-        // The element with the focus, if it is in what is rewritten, gets it back.
-        let doc = window().document();
-        let focused = doc
-            .as_ref()
-            .and_then(web_sys::Document::active_element)
-            .filter(|a| el.contains(Some(a)))
-            .map(|a| a.id())
-            .filter(|id| !id.is_empty());
-        el.set_inner_html(markup);
-        if let Some(again) = focused
-            .zip(doc)
-            .and_then(|(id, d)| d.get_element_by_id(&id))
-            .filter(|a| el.contains(Some(a)))
-            .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = again.focus();
-        }
+        .and_then(|(o, n)| crate::draw::tree::edits(o, n));
+    let Some(edits) = edits else {
+        write_anew(el, markup);
         return (new, true);
     };
-    if let (false, Ok(all)) = (changes.is_empty(), el.query_selector_all("*")) {
-        for c in changes {
-            let Some(e) = all
-                .item(c.k)
+    let quiet = edits.changes.is_empty() && edits.removes.is_empty() && edits.inserts.is_empty();
+    if let (false, Ok(all)) = (quiet, el.query_selector_all("*")) {
+        let at = |k: u32| {
+            all.item(k)
                 .and_then(|n| n.dyn_into::<web_sys::Element>().ok())
-            else {
-                continue;
-            };
+        };
+        for c in &edits.changes {
+            let Some(e) = at(c.k) else { continue };
             if c.name.is_empty() {
                 set_text(&e, &c.value);
             } else {
                 let _ = e.set_attribute(&c.name, &c.value);
             }
         }
+        // Every element is found before any moves (the list above is a snapshot); one not
+        // found means the screen is not what `old` says, and it is written anew.
+        let removes: Option<Vec<_>> = edits.removes.iter().map(|&k| at(k)).collect();
+        let inserts: Option<Vec<_>> = edits
+            .inserts
+            .iter()
+            .map(|i| {
+                let parent = match i.parent {
+                    Some(p) => at(p)?,
+                    None => el.clone(),
+                };
+                let before = match i.before {
+                    Some(b) => Some(at(b)?),
+                    None => None,
+                };
+                Some((parent, before, &i.markup))
+            })
+            .collect();
+        let (Some(removes), Some(inserts)) = (removes, inserts) else {
+            write_anew(el, markup);
+            return (new, true);
+        };
+        for r in removes {
+            r.remove();
+        }
+        for (parent, before, markup) in inserts {
+            let _ = match before {
+                Some(b) => b.insert_adjacent_html("beforebegin", markup),
+                None => parent.insert_adjacent_html("beforeend", markup),
+            };
+        }
     }
     (new, false)
+}
+
+/// `markup` written as `el`'s content; the element with the focus, if it is in what is
+/// rewritten, gets it back.
+fn write_anew(el: &web_sys::Element, markup: &str) {
+    let doc = window().document();
+    let focused = doc
+        .as_ref()
+        .and_then(web_sys::Document::active_element)
+        .filter(|a| el.contains(Some(a)))
+        .map(|a| a.id())
+        .filter(|id| !id.is_empty());
+    el.set_inner_html(markup);
+    if let Some(again) = focused
+        .zip(doc)
+        .and_then(|(id, d)| d.get_element_by_id(&id))
+        .filter(|a| el.contains(Some(a)))
+        .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = again.focus();
+    }
 }
 
 /// `el`'s text made `text`: its one text node rewritten in place where it has one (the layout

@@ -9,7 +9,7 @@
 //! (`None`), and the page then writes the markup anew.
 
 /// One element, in document order.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct Node {
     pub tag: String,
     /// Its attributes, in the order written (unescaped).
@@ -20,12 +20,29 @@ pub struct Node {
     mixed: bool,
     /// One past the index of its last descendant.
     end: usize,
+    /// Its markup's byte range in the source, its end tag included.
+    span: (usize, usize),
 }
 
-/// Elements in document order: what the page compares with what is on the screen to change
-/// only what differs ([`patch`]).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct Tree(pub Vec<Node>);
+/// Elements in document order, and the markup they were read from: what the page compares with
+/// what is on the screen to change only what differs ([`patch`], [`edits`]).
+#[derive(Clone, Debug, Default)]
+pub struct Tree(pub Vec<Node>, String);
+
+/// Two elements are equal when they show the same (where their markup sat aside).
+impl PartialEq for Node {
+    fn eq(&self, o: &Node) -> bool {
+        (&self.tag, &self.attrs, &self.text, self.mixed, self.end)
+            == (&o.tag, &o.attrs, &o.text, o.mixed, o.end)
+    }
+}
+
+/// Two trees are equal when their elements are (however the markup spelled them).
+impl PartialEq for Tree {
+    fn eq(&self, o: &Tree) -> bool {
+        self.0 == o.0
+    }
+}
 
 /// A change to what is on the screen: element `k` (in document order) gets attribute `name`'s
 /// new value, or (`name` empty) its new text.
@@ -101,14 +118,17 @@ impl Tree {
                 break;
             }
             let gt = rest.find('>')?;
+            let start = markup.len() - rest.len();
             let tag = &rest[1..gt];
             rest = &rest[gt + 1..];
+            let at = markup.len() - rest.len();
             if let Some(name) = tag.strip_prefix('/') {
                 let k = open.pop()?;
                 if nodes[k].tag != name {
                     return None;
                 }
                 nodes[k].end = nodes.len();
+                nodes[k].span.1 = at;
                 continue;
             }
             let (tag, closed) = match tag.strip_suffix('/') {
@@ -127,12 +147,13 @@ impl Tree {
                 text: None,
                 mixed: false,
                 end: k + 1,
+                span: (start, markup.len() - rest.len()),
             });
             if !closed {
                 open.push(k);
             }
         }
-        open.is_empty().then_some(Tree(nodes))
+        open.is_empty().then(|| Tree(nodes, markup.to_string()))
     }
 
     /// A start tag's name and attributes (`name a="v" b="w"`).
@@ -194,6 +215,141 @@ pub fn patch(old: &Tree, new: &Tree) -> Option<Vec<Change>> {
         }
     }
     Some(out)
+}
+
+/// Markup to put among an element's children: before the element `before` (in the old tree's
+/// document order), or after the last child when `None`; `parent` `None` is the drawing's own
+/// container.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Insert {
+    pub parent: Option<u32>,
+    pub before: Option<u32>,
+    pub markup: String,
+}
+
+/// What turns `old` on the screen into `new` when they differ by whole elements added or
+/// removed among one parent's children (a card comes or goes): the changes of [`patch`] on the
+/// elements both have, the elements to remove (old document order) and the markup to insert.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Edits {
+    pub changes: Vec<Change>,
+    pub removes: Vec<u32>,
+    pub inserts: Vec<Insert>,
+}
+
+/// [`Edits`] from `old` to `new`: children are paired from the front and from the back while
+/// they have the same shape (each pair patched in place), and what is left between is removed
+/// from `old` and inserted from `new` (an element whose tag or attribute names change is one
+/// removed and one inserted; so is an element whose children come or go beside text of its
+/// own). `None` only for a tree too large to count in `u32`.
+pub fn edits(old: &Tree, new: &Tree) -> Option<Edits> {
+    let mut out = Edits::default();
+    let (oc, nc) = (children(old, None), children(new, None));
+    pair_children(old, new, None, &oc, &nc, &mut out).then_some(out)
+}
+
+/// The children of element `k` (the top level for `None`), as indices in document order.
+fn children(t: &Tree, k: Option<usize>) -> Vec<usize> {
+    let (mut j, end) = match k {
+        Some(k) => (k + 1, t.0[k].end),
+        None => (0, t.0.len()),
+    };
+    let mut out = Vec::new();
+    while j < end {
+        out.push(j);
+        j = t.0[j].end.max(j + 1);
+    }
+    out
+}
+
+/// Element `o` of `old` made element `n` of `new` in place, its children paired
+/// ([`pair_children`]); false when the two differ in shape.
+fn edit_node(old: &Tree, new: &Tree, o: usize, n: usize, out: &mut Edits) -> bool {
+    let (a, b) = (&old.0[o], &new.0[n]);
+    let same = a.tag == b.tag
+        && a.mixed == b.mixed
+        && (!a.mixed || a.text == b.text)
+        && a.attrs.len() == b.attrs.len()
+        && a.attrs.iter().zip(&b.attrs).all(|(x, y)| x.0 == y.0);
+    let Ok(k) = u32::try_from(o) else {
+        return false;
+    };
+    if !same {
+        return false;
+    }
+    for (x, y) in a.attrs.iter().zip(&b.attrs) {
+        if x.1 != y.1 {
+            out.changes.push(Change {
+                k,
+                name: y.0.clone(),
+                value: y.1.clone(),
+            });
+        }
+    }
+    if a.text != b.text {
+        out.changes.push(Change {
+            k,
+            name: String::new(),
+            value: b.text.clone().unwrap_or_default(),
+        });
+    }
+    let (oc, nc) = (children(old, Some(o)), children(new, Some(n)));
+    pair_children(old, new, Some(o), &oc, &nc, out)
+}
+
+/// `oc` (children of `parent` in `old`) made `nc` (in `new`): pairs from the front, then from
+/// the back, edited in place; the rest of `oc` removed and the rest of `nc` inserted.
+fn pair_children(
+    old: &Tree,
+    new: &Tree,
+    parent: Option<usize>,
+    oc: &[usize],
+    nc: &[usize],
+    out: &mut Edits,
+) -> bool {
+    let tried = |o: usize, n: usize, out: &mut Edits| {
+        let mut e = Edits::default();
+        let ok = edit_node(old, new, o, n, &mut e);
+        if ok {
+            out.changes.extend(e.changes);
+            out.removes.extend(e.removes);
+            out.inserts.extend(e.inserts);
+        }
+        ok
+    };
+    let shorter = oc.len().min(nc.len());
+    let mut front = 0;
+    while front < shorter && tried(oc[front], nc[front], out) {
+        front += 1;
+    }
+    let mut back = 0;
+    while front + back < shorter && tried(oc[oc.len() - 1 - back], nc[nc.len() - 1 - back], out) {
+        back += 1;
+    }
+    let (gone, come) = (&oc[front..oc.len() - back], &nc[front..nc.len() - back]);
+    if gone.is_empty() && come.is_empty() {
+        return true;
+    }
+    if parent.is_some_and(|p| old.0[p].mixed) {
+        return false;
+    }
+    for &g in gone {
+        let Ok(g) = u32::try_from(g) else {
+            return false;
+        };
+        out.removes.push(g);
+    }
+    if let (Some(&first), Some(&last)) = (come.first(), come.last()) {
+        let markup = new.1[new.0[first].span.0..new.0[last].span.1].to_string();
+        out.inserts.push(Insert {
+            parent: parent.and_then(|p| u32::try_from(p).ok()),
+            before: (back > 0)
+                .then(|| u32::try_from(oc[oc.len() - back]).ok())
+                .flatten(),
+            markup,
+        });
+    }
+    true
 }
 
 #[cfg(test)]
@@ -283,5 +439,146 @@ mod tests {
             "a &bogus; &#99999999; &"
         );
         assert!(Tree::parse(&"<b>".repeat(MAX_MARKUP)).is_none());
+    }
+
+    /// An element as the screen holds it: `id` is its index in the old tree (`usize::MAX` for
+    /// one inserted).
+    #[derive(Clone, Debug, PartialEq)]
+    struct El {
+        id: usize,
+        tag: String,
+        attrs: Vec<(String, String)>,
+        text: Option<String>,
+        kids: Vec<El>,
+    }
+
+    fn forest(t: &Tree, k: Option<usize>, ids: bool) -> Vec<El> {
+        children(t, k)
+            .into_iter()
+            .map(|c| El {
+                id: if ids { c } else { usize::MAX },
+                tag: t.0[c].tag.clone(),
+                attrs: t.0[c].attrs.clone(),
+                text: t.0[c].text.clone(),
+                kids: forest(t, Some(c), ids),
+            })
+            .collect()
+    }
+
+    fn each(els: &mut [El], f: &mut dyn FnMut(&mut El)) {
+        for e in els.iter_mut() {
+            f(e);
+            each(&mut e.kids, f);
+        }
+    }
+
+    /// `e` applied to the screen showing `old` as the page applies it (elements found by their
+    /// old index before anything moves); what the screen shows then, without ids.
+    fn screen_after(old: &Tree, e: &Edits) -> Vec<El> {
+        let mut top = forest(old, None, true);
+        each(&mut top, &mut |el| {
+            for c in e.changes.iter().filter(|c| c.k as usize == el.id) {
+                if c.name.is_empty() {
+                    el.text = Some(c.value.clone());
+                } else if let Some(a) = el.attrs.iter_mut().find(|a| a.0 == c.name) {
+                    a.1 = c.value.clone();
+                }
+            }
+        });
+        for ins in &e.inserts {
+            let new = forest(&Tree::parse(&ins.markup).expect("markup"), None, false);
+            let put = |kids: &mut Vec<El>| {
+                let at = ins
+                    .before
+                    .and_then(|b| kids.iter().position(|k| k.id == b as usize))
+                    .unwrap_or(kids.len());
+                kids.splice(at..at, new.clone());
+            };
+            match ins.parent {
+                None => put(&mut top),
+                Some(p) => each(&mut top, &mut |el| {
+                    if el.id == p as usize {
+                        put(&mut el.kids)
+                    }
+                }),
+            }
+        }
+        let gone = |el: &El| e.removes.iter().any(|&r| r as usize == el.id);
+        top.retain(|el| !gone(el));
+        each(&mut top, &mut |el| el.kids.retain(|k| !gone(k)));
+        each(&mut top, &mut |el| el.id = usize::MAX);
+        for el in top.iter_mut() {
+            el.id = usize::MAX;
+        }
+        top
+    }
+
+    /// Elements added or removed among one parent's children become inserts and removes, and
+    /// applying them shows exactly the new markup; same-shape pairs are only patched.
+    #[test]
+    fn elements_that_come_and_go_are_inserted_and_removed() {
+        let parse = |m: &str| Tree::parse(m).expect("parses");
+        let card = |i: u32, w: u32| {
+            format!(
+                r#"<g class="card" data-card="{i}"><rect width="{w}"/><text>GPU {i}</text></g>"#
+            )
+        };
+        let svg = |cards: &[u32], host: bool| {
+            let mut m = String::from(r#"<svg viewBox="0 0 10 "#);
+            m.push_str(&format!(
+                r#"{}"><g class="axis"><line x1="1"/></g>"#,
+                cards.len()
+            ));
+            for (i, w) in cards.iter().enumerate() {
+                m.push_str(&card(i as u32, *w));
+            }
+            if host {
+                m.push_str(r#"<g class="host"><rect width="3"/></g>"#);
+            }
+            m.push_str("</svg><p>after</p>");
+            m
+        };
+        let pairs = [
+            (svg(&[5], false), svg(&[5, 6], false)),
+            (svg(&[5, 6, 7], false), svg(&[4], false)),
+            (svg(&[5], true), svg(&[5, 6, 9], true)),
+            (svg(&[5, 6], true), svg(&[5], true)),
+            (svg(&[], false), svg(&[1, 2], true)),
+            (svg(&[5], false), svg(&[5], false)),
+            (
+                "<p>a</p>".to_string(),
+                "<p>a</p><p>b</p><p>c</p>".to_string(),
+            ),
+            ("<p>a</p><p>b</p>".to_string(), String::new()),
+        ];
+        for (a, b) in &pairs {
+            let (old, new) = (parse(a), parse(b));
+            let e = edits(&old, &new).unwrap_or_else(|| panic!("{a} → {b}"));
+            assert_eq!(
+                screen_after(&old, &e),
+                forest(&new, None, false),
+                "{a} → {b}"
+            );
+        }
+        // One card more: the shared card and the axis are patched, one group inserted.
+        let e = edits(&parse(&pairs[0].0), &parse(&pairs[0].1)).unwrap();
+        assert_eq!((e.removes.len(), e.inserts.len()), (0, 1));
+        assert!(e.inserts[0]
+            .markup
+            .starts_with(r#"<g class="card" data-card="1">"#));
+        // Same shape: exactly what `patch` gives.
+        let (x, y) = (parse(&svg(&[5, 6], true)), parse(&svg(&[7, 6], true)));
+        assert_eq!(edits(&x, &y).map(|e| e.changes), patch(&x, &y));
+        // A tag changed, or children that come beside the parent's own text: that element is
+        // removed and inserted whole.
+        for (a, b) in [
+            ("<p>a</p>", "<b>a</b>"),
+            ("<p>a <b>1</b></p>", "<p>a <b>1</b><b>2</b></p>"),
+        ] {
+            let (a, b) = (parse(a), parse(b));
+            let e = edits(&a, &b).expect("edits");
+            assert_eq!((e.removes.len(), e.inserts.len()), (1, 1));
+            assert_eq!(screen_after(&a, &e), forest(&b, None, false));
+        }
     }
 }
