@@ -137,7 +137,7 @@ pub(crate) fn versions_section(s: &mut String) {
     vllm.dedup();
     let _ = writeln!(s, "\n## Engine versions the rows cover\n");
     let _ = writeln!(s, "| engine | versions | rows |\n|---|---|---|");
-    let rows: [(&str, String, &str); 6] = [
+    let rows: [(&str, String, &str); 7] = [
         (
             "vLLM",
             vllm.join(", "),
@@ -164,6 +164,11 @@ pub(crate) fn versions_section(s: &mut String) {
             "KV cache byte-exact in tests/llama_kv.rs; decode tables below",
         ),
         (
+            "Ollama",
+            "0.30 and later (llama-server for every GGUF model)".into(),
+            "llama.cpp's allocation rules; 0.24 and earlier are a named miss",
+        ),
+        (
             "MLX",
             "mlx 0.29.2 (mlx-lm's BENCHMARKS.md)".into(),
             "decode rows; its peak is a named miss",
@@ -181,7 +186,7 @@ pub(crate) fn versions_section(s: &mut String) {
 /// What the rows do not cover, each with its evidence.
 const OUT_OF_DOMAIN: [&str; 4] = [
     "**vLLM before 0.19**: the profiled peak differs by version. An H100 log set whose version is not stated ([llm-d-benchmark](https://github.com/llm-d/llm-d-benchmark/blob/259334868c5075da530cc6c90b43fceb11b6e6a7/config_explorer/empirical-vllm-memory-results.md)) prints peaks of 4.76–7.38 GiB where the 0.19 profile (4 B × vocabulary × 3,950 rows) gives 1.9–3.0 GiB, so its pools are 2.8–5.0 GiB smaller than estimated (its outcomes still agree, above); V0 engines profiled a forward of the whole `--max-model-len` (the miss above).",
-    "**Ollama's own engine**: current Ollama releases run several architectures (gemma3, gemma3n, gemma4, qwen3, gpt-oss, llama4, …) on their own Go implementation ([model/models](https://github.com/ollama/ollama/tree/main/model/models)) with their own caches; the estimate models Ollama's llama.cpp runner only.",
+    "**Ollama 0.24 and earlier**: those releases ran gemma3, gemma3n, gemma4, gpt-oss, qwen3, llama4 and others on Ollama's own Go engine ([OllamaEngineRequired](https://github.com/ollama/ollama/blob/c28ddc0a7b273cd286b680a6db0bef0c17bc0ec0/fs/ggml/ggml.go#L277)), which put the output group (per-layer embeddings, a copy of tied token embeddings, the vision tower) on the card — 6.1 GB for gemma4:e4b ([#15634](https://github.com/ollama/ollama/issues/15634)) — and counted CPU-resident buffers in `ollama ps`: gemma4:31b at 262,144 tokens read 44.8 GB on 0.24.0 and 22 GB on 0.30.8 ([#16763](https://github.com/ollama/ollama/issues/16763)). Ollama 0.30 serves every GGUF model on llama-server ([9db4bdbad](https://github.com/ollama/ollama/commit/9db4bdbad6a4981ad761aa2b603e69e8fb83212c)), the engine the estimate models.",
     "**MLX's peak**: mlx-lm's benchmark prints peaks 0.45–0.7 GB above the estimate for Qwen3-4B at 4 and 8 bits ([BENCHMARKS.md](https://github.com/ml-explore/mlx-lm/blob/d78bf58e217c904ec282ed8da9b947491f78c022/mlx_lm/BENCHMARKS.md)); no term explains it yet.",
     "**transformers below 2K tokens on small models, and trainers without gradient checkpointing**: no published measurement of either is kept here yet; the transformers rows above start at 2,049 tokens and the training rows use checkpointing.",
 ];

@@ -139,7 +139,8 @@ pub struct Overhead {
 /// Where the formula was checked, per engine.
 pub fn domain(engine: Engine) -> &'static str {
     match engine {
-        Engine::LlamaCpp | Engine::Ollama => prose!("llama.cpp at one slot on one card (four measured configurations); driver and engine version specific."),
+        Engine::LlamaCpp => prose!("llama.cpp at one slot on one card (four measured configurations); driver and engine version specific."),
+        Engine::Ollama => prose!("Ollama 0.30 and later, which serve every GGUF model on llama-server (ollama/ollama commit 9db4bdbad, \"use llama-server exclusively for GGML models\"), so llama.cpp's rules hold: checked at one slot on one card (four measured configurations); driver and engine version specific. Ollama 0.24 and earlier ran gemma3, gemma3n, gemma4, gpt-oss, qwen3, llama4 and others on their own Go engine (fs/ggml/ggml.go, OllamaEngineRequired), which kept per-layer embeddings and a copy of tied token embeddings on the card: out of this domain."),
         Engine::Vllm => prose!("vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism."),
         Engine::Sglang => prose!("SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared."),
         Engine::Transformers => prose!("transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens."),
