@@ -474,7 +474,7 @@ fn lfm2_configs_read_as_short_convolutions() {
     // State: 10 convolution layers × 2 × 1024 values.
     assert_eq!(state_bytes(&a, 4), 10 * 2 * 1024 * 4);
     assert_eq!(
-        paged(&a, 1000, 1, KvDtype::Auto, 1).get(),
+        paged(&a, 1000, 1, KvDtype::Auto, 1, 0).get(),
         1008 * 6 * 2 * 512 * 2 + 10 * 2 * 1024 * 2
     );
     // transformers: K and V of the 6 attention layers + a [hidden, 3] state on all 16 layers.

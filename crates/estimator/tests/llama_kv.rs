@@ -467,16 +467,16 @@ fn latent_and_recurrent_caches_in_vllm_and_transformers() {
     use fitcard_estimator::terms::kv::{dense, paged, state_bytes};
     let auto = KvDtype::Auto;
     let ds = arch("deepseek3");
-    let one = paged(&ds, 4096, 1, auto, 1).get();
+    let one = paged(&ds, 4096, 1, auto, 1, 0).get();
     assert_eq!(one, 4096 * 61 * 576 * 2);
     assert_eq!(
-        paged(&ds, 4096, 1, auto, 8).get(),
+        paged(&ds, 4096, 1, auto, 8, 0).get(),
         one,
         "replicated, not split"
     );
     let ds32 = arch("deepseek32");
     assert_eq!(
-        paged(&ds32, 4096, 1, auto, 1).get(),
+        paged(&ds32, 4096, 1, auto, 1, 0).get(),
         4096 * 61 * (576 * 2 + 128 + 4)
     );
     let qn = arch("qwen3next");
@@ -487,7 +487,7 @@ fn latent_and_recurrent_caches_in_vllm_and_transformers() {
         2 * (1000 * 12 * 2 * 2 * 256 * 2 + state)
     );
     assert_eq!(
-        paged(&qn, 1000, 1, auto, 2).get(),
+        paged(&qn, 1000, 1, auto, 2, 0).get(),
         1008 * 12 * 2 * 256 * 2 + state / 2
     );
     assert_eq!(state_bytes(&arch("llama"), 4), 0);
@@ -545,7 +545,7 @@ fn granite_4_0_h_state_and_kv_match_llama_cpp_and_vllm() {
     assert_eq!(one.bytes.get(), 4 * 4096 * 2 * 1024 * 2 + small_state * 4);
     // vLLM, one card: 16-token blocks on the attention layers + the state in BF16.
     assert_eq!(
-        paged(small, 4096, 1, KvDtype::Auto, 1).get(),
+        paged(small, 4096, 1, KvDtype::Auto, 1, 0).get(),
         4096 * 4 * 2 * 1024 * 2 + small_state * 2
     );
 }
@@ -606,12 +606,12 @@ fn gemma_4_global_layers_of_their_own_shape_match_llama_cpp() {
     // tokens, sliding layers capped at the window) cache each layer kind in its own shape too.
     let big = arch_of("31B");
     assert_eq!(
-        paged(big, 32768, 1, KvDtype::Auto, 1).get(),
+        paged(big, 32768, 1, KvDtype::Auto, 1, 0).get(),
         32768 * 10 * 8192 + 1040 * 50 * 16384
     );
     // Tensor parallelism over 4 cards: 1 global and 4 sliding KV heads on each.
     assert_eq!(
-        paged(big, 32768, 1, KvDtype::Auto, 4).get(),
+        paged(big, 32768, 1, KvDtype::Auto, 4, 0).get(),
         32768 * 10 * 2048 + 1040 * 50 * 4096
     );
     assert_eq!(

@@ -101,7 +101,7 @@ fn nemotron_3_nano_kv_and_state_match_llama_cpp() {
     }
     // vLLM, one card, one request of 4,096 tokens: 256 blocks × 6 layers + the state in BF16.
     assert_eq!(
-        paged(a, 4096, 1, KvDtype::Auto, 1).get(),
+        paged(a, 4096, 1, KvDtype::Auto, 1, 0).get(),
         4096 * 6 * 1024 + 23 * 542_720 * 2
     );
 }

@@ -127,3 +127,27 @@ fn no_fix_when_it_starts() {
         assert_eq!(run(q).startup_fix, None, "{q}");
     }
 }
+
+/// One request's need as vLLM prints it when it refuses: gpt-oss-120b at 131,072 tokens with
+/// `--max-num-batched-tokens 1024` "needs 4.54 GiB" (vllm-project/vllm#27508): 18 global layers
+/// × 131,072 tokens and 18 sliding layers × (⌈(128 − 1 + 1024)/16⌉ + 1) × 16 tokens, × 8 KV
+/// heads × 64 × (K + V) × 2 B.
+#[test]
+fn one_requests_need_matches_vllms_refusal() {
+    use fitcard_estimator::terms::kv;
+    let d = from_query("model=openai/gpt-oss-120b&engine=vllm&quant=MXFP4&gpu=h100-sxm");
+    let a = &fitcard_estimator::catalog()
+        .variant(&d.inputs.model)
+        .expect("catalog model")
+        .1
+        .arch;
+    let need = kv::paged(a, 131_072, 1, d.inputs.kv, 1, 1024);
+    assert_eq!(format!("{:.2}", need.gib()), "4.54");
+    assert_eq!(need.0, (18 * 131_072 + 18 * 73 * 16) * 8 * 64 * 2 * 2);
+    // The default step on an H100 (8192) is what `vllm serve` admits a request against.
+    assert_eq!(kv::default_batched_tokens(&d.inputs), 8192);
+    let small = from_query("model=openai/gpt-oss-120b&engine=vllm&gpu=rtx-4090").inputs;
+    assert_eq!(kv::default_batched_tokens(&small), 2048);
+    let a100 = from_query("model=openai/gpt-oss-120b&engine=vllm&gpu=a100-80gb").inputs;
+    assert_eq!(kv::default_batched_tokens(&a100), 2048);
+}

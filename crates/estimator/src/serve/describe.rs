@@ -241,8 +241,15 @@ fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
             }
         ),
         (None, Engine::Vllm | Engine::Sglang) => format!(
-            "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer (SWA layers capped at the window), {} on the fullest card",
-            i.par, i.ctx, s.kv.per_card.iter().max().copied().unwrap_or_default()
+            "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer ({}), {} on the fullest card",
+            i.par,
+            i.ctx,
+            match (a.swa.is_some(), crate::terms::kv::admission_step(i)) {
+                (false, _) => "every layer global".to_string(),
+                (true, 0) => "SWA layers capped at the window".to_string(),
+                (true, step) => format!("SWA layers hold the window − 1 + {step} batched tokens, one block more"),
+            },
+            s.kv.per_card.iter().max().copied().unwrap_or_default()
         ),
         (None, _) => format!(
             "{} sequence(s) × ({} tokens × layers × {} B/token/layer{})",

@@ -440,8 +440,15 @@ fn stage_layers(
 /// heads.
 fn staged_kv(i: &Inputs, a: &Arch, tp_size: u32, cards: u32, stages: &[u64]) -> kv::KvSizing {
     let ctx = u64::from(i.ctx);
-    let per_stage =
-        kv::paged(a, ctx, u64::from(i.par.max(1)), i.kv, u64::from(tp_size)).split(stages);
+    let per_stage = kv::paged(
+        a,
+        ctx,
+        u64::from(i.par.max(1)),
+        i.kv,
+        u64::from(tp_size),
+        kv::admission_step(i),
+    )
+    .split(stages);
     let per_card: Vec<Bytes> = (0..cards as usize)
         .map(|k| per_stage[k / tp_size as usize])
         .collect();

@@ -64,12 +64,12 @@ fn stage_of(s: &Sizing, k: usize) -> usize {
 /// `max_memory_usage_bytes` over the layers that card holds (whole 16-token blocks, sliding
 /// layers capped at their window).
 fn per_request_at(i: &Inputs, a: &Arch, s: &Sizing, cards: u64, k: usize, ctx: u64) -> Bytes {
+    let step = kv::admission_step(i);
     match s.layout {
-        Sharing::Tensor => kv::paged(a, ctx, 1, i.kv, cards),
-        Sharing::Single => kv::paged(a, ctx, 1, i.kv, 1),
-        Sharing::Layer => {
-            kv::paged(a, ctx, 1, i.kv, u64::from(s.split.0.max(1))).split(&s.stages)[stage_of(s, k)]
-        }
+        Sharing::Tensor => kv::paged(a, ctx, 1, i.kv, cards, step),
+        Sharing::Single => kv::paged(a, ctx, 1, i.kv, 1, step),
+        Sharing::Layer => kv::paged(a, ctx, 1, i.kv, u64::from(s.split.0.max(1)), step)
+            .split(&s.stages)[stage_of(s, k)],
     }
 }
 

@@ -81,7 +81,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let par = f64::from(i.par.max(1));
     let ram_bw = ram_bw(i);
     let host_bw = HOST_EFF * ram_bw;
-    let cards = card_times(i, e, active, host_bw, 1.0)?;
+    let cards = card_times(i, e, active, host_bw, kv_read_share(i, &v.arch))?;
     let (card_t, host_t, spill_on_card_t) = step_times(v, e, &cards);
     // The same step at the start of a conversation: no KV cache read yet.
     let start = card_times(i, e, active, host_bw, 0.0)?;
@@ -193,6 +193,24 @@ struct CardTimes {
     slowest_link: MemoryKind,
     /// The slowest card's bandwidth and fit.
     slowest: Option<(f64, Fit)>,
+}
+
+/// The share of the KV cache term a token reads with every request's context full: all of it,
+/// except on vLLM with sliding layers, whose term also holds the one prefill step a sliding
+/// layer is admitted with beyond its window ([`crate::terms::kv::paged`]), held but not read.
+fn kv_read_share(i: &Inputs, a: &crate::catalog::Arch) -> f64 {
+    let step = crate::terms::kv::admission_step(i);
+    if step == 0 || a.swa.is_none() {
+        return 1.0;
+    }
+    let (ctx, par) = (u64::from(i.ctx), u64::from(i.par.max(1)));
+    let read = crate::terms::kv::paged(a, ctx, par, i.kv, 1, 0).get() as f64;
+    let held = crate::terms::kv::paged(a, ctx, par, i.kv, 1, step).get() as f64;
+    if held > 0.0 {
+        (read / held).min(1.0)
+    } else {
+        1.0
+    }
 }
 
 /// The read times of every card, or `None` when a card's bandwidth is unknown. `kv_read`: the

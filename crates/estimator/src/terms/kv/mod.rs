@@ -13,7 +13,8 @@
 //!   `--swa-full`; quantized K/V types apply to the SWA cache too. Exact on every architecture of
 //!   the catalog (regression table in `tests/llama_kv.rs`).
 //! * [`paged`] — vLLM's paged cache: blocks of 16 tokens, a request at `ctx` holds
-//!   `⌈ctx/16⌉` blocks per global layer and about `⌈min(ctx, window + 16)/16⌉` per sliding layer;
+//!   `⌈ctx/16⌉` blocks per global layer and `⌈min(ctx, window − 1 + batched)/16⌉ + 1` per sliding
+//!   layer (`batched`: `--max-num-batched-tokens`, 8192 or 2048 by card);
 //!   with tensor parallelism each card holds `max(1, kv_heads / tp)` heads (KV heads are
 //!   replicated when tp > kv_heads). Domain: vLLM ≥ 0.6 defaults (block size 16).
 //! * [`dense`] — transformers' dynamic cache: exactly `ctx` tokens per sequence, sliding layers
@@ -93,6 +94,16 @@ pub struct KvSizing {
     pub llama: Option<LlamaKv>,
 }
 
+/// The step of tokens a sliding layer holds beyond its window per request ([`paged`]): vLLM's
+/// default `--max-num-batched-tokens`; 0 for SGLang (the window plus one block).
+pub fn admission_step(i: &Inputs) -> u64 {
+    if i.engine == Engine::Vllm {
+        default_batched_tokens(i)
+    } else {
+        0
+    }
+}
+
 /// The engine's allocator for `i` on `arch`: [`llama`] for llama.cpp (`-c ctx×par -np par`,
 /// `-kvu`) and Ollama (`num_ctx × num_parallel`, never unified), [`paged`] for vLLM, [`dense`]
 /// for transformers, [`mlx`] for mlx-lm. `tensor` = tensor parallelism (each card holds its KV heads; vLLM
@@ -123,11 +134,12 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
             }
         }
         Engine::Vllm | Engine::Sglang => {
+            let batched = admission_step(i);
             let (total, per_card) = if tensor {
-                let one = paged(arch, ctx, par, i.kv, cards);
+                let one = paged(arch, ctx, par, i.kv, cards, batched);
                 (one.times(cards), vec![one; cards as usize])
             } else {
-                let total = paged(arch, ctx, par, i.kv, 1);
+                let total = paged(arch, ctx, par, i.kv, 1, batched);
                 (total, total.split(shares))
             };
             KvSizing {

@@ -3,8 +3,9 @@
 
 use super::cells::{layer_cells, pad, state_bytes};
 use crate::catalog::engine::KvDtype;
-use crate::catalog::Arch;
-use crate::units::Bytes;
+use crate::catalog::{catalog, Arch};
+use crate::inputs::{GpuChoice, Inputs};
+use crate::units::{Bytes, GIB};
 use serde::Serialize;
 
 /// vLLM block size (tokens per block), its default.
@@ -41,26 +42,65 @@ pub fn vllm_block_sizes(arch: &Arch, dtype: KvDtype, tp: u64) -> Result<(u64, u6
     Ok((VLLM_BLOCK * (large / page_g), VLLM_BLOCK * (large / page_s)))
 }
 
+/// `vllm serve`'s default `--max-num-batched-tokens`: 8192 when the first card has 70 GiB or
+/// more and is not an A100, else 2048 (`EngineArgs.get_batch_defaults` in
+/// vllm/engine/arg_utils.py, the OpenAI server's row; vLLM reads the first device).
+pub fn default_batched_tokens(i: &Inputs) -> u64 {
+    let first = |id: &str| catalog().gpu(id).map_or(0, |g| g.vram_bytes.0);
+    let (name, bytes) = match (i.gpus.first(), &i.gpu) {
+        (Some(id), _) => (id.as_str(), first(id)),
+        (None, GpuChoice::Catalog(id)) => (id.as_str(), first(id)),
+        (None, GpuChoice::VramGib(g)) => ("", Bytes::from_gib(*g).0),
+    };
+    if bytes >= 70 * GIB && !name.contains("a100") {
+        8192
+    } else {
+        2048
+    }
+}
+
 /// vLLM paged cache for `seqs` requests of `ctx` tokens, on one of `tp` tensor-parallel cards:
 /// each kind of layer in whole blocks of its own size ([`vllm_block_sizes`]; 16 tokens unless
-/// the page sizes had to be made equal), sliding layers capped at the window plus one block.
-/// Returns bytes **per card**.
-pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64) -> Bytes {
+/// the page sizes had to be made equal). A sliding layer holds the window plus one block per
+/// request, and one request more: what vLLM admits a request against while it prefills a step
+/// of `batched` tokens (`--max-num-batched-tokens`, [`default_batched_tokens`]): the window
+/// less one plus the step, at most the context, in whole blocks plus one (the window need not
+/// start on a block: `SlidingWindowSpec.max_memory_usage_bytes` in
+/// vllm/v1/kv_cache_interface.py, which vLLM's startup check holds one request to). A step is
+/// shared by the requests it prefills, so `seqs` requests hold one step, not `seqs`. `batched`
+/// 0: the window plus one block only (SGLang). Returns bytes **per card**.
+pub fn paged(arch: &Arch, ctx: u64, seqs: u64, dtype: KvDtype, tp: u64, batched: u64) -> Bytes {
     let (cell_g, cell_s) = layer_cells(arch, dtype, dtype, tp, true);
     let (g, s) = arch.kv_layer_split();
     let (block_g, block_s) = vllm_block_sizes(arch, dtype, tp).unwrap_or((VLLM_BLOCK, VLLM_BLOCK));
     let tokens_g = pad(ctx, block_g);
-    let tokens_s = match arch.swa {
-        Some(w) => pad(ctx.min(w.window as u64 + block_s), block_s),
-        None => pad(ctx, block_s),
+    let (tokens_s, step) = match arch.swa {
+        Some(w) => {
+            let window = pad(ctx.min(w.window as u64 + block_s), block_s);
+            let held = (w.window as u64).saturating_sub(1).saturating_add(batched);
+            let admitted = pad(ctx.min(held), block_s).saturating_add(block_s);
+            let step = if batched > 0 && seqs > 0 {
+                admitted.saturating_sub(window)
+            } else {
+                0
+            };
+            (window, step)
+        }
+        None => (pad(ctx, block_s), 0),
     };
+    let sliding = |tokens: u64| tokens.saturating_mul(s as u64).saturating_mul(cell_s);
     let per_seq = tokens_g
         .saturating_mul(g as u64)
         .saturating_mul(cell_g)
-        .saturating_add(tokens_s.saturating_mul(s as u64).saturating_mul(cell_s));
+        .saturating_add(sliding(tokens_s));
     // The recurrent state's heads are split over the cards like the attention heads.
     let state = state_bytes(arch, 2) / tp.max(1);
-    Bytes(per_seq.saturating_add(state).saturating_mul(seqs))
+    Bytes(
+        per_seq
+            .saturating_add(state)
+            .saturating_mul(seqs)
+            .saturating_add(sliding(step)),
+    )
 }
 
 /// What vLLM's KV pool holds on the binding (fullest) card: vLLM takes `util × capacity`,
@@ -236,7 +276,8 @@ mod tests {
                 8200,
                 1,
                 KvDtype::Ggml(crate::catalog::quant::GgmlType::BF16),
-                1
+                1,
+                0
             ),
             Bytes(want)
         );
