@@ -222,6 +222,7 @@ pub fn show_markup(
         return (new, true);
     };
     let quiet = edits.changes.is_empty() && edits.removes.is_empty() && edits.inserts.is_empty();
+    let focused = (!quiet).then(|| focused_id(el)).flatten();
     if let (false, Ok(all)) = (quiet, el.query_selector_all("*")) {
         let at = |k: u32| {
             all.item(k)
@@ -266,6 +267,7 @@ pub fn show_markup(
                 None => parent.insert_adjacent_html("beforeend", markup),
             };
         }
+        refocus(el, focused);
     }
     (new, false)
 }
@@ -273,21 +275,39 @@ pub fn show_markup(
 /// `markup` written as `el`'s content; the element with the focus, if it is in what is
 /// rewritten, gets it back.
 fn write_anew(el: &web_sys::Element, markup: &str) {
-    let doc = window().document();
-    let focused = doc
+    let focused = focused_id(el);
+    el.set_inner_html(markup);
+    refocus(el, focused);
+}
+
+/// The id of the element with the focus, when it is inside `el` and has one.
+fn focused_id(el: &web_sys::Element) -> Option<String> {
+    window()
+        .document()
         .as_ref()
         .and_then(web_sys::Document::active_element)
         .filter(|a| el.contains(Some(a)))
         .map(|a| a.id())
-        .filter(|id| !id.is_empty());
-    el.set_inner_html(markup);
-    if let Some(again) = focused
-        .zip(doc)
+        .filter(|id| !id.is_empty())
+}
+
+/// The focus put on the element of `el` with id `id` (the focus follows the id: a patched
+/// element may now show another row, and the row it had may be another element), unless it
+/// has it already.
+fn refocus(el: &web_sys::Element, id: Option<String>) {
+    let doc = window().document();
+    let Some(again) = id
+        .zip(doc.as_ref())
         .and_then(|(id, d)| d.get_element_by_id(&id))
         .filter(|a| el.contains(Some(a)))
-        .and_then(|a| a.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = again.focus();
+    else {
+        return;
+    };
+    let active = doc.as_ref().and_then(web_sys::Document::active_element);
+    if active.as_ref() != Some(&again) {
+        if let Ok(h) = again.dyn_into::<web_sys::HtmlElement>() {
+            let _ = h.focus();
+        }
     }
 }
 
