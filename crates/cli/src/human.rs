@@ -136,6 +136,9 @@ fn speed_basis(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String 
             "CPU only: the weights read at {} of the RAM's bandwidth, the median of published CPU-only llama.cpp runs",
             fitcard_estimator::units::Shortest(fitcard_estimator::serve::speed::HOST_EFF)
         )
+    } else if e.engine == "transformers" {
+        "llama.cpp's bandwidth fit (±20 % on its published runs); no transformers run compared"
+            .to_string()
     } else {
         "±20 % on the published llama.cpp runs".to_string()
     }
