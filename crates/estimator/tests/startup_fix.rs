@@ -151,3 +151,30 @@ fn one_requests_need_matches_vllms_refusal() {
     let a100 = from_query("model=openai/gpt-oss-120b&engine=vllm&gpu=a100-80gb").inputs;
     assert_eq!(kv::default_batched_tokens(&a100), 2048);
 }
+
+/// Several requests hold one prefill step between them, not one each: gemma-3-27b (52 sliding
+/// layers, window 1024) at 32,768 tokens and 3 requests on an H100 (step 8192) holds three
+/// window-sized requests plus (⌈(1023 + 8192)/16⌉ + 1 − ⌈(1024 + 16)/16⌉) × 16 tokens more on
+/// each sliding layer.
+#[test]
+fn requests_share_one_prefill_step() {
+    use fitcard_estimator::terms::kv;
+    let d = from_query("model=google/gemma-3-27b-it&engine=vllm&gpu=h100-sxm");
+    let a = &fitcard_estimator::catalog()
+        .variant(&d.inputs.model)
+        .expect("catalog model")
+        .1
+        .arch;
+    let (_, sliding) = a.kv_layer_split();
+    let window = kv::paged(a, 32_768, 3, d.inputs.kv, 1, 0);
+    let held = kv::paged(a, 32_768, 3, d.inputs.kv, 1, 8192);
+    let one_window = kv::paged(a, 32_768, 1, d.inputs.kv, 1, 0);
+    assert_eq!(window.0, 3 * one_window.0);
+    let extra_tokens = ((1023 + 8192u64).div_ceil(16) + 1 - (1024 + 16u64).div_ceil(16)) * 16;
+    // One token of one sliding layer: 16 KV heads × 128 × (K + V) × 2 B (BF16).
+    assert_eq!(sliding, 52);
+    assert_eq!(
+        held.0 - window.0,
+        extra_tokens * u64::from(sliding) * 16 * 128 * 2 * 2
+    );
+}
