@@ -179,42 +179,13 @@ impl Tree {
 }
 
 /// What changes `old` on the screen into `new`, when both have the same elements with the same
-/// attributes (a slider tick moves segments and rewrites numbers); `None` when they differ in
-/// shape (a term, a card or a line comes or goes), and the markup is written anew.
+/// attributes (a slider tick moves segments and rewrites numbers): [`edits`] with nothing
+/// removed or inserted; `None` when they differ in shape (a term, a card or a line comes or
+/// goes).
 pub fn patch(old: &Tree, new: &Tree) -> Option<Vec<Change>> {
-    if old.0.len() != new.0.len() {
-        return None;
-    }
-    let mut out = Vec::new();
-    for (k, (a, b)) in old.0.iter().zip(&new.0).enumerate() {
-        let same_shape = a.tag == b.tag
-            && a.end == b.end
-            && a.mixed == b.mixed
-            && (!a.mixed || a.text == b.text)
-            && a.attrs.len() == b.attrs.len()
-            && a.attrs.iter().zip(&b.attrs).all(|(x, y)| x.0 == y.0);
-        if !same_shape {
-            return None;
-        }
-        let k = u32::try_from(k).ok()?;
-        for (x, y) in a.attrs.iter().zip(&b.attrs) {
-            if x.1 != y.1 {
-                out.push(Change {
-                    k,
-                    name: y.0.clone(),
-                    value: y.1.clone(),
-                });
-            }
-        }
-        if a.text != b.text {
-            out.push(Change {
-                k,
-                name: String::new(),
-                value: b.text.clone().unwrap_or_default(),
-            });
-        }
-    }
-    Some(out)
+    edits(old, new)
+        .filter(|e| e.removes.is_empty() && e.inserts.is_empty())
+        .map(|e| e.changes)
 }
 
 /// Markup to put among an element's children: before the element `before` (in the old tree's
