@@ -145,11 +145,20 @@ fn one_requests_need_matches_vllms_refusal() {
     assert_eq!(format!("{:.2}", need.gib()), "4.54");
     assert_eq!(need.0, (18 * 131_072 + 18 * 73 * 16) * 8 * 64 * 2 * 2);
     // The default step on an H100 (8192) is what `vllm serve` admits a request against.
-    assert_eq!(kv::default_batched_tokens(&d.inputs), 8192);
+    assert_eq!(
+        fitcard_estimator::serve::placement::default_batched_tokens(&d.inputs),
+        8192
+    );
     let small = from_query("model=openai/gpt-oss-120b&engine=vllm&gpu=rtx-4090").inputs;
-    assert_eq!(kv::default_batched_tokens(&small), 2048);
+    assert_eq!(
+        fitcard_estimator::serve::placement::default_batched_tokens(&small),
+        2048
+    );
     let a100 = from_query("model=openai/gpt-oss-120b&engine=vllm&gpu=a100-80gb").inputs;
-    assert_eq!(kv::default_batched_tokens(&a100), 2048);
+    assert_eq!(
+        fitcard_estimator::serve::placement::default_batched_tokens(&a100),
+        2048
+    );
 }
 
 /// Several requests hold one prefill step between them, not one each: gemma-3-27b (52 sliding

@@ -244,7 +244,7 @@ fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
             "{} request(s) × ⌈{}/16⌉ blocks × 16 tokens per global layer ({}), {} on the fullest card",
             i.par,
             i.ctx,
-            match (a.swa.is_some(), crate::terms::kv::admission_step(i)) {
+            match (a.swa.is_some(), crate::serve::placement::admission_step(i)) {
                 (false, _) => "every layer global".to_string(),
                 (true, 0) => "SWA layers capped at the window".to_string(),
                 (true, step) => format!("SWA layers hold the window − 1 + {step} batched tokens, one block more"),

@@ -66,7 +66,14 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         }
         let stage_layers = pipeline_stages(i.engine, a.layers, pp);
         let w = stage_weights(a, f, device, &stage_layers);
-        let kv_one = kv::paged(a, ctx, par, i.kv, u64::from(tp), kv::admission_step(i));
+        let kv_one = kv::paged(
+            a,
+            ctx,
+            par,
+            i.kv,
+            u64::from(tp),
+            crate::serve::placement::admission_step(i),
+        );
         let kv = kv_one.split(&stage_layers);
         let o = overhead::overhead(i.engine, 1, Bytes::ZERO, 0, a.vocab, tp > 1, i.util).bytes;
         let stage_bytes: Vec<Bytes> = (0..pp as usize)

@@ -31,6 +31,33 @@ pub fn card_capacity(i: &Inputs) -> Bytes {
     }
 }
 
+/// `vllm serve`'s default `--max-num-batched-tokens`: 8192 when the first card has 70 GiB or
+/// more and is not an A100, else 2048 (`EngineArgs.get_batch_defaults` in
+/// vllm/engine/arg_utils.py, the OpenAI server's row; vLLM reads the first device).
+pub fn default_batched_tokens(i: &Inputs) -> u64 {
+    let first = card_capacities(i).first().copied().unwrap_or_default();
+    let name = match (i.gpus.first(), &i.gpu) {
+        (Some(id), _) | (None, GpuChoice::Catalog(id)) => id.as_str(),
+        (None, GpuChoice::VramGib(_)) => "",
+    };
+    if first >= Bytes(70 * crate::units::GIB) && !name.contains("a100") {
+        8192
+    } else {
+        2048
+    }
+}
+
+/// The prefill step a sliding layer is admitted with beyond its window per request
+/// ([`kv::paged`]): vLLM's default `--max-num-batched-tokens`; 0 on other engines (SGLang: the
+/// window plus one block).
+pub fn admission_step(i: &Inputs) -> u64 {
+    if i.engine == Engine::Vllm {
+        default_batched_tokens(i)
+    } else {
+        0
+    }
+}
+
 /// How a tensor-parallel split shards attention ([`tensor_parallel`]'s answer when it can start).
 /// Fields: `tp` cards, `kv_heads` of the model, `per_card` KV heads on each card.
 #[allow(missing_docs)]

@@ -284,7 +284,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
     let mut kv = if layout == Sharing::Layer && tensor {
         staged_kv(i, a, tp_size, cards, &stages)
     } else {
-        kv::for_engine(a, i, layout == Sharing::Tensor, &shares)
+        kv::for_engine(a, i, layout == Sharing::Tensor, &shares, admission_step(i))
     };
     // `ngl=`, `nkvo=1` and `ncmoe=` move layers between a card and the RAM: nothing to move
     // without a card.
@@ -446,7 +446,7 @@ fn staged_kv(i: &Inputs, a: &Arch, tp_size: u32, cards: u32, stages: &[u64]) -> 
         u64::from(i.par.max(1)),
         i.kv,
         u64::from(tp_size),
-        kv::admission_step(i),
+        admission_step(i),
     )
     .split(stages);
     let per_card: Vec<Bytes> = (0..cards as usize)

@@ -62,9 +62,9 @@ fn stage_of(s: &Sizing, k: usize) -> usize {
 
 /// The KV cache one request of `ctx` tokens needs on card `k` of `cards`: vLLM's
 /// `max_memory_usage_bytes` over the layers that card holds (whole 16-token blocks, sliding
-/// layers capped at their window).
+/// layers at the window plus the prefill step they are admitted with, [`kv::paged`]).
 fn per_request_at(i: &Inputs, a: &Arch, s: &Sizing, cards: u64, k: usize, ctx: u64) -> Bytes {
-    let step = kv::admission_step(i);
+    let step = admission_step(i);
     match s.layout {
         Sharing::Tensor => kv::paged(a, ctx, 1, i.kv, cards, step),
         Sharing::Single => kv::paged(a, ctx, 1, i.kv, 1, step),

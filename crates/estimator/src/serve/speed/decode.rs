@@ -199,7 +199,7 @@ struct CardTimes {
 /// except on vLLM with sliding layers, whose term also holds the one prefill step a sliding
 /// layer is admitted with beyond its window ([`crate::terms::kv::paged`]), held but not read.
 fn kv_read_share(i: &Inputs, a: &crate::catalog::Arch) -> f64 {
-    let step = crate::terms::kv::admission_step(i);
+    let step = crate::serve::placement::admission_step(i);
     if step == 0 || a.swa.is_none() {
         return 1.0;
     }

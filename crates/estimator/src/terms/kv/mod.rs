@@ -94,22 +94,12 @@ pub struct KvSizing {
     pub llama: Option<LlamaKv>,
 }
 
-/// The step of tokens a sliding layer holds beyond its window per request ([`paged`]): vLLM's
-/// default `--max-num-batched-tokens`; 0 for SGLang (the window plus one block).
-pub fn admission_step(i: &Inputs) -> u64 {
-    if i.engine == Engine::Vllm {
-        default_batched_tokens(i)
-    } else {
-        0
-    }
-}
-
 /// The engine's allocator for `i` on `arch`: [`llama`] for llama.cpp (`-c ctx×par -np par`,
 /// `-kvu`) and Ollama (`num_ctx × num_parallel`, never unified), [`paged`] for vLLM, [`dense`]
 /// for transformers, [`mlx`] for mlx-lm. `tensor` = tensor parallelism (each card holds its KV heads; vLLM
 /// replicates them when fewer than the cards); otherwise the cards hold whole layers in
-/// proportion to `shares`.
-pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSizing {
+/// proportion to `shares`. `batched`: the prefill step vLLM admits a sliding layer with ([`paged`]).
+pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64], batched: u64) -> KvSizing {
     let ctx = u64::from(i.ctx);
     let par = u64::from(i.par.max(1));
     let cards = shares.len().max(1) as u64;
@@ -134,7 +124,6 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64]) -> KvSi
             }
         }
         Engine::Vllm | Engine::Sglang => {
-            let batched = admission_step(i);
             let (total, per_card) = if tensor {
                 let one = paged(arch, ctx, par, i.kv, cards, batched);
                 (one.times(cards), vec![one; cards as usize])

@@ -3,9 +3,8 @@
 
 use super::cells::{layer_cells, pad, state_bytes};
 use crate::catalog::engine::KvDtype;
-use crate::catalog::{catalog, Arch};
-use crate::inputs::{GpuChoice, Inputs};
-use crate::units::{Bytes, GIB};
+use crate::catalog::Arch;
+use crate::units::Bytes;
 use serde::Serialize;
 
 /// vLLM block size (tokens per block), its default.
@@ -42,28 +41,11 @@ pub fn vllm_block_sizes(arch: &Arch, dtype: KvDtype, tp: u64) -> Result<(u64, u6
     Ok((VLLM_BLOCK * (large / page_g), VLLM_BLOCK * (large / page_s)))
 }
 
-/// `vllm serve`'s default `--max-num-batched-tokens`: 8192 when the first card has 70 GiB or
-/// more and is not an A100, else 2048 (`EngineArgs.get_batch_defaults` in
-/// vllm/engine/arg_utils.py, the OpenAI server's row; vLLM reads the first device).
-pub fn default_batched_tokens(i: &Inputs) -> u64 {
-    let first = |id: &str| catalog().gpu(id).map_or(0, |g| g.vram_bytes.0);
-    let (name, bytes) = match (i.gpus.first(), &i.gpu) {
-        (Some(id), _) => (id.as_str(), first(id)),
-        (None, GpuChoice::Catalog(id)) => (id.as_str(), first(id)),
-        (None, GpuChoice::VramGib(g)) => ("", Bytes::from_gib(*g).0),
-    };
-    if bytes >= 70 * GIB && !name.contains("a100") {
-        8192
-    } else {
-        2048
-    }
-}
-
 /// vLLM paged cache for `seqs` requests of `ctx` tokens, on one of `tp` tensor-parallel cards:
 /// each kind of layer in whole blocks of its own size ([`vllm_block_sizes`]; 16 tokens unless
 /// the page sizes had to be made equal). A sliding layer holds the window plus one block per
 /// request, and one request more: what vLLM admits a request against while it prefills a step
-/// of `batched` tokens (`--max-num-batched-tokens`, [`default_batched_tokens`]): the window
+/// of `batched` tokens (`--max-num-batched-tokens`, `serve::placement::default_batched_tokens`): the window
 /// less one plus the step, at most the context, in whole blocks plus one (the window need not
 /// start on a block: `SlidingWindowSpec.max_memory_usage_bytes` in
 /// vllm/v1/kv_cache_interface.py, which vLLM's startup check holds one request to). A step is
