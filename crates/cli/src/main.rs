@@ -23,6 +23,7 @@ mod refresh;
 mod solve;
 mod speed_report;
 
+use fitcard_estimator::inputs::permalink::first_value;
 use fitcard_estimator::inputs::{clean, limits, quote};
 
 use fitcard_estimator::{catalog, from_query, rank, Bytes, Inputs, Mode, Notice};
@@ -200,24 +201,14 @@ fn checked_catalog_inputs(
     query: &str,
     ignored: impl Fn(&Notice, &Inputs) -> bool,
 ) -> Result<Inputs, String> {
-    let mut d = from_query(query);
-    if let Some(q) = named_format(query) {
-        // Not about the model's format when the model itself is refused.
-        if !d.notices.iter().any(|n| n.key == "model") {
-            let container = d.inputs.engine.container();
-            match catalog::install_computed(&d.inputs.model, q, container) {
-                Ok(true) => d = from_query(query),
-                Ok(false) => {}
-                Err(why) => {
-                    let n = Notice {
-                        key: "quant".into(),
-                        message: format!("{q} is not published for {}: {why}", d.inputs.model),
-                    };
-                    if !ignored(&n, &d.inputs) {
-                        return Err(format!("bad parameter {n}"));
-                    }
-                }
-            }
+    let (d, computed) = fitcard_estimator::inputs::permalink::from_query_computing(query);
+    if let Some((q, Err(why))) = computed {
+        let n = Notice {
+            key: "quant".into(),
+            message: format!("{q} is not published for {}: {why}", d.inputs.model),
+        };
+        if !ignored(&n, &d.inputs) {
+            return Err(format!("bad parameter {n}"));
         }
     }
     match d.notices.iter().find(|n| !ignored(n, &d.inputs)) {
@@ -226,37 +217,14 @@ fn checked_catalog_inputs(
     }
 }
 
-/// The format the query names (`quant=`, its first value, as the decoder keeps it), when it
-/// is one fitcard knows: a format the catalog lacks for the model is then computed by the size
-/// rule and installed before the query is decoded again ([`catalog::install_computed`]).
-fn named_format(query: &str) -> Option<fitcard_estimator::catalog::quant::Quant> {
-    raw_value(query, "quant")?.parse().ok()
-}
-
-/// The first value the query gives `key`, form-decoded and trimmed, as the decoder reads it.
-fn raw_value(query: &str, key: &str) -> Option<String> {
-    let value = query
-        .trim()
-        .trim_start_matches('?')
-        .split('&')
-        .filter_map(|p| p.split_once('='))
-        .find(|(k, _)| fitcard_estimator::inputs::permalink::form_decode(k).trim() == key)?
-        .1;
-    Some(
-        fitcard_estimator::inputs::permalink::form_decode(value)
-            .trim()
-            .to_string(),
-    )
-}
-
 /// A `model=` the catalog lacks that reads as a Hub repo id (`org/name`) is read from the Hub
 /// (its `rev=` and `file=` with it, for the query's engine) and joins the catalog, so the query
 /// estimates it ([`hub::import`]); one line when it cannot be read.
 fn import_named_repo(query: &str) -> Result<(), String> {
-    let Some(model) = raw_value(query, "model") else {
+    let Some(model) = first_value(query, "model") else {
         return Ok(());
     };
-    let (rev, file) = (raw_value(query, "rev"), raw_value(query, "file"));
+    let (rev, file) = (first_value(query, "rev"), first_value(query, "file"));
     let Some(t) = hub::target(&model, rev.as_deref(), file.as_deref()) else {
         return Ok(());
     };

@@ -55,24 +55,10 @@ pub fn startup_outcomes() -> Vec<StartupOutcome> {
 }
 
 /// A row's setting decoded as the CLI decodes it: a format the catalog lacks for the model
-/// (an FP8 or a bitsandbytes checkpoint) is computed by the size rule and installed first
-/// ([`crate::catalog::install_computed`]).
+/// (an FP8 or a bitsandbytes checkpoint) is computed by the size rule first
+/// ([`crate::inputs::permalink::from_query_computing`]).
 pub fn decoded(query: &str) -> crate::inputs::permalink::Parsed {
-    let d = crate::inputs::permalink::from_query(query);
-    let named = query
-        .split('&')
-        .find_map(|kv| kv.strip_prefix("quant="))
-        .and_then(|q| q.parse::<crate::catalog::quant::Quant>().ok());
-    match named {
-        Some(q) if !d.notices.iter().any(|n| n.key == "model") => {
-            let container = d.inputs.engine.container();
-            match crate::catalog::install_computed(&d.inputs.model, q, container) {
-                Ok(true) => crate::inputs::permalink::from_query(query),
-                _ => d,
-            }
-        }
-        _ => d,
-    }
+    crate::inputs::permalink::from_query_computing(query).0
 }
 
 /// The startup outcomes against the estimate's verdict, and the misses named.

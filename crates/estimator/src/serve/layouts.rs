@@ -29,7 +29,7 @@ use crate::catalog::engine::Engine;
 use crate::catalog::{Arch, Format};
 pub use crate::estimate::ParallelLayout;
 use crate::inputs::Inputs;
-use crate::serve::placement::tensor_parallel;
+use crate::serve::placement::{admission_step, tensor_parallel};
 pub use crate::serve::stages::pipeline_stages;
 pub(crate) use crate::serve::stages::stage_weights;
 use crate::terms::{kv, overhead, weights};
@@ -66,14 +66,7 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
         }
         let stage_layers = pipeline_stages(i.engine, a.layers, pp);
         let w = stage_weights(a, f, device, &stage_layers);
-        let kv_one = kv::paged(
-            a,
-            ctx,
-            par,
-            i.kv,
-            u64::from(tp),
-            crate::serve::placement::admission_step(i),
-        );
+        let kv_one = kv::paged(a, ctx, par, i.kv, u64::from(tp), admission_step(i));
         let kv = kv_one.split(&stage_layers);
         let o = overhead::overhead(i.engine, 1, Bytes::ZERO, 0, a.vocab, tp > 1, i.util).bytes;
         let stage_bytes: Vec<Bytes> = (0..pp as usize)

@@ -11,6 +11,14 @@ pub(super) fn pairs(q: &str) -> impl Iterator<Item = (String, String)> + '_ {
     })
 }
 
+/// The first value `q` gives `key` (keys compared trimmed), form-decoded and trimmed: the value
+/// the decoder keeps when a key is given twice.
+pub fn first_value(q: &str, key: &str) -> Option<String> {
+    pairs(q.trim().trim_start_matches('?'))
+        .find(|(k, _)| k.trim() == key)
+        .map(|(_, v)| v.trim().to_string())
+}
+
 /// One side of a pair: `+` is a space, `%XX` the byte it names, a malformed escape stays as it
 /// is, and bytes that are not UTF-8 become U+FFFD.
 pub fn form_decode(s: &str) -> String {

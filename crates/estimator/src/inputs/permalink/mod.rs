@@ -15,7 +15,7 @@ mod form;
 mod keys;
 mod values;
 use form::*;
-pub use form::{form_decode, percent_encode};
+pub use form::{first_value, form_decode, percent_encode};
 use keys::apply;
 use values::*;
 
@@ -404,6 +404,30 @@ pub const KEYS: [&str; 53] = [
     "free",
     "pick",
 ];
+
+/// What the size rule answered for the format a query names ([`from_query_computing`]).
+pub type Computed = Option<(crate::catalog::quant::Quant, Result<bool, String>)>;
+
+/// `query` decoded as the CLI and the accuracy report decode it: a known format it names
+/// (`quant=`, its first value) that the catalog lacks for the model is computed by the size rule
+/// and installed ([`crate::catalog::install_computed`]), and the query is decoded again. The
+/// second value is what the rule answered for that format (`Ok(true)`: installed, `Ok(false)`:
+/// the model had it, `Err`: why the rule has none); `None` when the query names no known format
+/// or its model is refused.
+pub fn from_query_computing(query: &str) -> (Parsed, Computed) {
+    let d = from_query(query);
+    let named = first_value(query, "quant").and_then(|q| q.parse().ok());
+    let Some(q) = named.filter(|_| !d.notices.iter().any(|n| n.key == "model")) else {
+        return (d, None);
+    };
+    let answer = crate::catalog::install_computed(&d.inputs.model, q, d.inputs.engine.container());
+    let d = if answer == Ok(true) {
+        from_query(query)
+    } else {
+        d
+    };
+    (d, Some((q, answer)))
+}
 
 #[cfg(test)]
 mod tests {
