@@ -31,11 +31,9 @@ pub const GRID_START: Tokens = 512;
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Line {
     /// The cache type (K and V alike), as the engine spells it.
-    #[serde(serialize_with = "kv_id")]
     pub kv: KvDtype,
     /// Other cache types whose points are the same on this grid (llama.cpp's `q4_0` and
     /// `iq4_nl`, vLLM's `auto`, `bfloat16` and `float16` for a 16-bit model): drawn once.
-    #[serde(serialize_with = "kv_ids")]
     pub also: Vec<KvDtype>,
     /// llama.cpp: `Some(true)` for one cache shared by all slots (`-kvu`), `Some(false)` for
     /// one per slot; `None` on engines without the choice.
@@ -87,14 +85,6 @@ pub struct Frontier {
     pub reason: Option<String>,
     /// Estimates made.
     pub evaluations: u32,
-}
-
-fn kv_id<S: serde::Serializer>(k: &KvDtype, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_str(k.id())
-}
-
-fn kv_ids<S: serde::Serializer>(k: &[KvDtype], s: S) -> Result<S::Ok, S::Error> {
-    s.collect_seq(k.iter().map(|k| k.id()))
 }
 
 /// The contexts of the frontier for a model whose longest context is `max`: powers of two from

@@ -5,8 +5,9 @@ use serde::Serialize;
 use std::fmt;
 use std::str::FromStr;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
-/// An inference engine whose allocation is modelled.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// An inference engine whose allocation is modelled. Serialized by its id (`llama.cpp`), as the
+/// query string spells it.
 pub enum Engine {
     /// llama.cpp's `llama-server`.
     LlamaCpp,
@@ -25,8 +26,9 @@ pub enum Engine {
 /// KV cache element type as an engine names it. llama.cpp takes ggml types for K and V
 /// apart (`--cache-type-k/-v`); Ollama one of f16, q8_0, q4_0 for both
 /// (`OLLAMA_KV_CACHE_TYPE`); vLLM `auto` (the model's dtype), `bfloat16` or an fp8 format
-/// (`--kv-cache-dtype`); transformers the model's dtype.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+/// (`--kv-cache-dtype`); transformers the model's dtype. Serialized by its id (`q8_0`), as the
+/// query string spells it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum KvDtype {
     /// The model's dtype (`auto`): 16 bit for the checkpoints in the catalog (bf16/f16), and
     /// llama.cpp's default f16 on GGUF engines.
@@ -124,6 +126,12 @@ impl FromStr for KvDtype {
 impl fmt::Display for KvDtype {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.id())
+    }
+}
+
+impl Serialize for KvDtype {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
     }
 }
 
@@ -291,6 +299,12 @@ impl Engine {
 impl fmt::Display for Engine {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.pad(self.id())
+    }
+}
+
+impl Serialize for Engine {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.id())
     }
 }
 
