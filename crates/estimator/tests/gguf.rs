@@ -485,8 +485,7 @@ fn base_models_are_read_from_their_hub_urls() {
 /// whose 0 entries are the convolution layers. LFM2-350M's array, `[0, 0, 8, 0, 0, 8, 0, 0, 8,
 /// 0, 8, 0, 8, 0, 8, 0]`, is llama.cpp's own print of the released file
 /// (https://github.com/ggml-org/llama.cpp/issues/14979). KV only on the 6 attention layers (8 ×
-/// 64 wide), an F32 state of 2 × 1024 values on each of the 10 others; `lfm2moe` is refused by
-/// name.
+/// 64 wide), an F32 state of 2 × 1024 values on each of the 10 others.
 #[test]
 fn lfm2_header_reads_as_short_convolutions() {
     use fitcard_estimator::terms::kv::{llama, LlamaParams};
@@ -521,6 +520,10 @@ fn lfm2_header_reads_as_short_convolutions() {
     let k = llama(&v.arch, &LlamaParams::new(4096, 1, false, KvDtype::F16));
     assert_eq!(k.state.get(), 10 * 2 * 1024 * 4);
     assert_eq!(k.bytes.get(), 6 * 4096 * 2 * 512 * 2 + 10 * 2 * 1024 * 4);
-    let e = to_variant(&parse(&header("lfm2moe")).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
-    assert!(e.contains("not modelled yet"), "{e}");
+    // LFM2-MoE (LLM_ARCH_LFM2MOE, src/models/lfm2moe.cpp) reads its layers the same way; another
+    // architecture with a short convolution is refused by name.
+    let (m, _) = to_variant(&parse(&header("lfm2moe")).unwrap(), "m.gguf", Bytes(1)).unwrap();
+    assert_eq!(m.arch.recurrent, v.arch.recurrent);
+    let e = to_variant(&parse(&header("lfm3")).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
+    assert!(e.contains("lfm3") && e.contains("not modelled yet"), "{e}");
 }

@@ -440,8 +440,8 @@ fn lfm2_350m() -> serde_json::Value {
 
 /// LFM2: the `full_attn_idxs` form and the `layer_types` form read alike; the FFN width follows
 /// the adjust rule only when asked; the short convolution's state is `(L − 1) × hidden` per
-/// convolution layer (transformers: on every layer, `L` wide, 2 bytes); `lfm2_moe` and a layer
-/// kind nobody modelled are refused by name.
+/// convolution layer (transformers: on every layer, `L` wide, 2 bytes); a layer kind nobody
+/// modelled is refused by name.
 #[test]
 fn lfm2_configs_read_as_short_convolutions() {
     use fitcard_estimator::terms::kv::{dense, paged, state_bytes};
@@ -482,12 +482,51 @@ fn lfm2_configs_read_as_short_convolutions() {
         dense(&a, 1000, 2, KvDtype::Auto).get(),
         2 * (1000 * 6 * 2 * 512 * 2 + 16 * 1024 * 3 * 2)
     );
-    let mut moe = lfm2_350m();
-    moe["model_type"] = json!("lfm2_moe");
-    let e = arch_of(&moe, "test").unwrap_err();
-    assert!(e.contains("lfm2_moe"), "{e}");
     let mut odd = lfm2_350m();
     odd["layer_types"] = json!(["conv", "mamba"]);
     let e = arch_of(&odd, "test").unwrap_err();
     assert!(e.contains("not modelled yet"), "{e}");
+}
+
+/// LFM2-MoE (`lfm2_moe`): LFM2's layers (short convolutions and attention by `layer_types`) with
+/// the first `num_dense_layers` FFNs dense at `intermediate_size` (no width adjustment:
+/// `Lfm2MoeMLP` takes the size as given) and sparse blocks of `num_experts` ×
+/// `moe_intermediate_size` after them, as transformers' `Lfm2MoeDecoderLayer` builds them
+/// (src/transformers/models/lfm2_moe/modular_lfm2_moe.py). `num_dense_layers` defaults to 2
+/// (`Lfm2MoeConfig`).
+#[test]
+fn lfm2_moe_configs_read_as_short_convolutions_with_experts() {
+    let mut types = vec!["conv"; 24];
+    for il in [2, 6, 10, 14, 18, 21] {
+        types[il] = "full_attention";
+    }
+    let mut c = json!({"model_type": "lfm2_moe", "hidden_size": 2048, "num_hidden_layers": 24,
+        "num_attention_heads": 32, "num_key_value_heads": 8, "vocab_size": 65536,
+        "max_position_embeddings": 128000, "intermediate_size": 7168,
+        "moe_intermediate_size": 1792, "num_experts": 32, "num_experts_per_tok": 4,
+        "num_dense_layers": 2, "conv_L_cache": 3, "tie_embedding": true,
+        "layer_types": types});
+    let a = arch_of(&c, "test").unwrap();
+    let r = a.recurrent.clone().expect("short convolutions");
+    assert_eq!(r.kind, "shortconv");
+    assert_eq!(r.attention_layers, vec![2, 6, 10, 14, 18, 21]);
+    assert_eq!(
+        (
+            a.experts,
+            a.experts_active,
+            a.moe_intermediate,
+            a.intermediate
+        ),
+        (32, 4, Some(1792), 7168)
+    );
+    assert_eq!(a.moe.map(|m| m.dense_layers), Some(2));
+    assert_eq!(a.kv_owning_layers(), 6);
+    c.as_object_mut().unwrap().remove("num_dense_layers");
+    assert_eq!(
+        arch_of(&c, "test").unwrap().moe.map(|m| m.dense_layers),
+        Some(2)
+    );
+    // No dense layer: every layer routed, the plain layout.
+    c["num_dense_layers"] = json!(0);
+    assert_eq!(arch_of(&c, "test").unwrap().moe, None);
 }

@@ -99,6 +99,13 @@ fn dense_style(model_type: &str, base: Style) -> Option<Style> {
 /// q, the multi-token-prediction block.
 fn moe_style(model_type: &str, base: Style) -> Option<Style> {
     Some(match model_type {
+        // src/models/lfm2moe.cpp: LFM2's attention layers (per-head q/k norms) and, on the MoE
+        // layers, a sigmoid router with its expert-score bias (`exp_probs_b`, always loaded).
+        "lfm2_moe" => Style {
+            qk_norm_head: true,
+            expert_bias: true,
+            ..base
+        },
         // src/models/minimax-m2.cpp: q/k norms over the projection; exp_probs_b.
         "minimax_m2" => Style {
             qk_norm_full: true,

@@ -267,12 +267,12 @@ fn recurrent_of(k: &Keys, layers: u32) -> Result<Option<Recurrent>, String> {
 /// LFM2's short-convolution layers: llama.cpp's LLM_ARCH_LFM2 loader reads the kernel from
 /// `shortconv.l_cache` and makes layer `il` recurrent iff its entry of the per-layer
 /// `attention.head_count_kv` is 0 (`recurrent_layer_arr[il] = n_head_kv(il) == 0`,
-/// src/llama-model.cpp). Other architectures with a short convolution (`lfm2moe`) are refused
-/// by name: their expert layout is not modelled.
+/// src/llama-model.cpp); LLM_ARCH_LFM2MOE the same (src/models/lfm2moe.cpp). Other
+/// architectures with a short convolution are refused by name.
 fn shortconv(k: &Keys, layers: u32, l_cache: u64) -> Result<Recurrent, String> {
-    if k.arch != "lfm2" {
+    if k.arch != "lfm2" && k.arch != "lfm2moe" {
         return Err(format!(
-            "{}: short-convolution MoE is not modelled yet",
+            "{}: this short-convolution architecture is not modelled yet",
             k.arch
         ));
     }

@@ -137,8 +137,13 @@ fn experts(c: &Value, arch: &mut Arch) -> Result<(), String> {
                 .then(|| num("intermediate_size"))
                 .flatten()
         });
+        // LFM2-MoE: the first `num_dense_layers` (default 2) are dense (`Lfm2MoeDecoderLayer`,
+        // src/transformers/models/lfm2_moe/modular_lfm2_moe.py at
+        // <https://github.com/huggingface/transformers/blob/e9702f25318ec25b876b034b6cdb716d786de467/src/transformers/models/lfm2_moe/modular_lfm2_moe.py>).
+        let lfm2_dense =
+            (arch.model_type == "lfm2_moe").then(|| num("num_dense_layers").unwrap_or(2));
         arch.moe = MoeShape::read(
-            num("first_k_dense_replace"),
+            num("first_k_dense_replace").or(lfm2_dense),
             num("interleave_moe_layer_step"),
             shared,
             arch.layers,
@@ -192,10 +197,7 @@ fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
         .map(|t| t.iter().take(100_000).filter_map(Value::as_str).collect())
         .unwrap_or_default();
     let model_type = c["model_type"].as_str().unwrap_or_default();
-    if model_type == "lfm2_moe" {
-        return Err("lfm2_moe (short convolutions with experts) is not modelled yet".into());
-    }
-    if model_type == "lfm2" {
+    if model_type == "lfm2" || model_type == "lfm2_moe" {
         return shortconv(c, &types, layers).map(Some);
     }
     if let Some(other) = types.iter().find(|t| {
