@@ -932,9 +932,10 @@ fn every_moe_variant_records_its_layer_layout() {
                 continue;
             };
             let src = a.source.to_ascii_lowercase();
-            let dense = src
-                .split("first_k_dense_replace ")
-                .nth(1)
+            // DeepSeek-style `first_k_dense_replace N`, LFM2-MoE's `num_dense_layers N`.
+            let dense = ["first_k_dense_replace ", "num_dense_layers "]
+                .iter()
+                .find_map(|key| src.split(key).nth(1))
                 .and_then(|t| t.split(|c: char| !c.is_ascii_digit()).next())
                 .and_then(|d| d.parse::<u32>().ok())
                 .unwrap_or(0);
