@@ -16,7 +16,21 @@ fn lfm2_12b() -> Arch {
 /// An LFM2 of `hidden` width, `heads` query heads and an FFN `ffn` wide: 16 layers, the
 /// attention layers of the released 350M and 1.2B files, 8 KV heads × 64, 3-tap convolutions.
 fn lfm2(hidden: u64, heads: u32, ffn: u64) -> Arch {
-    let mut a = Arch::read("lfm2".into(), hidden, 16, heads, 8).expect("plausible");
+    backbone("lfm2", hidden, 16, heads, ffn, vec![2, 5, 8, 10, 12, 14])
+}
+
+/// The LFM2 backbone both kinds share: `layers` layers of `hidden`, 8 KV heads × 64, an FFN
+/// `ffn` wide, a 65,536-token tied vocabulary, 128,000 positions, 3-tap short convolutions on
+/// every layer but `attention`.
+fn backbone(
+    kind: &str,
+    hidden: u64,
+    layers: u32,
+    heads: u32,
+    ffn: u64,
+    attention: Vec<u32>,
+) -> Arch {
+    let mut a = Arch::read(kind.into(), hidden, layers, heads, 8).expect("plausible");
     a.head_dim = 64;
     a.intermediate = ffn;
     a.vocab = 65536;
@@ -24,7 +38,7 @@ fn lfm2(hidden: u64, heads: u32, ffn: u64) -> Arch {
     a.set_context(Some(128_000));
     a.recurrent = Some(Recurrent {
         kind: "shortconv".into(),
-        attention_layers: vec![2, 5, 8, 10, 12, 14],
+        attention_layers: attention,
         conv_kernel: 3,
         k_heads: 0,
         k_dim: 0,
@@ -121,24 +135,10 @@ fn lfm2_tensor_list_reproduces_the_published_counts() {
 /// 1,792 with a sigmoid router and its expert-score bias (src/models/lfm2moe.cpp at
 /// https://github.com/ggml-org/llama.cpp/blob/623ac8d30a54433969bdd3e54d4487c3608d047c/src/models/lfm2moe.cpp).
 fn lfm2_8b_a1b() -> Arch {
-    let mut a = Arch::read("lfm2_moe".into(), 2048, 24, 32, 8).expect("plausible");
-    a.head_dim = 64;
-    a.intermediate = 7168;
-    a.vocab = 65536;
-    a.tied_embeddings = true;
-    a.set_context(Some(128_000));
+    let mut a = backbone("lfm2_moe", 2048, 24, 32, 7168, vec![2, 6, 10, 14, 18, 21]);
     a.set_experts(Some(32), Some(4), Some(1792))
         .expect("experts");
     a.moe = fitcard_estimator::catalog::MoeShape::read(Some(2), None, None, 24);
-    a.recurrent = Some(Recurrent {
-        kind: "shortconv".into(),
-        attention_layers: vec![2, 6, 10, 14, 18, 21],
-        conv_kernel: 3,
-        k_heads: 0,
-        k_dim: 0,
-        v_heads: 0,
-        v_dim: 0,
-    });
     a
 }
 
