@@ -7,6 +7,7 @@ use crate::browser::{boot, dom};
 use crate::model::hub;
 use crate::model::query;
 use crate::text::share;
+use fitcard_estimator::inputs::{Key, NoticeKey};
 use leptos::prelude::*;
 
 pub mod state;
@@ -48,7 +49,7 @@ fn load_whole(st: AppState) {
             Ok(()) => st.whole.set(true),
             Err(m) => st.notices.update(|v| {
                 v.push(fitcard_estimator::Notice {
-                    key: String::new(),
+                    key: NoticeKey::Summary,
                     message: format!("only this model's family is available: {m}"),
                 })
             }),
@@ -227,7 +228,7 @@ fn experts_on_demand(st: AppState) {
             }
             Err(m) => st.notices.update(|v| {
                 v.push(fitcard_estimator::Notice {
-                    key: "ncmoe".into(),
+                    key: Key::Ncmoe.into(),
                     message: format!("the experts kept in system RAM could not be sized: {m}"),
                 })
             }),

@@ -4,6 +4,7 @@ use crate::model::edit::{self, Edit};
 use crate::model::hub;
 use crate::model::query;
 use crate::worker::importer;
+use fitcard_estimator::inputs::Key;
 #[cfg(feature = "train")]
 use fitcard_estimator::train;
 #[cfg(feature = "train")]
@@ -155,7 +156,7 @@ impl AppState {
         let notices = d
             .notices
             .into_iter()
-            .filter(|n| missing.is_none() || n.key != "model")
+            .filter(|n| missing.is_none() || n.key != Key::Model)
             .collect();
         let mut first = d.inputs;
         if missing.is_none() {
@@ -345,7 +346,7 @@ impl AppState {
                     // The model and format are set below: what the link's were replaced
                     // with no longer holds.
                     self.notices
-                        .update(|v| v.retain(|n| n.key != "quant" && n.key != "model"));
+                        .update(|v| v.retain(|n| n.key != Key::Quant && n.key != Key::Model));
                     self.rev.set_value(j.rev);
                     self.edit(Edit::Family(j.family));
                     self.edit(Edit::Candidate {

@@ -8,7 +8,7 @@
 use super::choices::{family_of, formats, pool_gib, variants};
 use fitcard_estimator::catalog::{catalog, Family, Variant};
 use fitcard_estimator::inputs::permalink::normalize;
-use fitcard_estimator::inputs::{limits, GradCkpt, Method, Optim, TargetModule, Trainer};
+use fitcard_estimator::inputs::{limits, GradCkpt, Key, Method, Optim, TargetModule, Trainer};
 use fitcard_estimator::units::Shortest;
 use fitcard_estimator::{estimate, Engine, GpuChoice, Inputs, KvDtype, Mode, Notice, Quant};
 /// One user action.
@@ -98,7 +98,7 @@ fn set_with(i: &mut Inputs, text: &str, notes: &mut Vec<Notice>) {
     let (with, why) = fitcard_estimator::inputs::permalink::co_models_from(text);
     i.with = with;
     notes.extend(why.map(|message| Notice {
-        key: "with".into(),
+        key: Key::With.into(),
         message,
     }));
 }
@@ -118,7 +118,7 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
             if in_bounds(g, limits::VRAM_GIB) {
                 i.gpu = GpuChoice::VramGib(g);
             } else {
-                notes.push(outside("vram", g, limits::VRAM_GIB, "size"));
+                notes.push(outside(Key::Vram, g, limits::VRAM_GIB, "size"));
             }
         }
         Edit::Engine(en) => i.engine = en,
@@ -205,7 +205,7 @@ fn switch_family(i: &mut Inputs, id: &str, notes: &mut Vec<Notice>) {
             .find(|&e| loads(e))
         {
             notes.push(Notice {
-                key: "engine".into(),
+                key: Key::Engine.into(),
                 message: format!(
                     "{} has no file {} loads in the catalog; switched to {e}",
                     f.name, i.engine
@@ -260,7 +260,7 @@ fn in_bounds(g: f64, (lo, hi): (f64, f64)) -> bool {
 }
 
 /// The notice of a GiB figure outside its bounds, which kept the previous `what`.
-fn outside(key: &str, g: f64, (lo, hi): (f64, f64), what: &str) -> Notice {
+fn outside(key: Key, g: f64, (lo, hi): (f64, f64), what: &str) -> Notice {
     Notice {
         key: key.into(),
         message: format!(
@@ -277,7 +277,7 @@ fn set_target(i: &mut Inputs, m: TargetModule, on: bool, notes: &mut Vec<Notice>
     let set = i.train.targets.with(m, on);
     if set.is_empty() {
         notes.push(Notice {
-            key: "targets".into(),
+            key: Key::Targets.into(),
             message: "at least one target module stays selected".into(),
         });
     } else {
@@ -292,7 +292,7 @@ fn set_free(i: &mut Inputs, k: usize, g: f64, notes: &mut Vec<Notice>) {
         pool[k] = g;
         i.train.free = pool;
     } else {
-        notes.push(outside("free", g, limits::FREE_GIB, "value"));
+        notes.push(outside(Key::Free, g, limits::FREE_GIB, "value"));
     }
 }
 
@@ -364,7 +364,7 @@ fn clamp_ctx(i: &mut Inputs) -> Option<Notice> {
         let was = i.ctx;
         i.ctx = longest;
         Notice {
-            key: "ctx".into(),
+            key: Key::Ctx.into(),
             message: format!(
                 "{} reads at most {longest} tokens on {}; context lowered from {was}",
                 v.name,

@@ -3,6 +3,7 @@
 
 use crate::*;
 use fitcard_estimator::catalog::{Format, Variant};
+use fitcard_estimator::inputs::Key;
 
 /// One row of `fitcard inspect`: a tensor type, how many tensors have it, their bytes.
 #[derive(serde::Serialize)]
@@ -257,7 +258,7 @@ pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, St
         return Err("--file needs a path".into());
     }
     // The file names the model and its format.
-    let i = checked_catalog_inputs(query, |n, _| n.key == "model" || n.key == "quant")?;
+    let i = checked_catalog_inputs(query, |n, _| n.key == Key::Model || n.key == Key::Quant)?;
     let mut local = read_local(path, &format!("--file {}", quote(path)))?;
     if local.gguf {
         local.format.file = path.to_string();

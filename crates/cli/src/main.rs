@@ -24,7 +24,7 @@ mod solve;
 mod speed_report;
 
 use fitcard_estimator::inputs::permalink::first_value;
-use fitcard_estimator::inputs::{clean, limits, quote};
+use fitcard_estimator::inputs::{clean, limits, quote, Key};
 
 use fitcard_estimator::{catalog, from_query, rank, Bytes, Inputs, Mode, Notice};
 
@@ -133,9 +133,9 @@ fn answer(cmd: &str, query: &str, json: bool) -> Result<String, String> {
     // what the notices say of them (the default model has no MLX files) is no reason to refuse.
     let about_the_model = |n: &Notice, i: &Inputs| {
         cmd == "best"
-            && (n.key == "model"
-                || n.key == "quant"
-                || n.key == "engine" && n.message.starts_with(&format!("{} has no ", i.model)))
+            && (n.key == Key::Model
+                || n.key == Key::Quant
+                || n.key == Key::Engine && n.message.starts_with(&format!("{} has no ", i.model)))
     };
     let i = checked_inputs(query, about_the_model)?;
     match (cmd, i.mode) {
@@ -204,7 +204,7 @@ fn checked_catalog_inputs(
     let (d, computed) = fitcard_estimator::inputs::permalink::from_query_computing(query);
     if let Some((q, Err(why))) = computed {
         let n = Notice {
-            key: "quant".into(),
+            key: Key::Quant.into(),
             message: format!("{q} is not published for {}: {why}", d.inputs.model),
         };
         if !ignored(&n, &d.inputs) {

@@ -515,7 +515,7 @@ fn best_on_mlx_and_measure_how_as_json() {
     assert_eq!(how["engine"], "llama.cpp");
 }
 
-/// The usage text names every key the query string reads (`permalink::KEYS`).
+/// The usage text names every key the query string reads (`Key::ALL`).
 #[test]
 fn usage_names_every_query_key() {
     let out = fitcard(&[]);
@@ -523,8 +523,8 @@ fn usage_names_every_query_key() {
     let words: Vec<&str> = usage
         .split(|c: char| c.is_whitespace() || c == '|')
         .collect();
-    for k in fitcard_estimator::inputs::permalink::KEYS {
-        assert!(words.contains(&k), "the usage text lacks {k}");
+    for k in fitcard_estimator::inputs::Key::ALL {
+        assert!(words.contains(&k.id()), "the usage text lacks {k}");
     }
 }
 
@@ -533,9 +533,9 @@ fn usage_names_every_query_key() {
 fn readme_table_names_every_query_key() {
     let readme = include_str!("../../../README.md");
     let table = &readme[readme.find("## The query string").unwrap()..];
-    for k in fitcard_estimator::inputs::permalink::KEYS
+    for k in fitcard_estimator::inputs::Key::ALL
         .iter()
-        .filter(|k| **k != "v")
+        .filter(|k| **k != fitcard_estimator::inputs::Key::V)
     {
         assert!(
             table.contains(&format!("`{k}`")),

@@ -43,8 +43,9 @@
 //!   (layers)), a file's bytes from the architecture and the format (`size_rule`: llama.cpp's
 //!   per-tensor types of a GGUF mix (mix), the GGUF file (gguf), the safetensors or MLX checkpoint
 //!   (safetensors)), the page's catalog cut into an index and one part per family (`parts`)
-//! - `inputs`: everything a user sets; made consistent with the catalog and the engine, one rule
-//!   each (`normalize`); the query string (`permalink`)
+//! - `inputs`: everything a user sets; the query string's keys and what a notice is about
+//!   (`key`); made consistent with the catalog and the engine, one rule each (`normalize`); the
+//!   query string (`permalink`)
 //! - `readers`: GGUF headers (`gguf`: the bytes to key/values, bounded (header), then the
 //!   architecture (arch)), config.json and safetensors headers (`hf`: the headers and the index
 //!   (safetensors), the format (format), the architecture (config)), read without trusting them;

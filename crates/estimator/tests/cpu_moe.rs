@@ -7,6 +7,7 @@
 //! last eighth of the layers and every third between, src/llama-quant.cpp `use_more_bits`).
 
 use fitcard_estimator::catalog::size_rule::is_cpu_moe_tensor;
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::solve::{solve, Target};
 use fitcard_estimator::{estimate, from_query, Estimate};
 
@@ -152,7 +153,7 @@ fn other_engines_and_dense_models_refuse_the_key() {
     ] {
         let d = from_query(q);
         assert!(
-            d.notices.iter().any(|n| n.key == "ncmoe"),
+            d.notices.iter().any(|n| n.key == Key::Ncmoe),
             "{q}: {:?}",
             d.notices
         );

@@ -1,6 +1,7 @@
 //! KV cache types as each engine spells them: what each accepts, what it refuses and why, K and
 //! V apart on llama.cpp, and the flags the commands write.
 
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::{estimate, from_query, Estimate};
 
 fn est(q: &str) -> Estimate {
@@ -79,7 +80,7 @@ fn refusals_say_why() {
     ];
     for (q, why, used) in rows {
         let d = from_query(&format!("model=Qwen/Qwen3-8B&{q}"));
-        let n = d.notices.iter().find(|n| n.key == "kv");
+        let n = d.notices.iter().find(|n| n.key == Key::Kv);
         assert!(
             n.is_some_and(|n| n.message.contains(why)),
             "{q}: {:?}",
@@ -264,7 +265,7 @@ fn mixed_cards() {
     // The list is the cards: a contradicting `cards` is reported, and the link round-trips.
     let d = from_query("model=Qwen/Qwen3-8B&gpus=rtx-4090,rtx-4090,l4&cards=2");
     assert!(
-        d.notices.iter().any(|n| n.key == "cards"),
+        d.notices.iter().any(|n| n.key == Key::Cards),
         "{:?}",
         d.notices
     );
@@ -277,7 +278,7 @@ fn mixed_cards() {
     assert!(bad
         .notices
         .iter()
-        .any(|n| n.key == "gpus" && n.message.contains("rtx-9999")));
+        .any(|n| n.key == Key::Gpus && n.message.contains("rtx-9999")));
     assert!(bad.inputs.gpus.is_empty());
 }
 

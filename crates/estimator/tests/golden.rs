@@ -1,6 +1,7 @@
 //! Golden file of permalinks → decoded inputs (`tests/golden/permalinks.txt`): every link
 //! there must keep decoding to the same configuration and notices.
 
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::{encode, from_query};
 
 #[test]
@@ -20,7 +21,7 @@ fn permalinks_keep_decoding() {
         // in the link, ignored, and is reported again each time.)
         let again = from_query(&encode(&d.inputs));
         assert!(
-            again.notices.iter().all(|n| n.key == "cards"),
+            again.notices.iter().all(|n| n.key == Key::Cards),
             "{q}: {:?}",
             again.notices
         );

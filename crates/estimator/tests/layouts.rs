@@ -301,7 +301,7 @@ fn bad_pins_are_dropped_with_a_notice() {
     ] {
         let d = from_query(q);
         assert!(
-            d.notices.iter().any(|n| n.key == key),
+            d.notices.iter().any(|n| n.key.as_str() == key),
             "{q}: {:?}",
             d.notices
         );

@@ -1,6 +1,7 @@
 //! The seed's method for the quantity you cannot look up: the global-layer share from the slope
 //! of VRAM against context, with its three conditions (concurrency 1, ≥ 3 points, collinear).
 
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::measure::{global_share, Point};
 use fitcard_estimator::terms::kv::{llama, LlamaParams};
 use fitcard_estimator::{catalog, estimate, from_query, KvDtype};
@@ -132,7 +133,7 @@ fn calibrated_global_layers_override_the_layout() {
     assert_eq!(from_query(&encode(&d.inputs)).inputs, d.inputs);
     let bad = from_query(&format!("{base}&gl=99"));
     assert!(
-        bad.notices.iter().any(|n| n.key == "gl"),
+        bad.notices.iter().any(|n| n.key == Key::Gl),
         "{:?}",
         bad.notices
     );
@@ -374,7 +375,7 @@ fn calibration_key_applies_in_the_kv_term() {
     assert_eq!(kv(&with) - kv(base), 2 * (32768 - 1536) * 8192);
     for bad in ["gl=-1", "gl=abc", "gl=1e999", "gl=63", "gl=NaN"] {
         let d = from_query(&format!("{base}&{bad}"));
-        let n: Vec<_> = d.notices.iter().filter(|n| n.key == "gl").collect();
+        let n: Vec<_> = d.notices.iter().filter(|n| n.key == Key::Gl).collect();
         assert_eq!(n.len(), 1, "{bad}: {:?}", d.notices);
         assert!(!n[0].message.contains('\n') && n[0].message.len() < 300);
         assert_eq!(d.inputs.gl, None, "{bad}");

@@ -2,6 +2,7 @@
 //! overflow on any input (property-tested over random query strings).
 
 use fitcard_estimator::inputs::limits;
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::{encode, estimate, from_query, rank, GpuChoice, Inputs};
 use proptest::prelude::*;
 
@@ -80,7 +81,7 @@ fn bad_values_fall_back_and_name_the_key() {
     for (q, key, kept) in cases {
         let d = from_query(q);
         assert!(
-            d.notices.iter().any(|n| n.key == *key),
+            d.notices.iter().any(|n| n.key.as_str() == *key),
             "{q}: {:?}",
             d.notices
         );
@@ -97,7 +98,7 @@ fn format_missing_for_engine_is_replaced_by_nearest() {
     // Q4_K_M is a GGUF format; vLLM loads safetensors.
     let d = from_query("model=google/gemma-3-1b-it&quant=Q4_K_M&engine=vllm");
     assert!(
-        d.notices.iter().any(|n| n.key == "quant"),
+        d.notices.iter().any(|n| n.key == Key::Quant),
         "{:?}",
         d.notices
     );
@@ -113,7 +114,7 @@ fn normalize_checks_programmatic_inputs() {
         ..Inputs::default()
     };
     let n = fitcard_estimator::inputs::permalink::normalize(&mut i);
-    assert!(n.iter().any(|n| n.key == "gpu"), "{n:?}");
+    assert!(n.iter().any(|n| n.key == Key::Gpu), "{n:?}");
     assert_eq!(i.gpu, Inputs::default().gpu);
 }
 
@@ -181,12 +182,12 @@ proptest! {
     }
 }
 
-/// `KEYS` is the decoder's list: each key is read (no "unknown parameter" notice, whatever its
+/// `Key::ALL` is the decoder's list: each key is read (no "unknown parameter" notice, whatever its
 /// value), and a key outside it is not.
 #[test]
 fn keys_lists_every_key_the_decoder_reads() {
-    use fitcard_estimator::inputs::permalink::KEYS;
-    for k in KEYS {
+    use fitcard_estimator::inputs::Key;
+    for k in Key::ALL {
         let d = fitcard_estimator::from_query(&format!("{k}=x"));
         assert!(
             d.notices
@@ -202,7 +203,7 @@ fn keys_lists_every_key_the_decoder_reads() {
         .iter()
         .any(|n| n.message.contains("unknown parameter")));
     // The decoder's match arms (`apply` and its groups of keys), read from its source: every
-    // one is in KEYS.
+    // one is a Key.
     let src = include_str!("../src/inputs/permalink/keys.rs");
     let body = &src[src.find("fn apply(").unwrap()..src.find("fn version(").unwrap()];
     let mut arms: Vec<&str> = body
@@ -212,7 +213,7 @@ fn keys_lists_every_key_the_decoder_reads() {
     arms.dedup();
     assert!(arms.len() >= 40, "{arms:?}");
     for a in &arms {
-        assert!(KEYS.contains(a), "{a} is read but not in KEYS");
+        assert!(a.parse::<Key>().is_ok(), "{a} is read but not a Key");
     }
-    assert_eq!(arms.len(), KEYS.len(), "{arms:?}");
+    assert_eq!(arms.len(), Key::ALL.len(), "{arms:?}");
 }

@@ -6,6 +6,7 @@
 
 use fitcard_estimator::catalog::{catalog, Variant};
 use fitcard_estimator::estimate::Severity;
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::inputs::{
     limits, GradCkpt, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs, Trainer,
 };
@@ -315,7 +316,7 @@ proptest! {
         let _ = fitcard_estimator::badge::svg(&e, i);
         let _ = fitcard_estimator::solve::solve(i, fitcard_estimator::solve::Target::Par);
         let back = from_query(&encode(i));
-        prop_assert!(back.notices.iter().all(|n| n.key == "cards"), "{:?}", back.notices);
+        prop_assert!(back.notices.iter().all(|n| n.key == Key::Cards), "{:?}", back.notices);
         prop_assert_eq!(&back.inputs, i);
     }
 }

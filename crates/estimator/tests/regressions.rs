@@ -2,6 +2,7 @@
 //! one test each; every one failed before its fix.
 
 use fitcard_estimator::estimate::{Severity, Sharing};
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::inputs::{ECHO_CHARS, MAX_NOTICES};
 use fitcard_estimator::{estimate, from_query, train, Estimate};
 
@@ -171,13 +172,13 @@ fn train_free_defines_the_gpus() {
         "mode=train&free=24,24&pick=1,1",
     ] {
         let d = from_query(q);
-        let n = d.notices.iter().find(|n| n.key == "pick");
+        let n = d.notices.iter().find(|n| n.key == Key::Pick);
         assert!(n.is_some(), "{q}: {:?}", d.notices);
         assert!(d.inputs.train.pick.is_empty(), "{q}");
     }
     let d = from_query("mode=train&free=24,24&cards=4");
     assert!(
-        d.notices.iter().any(|n| n.key == "cards"),
+        d.notices.iter().any(|n| n.key == Key::Cards),
         "{:?}",
         d.notices
     );

@@ -11,6 +11,7 @@
 //! allocation without `rsseq` that tests/llama_kv.rs holds byte-exact against llama.cpp.
 
 use fitcard_estimator::catalog::catalog;
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::terms::kv::{llama, LlamaParams};
 use fitcard_estimator::{estimate, from_query, KvDtype};
 
@@ -82,7 +83,7 @@ fn other_engines_and_models_without_recurrent_layers_refuse_it_by_name() {
         let n = d
             .notices
             .iter()
-            .find(|n| n.key == "rsseq")
+            .find(|n| n.key == Key::Rsseq)
             .expect("a notice");
         assert!(n.message.contains(said), "{}", n.message);
     }
@@ -92,7 +93,7 @@ fn other_engines_and_models_without_recurrent_layers_refuse_it_by_name() {
         ));
         assert_eq!(d.inputs.rsseq, 0, "{bad}");
         assert!(
-            d.notices.iter().any(|n| n.key == "rsseq"),
+            d.notices.iter().any(|n| n.key == Key::Rsseq),
             "{bad}: {:?}",
             d.notices
         );

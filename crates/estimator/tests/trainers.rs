@@ -290,7 +290,7 @@ fn trainer_permalink() {
     }
     let d = from_query("mode=train&trainer=axolotl");
     assert_eq!(d.notices.len(), 1);
-    assert_eq!(d.notices[0].key, "trainer");
+    assert_eq!(d.notices[0].key, fitcard_estimator::inputs::Key::Trainer);
     assert!(!d.notices[0].message.contains('\n'));
     assert_eq!(d.inputs.train.trainer, Trainer::Unsloth);
 }

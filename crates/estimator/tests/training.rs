@@ -4,6 +4,7 @@
 
 use fitcard_estimator::catalog::Arch;
 use fitcard_estimator::estimate::CheckName;
+use fitcard_estimator::inputs::Key;
 use fitcard_estimator::inputs::{
     GradCkpt, Inputs, Method, Mode, Optim, TargetModule, TargetSet, TrainInputs, Trainer,
 };
@@ -635,7 +636,7 @@ fn gpu_selection() {
                 let n = &e.estimate.notices;
                 assert!(
                     n.iter()
-                        .any(|n| n.key == "pick" && n.message.contains("GPU 7 does not exist")),
+                        .any(|n| n.key == Key::Pick && n.message.contains("GPU 7 does not exist")),
                     "{n:?}"
                 );
                 assert!(pool.ok, "GPU 0 alone holds it; only the index is wrong");

@@ -24,9 +24,9 @@ pub fn Notices() -> impl IntoView {
                             .enumerate()
                             .map(|(k, n)| {
                                 view! {
-                                    <li class="notice" data-key=n.key.clone()>
+                                    <li class="notice" data-key=n.key.to_string()>
                                         <span>
-                                            <code>{n.key.clone()}</code>
+                                            <code>{n.key.to_string()}</code>
                                             ": "
                                             {n.message.clone()}
                                         </span>

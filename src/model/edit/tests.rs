@@ -131,7 +131,11 @@ fn family_change_keeps_every_setting_that_applies() {
         let engine = if vllm {
             Engine::Vllm
         } else {
-            assert!(notes.iter().any(|n| n.key == "engine"), "family {}", f.id);
+            assert!(
+                notes.iter().any(|n| n.key == Key::Engine),
+                "family {}",
+                f.id
+            );
             Engine::LlamaCpp
         };
         assert_eq!(
@@ -197,7 +201,7 @@ fn a_measured_global_layer_count_applies_and_is_carried_in_the_link() {
     );
     // More than the model's KV layers: refused by the permalink's own rule.
     let n = apply(&mut i, Edit::Gl(Some(1000.0)));
-    assert!(n.iter().any(|n| n.key == "gl") && i.gl.is_none());
+    assert!(n.iter().any(|n| n.key == Key::Gl) && i.gl.is_none());
     apply(&mut i, Edit::Gl(Some(f64::NAN)));
     assert_eq!(i.gl, None);
     apply(&mut i, Edit::Gl(Some(12.0)));
@@ -243,7 +247,7 @@ fn custom_vram_starts_at_the_current_card_and_is_checked() {
     apply(&mut i, Edit::Vram(48.0));
     assert_eq!(i.gpu, GpuChoice::VramGib(48.0));
     let n = apply(&mut i, Edit::Vram(-1.0));
-    assert_eq!(n[0].key, "vram");
+    assert_eq!(n[0].key, Key::Vram);
     assert_eq!(i.gpu, GpuChoice::VramGib(48.0));
 }
 
@@ -299,7 +303,7 @@ fn context_beyond_the_new_model_is_lowered_with_a_notice() {
         },
     );
     assert_eq!(i.ctx, v.arch.longest_ctx(i.engine));
-    assert!(n.iter().any(|n| n.key == "ctx"));
+    assert!(n.iter().any(|n| n.key == Key::Ctx));
 }
 
 /// One context limit: a link at 131,072 tokens on Qwen3-8B (40,960 native, 131,072 with
@@ -356,7 +360,7 @@ fn target_modules_toggle_but_one_always_stays() {
     }
     assert_eq!(i.train.targets.to_string(), "q");
     let n = apply(&mut i, Edit::Target(TargetModule::Q, false));
-    assert_eq!(n[0].key, "targets");
+    assert_eq!(n[0].key, Key::Targets);
     assert_eq!(i.train.targets.to_string(), "q");
     apply(&mut i, Edit::Target(TargetModule::Down, true));
     assert_eq!(i.train.targets.to_string(), "q,down");
@@ -380,7 +384,7 @@ fn the_gpu_pool_editor_materialises_then_edits_the_list() {
         i.train.pick.is_empty(),
         "positions changed: back to automatic"
     );
-    assert_eq!(apply(&mut i, Edit::Free(0, -3.0))[0].key, "free");
+    assert_eq!(apply(&mut i, Edit::Free(0, -3.0))[0].key, Key::Free);
     apply(&mut i, Edit::RemoveGpu(0));
     apply(&mut i, Edit::RemoveGpu(0));
     assert_eq!(i.train.free, vec![10.5], "one GPU always stays");

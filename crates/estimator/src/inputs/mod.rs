@@ -6,9 +6,12 @@ use crate::catalog::quant::Quant;
 use crate::units::Tokens;
 use serde::Serialize;
 
+mod key;
 pub mod normalize;
 pub mod permalink;
 mod train;
+
+pub use key::{Key, NoticeKey};
 
 pub use train::{GradCkpt, Method, Optim, TargetModule, TargetSet, TrainInputs, Trainer};
 
@@ -460,15 +463,16 @@ impl Serialize for CpuMoe {
 /// A parameter that was refused and what was used instead.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Notice {
-    /// The key, as [`clean`] prints it; empty for the "… and N more" summary.
-    pub key: String,
+    /// The key it is about (an unknown one as [`clean`] prints it); none for the "… and N more"
+    /// summary.
+    pub key: NoticeKey,
     /// What was refused and what is used instead.
     pub message: String,
 }
 
 impl std::fmt::Display for Notice {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if self.key.is_empty() {
+        if self.key == NoticeKey::Summary {
             f.write_str(&self.message)
         } else {
             write!(f, "{}: {}", self.key, self.message)
@@ -485,7 +489,7 @@ pub fn cap_notices(notices: &mut Vec<Notice>, dropped: usize) {
     notices.truncate(MAX_NOTICES);
     if more > 0 {
         notices.push(Notice {
-            key: String::new(),
+            key: NoticeKey::Summary,
             message: format!("… and {} more", thousands(more as u64)),
         });
     }
@@ -573,7 +577,7 @@ mod tests {
     fn notices_are_capped() {
         let mut v: Vec<Notice> = (0..20)
             .map(|k| Notice {
-                key: format!("k{k}"),
+                key: NoticeKey::Unknown(format!("k{k}")),
                 message: "x".into(),
             })
             .collect();

@@ -7,7 +7,7 @@
 use crate::catalog::catalog;
 use crate::catalog::engine::{Engine, KvDtype};
 use crate::catalog::quant::Quant;
-use crate::inputs::{quote, GpuChoice, Inputs, Mode, Notice};
+use crate::inputs::{quote, GpuChoice, Inputs, Key, Mode, Notice};
 
 /// Make the inputs consistent with the catalog and the engine (the rules below, in order).
 /// Returns what it changed.
@@ -38,7 +38,7 @@ fn known_model_and_card(i: &mut Inputs, notices: &mut Vec<Notice>) {
     if catalog().variant(&i.model).is_none() {
         let d = Inputs::default().model;
         notices.push(Notice {
-            key: "model".into(),
+            key: Key::Model.into(),
             message: format!("{} is not in the catalog; using {d}", quote(&i.model)),
         });
         i.model = d;
@@ -47,7 +47,7 @@ fn known_model_and_card(i: &mut Inputs, notices: &mut Vec<Notice>) {
         if catalog().gpu(id).is_none() {
             let d = Inputs::default().gpu;
             notices.push(Notice {
-                key: "gpu".into(),
+                key: Key::Gpu.into(),
                 message: format!("{} is not in the catalog; using {d}", quote(id)),
             });
             i.gpu = d;
@@ -81,7 +81,7 @@ fn format_for_the_engine(i: &mut Inputs, notices: &mut Vec<Notice>) {
         match best {
             Some(f) => {
                 notices.push(Notice {
-                    key: "quant".into(),
+                    key: Key::Quant.into(),
                     message: format!(
                         "{} is not published for {} on {}; using {}",
                         i.quant, v.id, i.engine, f.id
@@ -90,7 +90,7 @@ fn format_for_the_engine(i: &mut Inputs, notices: &mut Vec<Notice>) {
                 i.quant = f.id;
             }
             None => notices.push(Notice {
-                key: "engine".into(),
+                key: Key::Engine.into(),
                 message: format!("{} has no {} files in the catalog", v.id, container.label()),
             }),
         }
@@ -108,7 +108,7 @@ fn kv_types(i: &mut Inputs, notices: &mut Vec<Notice>) {
     };
     if let Err(why) = i.engine.accepts_kv(i.kv) {
         notices.push(Notice {
-            key: "kv".into(),
+            key: Key::Kv.into(),
             message: format!("{why}; using {default_kv}"),
         });
         i.kv = default_kv;
@@ -131,7 +131,7 @@ fn kv_types(i: &mut Inputs, notices: &mut Vec<Notice>) {
         };
         if let Some(message) = problem {
             notices.push(Notice {
-                key: "kv".into(),
+                key: Key::Kv.into(),
                 message,
             });
             i.kv_v = None;
@@ -147,7 +147,7 @@ fn global_layers(i: &mut Inputs, notices: &mut Vec<Notice>) {
         let n = v.arch.kv_owning_layers();
         if g > f64::from(n) {
             notices.push(Notice {
-                key: "gl".into(),
+                key: Key::Gl.into(),
                 message: format!(
                     "{} global layers is more than the {n} layers of {} that hold a KV cache; using the catalog's layout",
                     crate::units::Shortest(g),
@@ -163,7 +163,7 @@ fn global_layers(i: &mut Inputs, notices: &mut Vec<Notice>) {
 fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
     // Offload pins: llama.cpp and Ollama only; `bw=` describes a free-form card.
     if (i.ngl.is_some() || i.nkvo) && !i.engine.llama_family() {
-        let key = if i.ngl.is_some() { "ngl" } else { "nkvo" };
+        let key = if i.ngl.is_some() { Key::Ngl } else { Key::Nkvo };
         notices.push(Notice {
             key: key.into(),
             message: format!(
@@ -176,14 +176,14 @@ fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
     }
     if i.nkvo && i.engine == Engine::Ollama {
         notices.push(Notice {
-            key: "nkvo".into(),
+            key: Key::Nkvo.into(),
             message: "Ollama has no setting that keeps the KV cache in host RAM; ignored".into(),
         });
         i.nkvo = false;
     }
     if i.bw.is_some() && (!matches!(i.gpu, GpuChoice::VramGib(_)) || !i.gpus.is_empty()) {
         notices.push(Notice {
-            key: "bw".into(),
+            key: Key::Bw.into(),
             message: "applies to a vram= card; the catalog card's bandwidth is used".into(),
         });
         i.bw = None;
@@ -197,7 +197,7 @@ fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
 /// model, `draftq=` and `ndraft=` mean nothing.
 #[cfg(feature = "spec")]
 fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
-    let mut say = |key: &str, message: String| {
+    let mut say = |key: Key, message: String| {
         notices.push(Notice {
             key: key.into(),
             message,
@@ -208,9 +208,9 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
     };
     if d.model.is_empty() {
         let key = if d.quant.is_some() {
-            "draftq"
+            Key::Draftq
         } else {
-            "ndraft"
+            Key::Ndraft
         };
         say(
             key,
@@ -228,7 +228,7 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
         )),
     };
     if let Some(w) = why {
-        say("draft", format!("{w}; no draft"));
+        say(Key::Draft, format!("{w}; no draft"));
         i.draft = None;
         return;
     }
@@ -240,7 +240,7 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
     });
     let Some(first) = first.map(|f| f.id) else {
         say(
-            "draft",
+            Key::Draft,
             format!("{} has no GGUF file in the catalog; no draft", d.model),
         );
         i.draft = None;
@@ -252,7 +252,7 @@ fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
             let q = if has(i.quant) { i.quant } else { first };
             if let Some(a) = asked {
                 say(
-                    "draftq",
+                    Key::Draftq,
                     format!("{} has no {a} GGUF in the catalog; using {q}", d.model),
                 );
             }
@@ -276,20 +276,20 @@ fn serve_adapters(i: &mut Inputs, notices: &mut Vec<Notice>) {
     let Some(l) = i.lora.as_mut() else {
         return;
     };
-    let mut say = |key: &str, message: String| {
+    let mut say = |key: Key, message: String| {
         notices.push(Notice {
             key: key.into(),
             message,
         })
     };
     if l.count == 0 {
-        say("lorarank", "lorarank needs loras=; ignored".into());
+        say(Key::Lorarank, "lorarank needs loras=; ignored".into());
         i.lora = None;
         return;
     }
     let arch = catalog().variant(&i.model).map(|(_, v)| &v.arch);
     if let Some(why) = arch.and_then(|a| adapters_refusal(i.engine, a)) {
-        say("loras", why);
+        say(Key::Loras, why);
         i.lora = None;
         return;
     }
@@ -297,8 +297,7 @@ fn serve_adapters(i: &mut Inputs, notices: &mut Vec<Notice>) {
         let r = l.rank();
         let up = VLLM_RANKS.iter().copied().find(|&v| v >= r).unwrap_or(512);
         if up != r {
-            say(
-                "lorarank",
+            say(Key::Lorarank,
                 format!("vLLM's --max-lora-rank takes 1, 8, 16, 32, 64, 128, 256, 320 or 512; using {up}"),
             );
             l.rank = Some(up);
@@ -342,7 +341,7 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
     let runs = |e: Engine| matches!(e, Engine::LlamaCpp | Engine::Ollama | Engine::Vllm);
     if !runs(i.engine) {
         notices.push(Notice {
-            key: "with".into(),
+            key: Key::With.into(),
             message: format!(
                 "other models beside one on {} are not estimated yet (llama.cpp, Ollama and vLLM are); left out",
                 i.engine.label()
@@ -356,7 +355,7 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
         let e = m.engine.unwrap_or(main);
         if !runs(e) {
             notices.push(Notice {
-                key: "with".into(),
+                key: Key::With.into(),
                 message: format!(
                     "{} on {} beside other models is not estimated yet (llama.cpp, Ollama and vLLM are); left out",
                     m.model,
@@ -368,7 +367,7 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
         let shared = e == Engine::Ollama && main == Engine::Ollama;
         if shared && m.par.is_some_and(|p| p != par) {
             notices.push(Notice {
-                key: "with".into(),
+                key: Key::With.into(),
                 message: format!(
                     "{} shares the Ollama server's OLLAMA_NUM_PARALLEL={par}",
                     m.model
@@ -378,7 +377,7 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
         }
         if shared && m.ctx.is_some_and(|c| c != ctx) {
             notices.push(Notice {
-                key: "with".into(),
+                key: Key::With.into(),
                 message: format!(
                     "{} shares the Ollama server's OLLAMA_CONTEXT_LENGTH={ctx}",
                     m.model
@@ -395,7 +394,7 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
         let mut j = m.inputs(&plan);
         for n in normalize(&mut j) {
             notices.push(Notice {
-                key: "with".into(),
+                key: Key::With.into(),
                 message: format!("{}: {}", m.model, n.message),
             });
         }
@@ -430,7 +429,7 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
         return;
     };
     notices.push(Notice {
-        key: "ncmoe".into(),
+        key: Key::Ncmoe.into(),
         message: why,
     });
     i.ncmoe = None;
@@ -459,7 +458,7 @@ fn rollback_states(i: &mut Inputs, notices: &mut Vec<Notice>) {
         return;
     };
     notices.push(Notice {
-        key: "rsseq".into(),
+        key: Key::Rsseq.into(),
         message: why,
     });
     i.rsseq = 0;
@@ -472,7 +471,7 @@ fn mixed_cards(i: &mut Inputs, notices: &mut Vec<Notice>) {
         let n = i.gpus.len() as u32;
         if i.cards != n && i.cards != 1 {
             notices.push(Notice {
-                key: "cards".into(),
+                key: Key::Cards.into(),
                 message: format!("ignored: gpus= lists {n} cards"),
             });
         }
@@ -509,7 +508,7 @@ fn parallel_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
             }
         };
         if let Some(message) = problem {
-            let key = if i.tp.is_some() { "tp" } else { "pp" };
+            let key = if i.tp.is_some() { Key::Tp } else { Key::Pp };
             notices.push(Notice {
                 key: key.into(),
                 message,
@@ -566,7 +565,7 @@ fn train_gpus(i: &mut Inputs, notices: &mut Vec<Notice>) {
         };
         if let Some(message) = problem {
             notices.push(Notice {
-                key: "pick".into(),
+                key: Key::Pick.into(),
                 message,
             });
             i.train.pick.clear();
@@ -576,7 +575,7 @@ fn train_gpus(i: &mut Inputs, notices: &mut Vec<Notice>) {
     // only when it asked for something else than the default one card.
     if i.mode == Mode::Train && !i.train.free.is_empty() && i.cards != 1 && i.cards as usize != n {
         notices.push(Notice {
-            key: "cards".into(),
+            key: Key::Cards.into(),
             message: format!("ignored in train mode: free= lists the GPUs ({n})"),
         });
     }

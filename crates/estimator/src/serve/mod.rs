@@ -25,7 +25,7 @@ use crate::catalog::{catalog, Arch, Format, Variant};
 use crate::inputs::normalize::normalize;
 #[cfg(feature = "extras")]
 use crate::inputs::CoModel;
-use crate::inputs::Inputs;
+use crate::inputs::{Inputs, Key};
 use crate::terms::{Place, Term, TermName};
 use crate::units::{Bytes, SignedBytes};
 
@@ -134,7 +134,7 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
 pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
     let mut i = inputs.clone();
     let mut notices = normalize(&mut i);
-    notices.retain(|n| n.key != "model" && n.key != "quant");
+    notices.retain(|n| n.key != Key::Model && n.key != Key::Quant);
     i.model.clone_from(&v.id);
     i.quant = f.id;
     let mut e = if i.engine.container() == f.container {

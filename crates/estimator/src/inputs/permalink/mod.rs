@@ -275,7 +275,7 @@ pub fn from_query(query: &str) -> Parsed {
         }
     };
     for (k, v) in pairs(q) {
-        let key = clean(&k);
+        let key = NoticeKey::of(&k);
         let val = v.trim();
         if !seen.insert(&k) {
             note(
@@ -290,7 +290,7 @@ pub fn from_query(query: &str) -> Parsed {
             );
             continue;
         }
-        if let Err(message) = apply(&mut i, &key, val, &mut seen_keys) {
+        if let Err(message) = apply(&mut i, &k, val, &mut seen_keys) {
             note(Notice { key, message }, &mut notices);
         }
     }
@@ -306,7 +306,7 @@ pub fn from_query(query: &str) -> Parsed {
     // Adjustments of values the user did not give (the default format on an engine that cannot
     // load it, say) are made silently; adjustments of given values are reported.
     for n in normalize(&mut i) {
-        if seen.contains(&n.key) {
+        if seen.contains(n.key.as_str()) {
             note(n, &mut notices);
         }
     }
@@ -347,64 +347,6 @@ struct Keys {
 }
 
 /// Set one key. Err = why the value was refused (the default stays).
-/// Every key the query string reads, in the order the decoder reads them (the CLI's usage text
-/// names each one; a test holds both lists to the decoder).
-pub const KEYS: [&str; 53] = [
-    "v",
-    "mode",
-    "model",
-    "quant",
-    "ctx",
-    "par",
-    "cards",
-    "gpu",
-    "vram",
-    "gpus",
-    "engine",
-    "kv",
-    "kvk",
-    "kvv",
-    "kvu",
-    "ubatch",
-    "swafull",
-    "mmproj",
-    "util",
-    "tp",
-    "pp",
-    "gl",
-    "bw",
-    "ram_bw",
-    "ngl",
-    "nkvo",
-    "ncmoe",
-    "draft",
-    "draftq",
-    "ndraft",
-    "rsseq",
-    "loras",
-    "lorarank",
-    "with",
-    "reserve",
-    "embed",
-    "rev",
-    "file",
-    "best",
-    "family",
-    "license",
-    "minctx",
-    "reasoning",
-    "method",
-    "rank",
-    "bsz",
-    "seq",
-    "gc",
-    "optim",
-    "trainer",
-    "targets",
-    "free",
-    "pick",
-];
-
 /// What the size rule answered for the format a query names ([`from_query_computing`]).
 pub type Computed = Option<(crate::catalog::quant::Quant, Result<bool, String>)>;
 
@@ -417,7 +359,7 @@ pub type Computed = Option<(crate::catalog::quant::Quant, Result<bool, String>)>
 pub fn from_query_computing(query: &str) -> (Parsed, Computed) {
     let d = from_query(query);
     let named = first_value(query, "quant").and_then(|q| q.parse().ok());
-    let Some(q) = named.filter(|_| !d.notices.iter().any(|n| n.key == "model")) else {
+    let Some(q) = named.filter(|_| !d.notices.iter().any(|n| n.key == Key::Model)) else {
         return (d, None);
     };
     let answer = crate::catalog::install_computed(&d.inputs.model, q, d.inputs.engine.container());
@@ -503,7 +445,7 @@ mod tests {
             assert!(d.inputs.rev.is_none() && d.inputs.file.is_none(), "{q}");
             let key = &q[..q.find('=').unwrap()];
             assert!(
-                d.notices.iter().any(|n| n.key == key),
+                d.notices.iter().any(|n| n.key.as_str() == key),
                 "{q}: {:?}",
                 d.notices
             );
