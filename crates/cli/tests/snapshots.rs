@@ -102,6 +102,27 @@ fn best_for_three_cards() {
     }
 }
 
+/// The picks on the cards people run models on in late 2026, llama.cpp at 16K with one slot
+/// (the data-centre card is the vLLM case above), reviewed as tables: the 8 GB card's first pick
+/// is Qwen3.5-9B at Q6_K, the 16 GB cards' Qwen3.5-9B at Q8_0, the 24 GB card's Qwen3.6-27B at
+/// Q6_K, the 96 GB unified machine's Qwen3.6-27B at Q8_0.
+#[test]
+fn best_for_the_cards_of_late_2026() {
+    for gpu in [
+        "rtx-4060",
+        "rtx-3060-12gb",
+        "rtx-5060-ti-16gb",
+        "rtx-4090",
+        "m4-max-36gb",
+        "ryzen-ai-max-395-128gb",
+    ] {
+        let q = format!("best=1&gpu={gpu}&ctx=16384");
+        insta::with_settings!({ description => q.as_str(), omit_expression => true }, {
+            insta::assert_snapshot!(format!("best_16k_{gpu}"), run(&["best", &q]));
+        });
+    }
+}
+
 /// `fitcard frontier`: the table (context rows × KV configurations), its JSON, and the SVG of
 /// the smallest one, per engine family.
 #[test]
