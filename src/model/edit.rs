@@ -331,11 +331,20 @@ fn open(i: &mut Inputs, model: String, quant: Option<Quant>, notes: &mut Vec<Not
     }
 }
 
-/// On a family change: the most capable variant that fits with every other setting kept, or
-/// the weakest when none does (the estimator of the current mode decides what fits).
+/// On a family change: the most capable variant the engine loads that fits with every other
+/// setting kept, or the weakest it loads when none does (the estimator of the current mode
+/// decides what fits).
 fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
+    // Only the variants with a file the engine loads (a family can mix GGUF-only variants
+    // with ones the vendor ships as safetensors).
+    let loads = |v: &&'static Variant| {
+        v.formats
+            .iter()
+            .any(|x| x.container == i.engine.container())
+    };
     f.variants
         .iter()
+        .filter(loads)
         .find(|v| {
             let mut t = i.clone();
             t.model.clone_from(&v.id);
@@ -350,6 +359,7 @@ fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
                 Mode::Train => false,
             }
         })
+        .or_else(|| f.variants.iter().rfind(loads))
         .or_else(|| f.variants.last())
         .expect("a catalog family has variants")
 }

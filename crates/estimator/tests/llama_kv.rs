@@ -83,6 +83,7 @@ fn arch(name: &str) -> Arch {
                 kv_lora_rank: 512,
                 qk_rope_head_dim: 64,
                 index_head_dim: (name == "deepseek32").then_some(128),
+                index_heads: (name == "deepseek32").then_some(64),
                 q_lora_rank: None,
                 v_head_dim: None,
             }),

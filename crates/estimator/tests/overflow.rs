@@ -26,6 +26,7 @@ fn a_latent_rank_that_wraps_when_added_is_refused() {
         kv_lora_rank: u64::MAX - 10,
         qk_rope_head_dim: 64,
         index_head_dim: None,
+        index_heads: None,
         q_lora_rank: None,
         v_head_dim: None,
     });
@@ -68,6 +69,7 @@ fn counts_at_the_largest_accepted_dimensions_saturate() {
         kv_lora_rank: 1 << 20,
         qk_rope_head_dim: 1 << 16,
         index_head_dim: None,
+        index_heads: None,
         q_lora_rank: Some(1 << 20),
         v_head_dim: Some(1 << 16),
     });

@@ -354,3 +354,43 @@ fn the_rule_answers_the_formats_publishers_put_out() {
     assert!(share(answered) >= 95.0, "{:.1} % answered", share(answered));
     assert!(answered > typed, "the rule adds nothing");
 }
+
+/// DeepSeek-V3.2's sparse-attention indexer (llama.cpp's "DSA indexer" tensors) against the
+/// Hub's parameter counts of the vendor checkpoints, as the llmfit transcription lists them
+/// (<https://github.com/AlexsJones/llmfit/blob/a3e0eb27c57fe05298292f4c61699b9aed2824ea/llmfit-core/data/hf_models.json>):
+/// DeepSeek-V3.2 685,396,921,376 and DeepSeek-V3 684,531,386,000. The shapes are otherwise
+/// equal, so the difference is the indexer of each of the 62 stored layers (61 and the
+/// multi-token-prediction layer) with the F32 block scales the FP8 checkpoint stores for its
+/// quantized tensors: the query and key projections (128 × 128 blocks), not the weights
+/// projection, which stays BF16 (the FP8 rule keeps it so).
+#[test]
+fn deepseek_v32s_indexer_accounts_for_the_hub_count() {
+    use fitcard_estimator::catalog::tensors;
+    let arch = |id: &str| &base().variant(id).unwrap().1.arch;
+    let count = |id: &str| -> u64 {
+        tensors::tensors(arch(id), true)
+            .iter()
+            .map(|t| t.elements())
+            .sum()
+    };
+    let v32 = arch("deepseek-ai/DeepSeek-V3.2");
+    let indexer: Vec<_> = tensors::tensors(v32, true)
+        .into_iter()
+        .filter(|t| t.name.starts_with("indexer."))
+        .collect();
+    assert_eq!(indexer.len(), 5 * 61, "five indexer tensors in each layer");
+    let added = count("deepseek-ai/DeepSeek-V3.2") - count("deepseek-ai/DeepSeek-V3");
+    assert_eq!(added % 61, 0);
+    let per_layer = added / 61;
+    let scales: u64 = indexer
+        .iter()
+        .filter(|t| matches!(t.name, "indexer.attn_q_b.weight" | "indexer.attn_k.weight"))
+        .map(|t| t.ne[0].div_ceil(128) * t.ne[1].div_ceil(128))
+        .sum::<u64>()
+        / 61;
+    assert_eq!(
+        685_396_921_376u64 - 684_531_386_000,
+        62 * (per_layer + scales),
+        "indexer {per_layer} + scales {scales} per layer"
+    );
+}

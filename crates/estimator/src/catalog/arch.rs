@@ -166,6 +166,11 @@ pub struct Mla {
     /// when the model has one.
     #[serde(default)]
     pub index_head_dim: Option<u64>,
+    /// Query heads of the sparse-attention indexer (`index_n_heads`, GGUF
+    /// `attention.indexer.head_count`), when the model has one: they size its weights, not
+    /// the cache.
+    #[serde(default)]
+    pub index_heads: Option<u64>,
     /// Rank of the compressed query (`q_lora_rank`); `None` = full-rank query projection.
     #[serde(default)]
     pub q_lora_rank: Option<u64>,
@@ -398,7 +403,7 @@ impl Arch {
         let g = self.global_attn.as_ref();
         // Each dimension bounded on its own: a sum of two hostile values could wrap to a small
         // one and pass.
-        let checks: [(&str, u64, u64); 20] = [
+        let checks: [(&str, u64, u64); 21] = [
             ("hidden size", self.hidden, MAX_HIDDEN),
             ("layers", u64::from(self.layers), 4096),
             ("attention heads", u64::from(self.heads), 1 << 16),
@@ -427,6 +432,11 @@ impl Arch {
             (
                 "indexer head",
                 m.and_then(|m| m.index_head_dim).unwrap_or(0),
+                1 << 16,
+            ),
+            (
+                "indexer heads",
+                m.and_then(|m| m.index_heads).unwrap_or(0),
                 1 << 16,
             ),
             (

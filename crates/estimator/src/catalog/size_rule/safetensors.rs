@@ -91,12 +91,13 @@ fn scheme_bytes(s: Scheme, cols: u64, rows: u64, experts: u64) -> u64 {
 /// Qwen3 (<https://huggingface.co/Qwen/Qwen3-8B-FP8>), DeepSeek-V3 and Kimi K2 (native FP8,
 /// <https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json>), MiniMax-M2
 /// (<https://huggingface.co/MiniMaxAI/MiniMax-M2/blob/main/config.json>), GLM-4.5
-/// (<https://huggingface.co/zai-org/GLM-4.5-FP8>).
+/// (<https://huggingface.co/zai-org/GLM-4.5-FP8>), DeepSeek-V3.2
+/// (<https://huggingface.co/deepseek-ai/DeepSeek-V3.2/blob/main/config.json>).
 fn block_fp8(a: &Arch) -> bool {
     a.model_type.starts_with("qwen3")
         || matches!(
             a.model_type.as_str(),
-            "deepseek_v3" | "kimi_k2" | "minimax_m2" | "glm4_moe"
+            "deepseek_v3" | "deepseek_v32" | "kimi_k2" | "minimax_m2" | "glm4_moe"
         )
 }
 
@@ -136,12 +137,21 @@ pub(super) fn checkpoint(a: &Arch, q: Quant, output: bool) -> Result<Computed, S
     let mlx = matches!(s, Scheme::Mlx(_));
     let mut total = 0u64;
     for t in tensors(a, output) {
-        let embedding = matches!(
+        // Left at 16 bits by a quantized checkpoint (an MLX one quantizes them too): the
+        // embeddings, the output matrix, the MTP block, and DeepSeek-V3.2's indexer weights
+        // projection, which its FP8 checkpoint keeps in BF16: the Hub's count for that
+        // checkpoint (685,396,921,376) exceeds V3's by 62 layers × (the indexer's 13,959,424
+        // weights + 824 FP8 block scales, the query and key projections' alone);
+        // tests/size_rule.rs holds it.
+        let kept = matches!(
             t.name,
-            "token_embd.weight" | "output.weight" | "per_layer_token_embd.weight"
+            "token_embd.weight"
+                | "output.weight"
+                | "per_layer_token_embd.weight"
+                | "indexer.proj.weight"
         ) || t.name.starts_with("nextn.");
         let linear = match t.kind {
-            Kind::Weight => !embedding || mlx,
+            Kind::Weight => !kept || mlx,
             Kind::Mxfp4Experts => true,
             _ => false,
         };

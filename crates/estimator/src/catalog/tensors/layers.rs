@@ -3,7 +3,7 @@
 
 use super::style::Style;
 use super::{Kind, List};
-use crate::catalog::{Arch, Block, Recurrent};
+use crate::catalog::{Arch, Block, Mla, Recurrent};
 
 /// Is layer `il` a full-attention layer (not recurrent)?
 fn is_attention(a: &Arch, il: u32) -> bool {
@@ -96,6 +96,22 @@ pub(super) fn layer(l: &mut List, a: &Arch, s: &Style, il: u32, mtp: bool) {
     }
 }
 
+/// The sparse-attention indexer of DeepSeek-V3.2 (`index_head_dim`, `index_n_heads`), as
+/// llama.cpp's deepseek2 loader creates it (src/llama-model.cpp, "DSA indexer"): a query
+/// up-projection from the compressed query, a key projection with its LayerNorm (weight and
+/// bias), and the per-head weights projection. Nothing without a query rank (the query comes
+/// from the compressed one).
+fn indexer(l: &mut List, a: &Arch, m: Mla) {
+    let (Some(d), Some(n), Some(r)) = (m.index_head_dim, m.index_heads, m.q_lora_rank) else {
+        return;
+    };
+    l.w("indexer.attn_q_b.weight", r, n.saturating_mul(d));
+    l.w("indexer.attn_k.weight", a.hidden, d);
+    l.v("indexer.k_norm.weight", d);
+    l.v("indexer.k_norm.bias", d);
+    l.w("indexer.proj.weight", a.hidden, n);
+}
+
 fn attention(l: &mut List, a: &Arch, s: &Style, il: u32) {
     let h = a.hidden;
     let heads = u64::from(a.heads);
@@ -126,6 +142,7 @@ fn attention(l: &mut List, a: &Arch, s: &Style, il: u32) {
             heads.saturating_mul(nope.saturating_add(v)),
         );
         l.w("attn_output.weight", heads.saturating_mul(v), h);
+        indexer(l, a, m);
         return;
     }
     let global = !a.is_swa(il);

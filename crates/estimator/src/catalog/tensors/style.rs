@@ -112,8 +112,9 @@ fn moe_style(model_type: &str, base: Style) -> Option<Style> {
             expert_bias: true,
             ..base
         },
-        // src/models/deepseek2.cpp (also Kimi K2 and GLM-4.7-Flash, converted as deepseek2).
-        "deepseek_v3" | "deepseek_v2" | "kimi_k2" | "glm4_moe_lite" => Style {
+        // src/models/deepseek2.cpp (also DeepSeek-V3.2, Kimi K2 and GLM-4.7-Flash, converted as
+        // deepseek2; V3.2's indexer tensors follow its `index_*` fields, layers.rs).
+        "deepseek_v3" | "deepseek_v32" | "deepseek_v2" | "kimi_k2" | "glm4_moe_lite" => Style {
             expert_bias: true,
             ..base
         },

@@ -180,6 +180,7 @@ fn mla(k: &Keys) -> Result<Option<Mla>, String> {
         kv_lora_rank,
         qk_rope_head_dim: k.need("rope.dimension_count")?,
         index_head_dim: k.key("attention.indexer.key_length"),
+        index_heads: k.key("attention.indexer.head_count"),
         q_lora_rank: k.key("attention.q_lora_rank"),
         v_head_dim: k.key("attention.value_length_mla"),
     }))

@@ -105,6 +105,7 @@ fn mla(c: &Value) -> Result<Option<Mla>, String> {
         kv_lora_rank,
         qk_rope_head_dim: need_count(c, "qk_rope_head_dim")?,
         index_head_dim: num("index_head_dim"),
+        index_heads: num("index_n_heads"),
         q_lora_rank: num("q_lora_rank"),
         v_head_dim: num("v_head_dim"),
     }))
