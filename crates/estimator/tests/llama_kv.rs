@@ -620,3 +620,25 @@ fn gemma_4_global_layers_of_their_own_shape_match_llama_cpp() {
         2 * (32768 * 10 * 8192 + 1024 * 50 * 16384)
     );
 }
+
+/// GLM-5 (`glm_moe_dsa`) carries DeepSeek-V3.2's indexer, but llama.cpp caches its key row for
+/// DeepSeek-V3.2 alone (`llama_kv_cache_dsa`, made for LLM_ARCH_DEEPSEEK32 in
+/// `llama_model::create_memory`; glm-dsa builds the deepseek2 graph over the plain latent
+/// cache): a GLM-5 cell is the latent and its rotary part only.
+#[test]
+fn glm_5s_cells_hold_no_indexer_row_in_llama_cpp() {
+    use fitcard_estimator::terms::kv::cell_bytes;
+    let cell = |id: &str| {
+        let (_, v) = catalog().variant(id).unwrap();
+        cell_bytes(&v.arch, KvDtype::F16, KvDtype::F16, 1)
+    };
+    assert_eq!(cell("zai-org/GLM-5"), 2 * (512 + 64));
+    assert_eq!(cell("deepseek-ai/DeepSeek-V3.2"), 2 * (512 + 64 + 128));
+    // vLLM's paged cache keeps the indexer's FP8 keys for GLM-5 too (its deepseek_v2 model
+    // runs the indexer).
+    let (_, glm) = catalog().variant("zai-org/GLM-5").unwrap();
+    let mut plain = glm.arch.clone();
+    plain.mla.as_mut().unwrap().index_head_dim = None;
+    let paged = |a: &Arch| fitcard_estimator::terms::kv::paged(a, 4096, 1, KvDtype::F16, 1, 4096).0;
+    assert!(paged(&glm.arch) > paged(&plain));
+}

@@ -232,6 +232,11 @@ const GROUPS_LEAVE_OUT: &[(&str, &str)] = &[
     ),
     ("qwen3_5", "the output-gate half of the gated q projection"),
     (
+        "glm_moe_dsa",
+        "the nextn block the checkpoint keeps after the main layers, and the sparse-attention \
+         indexer (which llama.cpp's glm-dsa graph does not run)",
+    ),
+    (
         "gemma3n",
         "altup, laurel and the per-layer input gates and projections",
     ),
@@ -392,5 +397,50 @@ fn deepseek_v32s_indexer_accounts_for_the_hub_count() {
         685_396_921_376u64 - 684_531_386_000,
         62 * (per_layer + scales),
         "indexer {per_layer} + scales {scales} per layer"
+    );
+}
+
+/// GLM-5's tensor list against the Hub's parameter counts, as the llmfit transcription lists
+/// them (<https://github.com/AlexsJones/llmfit/blob/a3e0eb27c57fe05298292f4c61699b9aed2824ea/llmfit-core/data/hf_models.json>):
+/// zai-org/GLM-5 753,864,139,008 (78 layers with DeepSeek-V3.2's indexer, and the nextn layer
+/// without a head of its own), and zai-org/GLM-5-FP8 753,910,024,032, whose excess is one F32
+/// scale per 128 × 128 block of every weight the FP8 rule quantizes (not the indexer's weights
+/// projection, not the nextn projection).
+#[test]
+fn glm_5s_tensor_list_accounts_for_the_hub_counts() {
+    use fitcard_estimator::catalog::tensors;
+    let list = tensors::tensors(&base().variant("zai-org/GLM-5").unwrap().1.arch, true);
+    let count: u64 = list.iter().map(|t| t.elements()).sum();
+    assert_eq!(count, 753_864_139_008);
+    assert!(!list.iter().any(|t| t.name == "nextn.embed_tokens.weight"));
+    let fp8 = size_rule::computed(
+        &base().variant("zai-org/GLM-5").unwrap().1.arch,
+        fitcard_estimator::Quant::FP8,
+        fitcard_estimator::catalog::quant::Container::Safetensors,
+        true,
+    )
+    .unwrap()
+    .bytes;
+    // FP8 bytes = 2 × every element − 1 × the quantized ones + 4 × their blocks; the Hub counts
+    // the blocks as parameters.
+    let blocks = 753_910_024_032u64 - 753_864_139_008;
+    assert_eq!(blocks, 45_885_024);
+    let quantized = 2 * count + 4 * blocks - fp8;
+    let kept: u64 = list
+        .iter()
+        .filter(|t| {
+            t.kind != tensors::Kind::Weight
+                || t.name.starts_with("nextn.")
+                || matches!(
+                    t.name,
+                    "token_embd.weight" | "output.weight" | "indexer.proj.weight"
+                )
+        })
+        .map(|t| t.elements())
+        .sum();
+    assert_eq!(
+        quantized + kept,
+        count,
+        "the rule quantizes every other weight"
     );
 }

@@ -92,12 +92,14 @@ fn scheme_bytes(s: Scheme, cols: u64, rows: u64, experts: u64) -> u64 {
 /// <https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json>), MiniMax-M2
 /// (<https://huggingface.co/MiniMaxAI/MiniMax-M2/blob/main/config.json>), GLM-4.5
 /// (<https://huggingface.co/zai-org/GLM-4.5-FP8>), DeepSeek-V3.2
-/// (<https://huggingface.co/deepseek-ai/DeepSeek-V3.2/blob/main/config.json>).
+/// (<https://huggingface.co/deepseek-ai/DeepSeek-V3.2/blob/main/config.json>), GLM-5
+/// (<https://huggingface.co/zai-org/GLM-5-FP8>: its Hub count exceeds the BF16 checkpoint's by
+/// exactly these blocks, tests/size_rule.rs).
 fn block_fp8(a: &Arch) -> bool {
     a.model_type.starts_with("qwen3")
         || matches!(
             a.model_type.as_str(),
-            "deepseek_v3" | "deepseek_v32" | "kimi_k2" | "minimax_m2" | "glm4_moe"
+            "deepseek_v3" | "deepseek_v32" | "kimi_k2" | "minimax_m2" | "glm4_moe" | "glm_moe_dsa"
         )
 }
 

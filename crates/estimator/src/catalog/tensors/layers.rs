@@ -85,14 +85,16 @@ pub(super) fn layer(l: &mut List, a: &Arch, s: &Style, il: u32, mtp: bool) {
         }
     }
     if mtp {
-        // GLM-4.5's nextn block (src/models/glm4-moe.cpp): the projection of [embedding; hidden],
-        // its norms, and its own embedding and output head.
+        // GLM's nextn block (src/models/glm4-moe.cpp): the projection of [embedding; hidden],
+        // its norms, and (GLM-4.5) its own embedding and output head.
         l.w("nextn.eh_proj.weight", 2u64.saturating_mul(h), h);
         l.v("nextn.enorm.weight", h);
         l.v("nextn.hnorm.weight", h);
         l.v("nextn.shared_head_norm.weight", h);
-        l.w("nextn.embed_tokens.weight", h, a.vocab);
-        l.w("nextn.shared_head_head.weight", h, a.vocab);
+        if s.mtp_head {
+            l.w("nextn.embed_tokens.weight", h, a.vocab);
+            l.w("nextn.shared_head_head.weight", h, a.vocab);
+        }
     }
 }
 

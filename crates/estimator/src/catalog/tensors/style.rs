@@ -29,6 +29,10 @@ pub(super) struct Style {
     pub(super) gated_q: bool,
     /// Multi-token-prediction blocks the GGUF keeps after the main stack (GLM-4.5's `nextn`).
     pub(super) mtp_layers: u32,
+    /// The `nextn` block stores an embedding and an output head of its own (GLM-4.5; GLM-5's
+    /// shares the model's, as the Hub's parameter count of its checkpoint shows:
+    /// tests/size_rule.rs).
+    pub(super) mtp_head: bool,
     /// Gated DeltaNet layers named as llama.cpp's qwen35 loader names them (`attn_qkv`,
     /// `attn_gate`, `ssm_alpha`, `ssm_beta`) rather than qwen3next's (`ssm_in`, `ssm_ba`).
     pub(super) qwen35_names: bool,
@@ -122,6 +126,16 @@ fn moe_style(model_type: &str, base: Style) -> Option<Style> {
         // (`num_nextn_predict_layers: 1`, https://huggingface.co/zai-org/GLM-4.5/blob/main/config.json).
         "glm4_moe" => Style {
             qkv_bias: true,
+            expert_bias: true,
+            mtp_layers: 1,
+            mtp_head: true,
+            ..base
+        },
+        // GLM-5 (`glm_moe_dsa`, llama.cpp's glm-dsa, which builds the deepseek2 graph): latent
+        // attention with DeepSeek-V3.2's indexer (layers.rs), exp_probs_b, and the nextn block of
+        // `num_nextn_predict_layers: 1`
+        // (https://huggingface.co/zai-org/GLM-5/blob/main/config.json) without a head of its own.
+        "glm_moe_dsa" => Style {
             expert_bias: true,
             mtp_layers: 1,
             ..base

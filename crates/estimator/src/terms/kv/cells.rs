@@ -20,17 +20,28 @@ pub fn cell_bytes(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64) -> u64 {
 pub(super) fn cell(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64, paged: bool) -> u64 {
     if let Some(m) = arch.mla {
         let latent = k.row_bytes(m.kv_lora_rank.saturating_add(m.qk_rope_head_dim));
-        let index = m.index_head_dim.map_or(0, |d| {
-            if paged {
-                d.saturating_add(d.div_ceil(128).saturating_mul(4))
-            } else {
-                k.row_bytes(d)
-            }
-        });
+        let index = m
+            .index_head_dim
+            .filter(|_| paged || unpaged_indexer(arch))
+            .map_or(0, |d| {
+                if paged {
+                    d.saturating_add(d.div_ceil(128).saturating_mul(4))
+                } else {
+                    k.row_bytes(d)
+                }
+            });
         return latent.saturating_add(index);
     }
     let n = kv_heads.saturating_mul(arch.head_dim);
     k.row_bytes(n).saturating_add(v.row_bytes(n))
+}
+
+/// Does an unpaged allocator (llama.cpp's; transformers' and mlx-lm's follow it here) cache the
+/// indexer's key row? llama.cpp makes its DSA cache (`llama_kv_cache_dsa`) for DeepSeek-V3.2
+/// only; GLM-5 (`glm_moe_dsa`, GGUF `glm-dsa`) runs the deepseek2 graph over the plain latent
+/// cache, its indexer weights loaded but unused (src/llama-model.cpp, `create_memory`).
+fn unpaged_indexer(arch: &Arch) -> bool {
+    !matches!(arch.model_type.as_str(), "glm_moe_dsa" | "glm-dsa")
 }
 
 /// KV heads one of `tp` tensor-parallel cards holds: split, replicated when fewer than the
