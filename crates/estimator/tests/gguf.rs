@@ -526,4 +526,7 @@ fn lfm2_header_reads_as_short_convolutions() {
     assert_eq!(m.arch.recurrent, v.arch.recurrent);
     let e = to_variant(&parse(&header("lfm3")).unwrap(), "x.gguf", Bytes(1)).unwrap_err();
     assert!(e.contains("lfm3") && e.contains("not modelled yet"), "{e}");
+    // DeepSeek-V4 (llama.cpp's deepseek4) is refused by name whatever its keys say.
+    let e = to_variant(&parse(&header("deepseek4")).unwrap(), "v4.gguf", Bytes(1)).unwrap_err();
+    assert!(e.contains("deepseek4") && e.contains("DeepSeek-V4"), "{e}");
 }

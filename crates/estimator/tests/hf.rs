@@ -530,3 +530,26 @@ fn lfm2_moe_configs_read_as_short_convolutions_with_experts() {
     c["num_dense_layers"] = json!(0);
     assert_eq!(arch_of(&c, "test").unwrap().moe, None);
 }
+
+/// DeepSeek-V4 is refused by name, not read as the plain attention its generic fields suggest
+/// (one KV head of 512, a 128-token window): its compressed sparse attention is not modelled.
+/// Fields from https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash/blob/main/config.json.
+#[test]
+fn deepseek_v4_is_refused_by_name() {
+    let v4 = json!({"model_type": "deepseek_v4", "hidden_size": 4096, "num_hidden_layers": 43,
+        "num_attention_heads": 64, "num_key_value_heads": 1, "head_dim": 512,
+        "vocab_size": 129280, "sliding_window": 128, "q_lora_rank": 1024,
+        "index_head_dim": 128, "index_n_heads": 64, "n_routed_experts": 256,
+        "num_experts_per_tok": 6, "moe_intermediate_size": 2048,
+        "max_position_embeddings": 1048576});
+    let e = arch_of(&v4, "test").unwrap_err();
+    assert!(
+        e.contains("DeepSeek-V4") && e.contains("not modelled"),
+        "{e}"
+    );
+    assert!(!e.contains('\n'));
+    // The same fields under another name read.
+    let mut other = v4.clone();
+    other["model_type"] = json!("deepseek_v3");
+    assert!(arch_of(&other, "test").is_ok());
+}

@@ -289,6 +289,22 @@ impl Yarn {
 /// The widest hidden size [`Arch::absurd`] allows (the widest published model's is 16,384).
 pub const MAX_HIDDEN: u64 = 1 << 20;
 
+/// Why an architecture the readers know by name is not estimated: its memory follows rules
+/// this estimator does not implement yet, so the generic fields would give a wrong answer.
+/// `model_type` is the config's (`deepseek_v4`) or the GGUF's (`deepseek4`).
+pub fn not_modelled(model_type: &str) -> Option<&'static str> {
+    match model_type {
+        // https://huggingface.co/deepseek-ai/DeepSeek-V4-Flash/blob/main/config.json:
+        // `compress_ratios`, `hc_mult`, `o_lora_rank`, `num_hash_layers`.
+        "deepseek_v4" | "deepseek4" => Some(
+            "DeepSeek-V4's compressed sparse attention (per-layer KV compression with its own \
+             compressor state, an indexer over the compressed blocks, hyper-connections) is not \
+             modelled yet",
+        ),
+        _ => None,
+    }
+}
+
 /// The one constructor of the two readers of model files ([`crate::readers::gguf`],
 /// [`crate::readers::hf`]): a reader starts from [`Arch::read`], sets what its file says (through
 /// the `set_` steps where a value needs a rule), and ends with [`Arch::checked`].

@@ -69,6 +69,9 @@ pub(super) fn arch_of(h: &Header, file: &str) -> Result<(Arch, GgmlType), String
         h,
         arch: arch_name(h)?,
     };
+    if let Some(why) = crate::catalog::not_modelled(k.arch) {
+        return Err(format!("{}: {why}", k.arch));
+    }
     let mut arch = attention(&k)?;
     let pattern = k.per_layer("attention.sliding_window_pattern", arch.layers);
     global_layers(&k, &mut arch, pattern);

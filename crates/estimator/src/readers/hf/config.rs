@@ -15,6 +15,9 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         config
     };
     let num = |k: &str| c[k].as_u64();
+    if let Some(why) = crate::catalog::not_modelled(c["model_type"].as_str().unwrap_or_default()) {
+        return Err(format!("config.json: {why}"));
+    }
     let mut arch = attention(c)?;
     arch.vocab = need_count(c, "vocab_size")?;
     arch.set_context(num("max_position_embeddings"))
