@@ -131,13 +131,28 @@ mod tests {
                 .iter()
                 .flat_map(|f| &f.variants)
                 .flat_map(|v| &v.formats)
-                .filter(|f| f.repo == "\u{1}" || f.file == "\u{1}")
+                .filter(|f| {
+                    f.repo == "\u{1}"
+                        || f.file == "\u{1}"
+                        || f.repo == "\u{2}"
+                        || f.repo.ends_with('\u{3}')
+                })
                 .count()
         };
         assert!(
             marks(&small) > 300,
             "most repos and files are written short"
         );
+        // The variant's own repo, and a GGUF repo named after the variant, are written short.
+        let own = |c: &Catalog, m: &str| {
+            c.families
+                .iter()
+                .flat_map(|f| &f.variants)
+                .flat_map(|v| &v.formats)
+                .filter(|f| f.repo.ends_with(m))
+                .count()
+        };
+        assert!(own(&small, "\u{2}") > 50 && own(&small, "/\u{3}") > 50);
         let mut back = small.clone();
         back.expand_files();
         assert_eq!(marks(&back), 0);

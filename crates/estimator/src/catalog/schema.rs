@@ -309,6 +309,47 @@ impl std::fmt::Display for MeasuredSpeed {
 /// control character.
 const SAME: &str = "\u{1}";
 
+/// A format's `repo` in the page's postcard catalog when it is the variant's own id (a vendor
+/// checkpoint), and the name part of `{publisher}/{variant name}-GGUF` (a GGUF repo named after
+/// the variant): written by [`Catalog::compact_files`], read back by [`Catalog::expand_files`].
+/// The whole catalog is 0.9 KB gzip smaller for them (measured 2026-12-05: 15,475 → 14,590 B).
+const OWN: &str = "\u{2}";
+const NAMED: &str = "\u{3}";
+
+/// `repo` in its compact form for variant `id` (one of [`OWN`], `{publisher}/`[`NAMED`], or
+/// as it is).
+fn compact_repo(repo: &str, id: &str) -> String {
+    if repo == id {
+        return OWN.into();
+    }
+    let name = id.rsplit('/').next().unwrap_or(id);
+    let gguf = repo.strip_suffix("-GGUF").unwrap_or_default();
+    match gguf.strip_suffix(name) {
+        Some(publisher) if publisher.ends_with('/') => {
+            let mut s = publisher.to_string();
+            s.push_str(NAMED);
+            s
+        }
+        _ => repo.into(),
+    }
+}
+
+/// [`compact_repo`] undone.
+fn expand_repo(repo: &str, id: &str) -> String {
+    if repo == OWN {
+        return id.into();
+    }
+    match repo.strip_suffix(NAMED) {
+        Some(publisher) => {
+            let mut s = publisher.to_string();
+            s.push_str(id.rsplit('/').next().unwrap_or(id));
+            s.push_str("-GGUF");
+            s
+        }
+        None => repo.into(),
+    }
+}
+
 /// The file name the compact form leaves out for `repo`'s `quant`.
 fn usual_gguf(repo: &str, quant: Quant) -> String {
     let name = repo.rsplit('/').next().unwrap_or(repo);
@@ -333,6 +374,7 @@ impl Catalog {
                     f.repo = SAME.into();
                 } else {
                     prev = Some(f.repo.clone());
+                    f.repo = compact_repo(&f.repo, &v.id);
                 }
             }
         }
@@ -347,6 +389,7 @@ impl Catalog {
                 if f.repo == SAME {
                     f.repo = prev.clone();
                 } else {
+                    f.repo = expand_repo(&f.repo, &v.id);
                     prev = f.repo.clone();
                 }
                 if f.file == SAME {

@@ -129,8 +129,12 @@ pub enum NoticeKey {
 impl NoticeKey {
     /// `key` as written in a query: the decoder's key of that name, else an unknown one.
     pub fn of(key: &str) -> NoticeKey {
-        key.parse()
-            .map_or_else(|()| NoticeKey::Unknown(super::clean(key)), NoticeKey::Known)
+        // A search of `ALL` rather than `FromStr`'s match: the page links one table of the
+        // names, not two.
+        Key::ALL.iter().find(|k| k.id() == key).map_or_else(
+            || NoticeKey::Unknown(super::clean(key)),
+            |&k| NoticeKey::Known(k),
+        )
     }
 
     /// The key as the query writes it; empty for the summary.
