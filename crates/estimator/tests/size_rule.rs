@@ -444,3 +444,21 @@ fn glm_5s_tensor_list_accounts_for_the_hub_counts() {
         "the rule quantizes every other weight"
     );
 }
+
+/// Olmo 3's tensor lists (OLMo 2's post-norm block, q/k norms over the projection) against
+/// the Hub's parameter counts as the llmfit transcription lists them
+/// (<https://github.com/AlexsJones/llmfit/blob/a3e0eb27c57fe05298292f4c61699b9aed2824ea/llmfit-core/data/hf_models.json>):
+/// Olmo-3.1-32B-Think 32,233,522,176, and the 7B's base allenai/Olmo-3-1025-7B 7,298,011,136
+/// (the Think release lists 528,384 fewer, which the catalog row's source names).
+#[test]
+fn olmo_3s_tensor_lists_reproduce_the_hub_counts() {
+    use fitcard_estimator::catalog::tensors;
+    let count = |id: &str| -> u64 {
+        tensors::tensors(&base().variant(id).unwrap().1.arch, true)
+            .iter()
+            .map(|t| t.elements())
+            .sum()
+    };
+    assert_eq!(count("allenai/Olmo-3.1-32B-Think"), 32_233_522_176);
+    assert_eq!(count("allenai/Olmo-3-7B-Think"), 7_298_011_136);
+}

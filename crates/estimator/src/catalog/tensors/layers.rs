@@ -28,7 +28,8 @@ pub(super) fn layer(l: &mut List, a: &Arch, s: &Style, il: u32, mtp: bool) {
     }
     let h = a.hidden;
     match a.model_type.as_str() {
-        "olmo2" => {
+        // Olmo 3 is OLMo 2's block with sliding-window layers (src/models/olmo2.cpp builds both).
+        "olmo2" | "olmo3" => {
             l.v("post_attention_norm.weight", h);
             l.v("post_ffw_norm.weight", h);
         }

@@ -71,8 +71,9 @@ fn dense_style(model_type: &str, base: Style) -> Option<Style> {
             qk_norm_head: true,
             ..base
         },
-        // src/models/olmo2.cpp: attn_q_norm {n_embd}, attn_k_norm {n_embd_k_gqa}; two post-norms.
-        "olmo2" => Style {
+        // src/models/olmo2.cpp: attn_q_norm {n_embd}, attn_k_norm {n_embd_k_gqa}; two post-norms
+        // (Olmo 3 too: the same graph with sliding-window layers).
+        "olmo2" | "olmo3" => Style {
             qk_norm_full: true,
             ..base
         },
