@@ -382,6 +382,34 @@ fn a_nemotron_h_config_reads_as_the_catalog_architecture() {
     let mut long = c.clone();
     long["hybrid_override_pattern"] = json!("M".repeat(100_000));
     assert!(arch_of(&long, "test").is_err());
+    // The later configs list the blocks by name instead (`layers_block_type`, as in NVIDIA's
+    // Nemotron 3.5 Lightning 30B-A3B config, whole in
+    // https://github.com/ai-dynamo/aiconfigurator/blob/095f58a51c4ca8e61b66ec108d86f223f8d559ce/aic-core/src/aiconfigurator_core/model_configs/nvidia--NVIDIA-Nemotron-3.5-Lightning-30B-A3B-NVFP4_config.json):
+    // the same architecture, and a kind it does not name is refused.
+    let letters = c["hybrid_override_pattern"].as_str().unwrap().to_string();
+    let names: Vec<&str> = letters
+        .chars()
+        .map(|l| match l {
+            'M' => "mamba",
+            'E' => "moe",
+            '*' => "attention",
+            _ => "mlp",
+        })
+        .collect();
+    let mut listed = c.clone();
+    listed
+        .as_object_mut()
+        .unwrap()
+        .remove("hybrid_override_pattern");
+    listed["layers_block_type"] = json!(names);
+    let b = arch_of(&listed, "test").unwrap();
+    assert_eq!(
+        (&b.blocks, &b.recurrent, &b.moe),
+        (&a.blocks, &a.recurrent, &a.moe)
+    );
+    listed["layers_block_type"][3] = json!("hyper");
+    let e = arch_of(&listed, "test").unwrap_err();
+    assert!(e.contains("hyper") && e.contains("not modelled"), "{e}");
 }
 
 /// A sharded checkpoint's index: its shards once each (names unescaped), its tensor count and

@@ -219,7 +219,7 @@ fn recurrent_of(c: &Value, layers: u32) -> Result<Option<Recurrent>, String> {
             crate::inputs::quote(other)
         ));
     }
-    if !c["hybrid_override_pattern"].is_null() {
+    if !c["hybrid_override_pattern"].is_null() || !c["layers_block_type"].is_null() {
         return Ok(None); // [`blocks_of`]
     }
     let attention_where = |kinds: &[&str]| -> Vec<u32> {
@@ -345,6 +345,33 @@ fn lfm2_ffn(c: &Value) -> Result<u64, String> {
     Ok(width.div_ceil(multiple).saturating_mul(multiple))
 }
 
+/// Nemotron-H's layer pattern: `hybrid_override_pattern` as written, or the per-layer
+/// `layers_block_type` list the later configs write instead (`mamba`, `moe`, `attention`,
+/// `mlp`: https://huggingface.co/nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16 and its successors
+/// in transformers 5's NemotronHConfig) in the same letters. `None` for a config with neither.
+fn block_pattern(c: &Value) -> Result<Option<String>, String> {
+    match (&c["hybrid_override_pattern"], &c["layers_block_type"]) {
+        (Value::String(p), _) => Ok(Some(p.clone())),
+        (Value::Null, Value::Array(kinds)) => kinds
+            .iter()
+            .take(100_001)
+            .map(|k| match k.as_str() {
+                Some("mamba") => Ok('M'),
+                Some("moe") => Ok('E'),
+                Some("attention") => Ok('*'),
+                Some("mlp") => Ok('-'),
+                _ => Err(format!(
+                    "config.json: layer kind {} is not modelled yet",
+                    crate::inputs::quote(&k.to_string())
+                )),
+            })
+            .collect::<Result<String, String>>()
+            .map(Some),
+        (Value::Null, Value::Null) => Ok(None),
+        _ => Err("config.json: hybrid_override_pattern is not a string".into()),
+    }
+}
+
 /// Nemotron-H (`hybrid_override_pattern`): each layer ONE block, `M` a Mamba-2 mixer of
 /// `mamba_num_heads × mamba_head_dim` (`n_groups` groups, state `ssm_state_size`, kernel
 /// `conv_kernel`), `*` attention, `-` an MLP of `intermediate_size`, `E` the experts with a
@@ -353,12 +380,10 @@ fn lfm2_ffn(c: &Value) -> Result<u64, String> {
 /// these keys: vllm/model_executor/models/nemotron_h.py). Err for a pattern that is not one
 /// letter per layer of the four, or per-layer MLP widths that differ.
 fn blocks_of(c: &Value, arch: &mut Arch) -> Result<(), String> {
-    let p = match &c["hybrid_override_pattern"] {
-        Value::Null => return Ok(()),
-        Value::String(p) => p,
-        _ => return Err("config.json: hybrid_override_pattern is not a string".into()),
+    let Some(p) = block_pattern(c)? else {
+        return Ok(());
     };
-    let blocks = Blocks::parse(p, arch.layers).map_err(|e| format!("config.json: {e}"))?;
+    let blocks = Blocks::parse(&p, arch.layers).map_err(|e| format!("config.json: {e}"))?;
     let need = |k: &str| need_count(c, k);
     let v_heads = need("mamba_num_heads")?;
     arch.recurrent = Some(Recurrent {
