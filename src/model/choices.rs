@@ -107,6 +107,11 @@ pub fn formats(v: &'static Variant, engine: Engine) -> Vec<&'static Format> {
         .collect()
 }
 
+/// Does `engine` load any file of `v` (a format in its container)?
+pub fn loads(v: &Variant, engine: Engine) -> bool {
+    v.formats.iter().any(|f| f.container == engine.container())
+}
+
 /// Slider position of `quant` among [`formats`] (0 when absent).
 pub fn format_pos(v: &'static Variant, engine: Engine, quant: Quant) -> usize {
     formats(v, engine)

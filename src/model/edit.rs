@@ -5,7 +5,7 @@
 //! here computes a memory number; choosing a variant on a family change asks the estimator.
 //! Every bound comes from [`limits`], the permalink's own.
 
-use super::choices::{family_of, formats, pool_gib, variants};
+use super::choices::{family_of, formats, loads, pool_gib, variants};
 use fitcard_estimator::catalog::{catalog, Family, Variant};
 use fitcard_estimator::inputs::permalink::normalize;
 use fitcard_estimator::inputs::{limits, GradCkpt, Key, Method, Optim, TargetModule, Trainer};
@@ -194,15 +194,11 @@ fn switch_family(i: &mut Inputs, id: &str, notes: &mut Vec<Notice>) {
     }
     // An engine that cannot load any file of the new family gives way to one that can (a
     // family published as GGUF only runs on llama.cpp).
-    let loads = |e: Engine| {
-        f.variants
-            .iter()
-            .any(|v| v.formats.iter().any(|x| x.container == e.container()))
-    };
-    if !loads(i.engine) {
+    let any_loads = |e: Engine| f.variants.iter().any(|v| loads(v, e));
+    if !any_loads(i.engine) {
         if let Some(e) = [Engine::LlamaCpp, Engine::Vllm]
             .into_iter()
-            .find(|&e| loads(e))
+            .find(|&e| any_loads(e))
         {
             notes.push(Notice {
                 key: Key::Engine.into(),
@@ -337,14 +333,10 @@ fn open(i: &mut Inputs, model: String, quant: Option<Quant>, notes: &mut Vec<Not
 fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
     // Only the variants with a file the engine loads (a family can mix GGUF-only variants
     // with ones the vendor ships as safetensors).
-    let loads = |v: &&'static Variant| {
-        v.formats
-            .iter()
-            .any(|x| x.container == i.engine.container())
-    };
+    let loadable = |v: &&'static Variant| loads(v, i.engine);
     f.variants
         .iter()
-        .filter(loads)
+        .filter(loadable)
         .find(|v| {
             let mut t = i.clone();
             t.model.clone_from(&v.id);
@@ -359,7 +351,7 @@ fn pick_variant(i: &Inputs, f: &'static Family) -> &'static Variant {
                 Mode::Train => false,
             }
         })
-        .or_else(|| f.variants.iter().rfind(loads))
+        .or_else(|| f.variants.iter().rfind(loadable))
         .or_else(|| f.variants.last())
         .expect("a catalog family has variants")
 }
