@@ -153,10 +153,16 @@ impl IdParts {
             // Full marks for the same size, less the further apart (8× apart: about a third).
             score += 3.0 * (a.min(b) / a.max(b)).sqrt();
         }
+        // Shared as multisets: a word counts as often as both names write it
+        // (`gemma-2-2b-jpn-it` shares two `2`s with `gemma-2-2b-it`, one with `gemma-2b-it`).
+        let mut left: Vec<&String> = theirs.tokens.iter().collect();
         let shared = self
             .tokens
             .iter()
-            .filter(|t| theirs.tokens.contains(t))
+            .filter(|t| {
+                let at = left.iter().position(|u| u == t);
+                at.map(|k| left.swap_remove(k)).is_some()
+            })
             .count();
         let union = self.tokens.len() + theirs.tokens.len() - shared;
         if union > 0 {
