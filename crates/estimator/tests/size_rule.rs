@@ -462,3 +462,21 @@ fn olmo_3s_tensor_lists_reproduce_the_hub_counts() {
     assert_eq!(count("allenai/Olmo-3.1-32B-Think"), 32_233_522_176);
     assert_eq!(count("allenai/Olmo-3-7B-Think"), 7_298_011_136);
 }
+
+/// Gemma's (the first release) tensor lists, tied embeddings stored once, against the Hub's
+/// parameter counts of the 1.1 releases of the same shapes as the llmfit transcription lists
+/// them (<https://github.com/AlexsJones/llmfit/blob/a3e0eb27c57fe05298292f4c61699b9aed2824ea/llmfit-core/data/hf_models.json>):
+/// google/gemma-1.1-7b-it 8,537,680,896 and google/gemma-1.1-2b-it 2,506,172,416.
+#[test]
+fn gemmas_tensor_lists_reproduce_the_hub_counts() {
+    use fitcard_estimator::catalog::tensors;
+    let count = |id: &str| -> u64 {
+        let arch = &base().variant(id).unwrap().1.arch;
+        tensors::tensors(arch, !arch.tied_embeddings)
+            .iter()
+            .map(|t| t.elements())
+            .sum()
+    };
+    assert_eq!(count("google/gemma-7b-it"), 8_537_680_896);
+    assert_eq!(count("google/gemma-2b-it"), 2_506_172_416);
+}
