@@ -154,3 +154,28 @@ fn the_tensor_lists_reproduce_the_published_parameter_counts() {
         .any(|n| n.contains("gate_exps") || n.contains("gate_shexp")));
     assert!(names.contains(&"exp_probs_b.bias") && names.contains(&"ffn_up_shexp.weight"));
 }
+
+/// Nemotron 3 Ultra 550B-A55B (its config lists the blocks by name): 48 Mamba-2, 12 attention
+/// and 48 MoE layers; the 12 attention layers of 2 KV heads × 128 hold 1,024 B of f16 K + V per
+/// cell each; each Mamba-2 layer of d_inner 16,384 (256 heads × 64), 8 groups, d_state 128,
+/// d_conv 4 keeps (3 × (16,384 + 2 × 8 × 128) + 128 × 16,384) × 4 B = 8,609,792 B per sequence.
+#[test]
+fn nemotron_3_ultra_kv_and_state_by_hand() {
+    let a = arch("nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16");
+    let b = a.blocks.as_ref().expect("a block pattern");
+    assert_eq!(
+        (
+            b.count(Block::Mamba2),
+            b.count(Block::Attention),
+            b.count(Block::Moe)
+        ),
+        (48, 12, 48)
+    );
+    assert_eq!(a.kv_owning_layers(), 12);
+    assert_eq!(state_bytes(a, 4), 48 * 8_609_792);
+    let got = llama(a, &LlamaParams::new(8192, 1, true, KvDtype::F16));
+    assert_eq!(
+        (got.bytes.get(), got.global_layers, got.state.get()),
+        (12 * 8192 * 1024 + 48 * 8_609_792, 12, 48 * 8_609_792)
+    );
+}
