@@ -27,6 +27,16 @@ fn arch(id: &str) -> &'static Arch {
     &catalog().variant(id).expect("catalog model").1.arch
 }
 
+/// The layers of each block kind `a`'s pattern holds: (Mamba-2, attention, MoE).
+fn mamba_attention_moe(a: &Arch) -> (u32, u32, u32) {
+    let b = a.blocks.as_ref().expect("a block pattern");
+    (
+        b.count(Block::Mamba2),
+        b.count(Block::Attention),
+        b.count(Block::Moe),
+    )
+}
+
 const NANO3: &str = "nvidia/NVIDIA-Nemotron-3-Nano-30B-A3B-BF16";
 const NANO2: &str = "nvidia/NVIDIA-Nemotron-Nano-9B-v2";
 
@@ -37,15 +47,7 @@ const NANO2: &str = "nvidia/NVIDIA-Nemotron-Nano-9B-v2";
 #[test]
 fn nemotron_3_nano_kv_and_state_match_llama_cpp() {
     let a = arch(NANO3);
-    let b = a.blocks.as_ref().expect("a block pattern");
-    assert_eq!(
-        (
-            b.count(Block::Mamba2),
-            b.count(Block::Attention),
-            b.count(Block::Moe)
-        ),
-        (23, 6, 23)
-    );
+    assert_eq!(mamba_attention_moe(a), (23, 6, 23));
     assert_eq!(a.kv_owning_layers(), 6);
     let state = 23 * 2_170_880u64;
     assert_eq!(state_bytes(a, 4), state);
@@ -162,15 +164,7 @@ fn the_tensor_lists_reproduce_the_published_parameter_counts() {
 #[test]
 fn nemotron_3_ultra_kv_and_state_by_hand() {
     let a = arch("nvidia/NVIDIA-Nemotron-3-Ultra-550B-A55B-BF16");
-    let b = a.blocks.as_ref().expect("a block pattern");
-    assert_eq!(
-        (
-            b.count(Block::Mamba2),
-            b.count(Block::Attention),
-            b.count(Block::Moe)
-        ),
-        (48, 12, 48)
-    );
+    assert_eq!(mamba_attention_moe(a), (48, 12, 48));
     assert_eq!(a.kv_owning_layers(), 12);
     assert_eq!(state_bytes(a, 4), 48 * 8_609_792);
     let got = llama(a, &LlamaParams::new(8192, 1, true, KvDtype::F16));

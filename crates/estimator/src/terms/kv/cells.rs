@@ -37,8 +37,8 @@ pub(super) fn cell(arch: &Arch, k: KvDtype, v: KvDtype, kv_heads: u64, paged: bo
 }
 
 /// Does an unpaged allocator cache the indexer's key row? Read from llama.cpp (transformers and
-/// mlx-lm are counted the same way, unmeasured for these models). llama.cpp makes its DSA cache (`llama_kv_cache_dsa`) for DeepSeek-V3.2
-/// only; GLM-5 (`glm_moe_dsa`, GGUF `glm-dsa`) runs the deepseek2 graph over the plain latent
+/// mlx-lm are counted the same way, unmeasured for these models). llama.cpp makes its DSA cache
+/// (`llama_kv_cache_dsa`) for DeepSeek-V3.2 only; GLM-5 (`glm_moe_dsa`, GGUF `glm-dsa`) runs the deepseek2 graph over the plain latent
 /// cache, its indexer weights loaded but unused (src/llama-model.cpp, `create_memory`).
 fn unpaged_indexer(arch: &Arch) -> bool {
     !matches!(arch.model_type.as_str(), "glm_moe_dsa" | "glm-dsa")
