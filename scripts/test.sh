@@ -39,12 +39,15 @@ step "end-to-end tests: tests/e2e against dist/"
 (cd tests/e2e && FITCARD_DIST="$FITCARD_ROOT/dist" node --test)
 timed
 
-step "Hub import: a build pointed at the local fixture Hub (target/dist-hub), tests/e2e/import.test.mjs"
+step "Hub import: a build pointed at the stand-in Hub (crates/standin; target/dist-hub), tests/e2e/import.test.mjs"
 # The ports must equal HUB_PORT and CDN_PORT in tests/e2e/import.test.mjs (the importer reads
-# answers from the Hub and its file hosts only); a short timeout for its slow answers.
+# answers from the Hub and its file hosts only); a short timeout for its slow answers. The
+# stand-in is the one the CLI's tests start (its binary, built here).
+cargo build -q -p fitcard-standin
 FITCARD_HUB="http://127.0.0.1:47831" FITCARD_HUB_CDN="http://127.0.0.1:47832" FITCARD_IMPORT_TIMEOUT_MS=4000 \
   trunk build --release=true --dist target/dist-hub
-(cd tests/e2e && FITCARD_HUB_DIST="$FITCARD_ROOT/target/dist-hub" node --test import.test.mjs)
+(cd tests/e2e && FITCARD_HUB_DIST="$FITCARD_ROOT/target/dist-hub" \
+  FITCARD_STANDIN="$FITCARD_ROOT/target/debug/fitcard-standin" node --test import.test.mjs)
 timed
 
 step "size report"

@@ -1,9 +1,9 @@
-//! The importer's requests: one GET (with a single closed `Range` when asked; no other header
-//! is sent, so the browser needs no preflight), read from a stream that is cancelled once
-//! enough has arrived, each step within a timeout, and answered by the Hub and its file hosts
-//! only (the estimator reader's [`Transport`]); the import under way, which a new one or the
-//! page's `cancel` aborts; and files on the visitor's disk ([`Files`]). Every failure is one
-//! line.
+//! The importer's requests, through gloo-net: one GET (with a single closed `Range` when asked;
+//! no other header is sent, so the browser needs no preflight), read from a stream that is
+//! cancelled once enough has arrived, each step within a timeout, and answered by the Hub and
+//! its file hosts only (the estimator reader's [`Transport`]); the import under way, which a new
+//! one or the page's `cancel` aborts; and files on the visitor's disk ([`Files`]). Every failure
+//! is one line.
 
 use super::abi::prop;
 use crate::model::hub;
@@ -106,21 +106,32 @@ pub(super) async fn get(
     range: Option<u64>,
     limit: usize,
 ) -> Result<(u16, Vec<u8>), String> {
-    let init = web_sys::RequestInit::new();
+    // gloo-net joins a URL's own query and its builder's with `&`, leaving `?q&` when the
+    // builder has none: the query goes through the builder instead.
+    let (path, query) = url.split_once('?').unwrap_or((url, ""));
+    let pairs = query
+        .split('&')
+        .filter(|p| !p.is_empty())
+        .map(|p| p.split_once('=').unwrap_or((p, "")));
+    let mut req = gloo_net::http::Request::get(path)
+        .query(pairs)
+        .abort_signal(signal().as_ref());
     if let Some(n) = range {
-        let h = web_sys::Headers::new().map_err(|_| "the browser refused a request".to_string())?;
-        let _ = h.set("Range", &format!("bytes=0-{}", n.saturating_sub(1)));
-        init.set_headers(&h);
+        req = req.header("Range", &format!("bytes=0-{}", n.saturating_sub(1)));
     }
-    init.set_signal(signal().as_ref());
-    let req = web_sys::Request::new_with_str_and_init(url, &init)
-        .map_err(|_| "the browser refused a request".to_string())?;
-    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let resp: web_sys::Response = within(scope.fetch_with_request(&req), || {
-        "the Hugging Face Hub could not be reached (offline, or blocked)".to_string()
-    })
-    .await?
-    .unchecked_into();
+    let sent = async move {
+        req.send()
+            .await
+            .map(|r| JsValue::from(web_sys::Response::from(r)))
+            .map_err(|_| JsValue::NULL)
+    };
+    let resp: gloo_net::http::Response = web_sys::Response::from(
+        within(wasm_bindgen_futures::future_to_promise(sent), || {
+            "the Hugging Face Hub could not be reached (offline, or blocked)".to_string()
+        })
+        .await?,
+    )
+    .into();
     // The page's policy reads only the Hub and its file hosts (connect-src); a worker's fetch
     // follows redirects wherever they lead, so where the answer came from is checked here.
     let from = resp.url();
@@ -137,7 +148,7 @@ pub(super) async fn get(
     }
     let status = resp.status();
     if status == 401 || status == 403 || status == 404 {
-        let code = resp.headers().get("X-Error-Code").ok().flatten();
+        let code = resp.headers().get("X-Error-Code");
         return Err(match code.as_deref() {
             Some("GatedRepo") => gated(repo),
             _ if status == 404 || code.as_deref() == Some("RepoNotFound") => {

@@ -1,16 +1,19 @@
-// Importing a Hugging Face Hub repo, end to end, without the network: a local fixture server
-// stands in for the Hub (its JSON shapes, `resolve` redirecting to another host with CORS
-// headers, `Range` answered with 206, a gated repo, a 404, a slow answer, a cut-short body;
-// GGUF repos, a safetensors checkpoint in shards with its config.json, a repo with both), and
-// the page is a build whose Hub base URL points at it (FITCARD_HUB at compile time; see
-// scripts/test.sh). The GGUF files are a small valid header written here, with large sizes in
-// the file list: the server counts the bytes it sends, and an import must read headers only.
+// Importing a Hugging Face Hub repo, end to end, without the network: the stand-in Hub
+// (crates/standin, the same server and fixture repos the CLI's tests read) answers as the Hub
+// does (its JSON shapes, `resolve` redirecting to another host with CORS headers, `Range`
+// answered with 206, a gated repo, a 404, a slow answer, a cut-short body; GGUF repos, a
+// safetensors checkpoint in shards with its config.json, a repo with both), and the page is a
+// build whose Hub base URL points at it (FITCARD_HUB at compile time; see scripts/test.sh). The
+// GGUF files are a small valid header with large sizes in the file list: the stand-in counts the
+// bytes it sends, and an import must read headers only.
 //
-// Run: FITCARD_HUB_DIST=<that build> node --test import.test.mjs (skipped without it).
+// Run: FITCARD_HUB_DIST=<that build> FITCARD_STANDIN=<target/debug/fitcard-standin> node --test
+// import.test.mjs (skipped without FITCARD_HUB_DIST).
 
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { chromium } from 'playwright-core';
@@ -27,219 +30,19 @@ const CHROMIUM = process.env.CHROMIUM || '/usr/bin/chromium';
 const SHA = '0123456789abcdef0123456789abcdef01234567';
 const skip = !DIST;
 
-// ---- GGUF v3 header writer (the GGUF specification: github.com/ggml-org/ggml docs/gguf.md) ----
-function gguf(kv, tensors) {
-  const parts = [];
-  const u32 = (x) => { const b = Buffer.alloc(4); b.writeUInt32LE(x); parts.push(b); };
-  const u64 = (x) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(x)); parts.push(b); };
-  const str = (s) => { const b = Buffer.from(s, 'utf8'); u64(b.length); parts.push(b); };
-  parts.push(Buffer.from('GGUF'));
-  u32(3);
-  u64(tensors.length);
-  u64(kv.length);
-  for (const [k, v] of kv) {
-    str(k);
-    if (typeof v === 'number') { u32(4); u32(v); }
-    else if (typeof v === 'string') { u32(8); str(v); }
-    else { u32(9); u32(8); u64(v.count); for (let i = 0; i < v.count; i++) str(`tok${i}`); }
-  }
-  for (const [name, dims, type] of tensors) {
-    str(name); u32(dims.length); for (const d of dims) u64(d); u32(type); u64(0);
-  }
-  return Buffer.concat(parts);
-}
-
-// A Llama-3.2-1B-shaped header; the vocabulary array (~1.3 MB) makes the first 1 MB read too
-// short, so the page must ask again for more.
-const header = (ftype) => gguf(
-  [
-    ['general.architecture', 'llama'],
-    ['general.name', 'Tiny'],
-    ['general.file_type', ftype],
-    ['llama.block_count', 16],
-    ['llama.context_length', 131072],
-    ['llama.embedding_length', 2048],
-    ['llama.feed_forward_length', 8192],
-    ['llama.attention.head_count', 32],
-    ['llama.attention.head_count_kv', 8],
-    ['tokenizer.ggml.tokens', { count: 120000 }],
-  ],
-  [['token_embd.weight', [2048, 128256], 14]], // Q6_K
-);
-const Q4KM = header(15); // LLAMA_FTYPE_MOSTLY_Q4_K_M
-const Q8 = header(7); // LLAMA_FTYPE_MOSTLY_Q8_0
-
-const GGUF_REPO = {
-  siblings: [
-    ['README.md', 1200],
-    ['Tiny-Q4_K_M.gguf', 4_920_000_000, Q4KM],
-    ['Tiny-Q8_0-00001-of-00002.gguf', 4_000_000_000, Q8],
-    ['Tiny-Q8_0-00002-of-00002.gguf', 4_530_000_000],
-    ['mmproj-F16.gguf', 800_000_000],
-  ],
-};
-// ---- safetensors header writer (github.com/huggingface/safetensors, README "Format"): 8 bytes
-// little-endian header length, then the JSON header; the data (never sent here) follows. ----
-function safetensors(tensors, pad = 0) {
-  const h = {};
-  let off = 0;
-  for (const [name, dtype, shape] of tensors) {
-    const bytes = shape.reduce((a, b) => a * b, 1) * ({ BF16: 2, F32: 4, F8_E4M3: 1 })[dtype];
-    h[name] = { dtype, shape, data_offsets: [off, off + bytes] };
-    off += bytes;
-  }
-  h.__metadata__ = { format: 'pt', pad: 'x'.repeat(pad) };
-  const json = Buffer.from(JSON.stringify(h));
-  const len = Buffer.alloc(8);
-  len.writeBigUInt64LE(BigInt(json.length));
-  return Buffer.concat([len, json]);
-}
-// Llama-3.2-1B's shapes (huggingface.co/meta-llama/Llama-3.2-1B/blob/main/config.json) in two
-// shards; the first header is padded past the importer's first 64 KB read, so it must read
-// again, exactly.
-const layer = (i, w) => [
-  [`model.layers.${i}.self_attn.q_proj.weight`, w, [2048, 2048]],
-  [`model.layers.${i}.self_attn.k_proj.weight`, w, [512, 2048]],
-  [`model.layers.${i}.self_attn.v_proj.weight`, w, [512, 2048]],
-  [`model.layers.${i}.self_attn.o_proj.weight`, w, [2048, 2048]],
-  [`model.layers.${i}.mlp.gate_proj.weight`, w, [8192, 2048]],
-  [`model.layers.${i}.mlp.up_proj.weight`, w, [8192, 2048]],
-  [`model.layers.${i}.mlp.down_proj.weight`, w, [2048, 8192]],
-  [`model.layers.${i}.input_layernorm.weight`, 'BF16', [2048]],
-];
-const layers = (a, b, w) => Array.from({ length: b - a }, (_, k) => layer(a + k, w)).flat();
-const CONFIG = (extra = {}) => Buffer.from(JSON.stringify({
-  architectures: ['LlamaForCausalLM'], model_type: 'llama', hidden_size: 2048,
-  num_hidden_layers: 16, num_attention_heads: 32, num_key_value_heads: 8, head_dim: 64,
-  intermediate_size: 8192, vocab_size: 128256, max_position_embeddings: 131072,
-  tie_word_embeddings: true, torch_dtype: 'bfloat16', ...extra,
-}));
-const ST1 = safetensors([['model.embed_tokens.weight', 'BF16', [128256, 2048]], ...layers(0, 8, 'BF16')], 80_000);
-const ST2 = safetensors([...layers(8, 16, 'BF16'), ['model.norm.weight', 'BF16', [2048]]]);
-const ST_REPO = {
-  siblings: [
-    ['README.md', 900],
-    ['config.json', CONFIG().length, CONFIG()],
-    ['model.safetensors.index.json', 25_000],
-    ['model-00001-of-00002.safetensors', 1_500_000_000, ST1],
-    ['model-00002-of-00002.safetensors', 971_000_000, ST2],
-    ['original/consolidated.00.pth', 2_471_000_000],
-  ],
-};
-// FP8 weights (quantization_config fp8, F8_E4M3 tensors) next to GGUF files.
-const FP8_CONFIG = CONFIG({ quantization_config: { quant_method: 'fp8', weight_block_size: [128, 128] } });
-const FP8 = safetensors([['model.embed_tokens.weight', 'BF16', [128256, 2048]], ...layers(0, 16, 'F8_E4M3')]);
-const BOTH_REPO = {
-  siblings: [
-    ...GGUF_REPO.siblings,
-    ['config.json', FP8_CONFIG.length, FP8_CONFIG],
-    ['model.safetensors', 1_500_000_000, FP8],
-  ],
-};
-
-const REPOS = {
-  'fx/Tiny-ST': ST_REPO,
-  'fx/Both': BOTH_REPO,
-  'fx/NoConfig-ST': { siblings: ST_REPO.siblings.filter(([f]) => f !== 'config.json') },
-  'fx/Tiny-GGUF': GGUF_REPO,
-  'fx/Slow-GGUF': { ...GGUF_REPO, slow: 1500 },
-  'fx/Gated': { ...GGUF_REPO, gated: 'manual' },
-  // The base release of a catalog chat model, gated: the page reads its sibling's shapes.
-  'meta-llama/Llama-2-7b-hf': { ...GGUF_REPO, gated: 'manual' },
-  'fx/Locked-GGUF': { ...GGUF_REPO, locked: true },
-  'fx/Cut-GGUF': { ...GGUF_REPO, cut: true },
-  // Slow, slower, and one that would answer long after the import's timeout.
-  'fx/Slower-GGUF': { ...GGUF_REPO, slow: 2500 },
-  'fx/Slow-Gated': { ...GGUF_REPO, gated: 'manual', slow: 2500 },
-  'fx/Hung-GGUF': { ...GGUF_REPO, slow: 20000 },
-  // Redirected outside the Hub and its file hosts: the file, or the model info.
-  'fx/Away-GGUF': { ...GGUF_REPO, away: 'file' },
-  'fx/AwayInfo-GGUF': { ...GGUF_REPO, away: 'info' },
-  // A catalog entry (GGUF files only in the catalog) whose repo holds a checkpoint.
-  'mistralai/Mistral-Small-3.2-24B-Instruct-2506': ST_REPO,
-};
-
-const CORS = {
-  'access-control-allow-origin': '*',
-  'access-control-expose-headers': 'Content-Range, Content-Length, X-Error-Code',
-};
-
-let sent = 0; // bytes of file data sent by the CDN
-const requests = []; // every request to the Hub or the CDN: [method, url, range]
-
-function hub(req, res) {
-  const u = new URL(req.url, 'http://x');
-  requests.push([req.method, u.pathname + u.search, req.headers.range || '']);
-  if (req.method !== 'GET') { res.writeHead(405, CORS).end(); return; }
-  const here = req.socket.localPort;
-  let m = u.pathname.match(/^\/api\/models\/([^/]+\/[^/]+)(?:\/revision\/([^/]+))?$/);
-  if (m && REPOS[m[1]]?.away === 'info' && here === HUB_PORT) {
-    res.writeHead(302, { ...CORS, location: `http://127.0.0.1:${AWAY_PORT}${u.pathname}${u.search}` }).end();
-    return;
-  }
-  if (m) {
-    const r = REPOS[m[1]];
-    if (!r) {
-      res.writeHead(404, { ...CORS, 'content-type': 'application/json', 'x-error-code': 'RepoNotFound' });
-      res.end('{"error":"Repository not found"}');
-      return;
-    }
-    const body = JSON.stringify({
-      _id: 'x', id: m[1], modelId: m[1], sha: SHA, private: false, gated: r.gated || false,
-      siblings: r.siblings.map(([f, size]) => ({ rfilename: f, size, blobId: 'b' })),
-    });
-    const t = setTimeout(() => {
-      res.writeHead(200, { ...CORS, 'content-type': 'application/json' });
-      res.end(body);
-    }, r.slow || 0);
-    // An answer the page stopped waiting for is never sent.
-    res.on('close', () => clearTimeout(t));
-    return;
-  }
-  m = u.pathname.match(/^\/([^/]+\/[^/]+)\/resolve\/([^/]+)\/(.+)$/);
-  if (m && REPOS[m[1]]) {
-    if (REPOS[m[1]].locked) {
-      res.writeHead(401, { ...CORS, 'x-error-code': 'GatedRepo' }).end('Access restricted');
-      return;
-    }
-    const port = REPOS[m[1]].away === 'file' ? AWAY_PORT : CDN_PORT;
-    res.writeHead(302, { ...CORS, location: `http://127.0.0.1:${port}/cdn/${m[1]}/${m[3]}` });
-    res.end();
-    return;
-  }
-  res.writeHead(404, { ...CORS, 'x-error-code': 'EntryNotFound' }).end('not found');
-}
-
-function cdn(req, res) {
-  const u = new URL(req.url, 'http://x');
-  requests.push([req.method, `cdn:${u.pathname}`, req.headers.range || '']);
-  const m = decodeURIComponent(u.pathname).match(/^\/cdn\/([^/]+\/[^/]+)\/(.+)$/);
-  const r = m && REPOS[m[1]];
-  const s = r && r.siblings.find((x) => x[0] === m[2]);
-  if (!s || !s[2]) { res.writeHead(404, CORS).end(); return; }
-  const [, size, head] = s;
-  // The file: its header, then (virtually) zeros up to its listed size.
-  const range = /^bytes=(\d+)-(\d+)$/.exec(req.headers.range || '');
-  if (!range) { res.writeHead(400, CORS).end('a closed range is required here'); return; }
-  const a = Number(range[1]);
-  const b = Math.min(Number(range[2]), size - 1);
-  const body = Buffer.alloc(b - a + 1);
-  head.copy(body, 0, a, Math.min(head.length, b + 1));
-  res.writeHead(206, {
-    ...CORS,
-    'content-type': 'application/octet-stream',
-    'content-length': String(body.length),
-    'content-range': `bytes ${a}-${b}/${size}`,
-  });
-  if (r.cut) {
-    // Half the body, then the connection drops.
-    res.write(body.subarray(0, body.length >> 1), () => res.destroy());
-    sent += body.length >> 1;
-    return;
-  }
-  sent += body.length;
-  res.end(body);
-}
+// The stand-in Hub: the `fitcard-standin` binary (crates/standin; its fixture repos are
+// crates/standin/src/page.rs, which the CLI's tests read too), started on the ports the build
+// was pointed at. Its log says what it was asked and how many file bytes it sent.
+const STANDIN = process.env.FITCARD_STANDIN ? path.resolve(process.env.FITCARD_STANDIN) : '';
+const standin = async (what, port = HUB_PORT) => fetch(`http://127.0.0.1:${port}/_standin/${what}`);
+/** { requests: [[method, path, range] …] (file-host paths prefixed `cdn:`), sent: bytes }. */
+const hubLog = async () => (await standin('log')).json();
+const hubReset = async () => { await standin('reset'); };
+/** A fixture file's first bytes (its header), as the stand-in holds them. */
+const fixtureHead = async (repo, file) => Buffer.from(await (await standin(`head/${repo}/${file}`, CDN_PORT)).arrayBuffer());
+// The fixture bytes the tests compare with (read in `before`).
+let Q4KM, ST1, ST2, CONFIG_LEN;
+let hubProcess;
 
 const TYPES = { '.html': 'text/html', '.js': 'text/javascript', '.wasm': 'application/wasm', '.css': 'text/css' };
 function site(req, res) {
@@ -260,11 +63,17 @@ const elsewhere = [];
 
 before(async () => {
   if (skip) return;
+  assert.ok(STANDIN, 'FITCARD_STANDIN: the stand-in Hub binary (cargo build -p fitcard-standin; scripts/test.sh sets it)');
+  hubProcess = spawn(STANDIN, ['--hub', HUB_PORT, '--cdn', CDN_PORT, '--away', AWAY_PORT].map(String), { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((ok, fail) => {
+    hubProcess.stdout.on('data', (d) => { if (String(d).includes('ready')) ok(); });
+    hubProcess.on('exit', (code) => fail(new Error(`the stand-in Hub exited (${code})`)));
+  });
+  Q4KM = await fixtureHead('fx/Tiny-GGUF', 'Tiny-Q4_K_M.gguf');
+  ST1 = await fixtureHead('fx/Tiny-ST', 'model-00001-of-00002.safetensors');
+  ST2 = await fixtureHead('fx/Tiny-ST', 'model-00002-of-00002.safetensors');
+  CONFIG_LEN = (await fixtureHead('fx/Tiny-ST', 'config.json')).length;
   const listen = (h, port) => new Promise((r) => { const s = http.createServer(h); servers.push(s); s.listen(port, '127.0.0.1', () => r(s)); });
-  await listen(hub, HUB_PORT);
-  await listen(cdn, CDN_PORT);
-  // The host outside: it answers as the Hub and its file host would.
-  await listen((req, res) => (req.url.startsWith('/cdn/') ? cdn : hub)(req, res), AWAY_PORT);
   const s = await listen(site, 0);
   origin = `http://127.0.0.1:${s.address().port}`;
   browser = await chromium.launch({
@@ -282,6 +91,7 @@ before(async () => {
 after(async () => {
   await browser?.close();
   for (const s of servers) await new Promise((r) => s.close(r));
+  hubProcess?.kill();
 });
 
 async function newPage(query = '') {
@@ -301,8 +111,7 @@ async function search(page, input) {
 }
 
 test('?model= of a repo outside the catalog imports it on load: formats, an estimate, the command, a pinned link', { skip }, async () => {
-  sent = 0;
-  requests.length = 0;
+  await hubReset();
   const page = await newPage('?model=fx/Tiny-GGUF&ctx=4096&engine=vllm');
   await page.waitForSelector('.verdict-label', { timeout: 20000 });
   assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
@@ -320,6 +129,7 @@ test('?model= of a repo outside the catalog imports it on load: formats, an esti
   assert.equal(q.get('file'), 'Tiny-Q4_K_M.gguf');
   assert.equal(q.get('ctx'), '4096');
   // Requests: the model info, then ranges of one file through the redirect; headers only.
+  const { requests, sent } = await hubLog();
   assert.ok(requests.some(([, u]) => u === '/api/models/fx/Tiny-GGUF?blobs=true'), JSON.stringify(requests));
   const ranges = requests.filter(([, u]) => u.startsWith('cdn:')).map(([, , r]) => r);
   assert.ok(ranges.length >= 2, `the header was read in growing ranges: ${ranges}`);
@@ -334,8 +144,7 @@ test('?model= of a repo outside the catalog imports it on load: formats, an esti
 });
 
 test('a safetensors-only repo imports from config.json and the shard headers: vLLM estimate and command', { skip }, async () => {
-  sent = 0;
-  requests.length = 0;
+  await hubReset();
   const page = await newPage('?model=fx/Tiny-ST&ctx=4096&engine=vllm');
   await page.waitForSelector('.import-status.done', { timeout: 20000 });
   assert.match(await statusLine(page), /Imported fx\/Tiny-ST at 0123456: 1 format$/);
@@ -354,12 +163,13 @@ test('a safetensors-only repo imports from config.json and the shard headers: vL
   assert.match(await page.textContent('body'), /2\.30 GiB/);
   // Requests: config.json, then the shard headers through the redirect; never the index, the
   // data or the original/ folder.
+  const { requests, sent } = await hubLog();
   const cdn = requests.filter(([, u]) => u.startsWith('cdn:')).map(([, u, r]) => `${u.replace('cdn:/cdn/fx/Tiny-ST/', '')} ${r}`);
   const h1 = 8 + ST1.readUInt32LE(0);
   const h2 = 8 + ST2.readUInt32LE(0);
   assert.ok(h1 > 65536 && h2 < 65536, `${h1} ${h2}`);
   assert.deepEqual(cdn, [
-    `config.json bytes=0-${CONFIG().length - 1}`,
+    `config.json bytes=0-${CONFIG_LEN - 1}`,
     'model-00001-of-00002.safetensors bytes=0-65535',
     `model-00001-of-00002.safetensors bytes=0-${h1 - 1}`,
     // The second shard's guess is the first one's length, plus a quarter: one read.
@@ -474,7 +284,7 @@ test('on a phone the model search fits and leads on by keyboard', { skip }, asyn
 });
 
 test('a model file picked on the disk: its header read in the importer (nothing sent anywhere), the estimate, -m FILE; a wrong pick says why', { skip }, async () => {
-  requests.length = 0;
+  await hubReset();
   const page = await newPage('?ctx=4096');
   await page.waitForSelector('#model-file');
   // A wrong pick first: said in one line, nothing else changes.
@@ -490,12 +300,12 @@ test('a model file picked on the disk: its header read in the importer (nothing 
   assert.match(fam, /Tiny-Q4_K_M\.gguf \(from your disk\)/);
   assert.match(await page.textContent('#command'), /llama-server -m Tiny-Q4_K_M\.gguf /);
   await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'file:Tiny-Q4_K_M.gguf');
-  assert.deepEqual(requests, [], 'nothing went to the Hub');
+  assert.deepEqual((await hubLog()).requests, [], 'nothing went to the Hub');
   await page.close();
 });
 
 test('a model file dropped on the page is read like a picked one: the page is outlined while dragging, then the estimate', { skip }, async () => {
-  requests.length = 0;
+  await hubReset();
   const page = await newPage('?model=Qwen/Qwen3-8B&ctx=4096');
   await page.waitForSelector('.verdict-label');
   const drop = await page.evaluateHandle((bytes) => {
@@ -511,7 +321,7 @@ test('a model file dropped on the page is read like a picked one: the page is ou
   assert.match(await statusLine(page), /^Read Dropped-Q4_K_M\.gguf from your disk \(headers only\)/);
   await page.waitForFunction(() => new URLSearchParams(location.search).get('model') === 'file:Dropped-Q4_K_M.gguf');
   assert.match(await page.textContent('#command'), /llama-server -m Dropped-Q4_K_M\.gguf /);
-  assert.deepEqual(requests, [], 'nothing went to the Hub');
+  assert.deepEqual((await hubLog()).requests, [], 'nothing went to the Hub');
   await page.close();
 });
 
@@ -570,11 +380,11 @@ test('a Hub that does not answer: the import times out with a retry offered; an 
   assert.equal(page.url(), url);
   assert.ok(await page.locator('.import-cancel').isHidden());
   // Try again: the same repo is asked again; then cancelled.
-  const asked = requests.filter(([, u]) => u.startsWith('/api/models/fx/Hung-GGUF')).length;
+  const asked = (await hubLog()).requests.filter(([, u]) => u.startsWith('/api/models/fx/Hung-GGUF')).length;
   await page.click('.import-retry');
   await page.waitForSelector('.import-status.busy');
   await page.waitForSelector('.import-cancel:visible');
-  assert.equal(requests.filter(([, u]) => u.startsWith('/api/models/fx/Hung-GGUF')).length, asked + 1);
+  assert.equal((await hubLog()).requests.filter(([, u]) => u.startsWith('/api/models/fx/Hung-GGUF')).length, asked + 1);
   await page.click('.import-cancel');
   await page.waitForSelector('.import-status.failed');
   assert.match(await statusLine(page), /^Import cancelled/);

@@ -1,151 +1,16 @@
-//! The CLI reading the Hub, against a stand-in Hub on 127.0.0.1 (no network at test time):
+//! The CLI reading the Hub, against the stand-in Hub on 127.0.0.1 (crates/standin, the one the
+//! page's import tests start; no network at test time):
 //! a GGUF repo and a checkpoint repo the catalog lacks are estimated from their headers, the
 //! cache answers `--offline`, and every hostile answer (a missing or gated repo, HTML for
 //! JSON, a redirect to another host, an endless body, a slow drip, a body shorter than its
 //! length, a server error) is one line with exit code 2 (the input) or 3 (the network).
 
+use fitcard_standin::server::{ok, redirect, status, Answer, StandIn, SHA};
 use std::collections::HashMap;
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::{TcpListener, TcpStream};
+use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
-
-/// The commit every stand-in repo is at.
-const SHA: &str = "0123456789abcdef0123456789abcdef01234567";
-
-/// One answer of the stand-in.
-#[derive(Clone)]
-enum Answer {
-    /// Status, headers, body.
-    Plain(u16, Vec<(String, String)>, Vec<u8>),
-    /// `Content-Length: 10 GB`, then zeros until the client goes.
-    Endless,
-    /// One byte a second.
-    Drip,
-    /// `Content-Length` says more than is sent, then the connection closes.
-    Short(Vec<u8>),
-}
-
-fn ok(body: impl Into<Vec<u8>>) -> Answer {
-    Answer::Plain(200, Vec::new(), body.into())
-}
-
-fn status(code: u16, error_code: Option<&str>) -> Answer {
-    let h = error_code.map(|c| ("X-Error-Code".to_string(), c.to_string()));
-    Answer::Plain(code, h.into_iter().collect(), b"{}".to_vec())
-}
-
-fn redirect(to: &str) -> Answer {
-    Answer::Plain(302, vec![("Location".into(), to.into())], Vec::new())
-}
-
-/// A request as the stand-in saw it: the path and its `Authorization`.
-type Seen = Arc<Mutex<Vec<(String, Option<String>)>>>;
-
-/// A stand-in server: each path's answer; `Range` honoured on plain bodies.
-struct StandIn {
-    base: String,
-    seen: Seen,
-}
-
-impl StandIn {
-    fn start(routes: HashMap<String, Answer>) -> StandIn {
-        let l = TcpListener::bind("127.0.0.1:0").unwrap();
-        let base = format!("http://{}", l.local_addr().unwrap());
-        let seen: Seen = Arc::default();
-        let (routes, log) = (Arc::new(routes), seen.clone());
-        std::thread::spawn(move || {
-            for s in l.incoming().flatten() {
-                let (routes, log) = (routes.clone(), log.clone());
-                std::thread::spawn(move || serve(s, &routes, &log));
-            }
-        });
-        StandIn { base, seen }
-    }
-
-    fn seen(&self) -> Vec<(String, Option<String>)> {
-        self.seen.lock().unwrap().clone()
-    }
-}
-
-fn serve(s: TcpStream, routes: &HashMap<String, Answer>, log: &Seen) {
-    let mut r = BufReader::new(s.try_clone().unwrap());
-    let mut line = String::new();
-    if r.read_line(&mut line).is_err() {
-        return;
-    }
-    let path = line.split_whitespace().nth(1).unwrap_or("").to_string();
-    let (mut range, mut auth) = (None, None);
-    loop {
-        let mut h = String::new();
-        if r.read_line(&mut h).unwrap_or(0) == 0 || h.trim().is_empty() {
-            break;
-        }
-        let (k, v) = h.split_once(':').unwrap_or((&h, ""));
-        match k.trim().to_ascii_lowercase().as_str() {
-            "range" => {
-                range = v
-                    .trim()
-                    .strip_prefix("bytes=0-")
-                    .and_then(|n| n.parse::<usize>().ok())
-            }
-            "authorization" => auth = Some(v.trim().to_string()),
-            _ => {}
-        }
-    }
-    log.lock().unwrap().push((path.clone(), auth));
-    let mut s = s;
-    let answer = routes
-        .get(&path)
-        .cloned()
-        .unwrap_or_else(|| status(404, Some("EntryNotFound")));
-    let _ = match answer {
-        Answer::Plain(code, headers, mut body) => {
-            if let Some(last) = range {
-                body.truncate(last + 1);
-            }
-            let mut head = format!(
-                "HTTP/1.1 {code} X\r\nContent-Length: {}\r\nConnection: close\r\n",
-                body.len()
-            );
-            for (k, v) in headers {
-                head.push_str(&format!("{k}: {v}\r\n"));
-            }
-            head.push_str("\r\n");
-            s.write_all(head.as_bytes())
-                .and_then(|_| s.write_all(&body))
-        }
-        Answer::Endless => {
-            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 10000000000\r\n\r\n");
-            let zeros = vec![b'{'; 1 << 16];
-            loop {
-                if s.write_all(&zeros).is_err() {
-                    break Ok(());
-                }
-            }
-        }
-        Answer::Drip => {
-            let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 1000\r\n\r\n");
-            for _ in 0..1000 {
-                if s.write_all(b" ").is_err() {
-                    break;
-                }
-                std::thread::sleep(Duration::from_secs(1));
-            }
-            Ok(())
-        }
-        Answer::Short(body) => {
-            let head = format!(
-                "HTTP/1.1 200 OK\r\nContent-Length: {}\r\n\r\n",
-                body.len() * 10
-            );
-            s.write_all(head.as_bytes())
-                .and_then(|_| s.write_all(&body))
-        }
-    };
-}
 
 fn data(name: &str) -> Vec<u8> {
     std::fs::read(
@@ -859,4 +724,74 @@ fn a_refresh_pins_the_catalog_to_the_hubs_commit() {
         2,
         "not a family file name",
     );
+}
+
+/// The page's fixture repos (the stand-in the page's import tests start,
+/// crates/standin/src/page.rs) on a Hub whose files come from a file host on another port:
+/// the CLI reads the same repos as the page does, headers only.
+fn page_hub() -> (StandIn, StandIn) {
+    use fitcard_standin::repos::{cdn, hub, Hosts};
+    use fitcard_standin::server::Shared;
+    let repos = fitcard_standin::page::repos();
+    let log = Shared::default();
+    let files = StandIn::on(0, cdn(&repos), "cdn:", log.clone()).unwrap();
+    let hosts = Hosts {
+        cdn: files.base.clone(),
+        // Outside the Hub and its file host: never asked.
+        away: "http://127.0.0.2:9".into(),
+    };
+    (
+        StandIn::on(0, hub(&repos, &hosts, false), "", log).unwrap(),
+        files,
+    )
+}
+
+#[test]
+fn the_pages_fixture_repos_read_in_the_cli() {
+    let (h, files) = page_hub();
+    let dir = cache("page");
+    let env = [("FITCARD_HUB_CDN", files.base.as_str())];
+    let run = |q: &str| fitcard(&h.base, &dir, &env, &["estimate", q, "--json"]);
+    // Two safetensors shards (the first header longer than a first read) and config.json.
+    let e = json(&run("model=fx/Tiny-ST&ctx=4096&engine=vllm"));
+    assert_eq!(e["format"]["bytes"], 2_471_000_000u64, "{e}");
+    assert!(e["command"]
+        .as_str()
+        .unwrap()
+        .contains("vllm serve fx/Tiny-ST "));
+    // A GGUF header with a 1.3 MB tokenizer; FP8 weights beside GGUF files.
+    let e = json(&run(
+        "model=fx/Tiny-GGUF&quant=Q4_K_M&ctx=4096&engine=llama.cpp",
+    ));
+    assert_eq!(e["format"]["bytes"], 4_920_000_000u64, "{e}");
+    assert!(e["command"]
+        .as_str()
+        .unwrap()
+        .contains("-hf fx/Tiny-GGUF:Q4_K_M"));
+    let e = json(&run("model=fx/Both&quant=FP8&ctx=4096&engine=vllm"));
+    assert_eq!(e["format"]["bytes"], 1_500_000_000u64, "{e}");
+    assert!(
+        files.sent() < 8_000_000,
+        "{} bytes sent: headers only",
+        files.sent()
+    );
+    let seen = h.seen();
+    assert!(
+        seen.iter().all(|(p, _)| !p.contains("consolidated")),
+        "{seen:?}"
+    );
+    for (repo, code, said) in [
+        ("fx/Locked-GGUF", 2, "gated"),
+        ("fx/Cut-GGUF", 3, "cut short"),
+        (
+            "fx/Away-GGUF",
+            2,
+            "went to http://127.0.0.2:9, outside the Hub",
+        ),
+    ] {
+        let out = run(&format!(
+            "model={repo}&quant=Q4_K_M&ctx=4096&engine=llama.cpp"
+        ));
+        refused(&out, code, said);
+    }
 }
