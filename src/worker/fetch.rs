@@ -98,14 +98,9 @@ the headers only), or import an ungated copy of the same model."
     )
 }
 
-/// GET `url` (with `Range: bytes=0-{range-1}` when given); the status and at most `limit`
-/// bytes of the body.
-pub(super) async fn get(
-    repo: &str,
-    url: &str,
-    range: Option<u64>,
-    limit: usize,
-) -> Result<(u16, Vec<u8>), String> {
+/// GET `url` (with `Range: bytes=0-{range-1}` when given) under the import's abort signal,
+/// within [`TIMEOUT_MS`]: the answer's head.
+async fn send(url: &str, range: Option<u64>) -> Result<gloo_net::http::Response, String> {
     // gloo-net joins a URL's own query and its builder's with `&`, leaving `?q&` when the
     // builder has none: the query goes through the builder instead.
     let (path, query) = url.split_once('?').unwrap_or((url, ""));
@@ -125,13 +120,24 @@ pub(super) async fn get(
             .map(|r| JsValue::from(web_sys::Response::from(r)))
             .map_err(|_| JsValue::NULL)
     };
-    let resp: gloo_net::http::Response = web_sys::Response::from(
+    Ok(web_sys::Response::from(
         within(wasm_bindgen_futures::future_to_promise(sent), || {
             "the Hugging Face Hub could not be reached (offline, or blocked)".to_string()
         })
         .await?,
     )
-    .into();
+    .into())
+}
+
+/// GET `url` (with `Range: bytes=0-{range-1}` when given); the status and at most `limit`
+/// bytes of the body.
+pub(super) async fn get(
+    repo: &str,
+    url: &str,
+    range: Option<u64>,
+    limit: usize,
+) -> Result<(u16, Vec<u8>), String> {
+    let resp = send(url, range).await?;
     // The page's policy reads only the Hub and its file hosts (connect-src); a worker's fetch
     // follows redirects wherever they lead, so where the answer came from is checked here.
     let from = resp.url();
