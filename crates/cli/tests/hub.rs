@@ -5,6 +5,7 @@
 //! JSON, a redirect to another host, an endless body, a slow drip, a body shorter than its
 //! length, a server error) is one line with exit code 2 (the input) or 3 (the network).
 
+use fitcard_standin::repos::{self, Repo};
 use fitcard_standin::server::{ok, redirect, status, Answer, StandIn, SHA};
 use std::collections::HashMap;
 use std::io::Read;
@@ -26,17 +27,12 @@ fn info(files: &[(&str, u64)], gated: bool) -> Answer {
     info_card(files, gated, "{}")
 }
 
-/// [`info`] with a model card's metadata (`cardData`).
+/// [`info`] with a model card's metadata (`cardData`): the stand-in's own model info.
 fn info_card(files: &[(&str, u64)], gated: bool, card: &str) -> Answer {
-    let siblings: Vec<String> = files
-        .iter()
-        .map(|(n, s)| format!(r#"{{"rfilename":"{n}","size":{s}}}"#))
-        .collect();
-    ok(format!(
-        r#"{{"id":"x","sha":"{SHA}","gated":{},"cardData":{card},"siblings":[{}]}}"#,
-        if gated { "\"auto\"" } else { "false" },
-        siblings.join(",")
-    ))
+    let mut r = Repo::of(files.iter().map(|&(n, s)| (n, s, None)).collect());
+    r.gated = gated.then_some("auto");
+    r.card = Some(card.to_string());
+    fitcard_standin::server::json(repos::info("x", &r))
 }
 
 /// The listed size of the stand-in GGUF (Llama 3.2 1B's F16 file; the header is what is read).

@@ -68,7 +68,7 @@ impl Repo {
 }
 
 /// The Hub's model info for `id` (`?blobs=true` shape: each sibling with its size).
-fn info(id: &str, r: &Repo) -> String {
+pub fn info(id: &str, r: &Repo) -> String {
     let siblings: Vec<String> = r
         .files
         .iter()

@@ -297,7 +297,11 @@ fn answer_with(s: &mut TcpStream, answer: Answer, range: &str, log: &Shared) {
             s.write_all(head(code, body.len() as u64, &headers).as_bytes())
                 .and_then(|()| s.write_all(&body))
         }
-        Answer::File { size, head, cut } => file(s, size, &head, cut, range, log),
+        Answer::File {
+            size,
+            head: first,
+            cut,
+        } => file(s, size, &first, cut, range, log),
         Answer::Endless => {
             let _ = s.write_all(b"HTTP/1.1 200 OK\r\nContent-Length: 10000000000\r\n\r\n");
             let braces = vec![b'{'; 1 << 16];
