@@ -16,14 +16,16 @@ mod views;
 /// Fetch what the first estimate needs of the catalog, then mount the calculator (which reads
 /// the rest, [`load_whole`]); on failure say why in the placeholder.
 pub fn start() {
-    // A link with a draft model or rollback states (speculative decoding), serve-time adapters
-    // or other models on the cards is estimated by the whole calculator: this page reads none
-    // of their keys.
+    // A link with a draft model or rollback states (speculative decoding), serve-time adapters,
+    // other models on the cards or images is estimated by the whole calculator: this page reads
+    // none of their keys.
     let q = dom::query();
     let whole = (cfg!(not(feature = "spec"))
         && (query::raw_param(&q, "draft").is_some() || query::raw_param(&q, "rsseq").is_some()))
         || (cfg!(not(feature = "extras"))
-            && (query::raw_param(&q, "loras").is_some() || query::raw_param(&q, "with").is_some()));
+            && ["loras", "with", "images"]
+                .iter()
+                .any(|k| query::raw_param(&q, k).is_some()));
     if whole {
         dom::remove_placeholder();
         dom::load_full();

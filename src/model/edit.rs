@@ -40,6 +40,9 @@ pub enum Edit {
     /// Other models on the cards, as `with=` spells them (the whole calculator only).
     #[cfg(feature = "extras")]
     With(String),
+    /// Images per request (`images=`; the whole calculator only).
+    #[cfg(feature = "extras")]
+    Images(u32),
     /// Load the repo's vision projector (`mmproj=`).
     Mmproj(bool),
     /// Measured equivalent global layers (`gl=`), or `None` for the catalog's layout.
@@ -139,6 +142,8 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Reserve(r) => i.reserve = r.clamp(limits::RESERVE_GIB.0, limits::RESERVE_GIB.1),
         #[cfg(feature = "extras")]
         Edit::With(text) => set_with(i, &text, &mut notes),
+        #[cfg(feature = "extras")]
+        Edit::Images(n) => i.images = n.clamp(limits::IMAGES.0, limits::IMAGES.1),
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;

@@ -322,6 +322,22 @@ test('serve-time adapters and memory kept free: the whole calculator estimates t
   await page.close();
 });
 
+test('images per request: the whole calculator counts them into the context, and the field changes them', async () => {
+  const before = served.length;
+  const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&ctx=1024&images=4');
+  await page.waitForFunction(() => /raise the context above 1032/.test(document.body.textContent), null, { timeout: 30000 });
+  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+  assert.match(await page.textContent('.verdict-label'), /Does not fit/i);
+  await page.click('details.knobs summary');
+  assert.equal(await page.inputValue('#images'), '4');
+  await page.fill('#images', '2');
+  await page.press('#images', 'Enter');
+  await page.waitForFunction(() => location.search.includes('images=2'));
+  await page.waitForFunction(() => !/Does not fit/i.test(document.querySelector('.verdict-label').textContent));
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('memory kept free per card is read by the first load, and the best-model view offers it', async () => {
   const before = served.length;
   const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&engine=ollama&reserve=1.5');

@@ -1,6 +1,5 @@
-//! What an estimate says (the result vocabulary, below the pipeline that computes it): the
-//! verdict, the use of each card, the checks, the layout, the speed and the parallel layouts, as
-//! the CLI's JSON and the page read them. The pipeline is [`mod@crate::estimate`].
+//! What an estimate says, below the pipeline that computes it ([`mod@crate::estimate`]): the
+//! verdict, each card's use, the checks, the layout, the speed and the parallel layouts.
 
 use crate::catalog::quant::{Container, Quant};
 use crate::catalog::{Format, SizeKind};
@@ -119,9 +118,10 @@ ids! {
         VllmStartup = "vllm_startup",
         /// Serve, SGLang: the engine starts (room for the weights and one request).
         SglangStartup = "sglang_startup",
-        /// Serve with `with=`: every other model on the cards fits and starts as its own
-        /// instance (each one's share of the cards in words).
+        /// Serve with `with=`: each other model on the cards fits and starts by itself.
         WithModels = "with_models",
+        /// Serve with `images=`: a request's images leave room for text in its context.
+        ImagesInContext = "images_in_context",
         /// Serve: the engine runs the model's architecture and format ([`crate::serve::support`]).
         EngineSupports = "engine_supports",
         /// Train: the model's architecture is known.

@@ -38,7 +38,8 @@
 //! - `order`: the stable sort
 //! - `catalog`: weight formats and ggml types (`quant`: ggml's tensor types (ggml), the weight
 //!   formats and their containers (format)), the engines and KV cache types (`engine`), families,
-//!   variants, architectures, formats, cards, measured rows, vision projectors (`mmproj`), the
+//!   variants, architectures, formats, cards, measured rows, vision projectors (`mmproj`), what an
+//!   image costs of the context (`images`), the
 //!   tensors a file stores (`tensors`: each architecture's differences (style), one layer's tensors
 //!   (layers)), a file's bytes from the architecture and the format (`size_rule`: llama.cpp's
 //!   per-tensor types of a GGUF mix (mix), the GGUF file (gguf), the safetensors or MLX checkpoint

@@ -16,6 +16,32 @@ use leptos::prelude::*;
 /// Default upper end of the concurrency slider (a larger value from a link widens it).
 const PAR_MAX: u32 = 64;
 
+/// A box for a whole number of the inputs (`get`) within `bounds`, changed by `edit`.
+#[component]
+fn CountField(
+    id: &'static str,
+    label: &'static str,
+    bounds: (u32, u32),
+    get: fn(&fitcard_estimator::Inputs) -> u32,
+    edit: fn(u32) -> Edit,
+) -> impl IntoView {
+    let st = use_app();
+    view! {
+        <NumberField
+            id=id
+            label=label
+            bounds=(f64::from(bounds.0), f64::from(bounds.1))
+            step=1.0
+            value=Signal::derive(move || st.inputs.with(|i| get(i).to_string()))
+            on_change=Callback::new(move |v: String| {
+                if let Ok(n) = v.trim().parse::<u32>() {
+                    st.edit(edit(n));
+                }
+            })
+        />
+    }
+}
+
 /// The engine as a memo.
 fn engine_memo() -> Memo<Engine> {
     let st = use_app();
@@ -192,17 +218,12 @@ fn LlamaCppKnobs() -> impl IntoView {
             checked=Signal::derive(move || i.with(|i| i.swa_full))
             on_change=Callback::new(move |on| st.edit(Edit::SwaFull(on)))
         />
-        <NumberField
+        <CountField
             id="ubatch"
             label="Physical batch (-ub)"
-            bounds=(f64::from(limits::UBATCH.0), f64::from(limits::UBATCH.1))
-            step=1.0
-            value=Signal::derive(move || i.with(|i| i.ubatch.to_string()))
-            on_change=Callback::new(move |v: String| {
-                if let Ok(u) = v.parse::<u32>() {
-                    st.edit(Edit::Ubatch(u));
-                }
-            })
+            bounds=limits::UBATCH
+            get=|i| i.ubatch
+            edit=Edit::Ubatch
         />
         // A mixture of experts: the routed experts of the first layers can stay in
         // system RAM (a dense model's is refused with a notice).
@@ -281,6 +302,32 @@ pub fn WithField() -> impl IntoView {
 #[component]
 pub fn WithField() -> impl IntoView {}
 
+/// Images per request (`images=`), for a model whose image processor has a rule: they take
+/// tokens of each request's context (the check under the verdict says how many).
+#[cfg(feature = "extras")]
+#[component]
+pub fn ImagesField() -> impl IntoView {
+    let st = use_app();
+    let i = st.inputs;
+    let takes = move || i.with(|i| fitcard_estimator::catalog::images::rule(&i.model).is_some());
+    view! {
+        <Show when=takes>
+            <CountField
+                id="images"
+                label="Images per request (their tokens count into the context)"
+                bounds=limits::IMAGES
+                get=|i| i.images
+                edit=Edit::Images
+            />
+        </Show>
+    }
+}
+
+/// The first load takes no images: it hands an `images=` link to the whole calculator.
+#[cfg(not(feature = "extras"))]
+#[component]
+pub fn ImagesField() -> impl IntoView {}
+
 /// The engine settings that change what is allocated.
 #[component]
 pub fn EngineKnobs() -> impl IntoView {
@@ -327,6 +374,7 @@ pub fn EngineKnobs() -> impl IntoView {
             </Show>
             <ReserveField />
             <WithField />
+            <ImagesField />
         </details>
     }
 }

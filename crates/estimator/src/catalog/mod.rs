@@ -14,6 +14,7 @@ mod arch;
 mod blocks;
 mod closest;
 pub mod engine;
+pub mod images;
 pub mod mmproj;
 pub mod parts;
 pub mod quant;

@@ -74,6 +74,8 @@ ids! {
         Lorarank = "lorarank",
         /// Other models on the same cards.
         With = "with",
+        /// Images per request.
+        Images = "images",
         /// GiB kept free on each card for other programs.
         Reserve = "reserve",
         /// The compact view for iframes.

@@ -24,6 +24,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         draft_model,
         serve_adapters,
         co_models,
+        images,
         mixed_cards,
         parallel_pins,
         train_gpus,
@@ -329,6 +330,22 @@ fn adapters_refusal(engine: Engine, a: &crate::catalog::Arch) -> Option<String> 
 
 #[cfg(not(feature = "extras"))]
 fn serve_adapters(_: &mut Inputs, _: &mut Vec<Notice>) {}
+
+/// `images=`: only for a model whose image processor has a rule ([`crate::catalog::images`]).
+#[cfg(feature = "extras")]
+fn images(i: &mut Inputs, notices: &mut Vec<Notice>) {
+    if i.images > 0 && crate::catalog::images::rule(&i.model).is_none() {
+        let message = format!("{} takes no images here: fitcard has no published token count for its image processor (text only)", i.model);
+        notices.push(Notice {
+            key: Key::Images.into(),
+            message,
+        });
+        i.images = 0;
+    }
+}
+
+#[cfg(not(feature = "extras"))]
+fn images(_: &mut Inputs, _: &mut Vec<Notice>) {}
 
 /// `with=` (other models on the same cards): each run by llama.cpp, Ollama or vLLM beside a
 /// main model on one of those; a model on the main model's Ollama server shares its

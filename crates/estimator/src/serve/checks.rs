@@ -307,3 +307,36 @@ pub(crate) fn with_check(s: &Sizing, per_card: &[CardUse]) -> Option<Check> {
         message,
     ))
 }
+
+#[cfg(feature = "extras")]
+/// `images=`: one request's images take tokens of its context (each by its processor's rule,
+/// [`crate::catalog::images`]); they must leave room for text. `None` without images.
+pub(crate) fn images_check(i: &Inputs) -> Option<Check> {
+    if i.images == 0 {
+        return None;
+    }
+    let r = crate::catalog::images::rule(&i.model)?;
+    let tokens = u64::from(i.images) * u64::from(r.tokens);
+    let ctx = u64::from(i.ctx);
+    let (up_to, each) = if r.fixed {
+        ("", "")
+    } else {
+        ("up to ", "at most ")
+    };
+    let ok = tokens < ctx;
+    let message = if ok {
+        format!(
+            "{} image(s) per request take {up_to}{tokens} of the {ctx}-token context ({each}{} each: {}), leaving {} for text",
+            i.images,
+            r.tokens,
+            r.rule,
+            ctx - tokens
+        )
+    } else {
+        format!(
+            "{} image(s) per request take {up_to}{tokens} tokens ({each}{} each: {}), more than the {ctx}-token context: raise the context above {tokens} or send fewer images",
+            i.images, r.tokens, r.rule
+        )
+    };
+    Some(Check::hard(CheckName::ImagesInContext, ok, message))
+}

@@ -369,6 +369,14 @@ fn vllm(c: &Cmd) -> String {
             l.rank()
         ));
     }
+    // Images per prompt (vllm/config/multimodal.py, `limit_per_prompt`: a JSON object by
+    // modality; V1 allows 999 of each unless told).
+    if i.images() > 0 {
+        s.push_str(&format!(
+            " --limit-mm-per-prompt '{{\"image\": {}}}'",
+            i.images()
+        ));
+    }
     s
 }
 

@@ -469,6 +469,8 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     checks.extend(crate::serve::support::task_check(i));
     #[cfg(feature = "extras")]
     checks.extend(with_check(s, &per_card));
+    #[cfg(feature = "extras")]
+    checks.extend(images_check(i));
     let fits = checks.iter().all(Check::passes);
     let binding = fullest(&per_card);
     let headroom = SignedBytes::diff(binding.budget, binding.bytes);

@@ -102,8 +102,9 @@ fn apply_spec(_: &mut Inputs, _: &str, _: &str) -> Option<Result<(), String>> {
     None
 }
 
-/// Serve-time LoRA adapters (a build without the `extras` feature, the page's first load, reads
-/// neither key: it hands a link with `loras=` to the whole calculator).
+/// Serve-time LoRA adapters, other models on the cards and images per request (a build without
+/// the `extras` feature, the page's first load, reads none of these keys: it hands such a link to
+/// the whole calculator).
 #[cfg(feature = "extras")]
 fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>> {
     fn lora(i: &mut Inputs) -> &mut ServeLora {
@@ -116,6 +117,7 @@ fn apply_extras(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), Strin
         "loras" => num(val, limits::LORAS).map(|v| lora(i).count = v),
         "lorarank" => num(val, limits::LORA_RANK).map(|v| lora(i).rank = Some(v)),
         "with" => co_models(val, &mut i.with),
+        "images" => num(val, limits::IMAGES).map(|v| i.images = v),
         _ => return None,
     })
 }

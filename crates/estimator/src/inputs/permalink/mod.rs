@@ -137,7 +137,7 @@ fn encode_draft(s: &mut String, i: &Inputs) {
 #[cfg(not(feature = "spec"))]
 fn encode_draft(_: &mut String, _: &Inputs) {}
 
-/// `loras=`, `lorarank=` (none in a build without the `extras` feature).
+/// `loras=`, `lorarank=`, `with=`, `images=` (none in a build without the `extras` feature).
 #[cfg(feature = "extras")]
 fn encode_extras(s: &mut String, i: &Inputs) {
     if let Some(l) = i.lora {
@@ -148,6 +148,9 @@ fn encode_extras(s: &mut String, i: &Inputs) {
     }
     if !i.with.is_empty() {
         let _ = write!(s, "&with={}", co_models_text(&i.with));
+    }
+    if i.images > 0 {
+        let _ = write!(s, "&images={}", i.images);
     }
 }
 
