@@ -57,7 +57,8 @@ done
 # Everything a first estimate downloads stays within its budget of 300,000 bytes gzip: the
 # HTML, the style sheets, the page's script and wasm (built without train mode, which loads on
 # demand), and the catalog: for a link that names a model its family's part (the largest one
-# counts), for a landing link the whole catalog (its best-model list then also needs the
+# counts), for a landing link the landing catalog (every model without its repos and files; the
+# whole catalog follows once the list is drawn, and its best-model list then also needs the
 # importer, printed below, not counted).
 gz() { gzip -9c "$1" | wc -c; }
 page=0
@@ -66,16 +67,18 @@ for f in dist/index.html dist/*.css dist/fitcard-web-*.js dist/fitcard-web-*_bg.
 done
 part=0
 for f in dist/parts/*.postcard; do
+  case "$f" in */landing-*) continue ;; esac
   n=$(gz "$f")
   if [ "$n" -gt "$part" ]; then part=$n; fi
 done
 whole=$(gz dist/catalog.postcard)
+lite=$(gz dist/parts/landing-*.postcard)
 importer=$(( $(gz dist/fitcard-import.js) + $(gz dist/fitcard-import_bg.wasm) ))
 printf 'first estimate: %d bytes gzip (page %d + largest catalog part %d; budget 300000)\n' \
   "$((page + part))" "$page" "$part"
-printf 'landing view: %d bytes gzip (page %d + whole catalog %d; budget 300000), then the importer %d for its list\n' \
-  "$((page + whole))" "$page" "$whole" "$importer"
-if [ "$((page + part))" -gt 300000 ] || [ "$((page + whole))" -gt 300000 ]; then
+printf 'landing view: %d bytes gzip (page %d + landing catalog %d; budget 300000), then the whole catalog %d and the importer %d for its list\n' \
+  "$((page + lite))" "$page" "$lite" "$whole" "$importer"
+if [ "$((page + part))" -gt 300000 ] || [ "$((page + lite))" -gt 300000 ]; then
   echo "what the page downloads before its first estimate is over its budget" >&2
   exit 1
 fi

@@ -168,8 +168,14 @@ impl AppState {
         // The estimates change with almost every input change, so they are not compared with
         // the previous one (a deep `PartialEq` of the estimate would cost the page its code
         // for nothing): a new estimate always notifies.
+        // The whole catalog arriving after the first estimate (read from a part or the landing
+        // catalog, which has no repos) changes what the commands name: the estimates follow it.
+        let whole = RwSignal::new(fitcard_estimator::catalog::is_whole());
         let train = Memo::new_with_compare(
-            move |_| train_estimate(mode.get(), inputs),
+            move |_| {
+                whole.track();
+                train_estimate(mode.get(), inputs)
+            },
             |a, b| !matches!((a, b), (Some(None), Some(None))),
         );
         AppState {
@@ -180,7 +186,10 @@ impl AppState {
             est: Memo::new_with_compare(
                 move |_| match train.get() {
                     Some(t) => t.estimate,
-                    None => inputs.with(estimate),
+                    None => {
+                        whole.track();
+                        inputs.with(estimate)
+                    }
                 },
                 |_, _| true,
             ),
@@ -198,7 +207,7 @@ impl AppState {
             import: RwSignal::new(ImportState::Idle),
             rev: StoredValue::new(None),
             generation: RwSignal::new(0),
-            whole: RwSignal::new(fitcard_estimator::catalog::is_whole()),
+            whole,
             later: Trigger::new(),
         }
     }

@@ -1,7 +1,9 @@
 //! Start-up: the catalog is a separate, cached asset (`catalog.postcard`, copied next to the
 //! page by trunk) fetched before the calculator mounts, so the wasm carries neither the data nor
 //! a parser for it. A link that names a catalog model first reads only what its estimate needs
-//! (`parts/`: its family's part, a few KB), mounts, and then reads the whole catalog. The bytes are checked against the catalog this build was made with; a stale cached
+//! (`parts/`: its family's part, a few KB; the best-model view every model without its repos and
+//! files), mounts, and then reads the whole catalog. The bytes are checked against the catalog
+//! this build was made with; a stale cached
 //! copy is fetched again past the HTTP cache; a failure is said in the start-up placeholder, in
 //! one line.
 
@@ -56,19 +58,21 @@ pub async fn load_catalog() -> Result<(), String> {
 }
 
 /// What the first estimate of `query` needs installed: the family of the catalog model its
-/// link names (from that model's part), or else the whole catalog. With only the family in
-/// (`catalog::is_whole` says), the page calls [`load_catalog`] once it has mounted.
+/// link names (from that model's part); for the best-model view (a link without a model, or with
+/// `best=`) the landing view's part (every model without its repos and files); for a link with
+/// other models the whole catalog. Until the whole one is in (`catalog::is_whole` says), the
+/// page calls [`load_catalog`] once it has mounted.
 pub async fn load_first(query: &str) -> Result<(), String> {
-    // A link with `best=` shows the best-model view, which reads the whole catalog; one with
-    // other models (`with=`, `draft=`) names models of other families, which its first reading
-    // must find.
-    let whole = ["best", "with", "draft"]
+    // A link with other models (`with=`, `draft=`) names models of other families, whose
+    // commands its first estimate writes.
+    let whole = ["with", "draft"]
         .iter()
         .any(|k| query::raw_param(query, k).is_some());
-    let wants = query::raw_param(query, "model")
+    let model = query::raw_param(query, "model")
+        .filter(|_| query::raw_param(query, "best").is_none())
         .map(|m| query::percent_decode(m).trim().to_string())
-        .filter(|m| !m.is_empty() && !whole);
-    if let Some(model) = wants {
+        .unwrap_or_default();
+    if !whole {
         if let Some(c) = first_part(&model).await {
             fitcard_estimator::catalog::install_first(c);
             return Ok(());
@@ -77,9 +81,10 @@ pub async fn load_first(query: &str) -> Result<(), String> {
     load_catalog().await
 }
 
-/// The one-family catalog of `model` from its part, or None (a model the catalog lacks has no
-/// part; a part missing or damaged: the whole catalog is read instead). A part's name changes
-/// with the catalog: a cached one is always this build's.
+/// The one-family catalog of `model` from its part (the empty model: the landing view's part),
+/// or None (a model the catalog lacks has no part; a part missing or damaged: the whole catalog
+/// is read instead). A part's name changes with the catalog: a cached one is always this
+/// build's.
 async fn first_part(model: &str) -> Option<fitcard_estimator::catalog::Catalog> {
     use fitcard_estimator::catalog::parts;
     let url = format!("parts/{}", parts::part_name(CATALOG_TAG, model));

@@ -1536,6 +1536,36 @@ test('the built pages: a CSP before anything it governs, the manifest, previews 
 const bestRows = (page) =>
   page.$$eval('.best-list > li', (li) => li.map((x) => `${x.dataset.model} ${x.dataset.quant} ${x.dataset.family}`));
 
+test("the landing view ranks from its part of the catalog (every model, no repos), preloaded; the whole catalog follows and the opened row names its repo", async () => {
+  const before = served.length;
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${origin}${BASE}?gpu=rtx-4090`);
+  await page.waitForSelector('.best-list > li');
+  const got = () => served.slice(before).map((p) => p.slice(BASE.length));
+  for (let k = 0; k < 200 && !got().includes('catalog.postcard'); k++) await page.waitForTimeout(50);
+  const g = got();
+  const wasm = g.findIndex((p) => p.endsWith('_bg.wasm'));
+  const landing = g.findIndex((p) => /^parts\/landing-[0-9a-f]+\.postcard$/.test(p));
+  assert.ok(landing >= 0 && landing < wasm, g.join(' '));
+  assert.ok(g.indexOf('catalog.postcard') > wasm, g.join(' '));
+  const preload = await page.$$eval('link[rel=preload][as=fetch]', (ls) => ls.map((l) => l.getAttribute('href')));
+  assert.ok(preload.includes(g[landing]), preload.join(' '));
+  // A row opened: its command is the one a link to that model gives (the repo, not "no repo").
+  const [model, quant] = (await bestRows(page))[0].split(' ');
+  await page.focus('#best-0');
+  await page.keyboard.press('Enter');
+  await page.waitForSelector('.verdict-label');
+  const opened = await page.textContent('#command');
+  const direct = await context.newPage();
+  await direct.goto(`${origin}${BASE}?model=${model}&quant=${quant}&gpu=rtx-4090`);
+  await direct.waitForSelector('.verdict-label');
+  assert.equal(opened, await direct.textContent('#command'));
+  assert.deepEqual(pageErrors, []);
+  await direct.close();
+  await page.close();
+});
+
 test('a link that names no model lands on the best model for the card; a row opens the calculator and back', async () => {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));

@@ -69,3 +69,52 @@ fn the_catalog_parts_are_cut_from_the_pages_catalog() {
         );
     }
 }
+
+/// The landing view's part (`data/parts/landing-<tag>.postcard`: the page catalog without repos,
+/// file names and measured rows, `catalog::parts::lite`): every model, about a fifth smaller.
+#[test]
+fn the_landing_part_is_the_pages_catalog_without_its_files() {
+    use fitcard_estimator::catalog::{from_postcard, parts, tag};
+    if std::env::var_os("FITCARD_WRITE_CATALOG").is_some() {
+        return; // written by the_catalog_parts_are_cut_from_the_pages_catalog
+    }
+    let c = from_postcard(PAGE_POSTCARD).expect("the page's catalog decodes");
+    let name = parts::part_name(tag(PAGE_POSTCARD), "");
+    assert!(name.starts_with("landing-"), "{name}");
+    let bytes = std::fs::read(
+        std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/data/parts")).join(&name),
+    )
+    .expect("the landing part is written with the others");
+    let lite = parts::read_part(&bytes, "").expect("the landing part decodes");
+    // Every family, variant, format size, card and evaluation row; no repo, file or measured row.
+    assert_eq!(lite.families.len(), c.families.len());
+    assert_eq!(lite.gpus.len(), c.gpus.len());
+    assert_eq!(lite.common_eval.is_some(), c.common_eval.is_some());
+    let formats = |c: &Catalog| -> Vec<(String, u64)> {
+        c.families
+            .iter()
+            .flat_map(|f| &f.variants)
+            .flat_map(|v| {
+                v.formats
+                    .iter()
+                    .map(|f| (format!("{} {}", v.id, f.id), f.bytes.0))
+            })
+            .collect()
+    };
+    assert_eq!(formats(&lite), formats(&c));
+    let files = lite
+        .families
+        .iter()
+        .flat_map(|f| &f.variants)
+        .flat_map(|v| &v.formats)
+        .filter(|f| !f.repo.is_empty() || !f.file.is_empty())
+        .count();
+    assert_eq!(files, 0);
+    assert!(lite.measured.is_empty() && !c.measured.is_empty());
+    assert!(
+        bytes.len() * 5 < PAGE_POSTCARD.len() * 4,
+        "{} vs {}",
+        bytes.len(),
+        PAGE_POSTCARD.len()
+    );
+}

@@ -13,10 +13,32 @@
 
 use super::schema::Catalog;
 
+/// The landing view's part (named for the empty model, [`part_name`]): `c` (the page catalog)
+/// without what only a command or a measured line reads (the formats' repos and file names, the
+/// measured rows), postcard-encoded. The best-model view ranks every model of it (the families,
+/// their shapes and format sizes, the cards and the evaluation are all there); the page then
+/// reads the whole catalog, as after a model's part. About a fifth smaller than the whole.
+pub fn lite(c: &Catalog) -> Vec<u8> {
+    let mut c = c.clone();
+    for f in c.families.iter_mut().flat_map(|f| f.variants.iter_mut()) {
+        for fm in &mut f.formats {
+            fm.repo.clear();
+            fm.file.clear();
+        }
+    }
+    c.measured.clear();
+    super::to_postcard(&c)
+}
+
 /// The file name of `model`'s part, for the whole catalog tagged `catalog_tag`: the
 /// [`super::tag`] of both, in hex (the repo id is matched case-insensitively, as
 /// [`Catalog::variant`] matches it).
+///
+/// The empty model names the landing view's part ([`lite`]: every model, no repos or files).
 pub fn part_name(catalog_tag: u64, model: &str) -> String {
+    if model.is_empty() {
+        return format!("landing-{catalog_tag:x}.postcard");
+    }
     let key = format!("{catalog_tag:x} {}", model.to_ascii_lowercase());
     format!("{:x}.postcard", super::tag(key.as_bytes()))
 }
@@ -42,14 +64,16 @@ pub fn split(c: &Catalog, tag: u64) -> Vec<(String, Vec<u8>)> {
             out.push((part_name(tag, &v.id), bytes.clone()));
         }
     }
+    out.push((part_name(tag, ""), lite(c)));
     out
 }
 
-/// The catalog of `model`'s first estimate from its part's `bytes`. Err in one line when the
-/// bytes do not read as a catalog with cards and `model`'s family.
+/// The catalog of `model`'s first estimate from its part's `bytes` (the empty model: the landing
+/// view's, [`lite`]). Err in one line when the bytes do not read as a catalog with cards and
+/// `model`'s family.
 pub fn read_part(bytes: &[u8], model: &str) -> Result<Catalog, String> {
     let c = super::from_postcard(bytes)?;
-    if c.variant(model).is_none() {
+    if !model.is_empty() && c.variant(model).is_none() {
         return Err(format!("the catalog part does not hold {model}"));
     }
     Ok(c)
@@ -70,7 +94,11 @@ mod tests {
         let t = tag(PAGE_POSTCARD);
         let parts = split(&c, t);
         let n: usize = c.families.iter().map(|f| f.variants.len()).sum();
-        assert_eq!(parts.len(), n, "one part per variant");
+        assert_eq!(
+            parts.len(),
+            n + 1,
+            "one part per variant, and the landing view's"
+        );
         let f = &c.families[c.families.len() / 2];
         let v = f.variants.last().unwrap();
         let name = part_name(t, &v.id.to_ascii_uppercase());
@@ -104,7 +132,7 @@ mod tests {
         let mut names: Vec<&String> = parts.iter().map(|(n, _)| n).collect();
         names.sort();
         names.dedup();
-        assert_eq!(names.len(), n);
+        assert_eq!(names.len(), n + 1);
         assert_ne!(part_name(t, &v.id), part_name(t ^ 1, &v.id));
     }
 
