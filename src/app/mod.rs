@@ -266,7 +266,10 @@ fn import_missing(st: AppState) {
 fn view_of(st: AppState, embed: bool) -> Memo<u32> {
     Memo::new(move |_| {
         let g = st.generation.get() << 3;
-        g | if cfg!(not(feature = "train")) && st.mode.get() == fitcard_estimator::Mode::Train {
+        let train = st.mode.get() == fitcard_estimator::Mode::Train;
+        g | if (cfg!(not(feature = "train")) && train)
+            || (cfg!(not(feature = "extras")) && st.more.get())
+        {
             HAND_OVER
         } else if st.missing.with(Option::is_some) {
             MISSING

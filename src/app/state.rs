@@ -61,6 +61,9 @@ pub struct AppState {
     pub whole: RwSignal<bool>,
     /// Notified once after the frame that shows a new estimate (see [`AppState::late`]).
     pub later: Trigger,
+    /// The settings only the whole calculator has (other models on the cards, images, adapters)
+    /// were asked for: the page built without them hands over to it, as for train mode.
+    pub more: RwSignal<bool>,
 }
 
 thread_local! {
@@ -209,6 +212,7 @@ impl AppState {
             generation: RwSignal::new(0),
             whole,
             later: Trigger::new(),
+            more: RwSignal::new(false),
         }
     }
 

@@ -322,6 +322,25 @@ test('serve-time adapters and memory kept free: the whole calculator estimates t
   await page.close();
 });
 
+test('the first load offers the whole calculator for images and other models, with the configuration as it is', async () => {
+  const before = served.length;
+  const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&ctx=4096');
+  await page.waitForSelector('.verdict-label');
+  assert.ok(!served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the first load');
+  await page.click('details.knobs summary');
+  await page.click('button:has-text("More: images")');
+  await page.waitForSelector('#images', { state: 'attached', timeout: 30000 });
+  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+  assert.match(page.url(), /ctx=4096/);
+  if (!(await page.locator('#images').isVisible())) await page.click('details.knobs summary');
+  await page.fill('#images', '20');
+  await page.press('#images', 'Enter');
+  await page.waitForFunction(() => location.search.includes('images=20'));
+  await page.waitForFunction(() => /raise the context above 5160/.test(document.body.textContent));
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('images per request: the whole calculator counts them into the context, and the field changes them', async () => {
   const before = served.length;
   const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&ctx=1024&images=4');

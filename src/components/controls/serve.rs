@@ -323,10 +323,18 @@ pub fn ImagesField() -> impl IntoView {
     }
 }
 
-/// The first load takes no images: it hands an `images=` link to the whole calculator.
+/// The first load has neither images nor other models: a button loads the whole calculator,
+/// which has them, with the configuration as it is.
 #[cfg(not(feature = "extras"))]
 #[component]
-pub fn ImagesField() -> impl IntoView {}
+pub fn ImagesField() -> impl IntoView {
+    let st = use_app();
+    view! {
+        <button type="button" on:click=move |_| st.more.set(true)>
+            "More: images, other models on the cards"
+        </button>
+    }
+}
 
 /// The engine settings that change what is allocated.
 #[component]
