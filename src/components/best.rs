@@ -27,6 +27,16 @@ const MIN_CTX: [u32; 5] = [8192, 32768, 131_072, 262_144, 1_048_576];
 /// The best-model view: the cards and the serving settings, the filters, the ranked list.
 #[component]
 pub fn BestView() -> impl IntoView {
+    // Memory kept free and the filters sit behind a disclosure (the first recommendation stays
+    // on a phone's first screen), open when the link sets one of them.
+    let set = use_app().inputs.with_untracked(|i| {
+        let b = &i.best;
+        i.reserve > 0.0
+            || b.family.is_some()
+            || b.license.is_some()
+            || b.min_ctx.is_some()
+            || b.reasoning.is_some()
+    });
     view! {
         <main class="best-layout">
             <section class="panel best-controls" aria-labelledby="h-card">
@@ -38,8 +48,11 @@ pub fn BestView() -> impl IntoView {
                     <EngineField />
                     <BestContext />
                     <ParSlider />
-                    <ReserveField />
-                    <Filters />
+                    <details class="best-more" open=set>
+                        <summary>"Keep free, filters"</summary>
+                        <ReserveField />
+                        <Filters />
+                    </details>
                 </div>
             </section>
             <section class="panel best-panel" aria-labelledby="h-best">

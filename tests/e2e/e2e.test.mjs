@@ -371,6 +371,7 @@ test('memory kept free per card is read by the first load, and the best-model vi
   await best.goto(`${origin}${BASE}?ctx=8192&gpu=rtx-4090`);
   await best.waitForSelector('.best-list > li');
   const first = await best.textContent('.best-list');
+  await best.click('.best-more summary');
   await best.fill('#reserve', '20');
   await best.press('#reserve', 'Enter');
   await best.waitForFunction(() => location.search.includes('reserve=20'));
@@ -1608,6 +1609,7 @@ test('a link that names no model lands on the best model for the card; a row ope
   assert.match(await page.textContent('.best-foot'), /\d+ more do(es)? not fit/);
   // A filter narrows it.
   const family = on3060[0].split(' ')[2];
+  await page.click('.best-more summary');
   await page.selectOption('#best-family', family);
   await page.waitForFunction(
     (f) => [...document.querySelectorAll('.best-list > li')].every((x) => x.dataset.family === f),
@@ -1646,6 +1648,13 @@ test('a link that names no model lands on the best model for the card; a row ope
   await p.goto(page.url());
   await p.waitForSelector('.best-list > li');
   assert.ok(await p.evaluate(() => document.documentElement.scrollWidth <= 390), 'fits 390 px');
+  // (this link sets a family filter: its disclosure is open, and the first row still shows)
+  assert.ok(await p.evaluate(() => document.querySelector('.best-more').open), 'the filters set are shown');
+  const bare = await phone.newPage();
+  await bare.goto(`${origin}${BASE}?gpu=rtx-3060-12gb`);
+  await bare.waitForSelector('.best-list > li');
+  const row = await bare.locator('.best-list > li').first().boundingBox();
+  assert.ok(row.y + 24 < 844, `the first row starts at ${row.y} px on an 844 px screen`);
   await phone.close();
   await page.close();
 });
