@@ -237,7 +237,8 @@ fn any_query() -> impl Strategy<Value = String> {
     let keys = vec![
         "v", "mode", "model", "quant", "ctx", "par", "cards", "gpu", "vram", "gpus", "engine",
         "kv", "kvk", "kvv", "kvu", "ubatch", "swafull", "util", "gl", "method", "rank", "bsz",
-        "seq", "gc", "optim", "targets", "free", "pick", "embed",
+        "seq", "gc", "optim", "targets", "free", "pick", "embed", "images", "reserve", "ngl",
+        "nkvo", "ncmoe", "tp", "pp", "mmproj", "loras", "lorarank", "rsseq",
     ];
     let values = prop_oneof![
         select(vec![
