@@ -413,26 +413,26 @@ fn pick_files(st: AppState, ev: &leptos::ev::Event) {
 }
 
 /// "Detect my GPU": on a click only, read the browser's renderer string and choose the
-/// catalog card it names; say what was read either way.
+/// catalog card it names (matched in the importer, `model::detect`); say what was read either
+/// way.
 #[component]
 fn DetectGpu() -> impl IntoView {
     let st = use_app();
     let said = RwSignal::new(String::new());
-    let report = move |read: Option<String>| {
-        let msg = match read {
-            None => "The browser does not say which GPU it has; choose it from the list.".into(),
-            Some(r) => {
-                let shown: String = r.chars().take(160).collect();
-                match crate::model::detect::match_gpu(&r) {
-                    Some(g) => {
-                        st.edit(Edit::Gpu(Some(g.id.clone())));
-                        format!("read: {shown} → {}", g.name)
-                    }
-                    None => format!("read: {shown}: no catalog GPU matches; the list is unchanged"),
-                }
-            }
+    let report = move |read: Option<String>| async move {
+        let Some(r) = read else {
+            return "The browser does not say which GPU it has; choose it from the list.".into();
         };
-        said.set(msg);
+        let shown: String = r.chars().take(160).collect();
+        match crate::worker::importer::detect_gpu(&r).await {
+            Ok(Some(id)) => {
+                let name = catalog().gpu(&id).map_or(id.clone(), |g| g.name.clone());
+                st.edit(Edit::Gpu(Some(id)));
+                format!("read: {shown} → {name}")
+            }
+            Ok(None) => format!("read: {shown}: no catalog GPU matches; the list is unchanged"),
+            Err(e) => format!("read: {shown}: {e}"),
+        }
     };
     // The browser's answer comes from a few lines of script in index.html
     // (`window.fitcardGpu`: WebGL's renderer string, else WebGPU's adapter info).
@@ -450,7 +450,7 @@ fn DetectGpu() -> impl IntoView {
                     .ok()?
                     .as_string()
             };
-            report(read.await)
+            said.set(report(read.await).await)
         })
     };
     view! {

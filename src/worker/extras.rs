@@ -1,7 +1,7 @@
 //! What the page shows only on request, computed in the importer (their code costs the
 //! calculator's first transfer nothing): the context × concurrency frontier, the lists of
-//! limits and layouts, the calibration fit and the best-model list (off the page's main thread
-//! too: it estimates every catalog variant).
+//! limits and layouts, the calibration fit, the best-model list (off the page's main thread
+//! too: it estimates every catalog variant) and the card a renderer string names.
 
 use super::catalog::installed;
 
@@ -61,6 +61,15 @@ pub(super) async fn calibration(
         Ok(c) => (c.lines.join("\n"), Some(c.gl), how),
         Err(m) => (m, None, how),
     })
+}
+
+/// The id of the catalog card the browser's renderer string `renderer` names ("Detect my GPU",
+/// [`crate::model::detect::match_gpu`]), empty when none matches.
+pub(super) async fn detect_gpu(renderer: &str) -> Result<String, String> {
+    installed().await?;
+    Ok(crate::model::detect::match_gpu(renderer)
+        .map(|g| g.id.clone())
+        .unwrap_or_default())
 }
 
 /// The best-model list of the configuration `query` as HTML (the page writes it in one DOM

@@ -5,7 +5,7 @@
 
 use super::abi::abi_number;
 use super::catalog::{computed, experts, join};
-use super::extras::{best_list, calibration, frontier, lines};
+use super::extras::{best_list, calibration, detect_gpu, frontier, lines};
 use super::fetch::take_over;
 use super::read::{run, run_disk};
 use crate::model::hub::Target;
@@ -133,6 +133,7 @@ async fn answer(
         "limits" | "layouts" => lines(kind, &a).await.map(|t| vec![("text", text(&t))]),
         "experts" => experts(&a).await.map(|t| vec![("text", text(&t))]),
         "best" => best_list(&a).await.map(|h| vec![("html", text(&h))]),
+        "detect" => detect_gpu(&a).await.map(|g| vec![("gpu", text(&g))]),
         "calibrate" => calibration(&a, &b).await.map(|(t, gl, how)| {
             let mut v = vec![("text", text(&t)), ("how", text(&how))];
             if let Some(g) = gl {

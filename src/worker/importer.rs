@@ -236,6 +236,13 @@ pub async fn frontier(query: &str, width: u32) -> Result<String, String> {
         .ok_or_else(|| "the importer sent no plot".into())
 }
 
+/// The id of the catalog card the browser's renderer string names, matched in the importer
+/// (the matcher is not in the page's first load); None when no card matches.
+pub async fn detect_gpu(renderer: &str) -> Result<Option<String>, String> {
+    let d = ask("detect", &[renderer.into()], None).await?;
+    Ok(prop(&d, "gpu").as_string().filter(|g| !g.is_empty()))
+}
+
 /// The best-model list of the configuration `query` (a permalink query) as HTML, ranked and
 /// written by the estimator in the importer.
 pub async fn best(query: &str) -> Result<String, String> {
