@@ -269,7 +269,7 @@ pub fn ReserveField() -> impl IntoView {
 /// set in use after each change (an entry left out is said in the notices).
 #[cfg(feature = "extras")]
 #[component]
-pub fn WithField() -> impl IntoView {
+fn WithField() -> impl IntoView {
     use fitcard_estimator::inputs::permalink::co_models_text;
     let st = use_app();
     let i = st.inputs;
@@ -297,16 +297,11 @@ pub fn WithField() -> impl IntoView {
     }
 }
 
-/// The first load estimates no other models: it hands a `with=` link to the whole calculator.
-#[cfg(not(feature = "extras"))]
-#[component]
-pub fn WithField() -> impl IntoView {}
-
 /// Images per request (`images=`), for a model whose image processor has a rule: they take
 /// tokens of each request's context (the check under the verdict says how many).
 #[cfg(feature = "extras")]
 #[component]
-pub fn ImagesField() -> impl IntoView {
+fn ImagesField() -> impl IntoView {
     let st = use_app();
     let i = st.inputs;
     let takes = move || i.with(|i| fitcard_estimator::catalog::images::rule(&i.model).is_some());
@@ -323,11 +318,21 @@ pub fn ImagesField() -> impl IntoView {
     }
 }
 
-/// The first load has neither images nor other models: a button loads the whole calculator,
-/// which has them, with the configuration as it is.
+/// What only the whole calculator sets: other models on the cards and images per request.
+#[cfg(feature = "extras")]
+#[component]
+fn ExtrasFields() -> impl IntoView {
+    view! {
+        <WithField />
+        <ImagesField />
+    }
+}
+
+/// The first load reads neither (it hands a `with=` or `images=` link to the whole calculator):
+/// a button loads the whole calculator with the configuration as it is.
 #[cfg(not(feature = "extras"))]
 #[component]
-pub fn ImagesField() -> impl IntoView {
+fn ExtrasFields() -> impl IntoView {
     let st = use_app();
     view! {
         <button type="button" on:click=move |_| st.more.set(true)>
@@ -381,8 +386,7 @@ pub fn EngineKnobs() -> impl IntoView {
                 />
             </Show>
             <ReserveField />
-            <WithField />
-            <ImagesField />
+            <ExtrasFields />
         </details>
     }
 }
