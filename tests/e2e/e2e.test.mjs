@@ -288,8 +288,11 @@ test('other models on the same cards: the whole calculator adds them to the bar 
   await page.waitForSelector('.legend .swatch.t-with');
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
   assert.match(await page.textContent('.legend'), /Other models on the cards/);
-  assert.match(await page.textContent('#command'), /-hf bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0 -ngl 999 -c 16384 -np 2 --port 8081/);
-  assert.match(await page.textContent('#command'), /Qwen3-Embedding-0\.6B-GGUF:Q8_0 -ngl 999 -c 4096 -np 1 --embedding --pooling last -ub 4096 --port 8082/);
+  // The three llama-server instances under one router: a preset section each, with its own server's arguments.
+  const cmd = await page.textContent('#command');
+  assert.match(cmd, /\[bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0\]\s*hf = bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0\s*ngl = 999\s*c = 16384\s*np = 2\s*load-on-startup = true/);
+  assert.match(cmd, /\[Qwen\/Qwen3-Embedding-0\.6B-GGUF:Q8_0\][^[]*c = 4096\s*np = 1\s*embedding = true\s*pooling = last\s*ub = 4096/);
+  assert.match(cmd, /llama-server --models-preset models\.ini --models-max 3/);
   // The link keeps the set as written.
   await page.waitForFunction(() => location.search.includes('with='));
   assert.match(page.url(), /with=Qwen\/Qwen3-0\.6B:Q8_0:8192:2,Qwen\/Qwen3-Embedding-0\.6B:Q8_0:4096/);
@@ -298,7 +301,7 @@ test('other models on the same cards: the whole calculator adds them to the bar 
   await page.fill('#with', 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
   await page.press('#with', 'Enter');
   await page.waitForFunction(() => location.search.includes('with=Qwen/Qwen3-Embedding-0.6B:Q8_0'));
-  await page.waitForFunction(() => /--embedding --pooling last -ub 16384 --port 8081/.test(document.querySelector('#command').textContent));
+  await page.waitForFunction(() => /embedding = true\s*pooling = last\s*ub = 16384[\s\S]*--models-max 2/.test(document.querySelector('#command').textContent));
   assert.equal(await page.inputValue('#with'), 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
   assert.deepEqual(pageErrors, []);
   await page.close();

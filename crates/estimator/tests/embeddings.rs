@@ -78,12 +78,13 @@ fn beside_a_chat_model_it_takes_what_it_takes_alone() {
     );
     let alone = estimate(&from_query(EMBED).inputs);
     assert_eq!(term(&set, "with_models"), alone.per_card[0].bytes.get());
+    assert!(set.models[1]
+        .command
+        .ends_with("--embedding --pooling last -ub 8192 --port 8081"));
+    // Under the router, the same flags in its preset section.
     assert!(set
         .command
-        .lines()
-        .nth(1)
-        .unwrap()
-        .ends_with("--embedding --pooling last -ub 8192 --port 8081"));
+        .contains("\nembedding = true\npooling = last\nub = 8192\n"));
 }
 
 #[test]

@@ -66,12 +66,59 @@ fn each_card_holds_this_plan_and_every_other_model_as_each_runs_alone() {
     assert_eq!(set.models[2].ctx, 16384, "the context follows the plan's");
     assert_eq!(set.models[2].par, 1, "one request unless given");
     assert!(check(&set, "with_models").ok);
-    // Each model on a port of its own.
-    let lines: Vec<&str> = set.command.lines().collect();
-    assert_eq!(lines.len(), 3, "{}", set.command);
-    assert!(lines[0].starts_with("llama-server") && !lines[0].contains("--port"));
-    assert!(lines[1].contains("-c 16384 -np 2") && lines[1].ends_with("--port 8081"));
-    assert!(lines[2].ends_with("--port 8082"), "{}", lines[2]);
+    // Each model's own server: this plan's on the default port, the others on ports of their
+    // own; the set's command runs them all under one router.
+    assert!(!set.models[0].command.contains("--port"));
+    assert!(set.models[1].command.contains("-c 16384 -np 2"));
+    assert!(set.models[1].command.ends_with("--port 8081"));
+    assert!(set.models[2].command.ends_with("--port 8082"));
+    assert!(set
+        .command
+        .ends_with("\nllama-server --models-preset models.ini --models-max 3"));
+}
+
+/// The router's preset file (llama.cpp tools/server/README.md, "Model presets"): one section
+/// per model, named by its `-hf`, whose keys are exactly the arguments of that model's own
+/// server without their dashes (its port left to the router), read back here by the INI rules
+/// of common/preset.cpp (a flag without a value is `true`).
+#[test]
+fn llama_cpp_instances_run_under_one_router_with_each_ones_own_arguments() {
+    let (set, _) = plan(&format!(
+        "{MAIN}&with=Qwen/Qwen3-0.6B:Q8_0:16384:2,Qwen/Qwen3-Embedding-0.6B:Q8_0"
+    ));
+    let ini = set
+        .command
+        .strip_prefix("cat > models.ini <<'EOF'\n")
+        .and_then(|s| s.split_once("\nEOF\n"))
+        .map(|(ini, _)| ini)
+        .unwrap_or_else(|| panic!("{}", set.command));
+    let sections: Vec<&str> = ini.split("\n\n").collect();
+    assert_eq!(sections.len(), set.models.len());
+    for (section, m) in sections.iter().zip(&set.models) {
+        let mut lines = section.lines();
+        let name = lines.next().unwrap();
+        let mut args = vec!["llama-server".to_string()];
+        for l in lines {
+            let (k, v) = l.split_once(" = ").unwrap();
+            if k == "load-on-startup" {
+                assert_eq!(v, "true");
+                continue;
+            }
+            // This plan's flags: the short ones (-hf, -c, -ub …) have one dash.
+            let dashes = if k.len() <= 3 { "-" } else { "--" };
+            args.push(format!("{dashes}{k}"));
+            if v != "true" {
+                args.push(v.to_string());
+            }
+        }
+        let own = m.command.split(" --port ").next().unwrap();
+        assert_eq!(args.join(" "), own, "{name}");
+        let hf = own.split(' ').nth(2).unwrap();
+        assert_eq!(name, format!("[{hf}]"));
+    }
+    // A set with one llama-server keeps its ports (vLLM's instance beside it).
+    let (mixed, _) = plan(&format!("{MAIN}&with=Qwen/Qwen3-0.6B:BF16@vllm"));
+    assert!(!mixed.command.contains("models.ini"), "{}", mixed.command);
 }
 
 #[test]
@@ -221,12 +268,12 @@ fn on_two_cards_each_other_model_splits_as_it_would_alone() {
         );
     }
     // Its command splits it over both cards as its own would.
-    assert!(set
-        .command
-        .lines()
-        .nth(1)
-        .unwrap()
-        .contains("-ts 1,1 --port 8081"));
+    assert!(set.models[1].command.contains("-ts 1,1 --port 8081"));
+    assert!(
+        set.command.contains("\nsm = row\nts = 1,1\n"),
+        "{}",
+        set.command
+    );
 }
 
 /// The set holds at least what its parts hold alone, on every card: exactly their sum where

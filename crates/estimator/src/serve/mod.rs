@@ -328,33 +328,6 @@ fn share_of(j: &Inputs, e: Estimate, util: Option<f64>, command: String) -> Mode
     }
 }
 
-/// The set's commands: this plan's, then each other model's; on a shared Ollama server,
-/// `OLLAMA_MAX_LOADED_MODELS` (envconfig/config.go; its default of three per GPU may not
-/// count a set on one card the way it is planned) set to the models it holds.
-#[cfg(feature = "extras")]
-fn set_command(e: &mut Estimate) {
-    let Some(main) = e.models.first_mut() else {
-        return;
-    };
-    main.command.clone_from(&e.command);
-    let on_ollama = e
-        .models
-        .iter()
-        .filter(|m| m.engine == Engine::Ollama.id())
-        .count();
-    let mut lines: Vec<String> = e.models.iter().map(|m| m.command.clone()).collect();
-    if on_ollama > 1 {
-        if let Some(l) = lines.iter_mut().find(|l| l.contains("ollama serve")) {
-            *l = l.replacen(
-                "OLLAMA_NUM_PARALLEL",
-                &format!("OLLAMA_MAX_LOADED_MODELS={on_ollama} OLLAMA_NUM_PARALLEL"),
-                1,
-            );
-        }
-    }
-    e.command = lines.join("\n");
-}
-
 /// The numbers of one configuration as an [`Estimate`], without words beyond the checks'.
 /// The estimate's terms: the weights, the KV cache and the overhead, then each nonzero part of
 /// the sizing.

@@ -31,3 +31,107 @@ pub(crate) fn main_util(i: &Inputs, s: &Sizing) -> f64 {
         .fold(0.0, f64::max);
     (((i.util - taken) * 100.0 + 1e-9).floor() / 100.0).max(0.0)
 }
+
+/// The set's commands: this plan's, then each other model's; on a shared Ollama server,
+/// `OLLAMA_MAX_LOADED_MODELS` (envconfig/config.go; its default of three per GPU may not
+/// count a set on one card the way it is planned) set to the models it holds; two or more
+/// llama-server instances under one router ([`under_router`]).
+#[cfg(feature = "extras")]
+pub(crate) fn set_command(e: &mut crate::estimate::Estimate) {
+    use crate::catalog::engine::Engine;
+    let Some(main) = e.models.first_mut() else {
+        return;
+    };
+    main.command.clone_from(&e.command);
+    let on_ollama = e
+        .models
+        .iter()
+        .filter(|m| m.engine == Engine::Ollama.id())
+        .count();
+    let mut lines: Vec<String> = e.models.iter().map(|m| m.command.clone()).collect();
+    if on_ollama > 1 {
+        if let Some(l) = lines.iter_mut().find(|l| l.contains("ollama serve")) {
+            *l = l.replacen(
+                "OLLAMA_NUM_PARALLEL",
+                &format!("OLLAMA_MAX_LOADED_MODELS={on_ollama} OLLAMA_NUM_PARALLEL"),
+                1,
+            );
+        }
+    }
+    let servers: Vec<usize> = (0..lines.len())
+        .filter(|&k| e.models[k].engine == Engine::LlamaCpp.id())
+        .collect();
+    if servers.len() > 1 {
+        let own: Vec<&str> = servers.iter().map(|&k| lines[k].as_str()).collect();
+        if let Some(router) = under_router(&own) {
+            let first = servers[0];
+            for &k in servers.iter().rev().filter(|&&k| k != first) {
+                lines.remove(k);
+            }
+            lines[first] = router;
+        }
+    }
+    e.command = lines.join("\n");
+}
+
+/// Several llama-server instances as llama.cpp's router mode starts them (tools/server/README.md,
+/// "Using multiple models"): one `llama-server --models-preset FILE` that runs each model of the
+/// preset file in a process of its own, so each holds on the cards what its own server would
+/// (the router itself loads no model; its own footprint is not counted). The preset file is an
+/// INI file with one section per model whose keys are the command's arguments without their
+/// leading dashes, short forms included, a flag written `= true` and a negated flag by its own
+/// name (common/preset.cpp `get_map_key_opt`, `parse_bool_arg`); `load-on-startup` loads each
+/// at start, and `--models-max` (default 4, least recently used unloaded beyond it) keeps them
+/// all. The ports the instances had are the router's to give. `None` when a line is not one
+/// llama-server command of flags and values (the instances then keep their own ports).
+#[cfg(feature = "extras")]
+pub(crate) fn under_router(commands: &[&str]) -> Option<String> {
+    let sections = commands
+        .iter()
+        .map(|c| preset_section(c))
+        .collect::<Option<Vec<_>>>()?;
+    let ini = sections.join("\n");
+    Some(format!(
+        "cat > models.ini <<'EOF'\n{ini}EOF\nllama-server --models-preset models.ini --models-max {}",
+        commands.len()
+    ))
+}
+
+/// One model's section of the router's preset file, named by its Hugging Face repo and format
+/// (`-hf`) or its file (`-m`), as the router lists it.
+#[cfg(feature = "extras")]
+fn preset_section(command: &str) -> Option<String> {
+    let mut words = command.strip_prefix("llama-server ")?.split(' ').peekable();
+    let mut keys: Vec<(&str, String)> = Vec::new();
+    while let Some(w) = words.next() {
+        let key = w.trim_start_matches('-');
+        if !w.starts_with('-') || key.is_empty() || w.contains(['\n', '[', ']', '=']) {
+            return None;
+        }
+        let value = match words.peek() {
+            Some(v) if !v.starts_with('-') => words.next()?.to_string(),
+            _ => "true".to_string(),
+        };
+        if key == "port" {
+            continue;
+        }
+        // A repeated argument (`--lora a --lora b`) takes a comma-separated list.
+        match keys.iter_mut().find(|(k, _)| *k == key) {
+            Some((_, v)) => {
+                v.push(',');
+                v.push_str(&value);
+            }
+            None => keys.push((key, value)),
+        }
+    }
+    let name = keys
+        .iter()
+        .find(|(k, _)| matches!(*k, "hf" | "m"))
+        .map(|(_, v)| v.clone())?;
+    let mut s = format!("[{name}]\n");
+    for (k, v) in keys {
+        s.push_str(&format!("{k} = {v}\n"));
+    }
+    s.push_str("load-on-startup = true\n");
+    Some(s)
+}
