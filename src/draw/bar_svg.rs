@@ -39,6 +39,10 @@ pub struct Drawing {
     pub marks: Vec<(Bytes, Bytes)>,
     /// The drawing in words (its accessible name).
     pub summary: String,
+    /// `with=`: what each other model holds on each card (its name and bytes), drawn as one
+    /// rectangle each inside the "other models" term (empty on the first load, which hands a
+    /// set over to the whole calculator).
+    pub with: Vec<Vec<(String, Bytes)>>,
 }
 
 /// The drawing of `e` in a box `box_width` CSS pixels wide.
@@ -63,7 +67,31 @@ pub fn drawing(e: &Estimate, box_width: f64) -> Drawing {
             if e.per_card.len() == 1 { "" } else { "s" },
             e.total_host_bytes
         ),
+        with: with_parts(e),
     }
+}
+
+/// Each card's share of every other model of the set, in the set's order (the JSON's `models`
+/// after this plan's own).
+#[cfg(feature = "extras")]
+fn with_parts(e: &Estimate) -> Vec<Vec<(String, Bytes)>> {
+    (0..e.per_card.len())
+        .map(|k| {
+            e.models
+                .iter()
+                .skip(1)
+                .map(|m| {
+                    let on = m.per_card.get(k).copied().unwrap_or_default();
+                    (format!("{} {} on {}", m.model, m.quant, m.engine), on)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+#[cfg(not(feature = "extras"))]
+fn with_parts(_: &Estimate) -> Vec<Vec<(String, Bytes)>> {
+    Vec::new()
 }
 
 /// Top of row `k` (cards first, then the host row).
@@ -103,13 +131,20 @@ pub fn markup(d: &Drawing) -> String {
     }
     s.push_str("</g>");
     for (k, c) in l.cards.iter().enumerate() {
-        card(&mut s, k, c, d.marks.get(k).copied().unwrap_or_default());
+        let parts = d.with.get(k).map_or(&[][..], Vec::as_slice);
+        card(
+            &mut s,
+            k,
+            c,
+            d.marks.get(k).copied().unwrap_or_default(),
+            parts,
+        );
     }
     if !l.host.is_empty() {
         let y = row_y(l.cards.len());
         s.push_str(r#"<g class="host">"#);
         row_label(&mut s, y, "Host RAM");
-        segments(&mut s, &l.host, y);
+        segments(&mut s, &l.host, y, &[]);
         s.push_str("</g>");
     }
     s.push_str("</svg>");
@@ -127,7 +162,13 @@ fn row_label(s: &mut String, y: f64, label: &str) {
 }
 
 /// One card's row: label, track, segments, capacity line and label, budget line and label.
-fn card(s: &mut String, k: usize, c: &CardBar, (capacity, budget): (Bytes, Bytes)) {
+fn card(
+    s: &mut String,
+    k: usize,
+    c: &CardBar,
+    (capacity, budget): (Bytes, Bytes),
+    parts: &[(String, Bytes)],
+) {
     let y = row_y(k);
     let _ = write!(
         s,
@@ -144,7 +185,7 @@ fn card(s: &mut String, k: usize, c: &CardBar, (capacity, budget): (Bytes, Bytes
         n(c.capacity_x),
         n(ROW_H)
     );
-    segments(s, &c.segments, y);
+    segments(s, &c.segments, y, parts);
     let cap = n(LEFT + c.capacity_x);
     let _ = write!(
         s,
@@ -170,9 +211,16 @@ fn card(s: &mut String, k: usize, c: &CardBar, (capacity, budget): (Bytes, Bytes
     s.push_str("</g>");
 }
 
-/// The stacked rectangles of one row, each focusable and named by its term and size.
-fn segments(s: &mut String, segs: &[Segment], y: f64) {
+/// The stacked rectangles of one row, each focusable and named by its term and size; the other
+/// models' term as one rectangle per model (`parts`), each named by its model.
+fn segments(s: &mut String, segs: &[Segment], y: f64, parts: &[(String, Bytes)]) {
     for g in segs {
+        #[cfg(feature = "extras")]
+        if g.name == TermName::WithModels && with_rects(s, g, y, parts) {
+            continue;
+        }
+        #[cfg(not(feature = "extras"))]
+        let _ = parts;
         let tip = xml_escape(&format!("{}: {}", g.name.label(), g.bytes));
         let _ = write!(
             s,
@@ -185,6 +233,35 @@ fn segments(s: &mut String, segs: &[Segment], y: f64) {
             n(ROW_H)
         );
     }
+}
+
+/// The other models' term `g` cut into one rectangle per model, in proportion to what each holds
+/// on this card (their bytes sum to the term's); alternate ones marked `alt` so that neighbours
+/// stay apart. `false` (the term drawn whole) when no model holds anything here.
+#[cfg(feature = "extras")]
+fn with_rects(s: &mut String, g: &Segment, y: f64, parts: &[(String, Bytes)]) -> bool {
+    let total: f64 = parts.iter().map(|(_, b)| b.as_f64()).sum();
+    if total <= 0.0 {
+        return false;
+    }
+    let mut x = g.x;
+    for (k, (label, bytes)) in parts.iter().enumerate().filter(|(_, (_, b))| b.get() > 0) {
+        let w = g.width.max(0.0) * bytes.as_f64() / total;
+        let tip = xml_escape(&format!("{label}: {bytes}"));
+        let _ = write!(
+            s,
+            r#"<rect class="seg {}{}" data-term="{}" x="{}" y="{}" width="{}" height="{}" tabindex="0" aria-label="{tip}"><title>{tip}</title></rect>"#,
+            term_class(g.name),
+            if k % 2 == 1 { " alt" } else { "" },
+            g.name.id(),
+            n(LEFT + x),
+            n(y),
+            n(w),
+            n(ROW_H)
+        );
+        x += w;
+    }
+    true
 }
 
 /// One key of the legend: a term's colour, name and size.
@@ -242,6 +319,44 @@ mod tests {
                 Some(tag[at..at + tag[at..].find('"')?].to_string())
             })
             .collect()
+    }
+
+    /// `with=`: one rectangle per other model inside their term, each named by its model, their
+    /// widths in proportion to its bytes on the card and together the term's.
+    #[cfg(feature = "extras")]
+    #[test]
+    fn each_other_model_has_its_own_rectangle() {
+        let q = "model=Qwen/Qwen3-8B&quant=Q4_K_M&ctx=16384&gpu=rtx-4090\
+                 &with=Qwen/Qwen3-0.6B:Q8_0:8192:2,Qwen/Qwen3-Embedding-0.6B:Q8_0";
+        let e = estimate(&from_query(q).inputs);
+        let d = drawing(&e, 712.0);
+        let svg = markup(&d);
+        let sel = r#"<rect class="seg t-with"#;
+        let titles: Vec<&str> = svg
+            .split(sel)
+            .skip(1)
+            .map(|r| &r[r.find("<title>").unwrap() + 7..r.find("</title>").unwrap()])
+            .collect();
+        assert_eq!(titles.len(), 2, "{svg}");
+        assert!(titles[0].starts_with("Qwen/Qwen3-0.6B Q8_0 on llama.cpp: "));
+        assert!(titles[1].starts_with("Qwen/Qwen3-Embedding-0.6B Q8_0 on llama.cpp: "));
+        assert_eq!(svg.matches(r#"class="seg t-with alt""#).count(), 1);
+        let w: Vec<f64> = attr(&svg, sel, "width")
+            .iter()
+            .map(|x| x.parse().unwrap())
+            .collect();
+        let whole = d.layout.cards[0]
+            .segments
+            .iter()
+            .find(|g| g.name == TermName::WithModels)
+            .unwrap();
+        assert!(
+            (w[0] + w[1] - whole.width).abs() < 0.02,
+            "{w:?} {}",
+            whole.width
+        );
+        let (a, b) = (e.models[1].per_card[0], e.models[2].per_card[0]);
+        assert!((w[0] / w[1] - a.as_f64() / b.as_f64()).abs() < 0.01);
     }
 
     #[test]
