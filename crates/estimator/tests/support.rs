@@ -132,3 +132,32 @@ fn the_multimodal_projector_is_budgeted_and_switchable() {
     let t = estimate(&from_query("model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp").inputs);
     assert_eq!(t.mmproj_bytes, None);
 }
+
+/// Every overhead measurement the repo holds was taken on NVIDIA cards: on an AMD or Intel card
+/// (another backend) the overhead says it lies outside what was measured, naming the card; on
+/// an NVIDIA card with the same plan it does not; a CPU-only machine keeps its own reason.
+#[test]
+fn the_overhead_on_amd_and_intel_cards_is_outside_its_measured_domain() {
+    let outside = |q: &str| {
+        let e = estimate(&from_query(q).inputs);
+        e.terms
+            .iter()
+            .find(|t| t.name.id() == "overhead")
+            .and_then(|t| t.outside_domain.clone())
+    };
+    let plan = "model=Qwen/Qwen3-8B&quant=Q4_K_M&ctx=8192&engine=llama.cpp";
+    for (gpu, name) in [
+        ("rx-7900-xtx", "AMD Radeon RX 7900 XTX"),
+        ("arc-pro-b60", "Intel Arc Pro B60"),
+        ("ryzen-ai-max-395-128gb", "AMD Ryzen AI Max+ 395 128 GB"),
+    ] {
+        let why = outside(&format!("{plan}&gpu={gpu}")).unwrap_or_default();
+        assert!(why.contains(name) && why.contains("CUDA"), "{gpu}: {why}");
+    }
+    assert_eq!(outside(&format!("{plan}&gpu=rtx-4090")), None);
+    // A mixed pair: the AMD card is named wherever it sits.
+    let mixed = outside(&format!("{plan}&cards=2&gpus=rtx-4090,rx-7900-xtx"));
+    assert!(mixed.is_some_and(|w| w.contains("RX 7900 XTX")));
+    let vllm = outside("model=Qwen/Qwen3-8B&quant=BF16&engine=vllm&gpu=mi300x").unwrap_or_default();
+    assert!(vllm.contains("AMD Instinct MI300X"), "{vllm}");
+}

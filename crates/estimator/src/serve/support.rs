@@ -183,6 +183,23 @@ pub fn cpu_only(i: &crate::inputs::Inputs) -> bool {
     }
 }
 
+/// The first AMD or Intel card of the plan, by its catalog name: the engines reach it through
+/// other backends than CUDA (llama.cpp: HIP/ROCm or Vulkan on AMD, SYCL or Vulkan on Intel;
+/// vLLM and SGLang: ROCm or XPU), whose context and compute buffers no measurement here covers.
+pub fn non_cuda_card(i: &crate::inputs::Inputs) -> Option<&'static str> {
+    let cat = crate::catalog::catalog();
+    let named = |id: &str| {
+        cat.gpu(id)
+            .map(|g| g.name.as_str())
+            .filter(|n| n.starts_with("AMD") || n.starts_with("Intel"))
+    };
+    match (&i.gpu, i.gpus.is_empty()) {
+        (crate::inputs::GpuChoice::Catalog(id), true) => named(id),
+        (_, false) => i.gpus.iter().find_map(|id| named(id)),
+        (crate::inputs::GpuChoice::VramGib(_), true) => None,
+    }
+}
+
 /// Does a model that does not fit the cards keep running with layers in system RAM (llama.cpp
 /// and Ollama on a GPU)? Not on a CPU-only machine: there the RAM is the device.
 pub fn spills(i: &crate::inputs::Inputs) -> bool {
