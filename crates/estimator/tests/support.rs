@@ -146,18 +146,34 @@ fn the_overhead_on_amd_and_intel_cards_is_outside_its_measured_domain() {
             .and_then(|t| t.outside_domain.clone())
     };
     let plan = "model=Qwen/Qwen3-8B&quant=Q4_K_M&ctx=8192&engine=llama.cpp";
-    for (gpu, name) in [
-        ("rx-7900-xtx", "AMD Radeon RX 7900 XTX"),
-        ("arc-pro-b60", "Intel Arc Pro B60"),
-        ("ryzen-ai-max-395-128gb", "AMD Ryzen AI Max+ 395 128 GB"),
+    for (gpu, name, backend) in [
+        (
+            "rx-7900-xtx",
+            "AMD Radeon RX 7900 XTX",
+            "HIP (ROCm) or Vulkan",
+        ),
+        ("arc-pro-b60", "Intel Arc Pro B60", "SYCL or Vulkan"),
+        (
+            "ryzen-ai-max-395-128gb",
+            "AMD Ryzen AI Max+ 395 128 GB",
+            "HIP",
+        ),
     ] {
         let why = outside(&format!("{plan}&gpu={gpu}")).unwrap_or_default();
-        assert!(why.contains(name) && why.contains("CUDA"), "{gpu}: {why}");
+        assert!(
+            why.contains(name) && why.contains("CUDA") && why.contains(backend),
+            "{gpu}: {why}"
+        );
     }
     assert_eq!(outside(&format!("{plan}&gpu=rtx-4090")), None);
     // A mixed pair: the AMD card is named wherever it sits.
     let mixed = outside(&format!("{plan}&cards=2&gpus=rtx-4090,rx-7900-xtx"));
     assert!(mixed.is_some_and(|w| w.contains("RX 7900 XTX")));
     let vllm = outside("model=Qwen/Qwen3-8B&quant=BF16&engine=vllm&gpu=mi300x").unwrap_or_default();
-    assert!(vllm.contains("AMD Instinct MI300X"), "{vllm}");
+    assert!(
+        vllm.contains("AMD Instinct MI300X") && vllm.contains("ROCm build"),
+        "{vllm}"
+    );
+    let ollama = outside("model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=ollama&gpu=arc-b580");
+    assert!(ollama.is_some_and(|w| w.contains("Ollama's Vulkan library")));
 }

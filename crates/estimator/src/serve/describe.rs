@@ -386,10 +386,12 @@ const LLAMA_FIT_WEIGHTS: Bytes = Bytes(32 * crate::units::GIB);
 /// when it lies outside (each term module's domain).
 fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
     let a = &v.arch;
-    if let (TermName::Overhead, Some(card)) = (name, crate::serve::support::non_cuda_card(i)) {
+    if let (TermName::Overhead, Some((card, backend))) =
+        (name, crate::serve::support::non_cuda_card(i))
+    {
         if !crate::serve::support::cpu_only(i) {
             return Some(format!(
-                "the overhead was measured on NVIDIA cards (CUDA); the {card} runs on another backend (ROCm/HIP, Vulkan or SYCL), whose context and compute buffers were not measured"
+                "the overhead was measured on NVIDIA cards (CUDA); the {card} runs through {backend}, whose context and compute buffers were not measured"
             ));
         }
     }

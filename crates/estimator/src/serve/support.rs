@@ -183,20 +183,43 @@ pub fn cpu_only(i: &crate::inputs::Inputs) -> bool {
     }
 }
 
-/// The first AMD or Intel card of the plan, by its catalog name: the engines reach it through
-/// other backends than CUDA (llama.cpp: HIP/ROCm or Vulkan on AMD, SYCL or Vulkan on Intel;
-/// vLLM and SGLang: ROCm or XPU), whose context and compute buffers no measurement here covers.
-pub fn non_cuda_card(i: &crate::inputs::Inputs) -> Option<&'static str> {
+/// The first AMD or Intel card of the plan, by its catalog name, and the backend the plan's
+/// engine reaches it through: not CUDA, so no overhead measurement here covers its context and
+/// compute buffers.
+pub fn non_cuda_card(i: &crate::inputs::Inputs) -> Option<(&'static str, &'static str)> {
     let cat = crate::catalog::catalog();
     let named = |id: &str| {
         cat.gpu(id)
             .map(|g| g.name.as_str())
             .filter(|n| n.starts_with("AMD") || n.starts_with("Intel"))
     };
-    match (&i.gpu, i.gpus.is_empty()) {
+    let card = match (&i.gpu, i.gpus.is_empty()) {
         (crate::inputs::GpuChoice::Catalog(id), true) => named(id),
         (_, false) => i.gpus.iter().find_map(|id| named(id)),
         (crate::inputs::GpuChoice::VramGib(_), true) => None,
+    }?;
+    Some((card, backend(i.engine, card.starts_with("AMD"))))
+}
+
+/// The backend an engine runs an AMD (`amd`) or Intel card through.
+fn backend(engine: Engine, amd: bool) -> &'static str {
+    match (engine, amd) {
+        // https://github.com/ggml-org/llama.cpp/blob/master/docs/build.md (HIP, Vulkan, SYCL).
+        (Engine::LlamaCpp, true) => "llama.cpp's HIP (ROCm) or Vulkan backend",
+        (Engine::LlamaCpp, false) => "llama.cpp's SYCL or Vulkan backend",
+        // https://docs.ollama.com/gpu: AMD Radeon through ROCm, more cards through Vulkan.
+        (Engine::Ollama, true) => "Ollama's ROCm or Vulkan library",
+        (Engine::Ollama, false) => "Ollama's Vulkan library",
+        // https://docs.vllm.ai/en/v0.14.0/getting_started/installation/gpu/ (AMD ROCm: MI200s,
+        // MI300, MI350, Radeon RX 7900 and 9000, Ryzen AI MAX; Intel XPU: Arc GPUs);
+        // https://docs.sglang.io/platforms/amd_gpu.html, https://docs.sglang.io/platforms/xpu.html.
+        (Engine::Vllm | Engine::Sglang, true) => "its ROCm build",
+        (Engine::Vllm | Engine::Sglang, false) => "its XPU build",
+        // PyTorch's ROCm and XPU builds (https://pytorch.org/get-started/locally/,
+        // https://docs.pytorch.org/docs/stable/notes/get_start_xpu.html); MLX runs on Apple
+        // GPUs only (its own hard check).
+        (_, true) => "PyTorch's ROCm build",
+        (_, false) => "PyTorch's XPU build",
     }
 }
 
