@@ -76,6 +76,10 @@ fn arch(name: &str) -> Arch {
         ),
         // Qwen3-30B-A3B: 48 layers, 4 KV heads × 128.
         "qwen3moe" => base(48, 4, 128, None, None, None),
+        // Llama-4-Scout: 48 layers, 8 KV heads × 128, chunks of 8,192 tokens, global iff
+        // il % 4 == 3 (at 16,384 tokens, one sequence, F16: 2,088,763,392 B, the 2.1 GB
+        // llama.cpp allocates).
+        "llama4" => base(48, 8, 128, Some(Swa::llama4_chunked(8192)), None, None),
         // DeepSeek-V3 / R1: 61 layers of latent attention, kv_lora_rank 512 + rope 64; V3.2
         // adds the sparse-attention indexer's 128-wide key row.
         "deepseek3" | "deepseek32" => Arch {
@@ -271,6 +275,38 @@ const ROWS: &[Row] = &[
     row("qwen3moe", 32768, 4, true, "q8_0", 1711276032), // 1632.00 MiB, unified
     row("qwen3moe", 32768, 4, false, "f16", 3221225472), // 3072.00 MiB, split
     row("qwen3moe", 32768, 4, false, "q8_0", 1711276032), // 1632.00 MiB, split
+    row("llama4", 4096, 1, true, "f16", 805306368), // 768.00 MiB, one sequence
+    row("llama4", 4096, 1, true, "q8_0", 427819008), // 408.00 MiB, one sequence
+    row("llama4", 4096, 1, false, "f16", 805306368), // 768.00 MiB, one sequence: one stream either way
+    row("llama4", 4096, 1, false, "q8_0", 427819008), // 408.00 MiB, one sequence: one stream either way
+    row("llama4", 4096, 4, true, "f16", 805306368), // 768.00 MiB, unified
+    row("llama4", 4096, 4, true, "q8_0", 427819008), // 408.00 MiB, unified
+    row("llama4", 4096, 4, false, "f16", 805306368), // 768.00 MiB, split
+    row("llama4", 4096, 4, false, "q8_0", 427819008), // 408.00 MiB, split
+    row("llama4", 16384, 1, true, "f16", 2088763392), // 1992.00 MiB, one sequence
+    row("llama4", 16384, 1, true, "q8_0", 1109655552), // 1058.25 MiB, one sequence
+    row("llama4", 16384, 1, false, "f16", 2088763392), // 1992.00 MiB, one sequence: one stream either way
+    row("llama4", 16384, 1, false, "q8_0", 1109655552), // 1058.25 MiB, one sequence: one stream either way
+    row("llama4", 16384, 4, true, "f16", 3221225472), // 3072.00 MiB, unified
+    row("llama4", 16384, 4, true, "q8_0", 1711276032), // 1632.00 MiB, unified
+    row("llama4", 16384, 4, false, "f16", 3221225472), // 3072.00 MiB, split
+    row("llama4", 16384, 4, false, "q8_0", 1711276032), // 1632.00 MiB, split
+    row("llama4", 32768, 1, true, "f16", 2894069760), // 2760.00 MiB, one sequence
+    row("llama4", 32768, 1, true, "q8_0", 1537474560), // 1466.25 MiB, one sequence
+    row("llama4", 32768, 1, false, "f16", 2894069760), // 2760.00 MiB, one sequence: one stream either way
+    row("llama4", 32768, 1, false, "q8_0", 1537474560), // 1466.25 MiB, one sequence: one stream either way
+    row("llama4", 32768, 4, true, "f16", 6442450944), // 6144.00 MiB, unified
+    row("llama4", 32768, 4, true, "q8_0", 3422552064), // 3264.00 MiB, unified
+    row("llama4", 32768, 4, false, "f16", 6442450944), // 6144.00 MiB, split
+    row("llama4", 32768, 4, false, "q8_0", 3422552064), // 3264.00 MiB, split
+    row("llama4", 131072, 1, true, "f16", 7725907968), // 7368.00 MiB, one sequence
+    row("llama4", 131072, 1, true, "q8_0", 4104388608), // 3914.25 MiB, one sequence
+    row("llama4", 131072, 1, false, "f16", 7725907968), // 7368.00 MiB, one sequence: one stream either way
+    row("llama4", 131072, 1, false, "q8_0", 4104388608), // 3914.25 MiB, one sequence: one stream either way
+    row("llama4", 131072, 4, true, "f16", 11349786624), // 10824.00 MiB, unified
+    row("llama4", 131072, 4, true, "q8_0", 6029574144), // 5750.25 MiB, unified
+    row("llama4", 131072, 4, false, "f16", 11576279040), // 11040.00 MiB, split
+    row("llama4", 131072, 4, false, "q8_0", 6149898240), // 5865.00 MiB, split
     row("deepseek3", 512, 1, true, "f16", 35979264), // 34.31 MiB, one sequence
     row("deepseek3", 512, 1, true, "q8_0", 19113984), // 18.23 MiB, one sequence
     row("deepseek3", 512, 1, false, "f16", 35979264), // 34.31 MiB, one sequence: one stream either way
@@ -393,7 +429,7 @@ fn llama_cpp_kv_rules_on_every_architecture() {
         failures.len(),
         failures.join("\n")
     );
-    assert_eq!(ROWS.len(), 216);
+    assert_eq!(ROWS.len(), 248);
 }
 
 /// Exact examples (n_seq 1, f16 KV) read off llama.cpp's allocator.
@@ -435,6 +471,7 @@ fn pinned_architectures_match_catalog() {
         ("gemma3", "google/gemma-3-1b-it"),
         ("gemma3n", "google/gemma-3n-E2B-it"),
         ("qwen3moe", "Qwen/Qwen3-30B-A3B"),
+        ("llama4", "meta-llama/Llama-4-Scout-17B-16E-Instruct"),
     ] {
         let Some((_, v)) = catalog().variant(id) else {
             panic!("{id} missing from the catalog")

@@ -15,6 +15,9 @@ ARCH = {
     "gemma3":   (26, 1, 256, 512, lambda il: il % 6 == 5, 26),   # gemma-3-1b
     "gemma3n":  (30, 2, 256, 512, lambda il: il % 5 == 4, 20),   # gemma-3n-E2B
     "qwen3moe": (48, 4, 128, None, lambda il: True, 48),         # Qwen3-30B-A3B
+    # Llama-4-Scout: chunked attention of 8,192 tokens, sized as a sliding window (the iSWA
+    # cache makes no difference between the two), one global NoPE layer in four (il % 4 == 3).
+    "llama4":   (48, 8, 128, 8192, lambda il: il % 4 == 3, 48),
 }
 
 # Latent attention: (layers, latent row = kv_lora_rank + qk_rope_head_dim, indexer key row or 0).
@@ -72,9 +75,11 @@ def kv_bytes(arch, n_ctx, n_seq, unified, t, n_ubatch=512, n_batch=2048, swa_ful
         total += c * (ROW[t](nkv * hd) * 2)
     return streams * total
 
+CONTEXTS = {"llama4": (4096, 16384, 32768, 131072)}
+
 if __name__ == "__main__":
     for arch in list(ARCH) + list(MLA) + list(HYBRID):
-        for n_ctx in (512, 4096, 32768):
+        for n_ctx in CONTEXTS.get(arch, (512, 4096, 32768)):
             for n_seq in (1, 4):
                 for unified in (True, False):
                     for t in ("f16", "q8_0"):
