@@ -45,6 +45,10 @@ pub fn list_html(b: &Best) -> String {
     if b.filtered_out > 0 {
         foot.push(format!("{} left out by the filters.", b.filtered_out));
     }
+    // Why a row is only tight, once under the list (its chip says it on hover too).
+    if b.rows.iter().any(|r| r.verdict == Verdict::Tight) {
+        foot.push(crate::text::share::tight_note(true));
+    }
     h.push_str(&foot.join(" "));
     h.push_str("</p>");
     h
@@ -71,13 +75,18 @@ fn row_html(k: usize, r: &BestRow) -> String {
         Verdict::Tight => "v-tight",
         Verdict::DoesNotFit => "v-nofit",
     };
+    let chip_title = if r.verdict == Verdict::Tight {
+        format!(" title=\"{}\"", e(&crate::text::share::tight_note(true)))
+    } else {
+        String::new()
+    };
     let why = r
         .unscored
         .as_deref()
         .map(|w| format!("<span class=\"why\">{}</span>", e(w)))
         .unwrap_or_default();
     format!(
-        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free{tps}</span><span class=\"chip {chip}\">{v}</span></button>{why}</li>",
+        "<li data-model=\"{m}\" data-quant=\"{q}\" data-family=\"{f}\"><button type=\"button\" class=\"best-row\" id=\"best-{k}\"><span class=\"best-name\">{n}</span><span class=\"best-fmt\">{q}</span><span class=\"best-score\">{score}</span><span class=\"best-bytes\">{d} on the card · {free} free{tps}</span><span class=\"chip {chip}\"{chip_title}>{v}</span></button>{why}</li>",
         m = e(&r.model),
         q = e(&r.quant.to_string()),
         f = e(&r.family),
@@ -122,7 +131,7 @@ mod tests {
     fn a_row_is_a_button_with_its_numbers_every_text_escaped() {
         assert_eq!(
             row_html(2, &row("M <1> & \"2\"")),
-            "<li data-model=\"org/m\" data-quant=\"Q4_K_M\" data-family=\"fam\"><button type=\"button\" class=\"best-row\" id=\"best-2\"><span class=\"best-name\">M &lt;1&gt; &amp; &quot;2&quot;</span><span class=\"best-fmt\">Q4_K_M</span><span class=\"best-score\"><span class=\"sr\">score </span>61.4* ≈</span><span class=\"best-bytes\">3.00 GiB on the card · +1.00 GiB free · ≈ 42 tokens/s</span><span class=\"chip v-tight\">tight</span></button></li>"
+            "<li data-model=\"org/m\" data-quant=\"Q4_K_M\" data-family=\"fam\"><button type=\"button\" class=\"best-row\" id=\"best-2\"><span class=\"best-name\">M &lt;1&gt; &amp; &quot;2&quot;</span><span class=\"best-fmt\">Q4_K_M</span><span class=\"best-score\"><span class=\"sr\">score </span>61.4* ≈</span><span class=\"best-bytes\">3.00 GiB on the card · +1.00 GiB free · ≈ 42 tokens/s</span><span class=\"chip v-tight\" title=\"Tight: it fits, with under 1 GiB of headroom on the fullest card; llama-server&apos;s --fit keeps a 1024 MiB margin per device (--fit-target), and real use moves with driver and engine versions: leave more room, or expect to lower the context.\">tight</span></button></li>"
         );
         let mut r = row("m");
         (r.score, r.matched, r.estimated, r.decode_tps) = (None, None, false, None);
@@ -146,6 +155,12 @@ mod tests {
         assert_eq!(h.matches("<li data-model=").count(), b.rows.len());
         assert_eq!(h.matches("<ol class=\"best-list\">").count(), 1);
         assert!(h.ends_with("</p>"), "{h}");
+        // A tight row (the 4090's list has several under 1 GiB free) is explained under it.
+        assert!(b.rows.iter().any(|r| r.verdict == Verdict::Tight));
+        assert!(
+            h.contains("Tight: it fits, with under 1 GiB of headroom"),
+            "{h}"
+        );
         let none = Best {
             evaluation: None,
             rows: Vec::new(),
