@@ -63,8 +63,9 @@ pub fn Verdict() -> impl IntoView {
             </p>
         </div>
         {warnings(st)}
-        <Disclosure class="limits" summary="Limits, with everything else held">
+        <Disclosure class="limits" summary="Limits and rent, with everything else held">
             <Asked kind="limits" />
+            <Asked kind="cost" />
         </Disclosure>
         <Disclosure
             class="layouts"
@@ -75,6 +76,7 @@ pub fn Verdict() -> impl IntoView {
         >
             <Asked kind="layouts" />
         </Disclosure>
+
         <Disclosure class="checks" summary="All checks">
             <AllChecks />
         </Disclosure>
@@ -213,7 +215,7 @@ fn Line(
 /// while shown.
 #[component]
 fn Asked(
-    /// The list: `limits` or `layouts`.
+    /// The list: `limits`, `layouts` or `cost`.
     kind: &'static str,
 ) -> impl IntoView {
     let st = use_app();

@@ -27,7 +27,7 @@ pub(super) async fn frontier(query: &str, width: u32) -> Result<String, String> 
 /// The lines of a list the page shows when it is opened, for the configuration `query`, one per
 /// line as `key<TAB>text`: `limits`, each limit solved with every other input held (key: the
 /// target); `layouts`, every tensor × pipeline split of vLLM or SGLang cards (key: `chosen` for
-/// the one the estimate uses).
+/// the one the estimate uses); `cost`, what renting it costs ([`cost_lines`]).
 pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
     installed().await?;
     let i = fitcard_estimator::from_query(query).inputs;
@@ -39,6 +39,8 @@ pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
                 format!("{}\t{}", t.id(), crate::text::summary::limit(&s, &i))
             })
             .collect()
+    } else if kind == "cost" {
+        cost_lines(&i)
     } else {
         fitcard_estimator::serve::layouts::summary(&i)
             .into_iter()
@@ -46,6 +48,41 @@ pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
             .collect()
     };
     Ok(rows.join("\n"))
+}
+
+/// `cost`: each rentable plan, cheapest first (key: the card's id), with its price's provider,
+/// date and source ([`fitcard_estimator::cost`]; "now" is the browser's clock, for the prices'
+/// age).
+#[cfg(feature = "extras")]
+fn cost_lines(i: &fitcard_estimator::Inputs) -> Vec<String> {
+    if i.mode == fitcard_estimator::Mode::Train {
+        return vec![
+            "\tRent is planned for serving; a training run's cost needs its hours.".into(),
+        ];
+    }
+    let d = js_sys::Date::new_0();
+    let now = i64::from(d.get_utc_full_year()) * 12 + i64::from(d.get_utc_month());
+    let plans = fitcard_estimator::cost::plans(i, now);
+    if plans.is_empty() {
+        return vec!["\tNo priced card type fits this configuration on 8 cards or fewer.".into()];
+    }
+    plans
+        .iter()
+        .map(|p| {
+            format!(
+                "{}\t{} · source: {}",
+                p.gpu,
+                fitcard_estimator::cost::plan_line(p),
+                p.price_source
+            )
+        })
+        .collect()
+}
+
+/// The importer is built with the prices; a build without them says so.
+#[cfg(not(feature = "extras"))]
+fn cost_lines(_: &fitcard_estimator::Inputs) -> Vec<String> {
+    vec!["\tNo prices in this build.".into()]
 }
 
 /// The calibration panel's answer for `readings` under the configuration `query`: the fit's

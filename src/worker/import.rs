@@ -130,7 +130,7 @@ async fn answer(
                 .await
                 .map(|svg| vec![("svg", text(&svg))])
         }
-        "limits" | "layouts" => lines(kind, &a).await.map(|t| vec![("text", text(&t))]),
+        "limits" | "layouts" | "cost" => lines(kind, &a).await.map(|t| vec![("text", text(&t))]),
         "experts" => experts(&a).await.map(|t| vec![("text", text(&t))]),
         "best" => best_list(&a).await.map(|h| vec![("html", text(&h))]),
         "detect" => detect_gpu(&a).await.map(|g| vec![("gpu", text(&g))]),

@@ -698,7 +698,7 @@ test('switching the trainer profile changes the bar and the longest sequence tha
   const page = await open('?mode=train&model=Qwen/Qwen3-14B&method=qlora&gpu=rtx-4090&seq=2048&bsz=2');
   // The limits are solved only while shown.
   await page.click('details.limits summary');
-  const seq = page.locator('details.limits li[data-target=seq]');
+  const seq = page.locator('details.limits ul:first-of-type li[data-target=seq]');
   await seq.waitFor();
   const bar = () => page.textContent('figure');
   const before = { seq: await seq.textContent(), bar: await bar(), title: await page.title() };
@@ -707,7 +707,7 @@ test('switching the trainer profile changes the bar and the longest sequence tha
   // more memory at this length, so a shorter longest sequence.
   await page.selectOption('#trainer', 'transformers');
   await page.waitForFunction(() => new URLSearchParams(location.search).get('trainer') === 'transformers');
-  await page.waitForFunction((t) => document.querySelector('details.limits li[data-target=seq]').textContent !== t, before.seq);
+  await page.waitForFunction((t) => document.querySelector('details.limits ul:first-of-type li[data-target=seq]').textContent !== t, before.seq);
   assert.notEqual(await bar(), before.bar, 'the bar follows the profile');
   const n = (t) => Number(t.replace(/,/g, '').match(/\d+/)[0]);
   assert.ok(n(await seq.textContent()) < n(before.seq), `${await seq.textContent()} vs ${before.seq}`);
@@ -1057,13 +1057,37 @@ test('the command panel lists the plan on every engine that loads the file, with
   await page.close();
 });
 
+test('what it costs to rent: priced in the importer when opened, cheapest first, each price with its date and source', async () => {
+  const page = await open('?model=Qwen/Qwen3-32B&quant=Q4_K_M&engine=llama.cpp&ctx=16384&gpu=rtx-4090');
+  assert.equal(await page.locator('details.limits ul:last-of-type li').count(), 0, 'nothing priced until opened');
+  await page.click('details.limits summary');
+  await page.waitForSelector('details.limits ul:last-of-type li');
+  const rows = await page.$$eval('details.limits ul:last-of-type li', (li) => li.map((x) => [x.dataset.target, x.textContent]));
+  assert.ok(rows.length >= 5, JSON.stringify(rows));
+  const perHour = rows.map(([, t]) => Number(t.match(/\$([\d.]+)\/h/)[1]));
+  assert.deepEqual(perHour, [...perHour].sort((a, b) => a - b), 'cheapest first');
+  for (const [gpu, t] of rows) {
+    assert.match(t, /\(\S.*, \d{4}-\d{2}(-\d{2})?(, stale)?\)/, t);
+    assert.match(t, / · source: https:\/\//, t);
+    assert.ok(gpu && t.startsWith(gpu), t);
+  }
+  assert.ok(rows.some(([gpu, t]) => gpu === 'rtx-4090' && / × 1 /.test(t) && /buying pays off after \d+ h/.test(t)), 'a 4090 plan of one card');
+  // Train mode has no rent to show.
+  await page.click('#mode-train');
+  await page.waitForSelector('details.limits');
+  if (!(await page.$eval('details.limits', (d) => d.open))) await page.click('details.limits summary');
+  await page.waitForFunction(() => /planned for serving/.test(document.querySelector('details.limits ul:last-of-type')?.textContent ?? ''));
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('the limits with everything else held: solved when opened, and again when the controls settle', async () => {
   const page = await open('?model=Qwen/Qwen3-8B&quant=BF16&engine=sglang&vram=80&ctx=8192&par=4');
-  assert.equal(await page.locator('details.limits li').count(), 0, 'nothing solved until opened');
+  assert.equal(await page.locator('details.limits ul:first-of-type li').count(), 0, 'nothing solved until opened');
   await page.click('details.limits summary');
-  await page.waitForSelector('details.limits li');
+  await page.waitForSelector('details.limits ul:first-of-type li');
   const limits = () =>
-    page.$$eval('details.limits li', (li) => Object.fromEntries(li.map((x) => [x.dataset.target, x.textContent])));
+    page.$$eval('details.limits ul:first-of-type li', (li) => Object.fromEntries(li.map((x) => [x.dataset.target, x.textContent])));
   let l = await limits();
   assert.deepEqual(Object.keys(l), ['ctx', 'par', 'cards', 'gpu']);
   assert.match(l.ctx, /^up to [\d,]+ tokens at 4 slots$/);
@@ -1073,15 +1097,15 @@ test('the limits with everything else held: solved when opened, and again when t
   // More slots leave less context per request.
   const ctxAt4 = Number(l.ctx.match(/[\d,]+/)[0].replace(/,/g, ''));
   await page.$eval('#par', (e) => { e.value = '16'; e.dispatchEvent(new Event('input', { bubbles: true })); });
-  await page.waitForFunction(() => / at 16 slots$/.test(document.querySelector('details.limits li[data-target=ctx]').textContent));
+  await page.waitForFunction(() => / at 16 slots$/.test(document.querySelector('details.limits ul:first-of-type li[data-target=ctx]').textContent));
   l = await limits();
   assert.ok(Number(l.ctx.match(/[\d,]+/)[0].replace(/,/g, '')) < ctxAt4, l.ctx);
   await page.close();
   // Train mode solves for the sequence and the batch.
   const train = await open('?mode=train');
   await train.click('details.limits summary');
-  await train.waitForSelector('details.limits li');
-  const t = await train.$$eval('details.limits li', (li) => li.map((x) => x.dataset.target));
+  await train.waitForSelector('details.limits ul:first-of-type li');
+  const t = await train.$$eval('details.limits ul:first-of-type li', (li) => li.map((x) => x.dataset.target));
   assert.deepEqual(t, ['seq', 'bsz']);
   await train.close();
 });

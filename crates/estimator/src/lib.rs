@@ -70,6 +70,7 @@
 //! - `train`: fine-tuning memory
 //! - `evaluate`: the estimate in either mode
 //! - `solve`: the limits of one input, every other held
+//! - `cost`: what a plan costs to rent, from the dated public prices (`data/prices.json`)
 //! - `badge`: the badge
 //! - `frontier`: the context × concurrency frontier
 //! - `measure`: global layers backed out of readings; the measuring loop of each engine (`script`)
@@ -140,6 +141,8 @@ pub mod accuracy;
 pub mod badge;
 pub mod best;
 pub mod catalog;
+#[cfg(feature = "extras")]
+pub mod cost;
 pub mod estimate;
 pub mod evaluate;
 pub mod frontier;
