@@ -350,8 +350,12 @@ fn expand_repo(repo: &str, id: &str) -> String {
     }
 }
 
-/// The file name the compact form leaves out for `repo`'s `quant`.
-fn usual_gguf(repo: &str, quant: Quant) -> String {
+/// The file name the compact form leaves out for `repo`'s `quant`: a GGUF named after its repo,
+/// or every shard of a checkpoint's `model*.safetensors`.
+fn usual_file(repo: &str, quant: Quant, container: Container) -> String {
+    if container != Container::Gguf {
+        return "model*.safetensors (all shards)".into();
+    }
     let name = repo.rsplit('/').next().unwrap_or(repo);
     let mut s = name.strip_suffix("-GGUF").unwrap_or(name).to_string();
     s.push('-');
@@ -367,7 +371,7 @@ impl Catalog {
         for v in self.families.iter_mut().flat_map(|f| f.variants.iter_mut()) {
             let mut prev: Option<String> = None;
             for f in &mut v.formats {
-                if f.file == usual_gguf(&f.repo, f.id) {
+                if f.file == usual_file(&f.repo, f.id, f.container) {
                     f.file = SAME.into();
                 }
                 if prev.as_deref() == Some(f.repo.as_str()) {
@@ -393,7 +397,7 @@ impl Catalog {
                     prev = f.repo.clone();
                 }
                 if f.file == SAME {
-                    f.file = usual_gguf(&f.repo, f.id);
+                    f.file = usual_file(&f.repo, f.id, f.container);
                 }
             }
         }
