@@ -116,6 +116,18 @@ fn llama_cpp_instances_run_under_one_router_with_each_ones_own_arguments() {
         let hf = own.split(' ').nth(2).unwrap();
         assert_eq!(name, format!("[{hf}]"));
     }
+    // The same file twice (another context of this model) is a second model of the router.
+    let (twice, _) = plan(&format!("{MAIN}&with=Qwen/Qwen3-8B:Q4_K_M:4096"));
+    assert!(twice
+        .command
+        .contains("[bartowski/Qwen_Qwen3-8B-GGUF:Q4_K_M]\nhf = "));
+    assert!(
+        twice
+            .command
+            .contains("[bartowski/Qwen_Qwen3-8B-GGUF:Q4_K_M#2]\nhf = bartowski/Qwen_Qwen3-8B-GGUF:Q4_K_M\nngl = 999\nc = 4096"),
+        "{}",
+        twice.command
+    );
     // A set with one llama-server keeps its ports (vLLM's instance beside it).
     let (mixed, _) = plan(&format!("{MAIN}&with=Qwen/Qwen3-0.6B:BF16@vllm"));
     assert!(!mixed.command.contains("models.ini"), "{}", mixed.command);

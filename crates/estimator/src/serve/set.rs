@@ -86,10 +86,22 @@ pub(crate) fn set_command(e: &mut crate::estimate::Estimate) {
 /// llama-server command of flags and values (the instances then keep their own ports).
 #[cfg(feature = "extras")]
 pub(crate) fn under_router(commands: &[&str]) -> Option<String> {
-    let sections = commands
+    let mut sections = commands
         .iter()
         .map(|c| preset_section(c))
         .collect::<Option<Vec<_>>>()?;
+    // Each section names one model of the router: the same file twice (two contexts of one
+    // model) gets a second name, or the file's later section would replace the first.
+    for k in 1..sections.len() {
+        let (before, rest) = sections.split_at_mut(k);
+        let head = |s: &str| s.lines().next().unwrap_or_default().to_string();
+        let name = head(&rest[0]);
+        let seen = before.iter().filter(|s| head(s) == name).count();
+        if seen > 0 {
+            let renamed = format!("{}#{}]", name.trim_end_matches(']'), seen + 1);
+            rest[0] = rest[0].replacen(&name, &renamed, 1);
+        }
+    }
     let ini = sections.join("\n");
     Some(format!(
         "cat > models.ini <<'EOF'\n{ini}EOF\nllama-server --models-preset models.ini --models-max {}",
