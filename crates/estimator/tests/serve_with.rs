@@ -117,7 +117,12 @@ fn llama_cpp_instances_run_under_one_router_with_each_ones_own_arguments() {
         assert_eq!(name, format!("[{hf}]"));
     }
     // The same file twice (another context of this model) is a second model of the router.
-    let (twice, _) = plan(&format!("{MAIN}&with=Qwen/Qwen3-8B:Q4_K_M:4096"));
+    let (twice, _) = plan(&format!(
+        "{MAIN}&with=Qwen/Qwen3-8B:Q4_K_M:4096,Qwen/Qwen3-8B:Q4_K_M:2048"
+    ));
+    assert!(twice
+        .command
+        .contains("[bartowski/Qwen_Qwen3-8B-GGUF:Q4_K_M#3]\n"));
     assert!(twice
         .command
         .contains("[bartowski/Qwen_Qwen3-8B-GGUF:Q4_K_M]\nhf = "));

@@ -92,14 +92,15 @@ pub(crate) fn under_router(commands: &[&str]) -> Option<String> {
         .collect::<Option<Vec<_>>>()?;
     // Each section names one model of the router: the same file twice (two contexts of one
     // model) gets a second name, or the file's later section would replace the first.
-    for k in 1..sections.len() {
-        let (before, rest) = sections.split_at_mut(k);
-        let head = |s: &str| s.lines().next().unwrap_or_default().to_string();
-        let name = head(&rest[0]);
-        let seen = before.iter().filter(|s| head(s) == name).count();
+    let names: Vec<String> = sections
+        .iter()
+        .map(|s| s.lines().next().unwrap_or_default().to_string())
+        .collect();
+    for (k, name) in names.iter().enumerate() {
+        let seen = names[..k].iter().filter(|n| *n == name).count();
         if seen > 0 {
             let renamed = format!("{}#{}]", name.trim_end_matches(']'), seen + 1);
-            rest[0] = rest[0].replacen(&name, &renamed, 1);
+            sections[k] = sections[k].replacen(name.as_str(), &renamed, 1);
         }
     }
     let ini = sections.join("\n");
