@@ -224,10 +224,10 @@ const train = fs.existsSync(file(TRAIN))
       .map((d) => `${TRAIN}/${d.name}`)
       .sort()
   : [];
-// The importer (a web worker: the Hub client, the file readers and the extras) and the whole
-// calculator (train mode) are fetched on demand: never ahead, cached by the service worker the first
-// time the page asks for them.
-const later = [...files.filter((n) => n.startsWith('fitcard-import')), ...train];
+// The importer (a web worker: the Hub client, the file readers and the extras), the price list
+// it reads when the rent is asked for, and the whole calculator (train mode) are fetched on
+// demand: never ahead, cached by the service worker the first time the page asks for them.
+const later = [...files.filter((n) => n.startsWith('fitcard-import') || n === 'prices.json'), ...train];
 const assets = files.filter((n) => !later.includes(n));
 if (!later.some((n) => n.startsWith('fitcard-import') && n.endsWith('.wasm'))) fail(`no importer wasm in ${dist}`);
 if (!train.some((n) => n.endsWith('.wasm'))) fail(`no train-mode wasm in ${dist}/${TRAIN}`);

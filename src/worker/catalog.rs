@@ -10,18 +10,38 @@ use js_sys::Uint8Array;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+/// Most bytes a file of the site next to the importer may have (the whole catalog and the price
+/// list are under 100 KB).
+const SIBLING_MAX: u32 = 8 << 20;
+
+/// A file of the site next to the importer (`name`), its bytes; `fail` the words when it cannot
+/// be read (a refused request, an error status, more than [`SIBLING_MAX`] bytes).
+pub(super) async fn sibling(name: &str, fail: &str) -> Result<Vec<u8>, String> {
+    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
+    let resp: web_sys::Response = JsFuture::from(scope.fetch_with_str(name))
+        .await
+        .map_err(|_| fail.to_string())?
+        .unchecked_into();
+    if !resp.ok() {
+        return Err(fail.into());
+    }
+    let buf = JsFuture::from(resp.array_buffer().map_err(|_| fail.to_string())?)
+        .await
+        .map_err(|_| fail.to_string())?;
+    let bytes = Uint8Array::new(&buf);
+    if bytes.length() > SIBLING_MAX {
+        return Err(fail.into());
+    }
+    Ok(bytes.to_vec())
+}
+
 /// The catalog file next to the importer, checked against the one this build was made with.
 async fn catalog_bytes() -> Result<Vec<u8>, String> {
-    let fail = "the importer could not read the catalog: reload the page".to_string();
-    let scope: web_sys::WorkerGlobalScope = js_sys::global().unchecked_into();
-    let resp: web_sys::Response = JsFuture::from(scope.fetch_with_str("catalog.postcard"))
-        .await
-        .map_err(|_| fail.clone())?
-        .unchecked_into();
-    let buf = JsFuture::from(resp.array_buffer().map_err(|_| fail.clone())?)
-        .await
-        .map_err(|_| fail.clone())?;
-    let bytes = Uint8Array::new(&buf).to_vec();
+    let bytes = sibling(
+        "catalog.postcard",
+        "the importer could not read the catalog: reload the page",
+    )
+    .await?;
     if fitcard_estimator::catalog::tag(&bytes) != ABI {
         return Err("the importer belongs to another version of the page: reload the page".into());
     }

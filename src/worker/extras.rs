@@ -40,7 +40,7 @@ pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
             })
             .collect()
     } else if kind == "cost" {
-        cost_lines(&i)
+        cost_lines(&i).await?
     } else {
         fitcard_estimator::serve::layouts::summary(&i)
             .into_iter()
@@ -54,20 +54,23 @@ pub(super) async fn lines(kind: &str, query: &str) -> Result<String, String> {
 /// date and source ([`fitcard_estimator::cost`]; "now" is the browser's clock, for the prices'
 /// age).
 #[cfg(feature = "extras")]
-fn cost_lines(i: &fitcard_estimator::Inputs) -> Vec<String> {
+async fn cost_lines(i: &fitcard_estimator::Inputs) -> Result<Vec<String>, String> {
     if i.mode == fitcard_estimator::Mode::Train {
-        return vec![
+        return Ok(vec![
             "\tRent is planned for serving; a training run's cost needs its hours.".into(),
-        ];
+        ]);
     }
+    let prices = fitcard_estimator::cost::Prices::parse(&price_list().await?)?;
     let d = js_sys::Date::new_0();
     let now = i64::from(d.get_utc_full_year()) * 12 + i64::from(d.get_utc_month());
-    let plans = fitcard_estimator::cost::plans(i, now);
+    let plans = fitcard_estimator::cost::plans(&prices, i, now);
     if plans.is_empty() {
-        return vec!["\tNo priced card type fits this configuration on 8 cards or fewer.".into()];
+        return Ok(vec![
+            "\tNo priced card type fits this configuration on 8 cards or fewer.".into(),
+        ]);
     }
     let money = |x: f64| format!("${}", fitcard_estimator::units::Fixed(x, 2));
-    plans
+    Ok(plans
         .iter()
         .map(|p| {
             let name = fitcard_estimator::catalog()
@@ -91,13 +94,22 @@ fn cost_lines(i: &fitcard_estimator::Inputs) -> Vec<String> {
             s.push_str(&format!(" · source: {}", p.price_source));
             s
         })
-        .collect()
+        .collect())
+}
+
+/// The price list beside the importer (`prices.json`, fetched when the rent is first asked for,
+/// so that it costs the importer's download nothing).
+#[cfg(feature = "extras")]
+async fn price_list() -> Result<String, String> {
+    let fail = "the price list could not be read: reload the page";
+    let bytes = super::catalog::sibling("prices.json", fail).await?;
+    String::from_utf8(bytes).map_err(|_| fail.to_string())
 }
 
 /// The importer is built with the prices; a build without them says so.
 #[cfg(not(feature = "extras"))]
-fn cost_lines(_: &fitcard_estimator::Inputs) -> Vec<String> {
-    vec!["\tNo prices in this build.".into()]
+async fn cost_lines(_: &fitcard_estimator::Inputs) -> Result<Vec<String>, String> {
+    Ok(vec!["\tNo prices in this build.".into()])
 }
 
 /// The calibration panel's answer for `readings` under the configuration `query`: the fit's

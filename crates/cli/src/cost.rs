@@ -3,7 +3,7 @@
 //! with today's date from the system clock; and the rent of `estimate`'s own plan.
 
 use crate::*;
-use fitcard_estimator::cost::{cheapest, launch, plan_line, plans, stale};
+use fitcard_estimator::cost::{builtin, cheapest, plan_line, plans, stale};
 
 /// Months since year 0 of today (UTC): the system clock, or `SOURCE_DATE_EPOCH` when set (the
 /// reproducible-builds convention, <https://reproducible-builds.org/specs/source-date-epoch/>:
@@ -43,10 +43,12 @@ pub fn of_estimate(i: &Inputs, e: &fitcard_estimator::Estimate) -> Option<serde_
     if !i.gpus.is_empty() {
         return None;
     }
-    let r = cheapest(months_now()).into_iter().find(|r| &r.gpu == id)?;
+    let r = cheapest(builtin(), months_now())
+        .into_iter()
+        .find(|r| &r.gpu == id)?;
     let usd = r.usd_per_hour * f64::from(i.cards.max(1));
     let per_mtok = |tps: f64| (tps > 0.0).then(|| usd / (tps * 3600.0) * 1e6);
-    let launch = launch(id);
+    let launch = builtin().launch(id);
     let mut v = serde_json::json!({
         "usd_per_hour": usd,
         "provider": r.provider,
@@ -97,7 +99,7 @@ pub fn cost(query: &str, json: bool) -> Result<String, String> {
     if i.mode == Mode::Train {
         return Err("cost plans serve mode; a training run's cost needs its hours".into());
     }
-    let plans = plans(&i, months_now());
+    let plans = plans(builtin(), &i, months_now());
     if json {
         return Ok(to_json(&serde_json::json!({ "plans": plans })));
     }

@@ -13,9 +13,24 @@ use serde::{Deserialize, Serialize};
 
 /// The prices, as the data file holds them.
 #[derive(Deserialize)]
-struct Prices {
-    rental: Vec<Rental>,
-    launch: Vec<Launch>,
+pub struct Prices {
+    /// Every on-demand price (`tests/cost.rs` holds each to its source and date).
+    pub rental: Vec<Rental>,
+    /// Every launch price.
+    pub launch: Vec<Launch>,
+}
+
+impl Prices {
+    /// The price list from its JSON (the page's importer fetches `prices.json` beside it, so
+    /// that the prices cost the importer's download nothing until asked for).
+    pub fn parse(json: &str) -> Result<Prices, String> {
+        serde_json::from_str(json).map_err(|e| format!("the price list cannot be read: {e}"))
+    }
+
+    /// The launch price of catalog card `gpu`, where one is published.
+    pub fn launch(&self, gpu: &str) -> Option<&Launch> {
+        self.launch.iter().find(|l| l.gpu == gpu)
+    }
 }
 
 /// One on-demand price of one card.
@@ -49,26 +64,14 @@ pub struct Launch {
     pub source: String,
 }
 
-fn prices() -> &'static Prices {
+/// The prices this build was made with (the CLI's and the tests'; the page fetches the same
+/// file instead of carrying it).
+#[cfg(not(target_arch = "wasm32"))]
+pub fn builtin() -> &'static Prices {
     static P: std::sync::OnceLock<Prices> = std::sync::OnceLock::new();
     P.get_or_init(|| {
-        serde_json::from_str(include_str!("../data/prices.json")).expect("data/prices.json reads")
+        Prices::parse(include_str!("../data/prices.json")).expect("data/prices.json reads")
     })
-}
-
-/// Every on-demand price (`tests/cost.rs` holds each to its source and date).
-pub fn rentals() -> &'static [Rental] {
-    &prices().rental
-}
-
-/// The launch price of catalog card `gpu`, where one is published.
-pub fn launch(gpu: &str) -> Option<&'static Launch> {
-    prices().launch.iter().find(|l| l.gpu == gpu)
-}
-
-/// Every launch price.
-pub fn launches() -> &'static [Launch] {
-    &prices().launch
 }
 
 /// One rentable plan.
@@ -122,7 +125,7 @@ pub fn stale(date: &str, now: i64) -> bool {
 
 /// The cheapest on-demand price of each card type: of the prices at most six months old when
 /// there are any (the newest of equals), else of the older ones.
-pub fn cheapest(now: i64) -> Vec<&'static Rental> {
+pub fn cheapest(p: &Prices, now: i64) -> Vec<&Rental> {
     let key = |r: &Rental| {
         (
             stale(&r.date, now),
@@ -131,7 +134,7 @@ pub fn cheapest(now: i64) -> Vec<&'static Rental> {
         )
     };
     let mut best: std::collections::BTreeMap<&str, &Rental> = Default::default();
-    for r in rentals() {
+    for r in &p.rental {
         let keep = best
             .get(r.gpu.as_str())
             .is_none_or(|b| key(r).partial_cmp(&key(b)) == Some(std::cmp::Ordering::Less));
@@ -142,18 +145,18 @@ pub fn cheapest(now: i64) -> Vec<&'static Rental> {
     best.into_values().collect()
 }
 
-/// The plans for `i`, cheapest first (`now`: months since year 0).
-pub fn plans(i: &Inputs, now: i64) -> Vec<Plan> {
-    let mut out: Vec<Plan> = cheapest(now)
+/// The plans for `i` at the prices `p`, cheapest first (`now`: months since year 0).
+pub fn plans(p: &Prices, i: &Inputs, now: i64) -> Vec<Plan> {
+    let mut out: Vec<Plan> = cheapest(p, now)
         .into_iter()
-        .filter_map(|r| plan(i, r, now))
+        .filter_map(|r| plan(p, i, r, now))
         .collect();
     out.sort_by(|a, b| a.usd_per_hour.total_cmp(&b.usd_per_hour));
     out
 }
 
 /// The fewest cards of `r`'s type (1, 2, 4 or 8) on which `i` fits, priced.
-fn plan(i: &Inputs, r: &Rental, now: i64) -> Option<Plan> {
+fn plan(p: &Prices, i: &Inputs, r: &Rental, now: i64) -> Option<Plan> {
     [1u32, 2, 4, 8].into_iter().find_map(|cards| {
         let mut j = i.clone();
         j.gpu = GpuChoice::Catalog(r.gpu.clone());
@@ -169,7 +172,7 @@ fn plan(i: &Inputs, r: &Rental, now: i64) -> Option<Plan> {
         }
         let usd = r.usd_per_hour * f64::from(cards);
         let per_mtok = |tps: f64| (tps > 0.0).then(|| usd / (tps * 3600.0) * 1e6);
-        let launch = launch(&r.gpu);
+        let launch = p.launch(&r.gpu);
         Some(Plan {
             gpu: r.gpu.clone(),
             cards,

@@ -2,12 +2,12 @@
 //! months old is stale, and each plan's query re-estimates as fitting where half as many cards
 //! would not.
 
-use fitcard_estimator::cost::{launches, months, plan_line, plans, rentals, stale};
+use fitcard_estimator::cost::{builtin, months, plan_line, plans, stale, Prices};
 use fitcard_estimator::{catalog, from_query};
 
 #[test]
 fn every_price_has_its_source_and_a_date() {
-    for r in rentals() {
+    for r in &builtin().rental {
         assert!(r.source.starts_with("https://"), "{}", r.gpu);
         assert!(months(&r.date).is_some(), "{} {}", r.gpu, r.date);
         assert!(r.usd_per_hour > 0.0 && r.usd_per_hour < 100.0, "{}", r.gpu);
@@ -18,7 +18,7 @@ fn every_price_has_its_source_and_a_date() {
         );
         assert!(r.via.as_deref().is_none_or(|v| v.starts_with("http")));
     }
-    for l in launches() {
+    for l in &builtin().launch {
         assert!(l.source.starts_with("https://") && months(&l.date).is_some());
         assert!(catalog().gpu(&l.gpu).is_some(), "{}", l.gpu);
     }
@@ -33,11 +33,23 @@ fn a_price_over_six_months_old_is_stale() {
     assert_eq!(months("2026-13"), None);
 }
 
+/// The page's importer reads the price list it fetches: a damaged one is refused in one line.
+#[test]
+fn a_damaged_price_list_is_refused_in_one_line() {
+    let e = Prices::parse("{\"rental\": [").err().unwrap();
+    assert!(
+        e.starts_with("the price list cannot be read") && !e.contains('\n'),
+        "{e}"
+    );
+    let same = Prices::parse(include_str!("../data/prices.json")).unwrap();
+    assert_eq!(same.rental.len(), builtin().rental.len());
+}
+
 #[test]
 fn plans_are_cheapest_first_and_each_query_fits() {
     let i = from_query("model=Qwen/Qwen3-32B&quant=Q4_K_M&engine=llama.cpp&ctx=16384").inputs;
     let now = months("2026-12-03").unwrap();
-    let p = plans(&i, now);
+    let p = plans(builtin(), &i, now);
     assert!(p.len() >= 5, "{p:?}");
     assert!(p.windows(2).all(|w| w[0].usd_per_hour <= w[1].usd_per_hour));
     for plan in &p {
