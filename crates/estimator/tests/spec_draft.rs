@@ -43,7 +43,7 @@ fn the_draft_brings_its_weights_and_one_context_per_slot() {
     );
     assert!(
         e.command
-            .contains(" -hfd bartowski/Qwen_Qwen3-0.6B-GGUF:Q8_0 -ngld 999 --draft-max 16"),
+            .contains(" -hfd bartowski/Qwen_Qwen3-0.6B-GGUF:Q8_0 -ngld 999 --spec-type draft-simple --spec-draft-n-max 16"),
         "{}",
         e.command
     );
@@ -65,8 +65,9 @@ fn the_format_and_the_step_follow_the_link_or_the_main_model() {
     let (e, notes) = plan(&format!("{Q}&draft=Qwen/Qwen3-0.6B&ndraft=8"));
     assert!(notes.is_empty(), "{notes:?}");
     assert!(
-        e.command
-            .contains("Qwen_Qwen3-0.6B-GGUF:Q4_K_M -ngld 999 --draft-max 8"),
+        e.command.contains(
+            "Qwen_Qwen3-0.6B-GGUF:Q4_K_M -ngld 999 --spec-type draft-simple --spec-draft-n-max 8"
+        ),
         "{}",
         e.command
     );

@@ -2,7 +2,7 @@
 //! speculative step can be rolled back): every recurrent layer allocates
 //! `mem_size × (1 + n_rs_seq)` rows of its convolution state `r` and recurrent state `s`
 //! (`n_rows` in `llama_memory_recurrent`'s constructor, src/llama-memory-recurrent.cpp); the KV of
-//! the attention layers does not change. llama-server sets it to `--draft-max` when an MTP,
+//! the attention layers does not change. llama-server sets it to the draft tokens per step (`--spec-draft-n-max`) when an MTP,
 //! EAGLE-3 or DFlash head drafts (common/common.h, `need_n_rs_seq`), 0 otherwise.
 //!
 //! Expected bytes are written out by hand from IBM Granite 4.0-H-Tiny's public config (36 Mamba-2

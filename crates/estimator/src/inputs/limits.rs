@@ -29,9 +29,9 @@ pub const BW_GBS: (f64, f64) = (1.0, 100_000.0);
 pub const RAM_BW_GBS: (f64, f64) = (1.0, 10_000.0);
 /// llama.cpp `-ngl` (layers on the GPU; anything above the model's layers + 1 means all).
 pub const NGL: (u32, u32) = (0, 10_000);
-/// Draft tokens per step (llama.cpp `--draft-max`).
+/// Draft tokens per step (llama.cpp `--spec-draft-n-max`, formerly `--draft-max`).
 pub const NDRAFT: (u32, u32) = (1, 256);
-/// Extra recurrent states per sequence (`rsseq=`): llama-server's is `--draft-max`, which
+/// Extra recurrent states per sequence (`rsseq=`): llama-server's is the draft tokens per step (`--spec-draft-n-max`), which
 /// `ndraft=` bounds the same way.
 pub const RSSEQ: (u32, u32) = (0, 256);
 /// GiB kept free per card (`reserve=`).

@@ -115,7 +115,7 @@ pub struct Inputs {
     pub draft: Option<Box<Draft>>,
     /// llama.cpp's extra recurrent states kept per sequence for speculative rollback (`rsseq=`,
     /// the context's `n_rs_seq`; 0 = none): each recurrent layer holds `1 + rsseq` states per
-    /// sequence (src/llama-memory-recurrent.cpp). llama-server sets it to `--draft-max` when an
+    /// sequence (src/llama-memory-recurrent.cpp). llama-server sets it to the draft tokens per step (`--spec-draft-n-max`) when an
     /// MTP, EAGLE-3 or DFlash head drafts (common/common.h, `need_n_rs_seq`).
     #[serde(skip_serializing_if = "is_zero_u32")]
     pub rsseq: u32,
@@ -237,12 +237,14 @@ pub struct Draft {
     /// Its format (`draftq=`); `None` = chosen from the main model's.
     #[serde(rename = "draftq", skip_serializing_if = "Option::is_none")]
     pub quant: Option<Quant>,
-    /// Draft tokens per step (`ndraft=`, llama.cpp `--draft-max`; its default is 16).
+    /// Draft tokens per step (`ndraft=`, llama.cpp `--spec-draft-n-max`, formerly `--draft-max`;
+    /// fitcard's default is 16).
     #[serde(rename = "ndraft", skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
 }
 
-/// llama.cpp's draft tokens per step when `--draft-max` is not given (common/common.h,
+/// fitcard's draft tokens per step when `ndraft=` is not given, always written into the command:
+/// llama.cpp's former default for `--draft-max` (common/common.h,
 /// `common_params_speculative::n_max = 16`).
 pub const DRAFT_MAX_DEFAULT: u32 = 16;
 

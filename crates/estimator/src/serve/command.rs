@@ -142,8 +142,11 @@ impl Cmd<'_> {
 }
 
 /// `draft=`: llama-server's draft model from its Hugging Face repo (`-hfd repo:quant`), every
-/// layer on the GPU (`-ngld 999`), and the draft tokens per step (`--draft-max`), always
-/// written.
+/// layer on the GPU (`-ngld 999`), speculative decoding by that model (`--spec-type
+/// draft-simple`) and the draft tokens per step (`--spec-draft-n-max`), always written: the
+/// spellings of llama-server since its speculative options were renamed, where `--draft-max`
+/// "has been removed" and the type defaults to none (tools/server/README.md at
+/// https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md).
 #[cfg(feature = "spec")]
 fn draft_flags(s: &mut String, i: &Inputs) {
     let Some(d) = i.draft.as_deref() else {
@@ -153,7 +156,7 @@ fn draft_flags(s: &mut String, i: &Inputs) {
         return;
     };
     s.push_str(&format!(
-        " -hfd {}:{} -ngld 999 --draft-max {}",
+        " -hfd {}:{} -ngld 999 --spec-type draft-simple --spec-draft-n-max {}",
         f.repo,
         f.id.id(),
         d.max.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT)
