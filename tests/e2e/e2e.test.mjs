@@ -272,10 +272,10 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
   await page.waitForSelector('.legend .swatch.t-draft-kv');
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
   assert.match(await page.textContent('.legend'), /Draft model weights \(-md\)[^]*Draft model KV cache/);
-  assert.match(await page.textContent('#command'), /-hfd bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q4_K_M -ngld 999 --spec-type draft-simple --spec-draft-n-max 16/);
+  assert.match(await page.textContent('#command'), /-hfd bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q4_K_M -ngld 999 --spec-type draft-simple --spec-draft-n-max 3/);
   // The link keeps the draft, completed.
-  await page.waitForFunction(() => location.search.includes('ndraft=16'));
-  assert.match(page.url(), /draft=Qwen\/Qwen3-0\.6B&draftq=Q4_K_M&ndraft=16/);
+  await page.waitForFunction(() => location.search.includes('ndraft=3'));
+  assert.match(page.url(), /draft=Qwen\/Qwen3-0\.6B&draftq=Q4_K_M&ndraft=3/);
   assert.equal(await page.$$eval('#boot', (b) => b.length), 0);
   assert.deepEqual(pageErrors, []);
   await page.close();

@@ -43,7 +43,7 @@ fn the_draft_brings_its_weights_and_one_context_per_slot() {
     );
     assert!(
         e.command
-            .contains(" -hfd bartowski/Qwen_Qwen3-0.6B-GGUF:Q8_0 -ngld 999 --spec-type draft-simple --spec-draft-n-max 16"),
+            .contains(" -hfd bartowski/Qwen_Qwen3-0.6B-GGUF:Q8_0 -ngld 999 --spec-type draft-simple --spec-draft-n-max 3"),
         "{}",
         e.command
     );
@@ -74,7 +74,7 @@ fn the_format_and_the_step_follow_the_link_or_the_main_model() {
     let d = from_query(&format!("{Q}&draft=Qwen/Qwen3-0.6B"));
     let link = fitcard_estimator::encode(&d.inputs);
     assert!(
-        link.contains("&draft=Qwen/Qwen3-0.6B&draftq=Q4_K_M&ndraft=16"),
+        link.contains("&draft=Qwen/Qwen3-0.6B&draftq=Q4_K_M&ndraft=3"),
         "{link}"
     );
     assert_eq!(fitcard_estimator::encode(&from_query(&link).inputs), link);

@@ -238,15 +238,16 @@ pub struct Draft {
     #[serde(rename = "draftq", skip_serializing_if = "Option::is_none")]
     pub quant: Option<Quant>,
     /// Draft tokens per step (`ndraft=`, llama.cpp `--spec-draft-n-max`, formerly `--draft-max`;
-    /// fitcard's default is 16).
+    /// default 3, llama-server's own).
     #[serde(rename = "ndraft", skip_serializing_if = "Option::is_none")]
     pub max: Option<u32>,
 }
 
-/// fitcard's draft tokens per step when `ndraft=` is not given, always written into the command:
-/// llama.cpp's former default for `--draft-max` (common/common.h,
-/// `common_params_speculative::n_max = 16`).
-pub const DRAFT_MAX_DEFAULT: u32 = 16;
+/// The draft tokens per step when `ndraft=` is not given, always written into the command:
+/// current llama-server's own default for `--spec-draft-n-max` ("default: 3",
+/// https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md;
+/// the former `--draft-max` defaulted to 16, common/common.h).
+pub const DRAFT_MAX_DEFAULT: u32 = 3;
 
 #[cfg(feature = "spec")]
 impl Draft {

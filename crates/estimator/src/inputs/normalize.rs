@@ -194,8 +194,7 @@ fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
 /// `draft=` (speculative decoding, llama.cpp `-md`): llama.cpp's draft model, in a GGUF
 /// format it has: `draftq=` when the draft has it, else the main model's format, else the
 /// draft's first GGUF (the catalog lists each variant's formats most precise first); the draft
-/// tokens per step default to 16 (`--spec-draft-n-max`, formerly `--draft-max`, whose default in
-/// common/common.h was 16). Without a draft
+/// tokens per step default to llama-server's 3 (`--spec-draft-n-max`, formerly `--draft-max`). Without a draft
 /// model, `draftq=` and `ndraft=` mean nothing.
 #[cfg(feature = "spec")]
 fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
