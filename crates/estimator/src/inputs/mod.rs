@@ -245,7 +245,7 @@ pub struct Draft {
 
 /// The draft tokens per step when `ndraft=` is not given, always written into the command:
 /// current llama-server's own default for `--spec-draft-n-max` ("default: 3",
-/// https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md;
+/// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>;
 /// the former `--draft-max` defaulted to 16, common/common.h).
 pub const DRAFT_MAX_DEFAULT: u32 = 3;
 

@@ -146,7 +146,7 @@ impl Cmd<'_> {
 /// draft-simple`) and the draft tokens per step (`--spec-draft-n-max`), always written: the
 /// spellings of llama-server since its speculative options were renamed, where `--draft-max`
 /// "has been removed" and the type defaults to none (tools/server/README.md at
-/// https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md).
+/// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>).
 #[cfg(feature = "spec")]
 fn draft_flags(s: &mut String, i: &Inputs) {
     let Some(d) = i.draft.as_deref() else {
