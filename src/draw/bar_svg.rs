@@ -245,7 +245,7 @@ fn with_rects(s: &mut String, g: &Segment, y: f64, parts: &[(String, Bytes)]) ->
         return false;
     }
     let mut x = g.x;
-    for (k, (label, bytes)) in parts.iter().enumerate().filter(|(_, (_, b))| b.get() > 0) {
+    for (k, (label, bytes)) in parts.iter().filter(|(_, b)| b.get() > 0).enumerate() {
         let w = g.width.max(0.0) * bytes.as_f64() / total;
         let tip = xml_escape(&format!("{label}: {bytes}"));
         let _ = write!(

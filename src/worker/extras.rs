@@ -69,30 +69,14 @@ async fn cost_lines(i: &fitcard_estimator::Inputs) -> Result<Vec<String>, String
             "\tNo priced card type fits this configuration on 8 cards or fewer.".into(),
         ]);
     }
-    let money = |x: f64| format!("${}", fitcard_estimator::units::Fixed(x, 2));
     Ok(plans
         .iter()
         .map(|p| {
             let name = fitcard_estimator::catalog()
                 .gpu(&p.gpu)
                 .map_or(p.gpu.as_str(), |g| g.name.as_str());
-            let mut s = format!(
-                "{}\t{name} × {} · {}/h ({}, {}{})",
-                p.gpu,
-                p.cards,
-                money(p.usd_per_hour),
-                p.provider,
-                p.price_date,
-                if p.price_stale { ", stale" } else { "" }
-            );
-            if let Some(o) = p.usd_per_mtok_out {
-                s.push_str(&format!(" · {} per 1M output tokens", money(o)));
-            }
-            if let Some(h) = p.breakeven_hours {
-                s.push_str(&format!(" · buying pays off after {} h", h.round()));
-            }
-            s.push_str(&format!(" · source: {}", p.price_source));
-            s
+            let line = fitcard_estimator::cost::plan_line(p, name, " · ");
+            format!("{}\t{line} · source: {}", p.gpu, p.price_source)
         })
         .collect())
 }

@@ -106,7 +106,10 @@ pub fn cost(query: &str, json: bool) -> Result<String, String> {
     if plans.is_empty() {
         return Ok("no priced card type fits this configuration on 8 cards or fewer".into());
     }
-    let mut lines: Vec<String> = plans.iter().map(plan_line).collect();
+    let mut lines: Vec<String> = plans
+        .iter()
+        .map(|p| plan_line(p, &format!("{:<24}", p.gpu), "  "))
+        .collect();
     lines.push(
         "prices: on-demand list prices from each provider's page (marketplaces and from-prices left out); --json gives each one's source"
             .into(),

@@ -195,13 +195,13 @@ fn plan(p: &Prices, i: &Inputs, r: &Rental, now: i64) -> Option<Plan> {
     })
 }
 
-/// A plan in one line: the cards, the price per hour with its provider and date (and "stale"),
-/// the price per million output tokens, and when buying would pay off.
-pub fn plan_line(p: &Plan) -> String {
+/// A plan in one line: the card as `name` shows it and how many, the price per hour with its
+/// provider and date (and "stale"), the price per million output tokens, and when buying would
+/// pay off, the figures `sep` apart (the CLI's columns, the page's dots).
+pub fn plan_line(p: &Plan, name: &str, sep: &str) -> String {
     let money = |x: f64| format!("${}", crate::units::Fixed(x, 2));
     let mut s = format!(
-        "{:<24} × {}  {}/h  ({}, {}{})",
-        p.gpu,
+        "{name} × {}{sep}{}/h ({}, {}{})",
         p.cards,
         money(p.usd_per_hour),
         p.provider,
@@ -209,10 +209,10 @@ pub fn plan_line(p: &Plan) -> String {
         if p.price_stale { ", stale" } else { "" }
     );
     if let Some(o) = p.usd_per_mtok_out {
-        s.push_str(&format!("  {} per 1M output tokens", money(o)));
+        s.push_str(&format!("{sep}{} per 1M output tokens", money(o)));
     }
     if let Some(h) = p.breakeven_hours {
-        s.push_str(&format!("  buying pays off after {} h", h.round()));
+        s.push_str(&format!("{sep}buying pays off after {} h", h.round()));
     }
     s
 }

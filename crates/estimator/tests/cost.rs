@@ -66,7 +66,7 @@ fn plans_are_cheapest_first_and_each_query_fits() {
         let out = plan.usd_per_mtok_out.unwrap();
         assert!(out > 0.0 && out.is_finite());
         // Its line names the price's provider and date.
-        let line = plan_line(plan);
+        let line = plan_line(plan, &plan.gpu, " · ");
         assert!(
             line.contains(&plan.provider) && line.contains(&plan.price_date),
             "{line}"

@@ -386,10 +386,8 @@ const LLAMA_FIT_WEIGHTS: Bytes = Bytes(32 * crate::units::GIB);
 /// when it lies outside (each term module's domain).
 fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
     let a = &v.arch;
-    if let (TermName::Overhead, Some((card, backend))) =
-        (name, crate::serve::support::non_cuda_card(i))
-    {
-        if !crate::serve::support::cpu_only(i) {
+    if name == TermName::Overhead && !crate::serve::support::cpu_only(i) {
+        if let Some((card, backend)) = crate::serve::support::non_cuda_card(i) {
             return Some(format!(
                 "the overhead was measured on NVIDIA cards (CUDA); the {card} runs through {backend}, whose context and compute buffers were not measured"
             ));
