@@ -104,16 +104,27 @@ fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
         ));
     }
     if sp.offloaded_bytes > 0 {
+        // vLLM's card reads its offloaded experts over PCIe; llama.cpp's CPU reads from RAM.
+        let read = if e.engine == fitcard_estimator::Engine::Vllm.id() {
+            format!(
+                "read by the card over PCIe at {} GB/s",
+                fitcard_estimator::units::Shortest(fitcard_estimator::serve::speed::PCIE_GBS)
+            )
+        } else {
+            format!(
+                "read at {} of {} GB/s",
+                fitcard_estimator::units::Shortest(sp.ram_efficiency),
+                fitcard_estimator::units::Shortest(sp.ram_bw_gbs)
+            )
+        };
         s.push_str(&format!(
-            "  {} layer(s){} ({}) stay in system RAM, read at {} of {} GB/s: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
+            "  {} layer(s){} ({}) stay in system RAM, {read}: ≈{:.1} tokens/s instead of {:.0} with everything on the card\n",
             sp.offloaded_layers,
             match e.offload.map_or(0, |o| o.expert_layers) {
                 0 => String::new(),
                 n => format!(" and the routed experts of {n} more"),
             },
             fitcard_estimator::Bytes(sp.offloaded_bytes),
-            fitcard_estimator::units::Shortest(sp.ram_efficiency),
-            fitcard_estimator::units::Shortest(sp.ram_bw_gbs),
             sp.decode_tps,
             sp.on_card_tps
         ));

@@ -239,8 +239,8 @@ pub fn solve(inputs: &Inputs, target: Target) -> Solution {
     }
 }
 
-/// The fewest leading layers whose routed experts llama.cpp keeps in system RAM
-/// (`--n-cpu-moe N`) for the plan to fit: one more than the [`largest`] count that does not,
+/// The fewest leading layers whose routed experts llama.cpp (`--n-cpu-moe N`) or vLLM
+/// (`--cpu-offload-params experts`) keeps in system RAM for the plan to fit: one more than the [`largest`] count that does not,
 /// since each layer moved only takes bytes off the card (the KV cache, the router and the
 /// shared experts stay).
 fn fewest_expert_layers(base: &Inputs, n: &mut u32) -> (Option<String>, String) {
@@ -250,10 +250,11 @@ fn fewest_expert_layers(base: &Inputs, n: &mut u32) -> (Option<String>, String) 
         .variant(&base.model)
         .filter(|(_, v)| v.arch.experts > 1)
         .map(|(_, v)| v.arch.layers);
-    let Some(layers) = layers.filter(|_| base.engine == Engine::LlamaCpp) else {
+    let Some(layers) = layers.filter(|_| matches!(base.engine, Engine::LlamaCpp | Engine::Vllm))
+    else {
         return (
             None,
-            "only llama.cpp keeps a mixture of experts' routed experts in system RAM (--n-cpu-moe): a MoE model on engine=llama.cpp".into(),
+            "only llama.cpp (--n-cpu-moe) and vLLM (--cpu-offload-params experts) keep a mixture of experts' routed experts in system RAM: a MoE model on engine=llama.cpp or engine=vllm".into(),
         );
     };
     let at = |k: u32| Inputs {
@@ -265,14 +266,19 @@ fn fewest_expert_layers(base: &Inputs, n: &mut u32) -> (Option<String>, String) 
         None => (Some("0".into()), "fits with every expert on the cards".into()),
         Some(k) if k >= layers => (
             None,
-            "does not fit even with every layer's experts in system RAM (--cpu-moe)".into(),
+            "does not fit even with every layer's experts in system RAM (ncmoe=all)".into(),
         ),
         Some(k) => (
             Some((k + 1).to_string()),
             format!(
-                "fits with the routed experts of the first {} of {layers} layers in system RAM (--n-cpu-moe {})",
+                "fits with the routed experts of the first {} of {layers} layers in system RAM (ncmoe={}: {})",
                 k + 1,
-                k + 1
+                k + 1,
+                if base.engine == Engine::Vllm {
+                    "--cpu-offload-params experts"
+                } else {
+                    "--n-cpu-moe"
+                }
             ),
         ),
     }

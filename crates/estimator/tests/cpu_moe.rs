@@ -147,8 +147,9 @@ fn llama_cpps_expert_pattern() {
 #[test]
 fn other_engines_and_dense_models_refuse_the_key() {
     for q in [
-        "model=Qwen/Qwen3-30B-A3B&engine=vllm&ncmoe=8",
+        "model=Qwen/Qwen3-30B-A3B&engine=sglang&ncmoe=8",
         "model=Qwen/Qwen3-30B-A3B&engine=ollama&ncmoe=8",
+        "model=Qwen/Qwen3-8B&engine=vllm&ncmoe=8",
         "model=Qwen/Qwen3-8B&engine=llama.cpp&ncmoe=8",
     ] {
         let d = from_query(q);

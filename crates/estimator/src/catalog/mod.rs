@@ -151,7 +151,8 @@ pub fn is_whole() -> bool {
 
 /// The bytes of each of `a`'s layers' routed experts (0 on a layer without them) in `model`'s
 /// GGUF file in mix `q`, and whether exact ([`size_rule::experts_by_layer`]): what llama.cpp's
-/// `--n-cpu-moe` moves to system RAM. What [`install_layer_experts`] gave for `model` and `q`
+/// `--n-cpu-moe` moves to system RAM; for a format only a safetensors checkpoint has, its
+/// layout's bytes ([`size_rule::checkpoint_experts_by_layer`]: what vLLM offloads). What [`install_layer_experts`] gave for `model` and `q`
 /// (one per layer) comes first: a build without the `cpu-moe` feature (the page's first load)
 /// has no rule and answers only that (the page's importer computes them), None until then.
 pub fn layer_experts(model: &str, a: &Arch, q: Quant) -> Option<(Vec<u64>, bool)> {
@@ -164,7 +165,10 @@ pub fn layer_experts(model: &str, a: &Arch, q: Quant) -> Option<(Vec<u64>, bool)
     if given.is_some() || cfg!(not(feature = "cpu-moe")) {
         return given;
     }
+    // A safetensors-only format (FP8, NVFP4, AWQ, GPTQ …) has no GGUF mix: its checkpoint's
+    // layout gives the bytes (what vLLM offloads).
     size_rule::experts_by_layer(a, q)
+        .or_else(|| size_rule::checkpoint_experts_by_layer(a, q).map(|l| (l, true)))
 }
 
 /// Per-layer routed-expert bytes given to a build without the rule: (model, mix, bytes by

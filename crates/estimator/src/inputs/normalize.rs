@@ -422,8 +422,8 @@ fn co_models(i: &mut Inputs, notices: &mut Vec<Notice>) {
 #[cfg(not(feature = "extras"))]
 fn co_models(_: &mut Inputs, _: &mut Vec<Notice>) {}
 
-/// `ncmoe=` (llama.cpp `--n-cpu-moe` / `--cpu-moe`): llama.cpp's own flag, on a mixture of
-/// experts; 0 layers is no flag.
+/// `ncmoe=` (llama.cpp `--n-cpu-moe` / `--cpu-moe`, vLLM `--cpu-offload-params experts`), on
+/// a mixture of experts; 0 layers is no flag.
 fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
     let Some(m) = i.ncmoe else {
         return;
@@ -435,9 +435,9 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
     let moe = catalog()
         .variant(&i.model)
         .is_some_and(|(_, v)| v.arch.experts > 1);
-    let why = if i.engine != Engine::LlamaCpp {
+    let why = if !matches!(i.engine, Engine::LlamaCpp | Engine::Vllm) {
         format!(
-            "{} has no setting that keeps the experts in system RAM (llama.cpp's --n-cpu-moe); ignored",
+            "{} has no setting that keeps the experts in system RAM (llama.cpp's --n-cpu-moe, vLLM's --cpu-offload-params experts); ignored",
             i.engine.label()
         )
     } else if !moe {

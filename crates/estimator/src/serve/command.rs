@@ -365,6 +365,7 @@ fn vllm(c: &Cmd) -> String {
     if let Some(j) = &rope_json {
         s.push_str(&format!(" --rope-scaling '{j}'"));
     }
+    vllm_offload_flags(&mut s, c);
     if let Some(l) = i.lora() {
         s.push_str(&format!(
             " --enable-lora --max-loras {} --max-lora-rank {}",
@@ -381,6 +382,28 @@ fn vllm(c: &Cmd) -> String {
         ));
     }
     s
+}
+
+/// `ncmoe=` on vLLM: the first N layers' routed experts on one card (`1/tp` of each under
+/// tensor parallelism), in GiB as `--cpu-offload-gb` takes them, rounded down to 0.01 so that
+/// vLLM's loop, which moves whole parameters until the budget is reached, stops at layer N's
+/// end rather than taking layer N+1's first expert tensor (at least 0.01). Nothing under
+/// pipeline stages (see `serve::sizing`).
+fn vllm_offload_flags(s: &mut String, c: &Cmd) {
+    let Some((_, v)) = catalog().variant(&c.i.model) else {
+        return;
+    };
+    let Some((moved, _, _)) = crate::serve::sizing::vllm_moved(c.i, &v.arch, c.format)
+        .filter(|_| c.layout != Sharing::Layer)
+    else {
+        return;
+    };
+    let card = moved.get() / u64::from(c.split.0.max(1));
+    let hundredths = (card as f64 * 100.0 / (1u64 << 30) as f64).floor().max(1.0);
+    s.push_str(&format!(
+        " --cpu-offload-gb {} --cpu-offload-params experts",
+        crate::units::Shortest(hundredths / 100.0)
+    ));
 }
 
 /// `python -m sglang.launch_server`.

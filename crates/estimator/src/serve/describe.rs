@@ -327,6 +327,13 @@ fn host_experts_text(i: &Inputs, s: &Sizing) -> String {
     let Some(o) = s.offload else {
         return String::new();
     };
+    if i.engine == Engine::Vllm {
+        return format!(
+            "the routed experts (the fused MoE's w13 and w2 with their scales) of {} layers, {} per card, in pinned host memory read over PCIe (--cpu-offload-gb --cpu-offload-params experts), at the checkpoint's layout",
+            o.expert_layers,
+            if s.split.0 > 1 { "1/tp of each" } else { "all" }
+        );
+    }
     let flag = match i.ncmoe {
         Some(crate::inputs::CpuMoe::All) => "--cpu-moe".to_string(),
         Some(m) => format!("--n-cpu-moe {m}"),
@@ -373,7 +380,7 @@ const DRAFT_PROVENANCE: &str = prose!("llama-server loads the draft model (-md) 
 const DRAFT_DOMAIN: &str = prose!("llama.cpp's llama-server with a catalog draft model in a GGUF file, every draft layer on the GPU, its cache at F16; its weights and KV cache by the same rules as the target's (byte-exact KV). Not counted: each draft context's compute buffer (a few hundred MiB per slot at the default batch for a large vocabulary), -cd, -ngld and -devd set otherwise. No startup log with a draft model compared yet.");
 
 /// Where the `--n-cpu-moe` placement comes from.
-const EXPERTS_PROVENANCE: &str = prose!("llama.cpp's --n-cpu-moe N adds a CPU buffer-type override for blk.i.ffn_(up|down|gate|gate_up)_(ch|)exps of each layer i < N, --cpu-moe for every layer (common/arg.cpp; LLM_FFN_EXPS_REGEX and llm_ffn_exps_block_regex in common/common.h); the router, the shared experts, attention and the KV cache stay on the GPU; the tensors' bytes by llama.cpp's per-tensor types for the mix (src/llama-quant.cpp, llama_tensor_get_type).");
+const EXPERTS_PROVENANCE: &str = prose!("llama.cpp's --n-cpu-moe N adds a CPU buffer-type override for blk.i.ffn_(up|down|gate|gate_up)_(ch|)exps of each layer i < N, --cpu-moe for every layer (common/arg.cpp; LLM_FFN_EXPS_REGEX and llm_ffn_exps_block_regex in common/common.h); the router, the shared experts, attention and the KV cache stay on the GPU; the tensors' bytes by llama.cpp's per-tensor types for the mix (src/llama-quant.cpp, llama_tensor_get_type). vLLM (--cpu-offload-params since https://github.com/vllm-project/vllm/pull/34535): each GPU moves whole parameters named *.experts.* of its layers in order to pinned host memory until --cpu-offload-gb GiB are moved (vllm/model_executor/offloader/uva.py), the command's figure being the first N layers' experts on one card rounded down to 0.01 GiB; the card reads them through unified addressing each forward pass; pipeline stages are not modelled (each would move the figure from its own first layers).");
 
 /// Where the `-ngl` / `--no-kv-offload` placement comes from.
 const OFFLOAD_PROVENANCE: &str = prose!("llama.cpp puts the last n_gpu_layers of layers + 1 slots (the output layer last) on the GPU and keeps the first blocks, with their KV cache, on the CPU (src/llama-model.cpp, load_tensors: i_gpu_start = max(n_layer + 1 - n_gpu_layers, 0); src/llama-kv-cache.cpp: each layer's cache on its layer's device, all on the CPU with --no-kv-offload).");

@@ -65,7 +65,11 @@ pub fn layouts(i: &Inputs, a: &Arch, f: &Format, chosen: (u32, u32)) -> Vec<Para
             ));
         }
         let stage_layers = pipeline_stages(i.engine, a.layers, pp);
-        let w = stage_weights(a, f, device, &stage_layers);
+        let mut w = stage_weights(a, f, device, &stage_layers);
+        // vLLM's `ncmoe=` offload, without pipeline stages (serve::sizing::vllm_experts).
+        if let (Some((moved, _, _)), 1) = (crate::serve::sizing::vllm_moved(i, a, f), pp) {
+            w[0] = w[0].saturating_sub(moved);
+        }
         let kv_one = kv::paged(a, ctx, par, i.kv, u64::from(tp), admission_step(i));
         let kv = kv_one.split(&stage_layers);
         let o = overhead::overhead(i.engine, 1, Bytes::ZERO, 0, a.vocab, tp > 1, i.util).bytes;

@@ -97,6 +97,54 @@ fn offload(
     Some((o, by_card))
 }
 
+/// `ncmoe=` on vLLM (`--cpu-offload-gb X --cpu-offload-params experts`, selective offload since
+/// <https://github.com/vllm-project/vllm/pull/34535>): each worker wraps its decoder layers in
+/// order and moves whole parameters whose name has the segment `experts` (the fused MoE's
+/// `w13_*`, `w2_*`) to pinned host memory until X GiB are moved (`vllm/config/offload.py`,
+/// `vllm/model_executor/offloader/uva.py`: per GPU, per-parameter, stopping once the bytes
+/// reach the budget), read by the card over PCIe through unified addressing. With X the first N
+/// layers' experts on one card (the command writes it), those are the parameters that move:
+/// each of `tp` cards holds `1/tp` of every layer's experts. Pipeline stages would each move X
+/// from their own first layers: not modelled, nothing moves there (the words say so).
+fn vllm_experts(
+    i: &Inputs,
+    a: &Arch,
+    f: &Format,
+    w: &mut weights::Weights,
+    layout: Sharing,
+    cards: u32,
+) -> (Option<Offload>, Vec<Bytes>) {
+    let Some((total, layers, exact)) = vllm_moved(i, a, f).filter(|_| layout != Sharing::Layer)
+    else {
+        return (None, Vec::new());
+    };
+    let total = total.min(w.device);
+    w.device = w.device.saturating_sub(total);
+    let o = Offload {
+        cpu_layers: 0,
+        layers_host: Bytes::ZERO,
+        kv_host: Bytes::ZERO,
+        expert_layers: layers,
+        experts_host: total,
+        experts_exact: exact,
+    };
+    (Some(o), total.split(&vec![1; cards.max(1) as usize]))
+}
+
+/// `ncmoe=` on vLLM: the bytes of the first N layers' routed experts (over every card), the
+/// layers among them that have experts, and whether exact. None on another engine, without
+/// `ncmoe=`, or without a rule for the format's experts.
+pub(crate) fn vllm_moved(i: &Inputs, a: &Arch, f: &Format) -> Option<(Bytes, u32, bool)> {
+    let m = i.ncmoe.filter(|_| i.engine == Engine::Vllm)?;
+    let (layers, exact) = crate::catalog::layer_experts(&i.model, a, f.id)?;
+    let moved = &layers[..(m.layers(a.layers) as usize).min(layers.len())];
+    Some((
+        Bytes(moved.iter().fold(0u64, |t, &b| t.saturating_add(b))),
+        moved.iter().filter(|&&b| b > 0).count() as u32,
+        exact,
+    ))
+}
+
 /// `ncmoe=`: the routed experts of the first N layers in host RAM (llama.cpp `--n-cpu-moe N`:
 /// a buffer-type override to the CPU for each `blk.i.ffn_*_exps` tensor, i < N, common/arg.cpp),
 /// counting only the layers `ngl=` left on the GPU (the first `cpu` blocks are on the CPU
@@ -290,6 +338,8 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
     // without a card.
     let (offload, experts_moved) = if cpu_only {
         (None, Vec::new())
+    } else if i.engine == Engine::Vllm {
+        vllm_experts(i, a, f, &mut w, layout, cards)
     } else {
         offload(i, a, f, &mut w, &mut kv, mmproj, &shares)
             .map_or((None, Vec::new()), |(o, by_card)| (Some(o), by_card))

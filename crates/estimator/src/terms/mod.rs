@@ -76,7 +76,7 @@ impl TermName {
             TermName::Logits => "Logits buffer (host)",
             TermName::LayersHost => "Layers kept in host RAM (-ngl)",
             TermName::KvHost => "KV cache in host RAM",
-            TermName::ExpertsHost => "Experts kept in host RAM (--n-cpu-moe)",
+            TermName::ExpertsHost => "Experts kept in host RAM (ncmoe)",
             TermName::DraftWeights => "Draft model weights (-md)",
             TermName::DraftKvCache => "Draft model KV cache",
             TermName::LoraAdapters => "LoRA adapters (serving)",

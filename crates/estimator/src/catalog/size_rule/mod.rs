@@ -101,6 +101,16 @@ pub fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
     gguf::layer_expert_bytes(a, q, il)
 }
 
+/// The bytes of every layer's routed experts in `a`'s safetensors checkpoint in format `q` (0
+/// on a layer without experts), at the format's published layout (the rules `st-*` above):
+/// what vLLM's `--cpu-offload-params experts` moves to host memory. `None` for a format
+/// without a safetensors rule.
+pub fn checkpoint_experts_by_layer(a: &Arch, q: Quant) -> Option<Vec<u64>> {
+    (0..a.layers)
+        .map(|il| safetensors::layer_expert_bytes(a, q, il))
+        .collect()
+}
+
 /// The bytes of every layer's routed experts in `a`'s GGUF file in mix `q` (0 on a layer
 /// without experts), by [`layer_expert_bytes`], and whether they are exact: a mix without a
 /// rule of its own takes the k-quant mix it is built on (approximate) — Unsloth's dynamic `UD-`

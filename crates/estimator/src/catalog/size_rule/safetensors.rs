@@ -127,6 +127,24 @@ fn scheme(a: &Arch, q: Quant) -> Option<(Scheme, &'static str)> {
     })
 }
 
+/// The bytes of layer `il`'s routed experts in `a`'s safetensors checkpoint in format `q` (0 on
+/// a layer without experts), at the format's scheme ([`scheme_bytes`]): what vLLM's
+/// `--cpu-offload-params experts` can move to host memory. `None` for a format without a
+/// scheme (a GGUF mix).
+pub(super) fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
+    let (s, _) = scheme(a, q)?;
+    let rest = if q == Quant::F32 { 4 } else { 2 };
+    Some(
+        crate::catalog::tensors::layer_routed_experts(a, il)
+            .iter()
+            .map(|t| match t.kind {
+                Kind::Weight | Kind::Mxfp4Experts => scheme_bytes(s, t.ne[0], t.ne[1], t.ne[2]),
+                _ => t.elements().saturating_mul(rest),
+            })
+            .fold(0, u64::saturating_add),
+    )
+}
+
 /// The safetensors checkpoint (or MLX folder) of `a` in format `q`.
 pub(super) fn checkpoint(a: &Arch, q: Quant, output: bool) -> Result<Computed, String> {
     let Some((s, rule)) = scheme(a, q) else {

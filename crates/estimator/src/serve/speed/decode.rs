@@ -88,6 +88,13 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let (card_t0, host_t0, _) = step_times(v, e, &start);
     // `ngl=` / `nkvo=1`: the blocks and KV cache kept in host RAM are read from there.
     let (bw0, fit0) = cards.slowest?;
+    // vLLM's offloaded experts stay where they are: the card reads them over PCIe through
+    // unified addressing (vllm/model_executor/offloader/uva.py), at the link's rate.
+    let host_bw = if i.engine == crate::catalog::engine::Engine::Vllm {
+        super::prefill::PCIE_GBS * 1e9
+    } else {
+        host_bw
+    };
     let (pinned_t, pinned_w_t, pinned_on_card_t, pinned_layers) = match e.offload {
         Some(o) => {
             // `ncmoe=`: a token reads its routed experts only, `experts_active` of `experts`,
