@@ -225,11 +225,24 @@ fn LlamaCppKnobs() -> impl IntoView {
             get=|i| i.ubatch
             edit=Edit::Ubatch
         />
-        // A mixture of experts: the routed experts of the first layers can stay in
-        // system RAM (a dense model's is refused with a notice).
+    }
+}
+
+/// A mixture of experts: the routed experts of the first layers can stay in system RAM
+/// (llama.cpp `--n-cpu-moe`; vLLM `--cpu-offload-gb` with `--cpu-offload-params experts`;
+/// a dense model's is refused with a notice).
+#[component]
+fn ExpertsField() -> impl IntoView {
+    let st = use_app();
+    let i = st.inputs;
+    let engine = engine_memo();
+    view! {
         <NumberField
             id="ncmoe"
-            label="Experts in RAM, layers (--n-cpu-moe)"
+            label=Signal::derive(move || {
+                let flag = if engine.get() == Engine::Vllm { "--cpu-offload-gb" } else { "--n-cpu-moe" };
+                format!("Experts in RAM, layers ({flag})")
+            })
             bounds=(0.0, f64::from(limits::NGL.1))
             step=1.0
             value=Signal::derive(move || {
@@ -352,6 +365,9 @@ pub fn EngineKnobs() -> impl IntoView {
             <summary>"Engine settings"</summary>
             <Show when=move || engine.get() == Engine::LlamaCpp>
                 <LlamaCppKnobs />
+            </Show>
+            <Show when=move || matches!(engine.get(), Engine::LlamaCpp | Engine::Vllm)>
+                <ExpertsField />
             </Show>
             // llama.cpp puts a multimodal repo's vision projector on card 0 unless told not to.
             <Show when=move || i.with(choices::has_projector)>
