@@ -16,12 +16,14 @@ mod views;
 /// Fetch what the first estimate needs of the catalog, then mount the calculator (which reads
 /// the rest, [`load_whole`]); on failure say why in the placeholder.
 pub fn start() {
-    // A link with a draft model or rollback states (speculative decoding), serve-time adapters,
+    // A link with speculative decoding (a method, a draft model, rollback states), serve-time adapters,
     // other models on the cards or images is estimated by the whole calculator: this page reads
     // none of their keys.
     let q = dom::query();
     let whole = (cfg!(not(feature = "spec"))
-        && (query::raw_param(&q, "draft").is_some() || query::raw_param(&q, "rsseq").is_some()))
+        && ["draft", "rsseq", "spec", "ndraft"]
+            .iter()
+            .any(|k| query::raw_param(&q, k).is_some()))
         || (cfg!(not(feature = "extras"))
             && ["loras", "with", "images"]
                 .iter()

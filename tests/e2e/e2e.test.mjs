@@ -271,7 +271,7 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
   const page = await open('?model=Qwen/Qwen3-32B&quant=Q4_K_M&engine=llama.cpp&gpu=h100-sxm&ctx=8192&par=2&draft=Qwen/Qwen3-0.6B');
   await page.waitForSelector('.legend .swatch.t-draft-kv');
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
-  assert.match(await page.textContent('.legend'), /Draft model weights \(-md\)[^]*Draft model KV cache/);
+  assert.match(await page.textContent('.legend'), /Draft model weights \(-md, or the MTP layer\)[^]*Draft model KV cache/);
   assert.match(await page.textContent('#command'), /-hfd bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q4_K_M -ngld 999 --spec-type draft-simple --spec-draft-n-max 3/);
   // The link keeps the draft, completed.
   await page.waitForFunction(() => location.search.includes('ndraft=3'));

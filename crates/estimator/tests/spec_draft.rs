@@ -110,7 +110,11 @@ fn engines_without_a_draft_setting_and_unknown_drafts_are_refused_by_name() {
     assert_eq!(term(&e, "draft_kv_cache"), 0);
     let (_, notes) = plan(&format!("{Q}&draftq=Q8_0&ndraft=4"));
     assert!(
-        notes.iter().any(|n| n.contains("need a draft model")),
+        notes.iter().any(|n| n.contains("needs a draft model")),
+        "{notes:?}"
+    );
+    assert!(
+        notes.iter().any(|n| n.contains("ndraft needs")),
         "{notes:?}"
     );
     let (_, notes) = plan(&format!("{Q}&draft=Qwen/Qwen3-0.6B&ndraft=0"));

@@ -68,6 +68,8 @@ ids! {
         Ndraft = "ndraft",
         /// Recurrent states per sequence.
         Rsseq = "rsseq",
+        /// How the next tokens are drafted.
+        Spec = "spec",
         /// Serve-time LoRA adapters.
         Loras = "loras",
         /// The adapters' rank.

@@ -10,9 +10,11 @@ mod key;
 pub mod limits;
 pub mod normalize;
 pub mod permalink;
+mod spec;
 mod train;
 
 pub use key::{Key, NoticeKey};
+pub use spec::{llama_mtp_layers, mtp_repo, Spec, MTP_REPOS, NGRAM_MAX_DEFAULT};
 
 pub use train::{GradCkpt, Method, Optim, TargetModule, TargetSet, TrainInputs, Trainer};
 
@@ -113,6 +115,14 @@ pub struct Inputs {
     /// `-md`). `None` = no draft. (Boxed: the inputs are cloned often, a draft seldom set.)
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub draft: Option<Box<Draft>>,
+    /// Draft tokens per step (`ndraft=`; llama.cpp `--spec-draft-n-max`, or
+    /// `--spec-ngram-mod-n-max` for n-grams): the engine's default once a method is set.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub ndraft: Option<u32>,
+    /// How the next tokens are drafted (`spec=`; `draft` when `draft=` is given). `None` = no
+    /// speculative decoding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub spec: Option<Spec>,
     /// llama.cpp's extra recurrent states kept per sequence for speculative rollback (`rsseq=`,
     /// the context's `n_rs_seq`; 0 = none): each recurrent layer holds `1 + rsseq` states per
     /// sequence (src/llama-memory-recurrent.cpp). llama-server sets it to the draft tokens per step (`--spec-draft-n-max`) when an
@@ -182,6 +192,8 @@ impl Default for Inputs {
             nkvo: false,
             ncmoe: None,
             draft: None,
+            ndraft: None,
+            spec: None,
             rsseq: 0,
             #[cfg(feature = "extras")]
             lora: None,
@@ -237,10 +249,6 @@ pub struct Draft {
     /// Its format (`draftq=`); `None` = chosen from the main model's.
     #[serde(rename = "draftq", skip_serializing_if = "Option::is_none")]
     pub quant: Option<Quant>,
-    /// Draft tokens per step (`ndraft=`, llama.cpp `--spec-draft-n-max`, formerly `--draft-max`;
-    /// default 3, llama-server's own).
-    #[serde(rename = "ndraft", skip_serializing_if = "Option::is_none")]
-    pub max: Option<u32>,
 }
 
 /// The draft tokens per step when `ndraft=` is not given, always written into the command:

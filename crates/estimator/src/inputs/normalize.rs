@@ -20,8 +20,7 @@ pub fn normalize(i: &mut Inputs) -> Vec<Notice> {
         global_layers,
         offload_and_bandwidth_pins,
         experts_in_ram,
-        rollback_states,
-        draft_model,
+        crate::inputs::spec::speculation,
         serve_adapters,
         co_models,
         images,
@@ -190,83 +189,6 @@ fn offload_and_bandwidth_pins(i: &mut Inputs, notices: &mut Vec<Notice>) {
         i.bw = None;
     }
 }
-
-/// `draft=` (speculative decoding, llama.cpp `-md`): llama.cpp's draft model, in a GGUF
-/// format it has: `draftq=` when the draft has it, else the main model's format, else the
-/// draft's first GGUF (the catalog lists each variant's formats most precise first); the draft
-/// tokens per step default to llama-server's 3 (`--spec-draft-n-max`, formerly `--draft-max`). Without a draft
-/// model, `draftq=` and `ndraft=` mean nothing.
-#[cfg(feature = "spec")]
-fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
-    let mut say = |key: Key, message: String| {
-        notices.push(Notice {
-            key: key.into(),
-            message,
-        })
-    };
-    let Some(d) = i.draft.as_deref_mut() else {
-        return;
-    };
-    if d.model.is_empty() {
-        let key = if d.quant.is_some() {
-            Key::Draftq
-        } else {
-            Key::Ndraft
-        };
-        say(
-            key,
-            "draftq and ndraft need a draft model (draft=); ignored".into(),
-        );
-        i.draft = None;
-        return;
-    }
-    let why = match i.engine {
-        Engine::LlamaCpp => None,
-        Engine::Ollama => Some("Ollama has no draft-model setting".to_string()),
-        e => Some(format!(
-            "a draft model on {} is not estimated yet (llama.cpp's -md is)",
-            e.label()
-        )),
-    };
-    if let Some(w) = why {
-        say(Key::Draft, format!("{w}; no draft"));
-        i.draft = None;
-        return;
-    }
-    let has = |q: Quant| crate::inputs::gguf(&d.model, q).is_some();
-    let first = catalog().variant(&d.model).and_then(|(_, v)| {
-        v.formats
-            .iter()
-            .find(|f| f.container == crate::catalog::quant::Container::Gguf)
-    });
-    let Some(first) = first.map(|f| f.id) else {
-        say(
-            Key::Draft,
-            format!("{} has no GGUF file in the catalog; no draft", d.model),
-        );
-        i.draft = None;
-        return;
-    };
-    let q = match d.quant {
-        Some(q) if has(q) => q,
-        asked => {
-            let q = if has(i.quant) { i.quant } else { first };
-            if let Some(a) = asked {
-                say(
-                    Key::Draftq,
-                    format!("{} has no {a} GGUF in the catalog; using {q}", d.model),
-                );
-            }
-            q
-        }
-    };
-    d.quant = Some(q);
-    d.max = Some(d.max.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT));
-}
-
-/// A build without the `spec` feature reads no draft keys.
-#[cfg(not(feature = "spec"))]
-fn draft_model(_: &mut Inputs, _: &mut Vec<Notice>) {}
 
 /// `loras=`, `lorarank=` (serve-time LoRA adapters): on vLLM and llama.cpp, for the
 /// architectures [`crate::terms::lora_adapters`] counts; vLLM's rank is one it accepts
@@ -450,35 +372,6 @@ fn experts_in_ram(i: &mut Inputs, notices: &mut Vec<Notice>) {
         message: why,
     });
     i.ncmoe = None;
-}
-
-/// `rsseq=` (llama.cpp's `n_rs_seq`): extra states of the recurrent layers, so llama.cpp only
-/// and a model with recurrent layers; 0 is none.
-fn rollback_states(i: &mut Inputs, notices: &mut Vec<Notice>) {
-    if i.rsseq == 0 {
-        return;
-    }
-    let recurrent = catalog()
-        .variant(&i.model)
-        .is_some_and(|(_, v)| v.arch.recurrent_layers() > 0);
-    let why = if i.engine != Engine::LlamaCpp {
-        format!(
-            "{} keeps no extra recurrent states for rollback (llama.cpp's n_rs_seq); ignored",
-            i.engine.label()
-        )
-    } else if !recurrent {
-        format!(
-            "{} has no recurrent layers, so no states to keep; ignored",
-            i.model
-        )
-    } else {
-        return;
-    };
-    notices.push(Notice {
-        key: Key::Rsseq.into(),
-        message: why,
-    });
-    i.rsseq = 0;
 }
 
 /// Mixed cards: the list is the cards.

@@ -149,6 +149,7 @@ impl Cmd<'_> {
 /// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>).
 #[cfg(feature = "spec")]
 fn draft_flags(s: &mut String, i: &Inputs) {
+    s.push_str(&crate::serve::speculative::llama_flags(i));
     let Some(d) = i.draft.as_deref() else {
         return;
     };
@@ -159,12 +160,38 @@ fn draft_flags(s: &mut String, i: &Inputs) {
         " -hfd {}:{} -ngld 999 --spec-type draft-simple --spec-draft-n-max {}",
         f.repo,
         f.id.id(),
-        d.max.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT)
+        i.ndraft.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT)
     ));
 }
 
 #[cfg(not(feature = "spec"))]
 fn draft_flags(_: &mut String, _: &Inputs) {}
+
+/// The repo llama-server reads: with `spec=mtp`, the one whose files keep the MTP layer.
+#[cfg(feature = "spec")]
+fn spec_repo(i: &Inputs, repo: &str) -> String {
+    crate::serve::speculative::mtp_repo(i, repo)
+}
+
+#[cfg(not(feature = "spec"))]
+fn spec_repo(_: &Inputs, repo: &str) -> String {
+    repo.to_string()
+}
+
+/// The speculative flags of vLLM (`vllm`) or SGLang.
+#[cfg(feature = "spec")]
+fn spec_server_flags(i: &Inputs, vllm: bool) -> String {
+    if vllm {
+        crate::serve::speculative::vllm_flags(i)
+    } else {
+        crate::serve::speculative::sglang_flags(i)
+    }
+}
+
+#[cfg(not(feature = "spec"))]
+fn spec_server_flags(_: &Inputs, _: bool) -> String {
+    String::new()
+}
 
 /// llama-server's command line.
 fn llama_cpp(c: &Cmd) -> String {
@@ -186,7 +213,7 @@ fn llama_cpp(c: &Cmd) -> String {
     let source = if repo.is_empty() {
         format!("-m {file}")
     } else {
-        format!("-hf {repo}:{}", format.id)
+        format!("-hf {}:{}", spec_repo(i, repo), format.id)
     };
     // Every layer on the GPU unless `ngl` pins fewer (the rest stay in host RAM).
     let ngl = pinned.map_or_else(|| "999".to_string(), |n| n.to_string());
@@ -366,6 +393,7 @@ fn vllm(c: &Cmd) -> String {
         s.push_str(&format!(" --rope-scaling '{j}'"));
     }
     vllm_offload_flags(&mut s, c);
+    s.push_str(&spec_server_flags(i, true));
     if let Some(l) = i.lora() {
         s.push_str(&format!(
             " --enable-lora --max-loras {} --max-lora-rank {}",
@@ -431,6 +459,7 @@ fn sglang(c: &Cmd) -> String {
             " --json-model-override-args '{{\"rope_scaling\":{j}}}'"
         ));
     }
+    s.push_str(&spec_server_flags(i, false));
     s
 }
 

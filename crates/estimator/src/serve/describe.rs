@@ -24,7 +24,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
             TermName::Overhead => overhead::domain(i.engine),
             TermName::Logits => logits::DOMAIN,
             TermName::LayersHost | TermName::KvHost | TermName::ExpertsHost => weights::DOMAIN,
-            TermName::DraftWeights | TermName::DraftKvCache => DRAFT_DOMAIN,
+            TermName::DraftWeights | TermName::DraftKvCache => draft_words(i).1,
             #[cfg(feature = "extras")]
             TermName::LoraAdapters => crate::terms::lora_adapters::DOMAIN,
             TermName::WithModels => WITH_DOMAIN,
@@ -89,8 +89,8 @@ fn term_text(
         TermName::LayersHost => (host_layers_text(i, a, s), OFFLOAD_PROVENANCE),
         TermName::KvHost => (host_kv_text(i, a, s), OFFLOAD_PROVENANCE),
         TermName::ExpertsHost => (host_experts_text(i, s), EXPERTS_PROVENANCE),
-        TermName::DraftWeights => (draft_text(i, false), DRAFT_PROVENANCE),
-        TermName::DraftKvCache => (draft_text(i, true), DRAFT_PROVENANCE),
+        TermName::DraftWeights => (draft_text(i, false), draft_words(i).0),
+        TermName::DraftKvCache => (draft_text(i, true), draft_words(i).0),
         TermName::LoraAdapters => adapters_text(i, a, s),
         TermName::WithModels => (with_text(s), WITH_PROVENANCE),
         // Train-mode terms are described by the training module.
@@ -357,9 +357,23 @@ fn draft_text(_: &Inputs, _: bool) -> String {
     String::new()
 }
 
+/// The draft's provenance and domain: the MTP layer's with `spec=mtp`, else the draft model's.
+fn draft_words(i: &Inputs) -> (&'static str, &'static str) {
+    #[cfg(feature = "spec")]
+    if i.spec == Some(crate::inputs::Spec::Mtp) {
+        use crate::serve::speculative::{MTP_DOMAIN, MTP_PROVENANCE};
+        return (MTP_PROVENANCE, MTP_DOMAIN);
+    }
+    let _ = i;
+    (DRAFT_PROVENANCE, DRAFT_DOMAIN)
+}
+
 /// The draft model's weights (`kv`: its KV cache) in words.
 #[cfg(feature = "spec")]
 fn draft_text(i: &Inputs, kv: bool) -> String {
+    if i.spec == Some(crate::inputs::Spec::Mtp) {
+        return crate::serve::speculative::mtp_text(i, kv);
+    }
     let Some((d, q)) = i.draft.as_deref().and_then(|d| Some((&d.model, d.quant?))) else {
         return String::new();
     };
@@ -506,6 +520,8 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
     if let Some(w) = vllm_encoder_warning(i.engine, &a.model_type) {
         out.push(w);
     }
+    #[cfg(feature = "spec")]
+    out.extend(crate::serve::speculative::warning(i));
     if i.engine == Engine::Ollama && !fits {
         out.push("Ollama does not refuse a model that does not fit: it moves layers to system RAM and runs 10–100× slower without an error.".into());
     }

@@ -37,6 +37,8 @@ pub mod measured;
 pub mod placement;
 pub(crate) mod set;
 pub(crate) mod sizing;
+#[cfg(feature = "spec")]
+pub(crate) mod speculative;
 pub mod speed;
 pub(crate) mod split;
 pub(crate) mod stages;

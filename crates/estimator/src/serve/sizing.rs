@@ -201,8 +201,12 @@ fn experts_in_ram(
 /// target's other context settings copied (`params_dft = params_base`). So: the draft sized as
 /// a model of its own at that context and one slot, its KV times the slots. The draft
 /// contexts' compute buffers are not counted (see the term's domain).
+/// `spec=mtp`: the model's own MTP layer instead ([`crate::serve::speculative::mtp`]).
 #[cfg(feature = "spec")]
-fn draft(i: &Inputs) -> Option<(Bytes, Bytes)> {
+fn draft(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
+    if let Some(m) = crate::serve::speculative::mtp(i, a, f, k) {
+        return Some(m);
+    }
     let dr = i.draft.as_deref()?;
     let f = dr.file()?;
     let (_, v) = crate::catalog::catalog().variant(&dr.model)?;
@@ -219,6 +223,9 @@ fn draft(i: &Inputs) -> Option<(Bytes, Bytes)> {
         gl: None,
         mmproj: false,
         draft: None,
+        spec: None,
+        ndraft: None,
+        rsseq: 0,
         ..i.clone()
     };
     let s = size_at(&d, &v.arch, f, None);
@@ -227,7 +234,7 @@ fn draft(i: &Inputs) -> Option<(Bytes, Bytes)> {
 
 /// A build without the `spec` feature has no draft model.
 #[cfg(not(feature = "spec"))]
-fn draft(_: &Inputs) -> Option<(Bytes, Bytes)> {
+fn draft(_: &Inputs, _: &Arch, _: &Format, _: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
     None
 }
 
@@ -292,6 +299,17 @@ fn adapters(_: &Inputs, _: &Arch, _: Sharing, _: &[u64], _: u32) -> Vec<Bytes> {
     Vec::new()
 }
 
+/// How `cards` cards share a model split into `pp` pipeline stages.
+fn sharing(cards: u32, pp: u32) -> Sharing {
+    if cards <= 1 {
+        Sharing::Single
+    } else if pp == 1 {
+        Sharing::Tensor
+    } else {
+        Sharing::Layer
+    }
+}
+
 /// [`size`] with the split `(tp, pp)` of vLLM and SGLang given (`None`: the engine's own
 /// rule, one card or mixed cards).
 pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)>) -> Sizing {
@@ -306,13 +324,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         (None, Some(Ok(_))) => (cards, 1),
         (None, Some(Err(_))) => (1, cards),
     };
-    let layout = if cards <= 1 {
-        Sharing::Single
-    } else if pp_size == 1 {
-        Sharing::Tensor
-    } else {
-        Sharing::Layer
-    };
+    let layout = sharing(cards, pp_size);
     let stages = stage_layers(i, a, layout, mixed, &capacities, pp_size);
     let shares = card_shares(layout, &stages, cards, tp_size);
     let tensor = tp_size > 1;
@@ -344,6 +356,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         offload(i, a, f, &mut w, &mut kv, mmproj, &shares)
             .map_or((None, Vec::new()), |(o, by_card)| (Some(o), by_card))
     };
+    let draft = draft(i, a, f, &kv);
     let o = engine_overhead(
         i,
         a,
@@ -368,7 +381,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
         stage_weights,
         split: (tp_size, pp_size),
         experts_moved,
-        draft: draft(i),
+        draft,
         #[cfg(feature = "extras")]
         with: Vec::new(),
         stages,

@@ -7,9 +7,12 @@ use crate::catalog::{Arch, Block, Mla, Recurrent};
 
 /// Is layer `il` a full-attention layer (not recurrent)?
 fn is_attention(a: &Arch, il: u32) -> bool {
-    a.recurrent
-        .as_ref()
-        .is_none_or(|r| r.attention_layers.contains(&il))
+    // A multi-token-prediction block after the stack is a full-attention layer (llama.cpp
+    // src/models/qwen35_mtp.cpp builds attention for it on the hybrid Qwen3.5).
+    il >= a.layers
+        || a.recurrent
+            .as_ref()
+            .is_none_or(|r| r.attention_layers.contains(&il))
 }
 
 /// Is layer `il` a MoE layer (after the leading dense layers, one in `step`)?

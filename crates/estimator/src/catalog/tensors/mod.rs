@@ -181,6 +181,24 @@ pub fn tensors(a: &Arch, output: bool) -> Vec<Tensor> {
     l.t
 }
 
+/// The tensors of `n` multi-token-prediction blocks after the stack of `a`, as a GGUF that
+/// carries them stores them (`blk.N.nextn.*` after the last layer: a full-attention layer, its
+/// FFN, the projection of [embedding; hidden] and its norms; llama.cpp PR #22673,
+/// <https://github.com/ggml-org/llama.cpp/pull/22673>), whatever the architecture's usual files
+/// keep.
+pub fn mtp_blocks(a: &Arch, n: u32) -> Vec<Tensor> {
+    let s = style(a);
+    let mut l = List {
+        t: Vec::new(),
+        layer: None,
+    };
+    for il in a.layers..a.layers.saturating_add(n.min(16)) {
+        l.layer = Some(il);
+        layer(&mut l, a, &s, il, true);
+    }
+    l.t
+}
+
 /// The routed-expert tensors of layer `il` (none on a layer without experts): those llama.cpp's
 /// `--n-cpu-moe` keeps in system RAM, listed without the rest of the model (the page's estimate
 /// carries this, not the whole tensor list; `tests/cpu_moe.rs` holds the two to each other).

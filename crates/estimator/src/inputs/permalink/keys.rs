@@ -91,7 +91,8 @@ fn apply_spec(i: &mut Inputs, key: &str, val: &str) -> Option<Result<(), String>
     Some(match key {
         "draft" => draft(val).map(|m| i.draft.get_or_insert_default().model = m),
         "draftq" => quant(val).map(|q| i.draft.get_or_insert_default().quant = Some(q)),
-        "ndraft" => num(val, limits::NDRAFT).map(|v| i.draft.get_or_insert_default().max = Some(v)),
+        "ndraft" => num(val, limits::NDRAFT).map(|v| i.ndraft = Some(v)),
+        "spec" => ident(val).map(|s| i.spec = Some(s)),
         "rsseq" => num(val, limits::RSSEQ).map(|v| i.rsseq = v),
         _ => return None,
     })

@@ -115,21 +115,24 @@ fn encode_train(s: &mut String, t: &TrainInputs) {
     }
 }
 
-/// `draft=`, `draftq=`, `ndraft=`, `rsseq=` (none in a build without the `spec` feature,
+/// `spec=`, `draft=`, `draftq=`, `ndraft=`, `rsseq=` (none in a build without the `spec` feature,
 /// which reads none of them).
 #[cfg(feature = "spec")]
 fn encode_draft(s: &mut String, i: &Inputs) {
     if i.rsseq > 0 {
         let _ = write!(s, "&rsseq={}", i.rsseq);
     }
-    let Some(d) = &i.draft else {
-        return;
-    };
-    let _ = write!(s, "&draft={}", escape(&d.model));
-    if let Some(q) = d.quant {
-        let _ = write!(s, "&draftq={}", escape(q.id()));
+    // `draft=` says `spec=draft` by itself.
+    if let Some(m) = i.spec.filter(|m| *m != crate::inputs::Spec::Draft) {
+        let _ = write!(s, "&spec={m}");
     }
-    if let Some(n) = d.max {
+    if let Some(d) = &i.draft {
+        let _ = write!(s, "&draft={}", escape(&d.model));
+        if let Some(q) = d.quant {
+            let _ = write!(s, "&draftq={}", escape(q.id()));
+        }
+    }
+    if let Some(n) = i.ndraft {
         let _ = write!(s, "&ndraft={n}");
     }
 }

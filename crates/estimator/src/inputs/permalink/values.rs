@@ -23,7 +23,7 @@ macro_rules! impl_ids {
     )+};
 }
 
-impl_ids!(Method, GradCkpt, Optim, TargetModule, Trainer);
+impl_ids!(Method, GradCkpt, Optim, TargetModule, Trainer, Spec);
 
 /// The `n` ids of `ids` nearest to `val` ([`crate::order::nearest_names`]), with how many
 /// there are: the catalog's family list grows past what one bounded message can hold.

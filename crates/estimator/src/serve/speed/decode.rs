@@ -139,19 +139,28 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     })
 }
 
-/// With a draft model: the speedups of published llama.cpp draft-model runs (tokens/s with the
-/// draft over tokens/s without, same machine). Two runs, so a range, not a prediction: what a
-/// draft gains depends on its acceptance rate (72 % and 34 % in these runs).
+/// With speculative decoding: the speedups of published llama.cpp runs of the same method
+/// (tokens/s with it over tokens/s without, same machine). A range, not a prediction: what
+/// drafting gains depends on how often the drafts are accepted. N-grams: none, their gain
+/// depends on how much the output repeats the prompt (no figure).
 #[cfg(feature = "spec")]
 fn spec_speedup(i: &Inputs) -> Option<crate::estimate::SpecSpeedup> {
-    i.draft.as_ref()?;
-    Some(crate::estimate::SpecSpeedup {
-        // 10.781 t/s with the draft against "about 11" without.
-        low: 0.98,
-        // 55.473 t/s against 32.49.
-        high: 1.71,
-        source: "llama.cpp llama-speculative runs: Llama 3.1 8B Q8_0 drafted by Llama 3.2 1B Q8_0 on an RTX 3060, 32.49 → 55.47 tokens/s at 72 % acceptance (https://github.com/ggml-org/llama.cpp/issues/5877); Qwen2.5-Coder-32B Q4_K_L drafted by Qwen2.5-Coder-3B Q4_0 on an M4 Pro, about 11 → 10.78 tokens/s at 34 % acceptance (https://github.com/ggml-org/llama.cpp/pull/10455)",
-    })
+    use crate::inputs::Spec;
+    match i.spec? {
+        Spec::Draft => Some(crate::estimate::SpecSpeedup {
+            // 10.781 t/s with the draft against "about 11" without.
+            low: 0.98,
+            // 55.473 t/s against 32.49.
+            high: 1.71,
+            source: "llama.cpp llama-speculative runs: Llama 3.1 8B Q8_0 drafted by Llama 3.2 1B Q8_0 on an RTX 3060, 32.49 → 55.47 tokens/s at 72 % acceptance (https://github.com/ggml-org/llama.cpp/issues/5877); Qwen2.5-Coder-32B Q4_K_L drafted by Qwen2.5-Coder-3B Q4_0 on an M4 Pro, about 11 → 10.78 tokens/s at 34 % acceptance (https://github.com/ggml-org/llama.cpp/pull/10455)",
+        }),
+        Spec::Mtp => Some(crate::estimate::SpecSpeedup {
+            low: 1.06,
+            high: 1.8,
+            source: "llama-server --spec-type draft-mtp on Qwen3.5/3.6 27B: about 1.06× on an RTX 5090 and about 1.8× on an RTX 4090 at 4 draft tokens (https://github.com/ggml-org/llama.cpp/issues/28196); 53 → 76 tokens/s (1.43×) at 90.6 % acceptance on an RTX 5080 (https://huggingface.co/GazTrab/Qwen3.6-27B-MTP-UD-IQ3_XXS-GGUF, model card)",
+        }),
+        Spec::Ngram | Spec::Eagle => None,
+    }
 }
 
 #[cfg(not(feature = "spec"))]

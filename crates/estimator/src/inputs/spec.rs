@@ -1,0 +1,292 @@
+//! Speculative decoding as the link gives it (`spec=`, `draft=`, `draftq=`, `ndraft=`,
+//! `rsseq=`), made consistent with the model and the engine: what each engine drafts with, and
+//! the recurrent states a hybrid model keeps for rollback.
+
+use crate::inputs::{Inputs, Notice};
+
+ids! {
+    /// How the next tokens are drafted (`spec=`).
+    Spec {
+        /// A draft model of its own (`draft=`; llama.cpp `--spec-type draft-simple`).
+        Draft = "draft",
+        /// The model's own multi-token-prediction layers (llama.cpp `--spec-type draft-mtp`).
+        Mtp = "mtp",
+        /// An EAGLE-3 head trained for the model.
+        Eagle = "eagle",
+        /// Tokens looked up in the prompt and the text so far (llama.cpp `--spec-type ngram-mod`).
+        Ngram = "ngram",
+    }
+}
+
+/// Draft tokens per step of llama.cpp's n-gram drafter when `ndraft=` is not given: its own
+/// `--spec-ngram-mod-n-max` default, 64 (tools/server/README.md at
+/// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>).
+pub const NGRAM_MAX_DEFAULT: u32 = 64;
+
+/// The multi-token-prediction layers llama.cpp's `draft-mtp` runs for `model_type`: the one
+/// NextN layer of Qwen3.5/3.6 (`qwen35`, `qwen35moe`: llama.cpp PR #22673,
+/// <https://github.com/ggml-org/llama.cpp/pull/22673>) and Qwen3-Next (PR #25589,
+/// <https://github.com/ggml-org/llama.cpp/pull/25589>), each config's `mtp_num_hidden_layers: 1`
+/// (e.g. <https://huggingface.co/Qwen/Qwen3.6-27B/blob/main/config.json>). 0 for the rest.
+pub fn llama_mtp_layers(model_type: &str) -> u32 {
+    match model_type {
+        "qwen3_5" | "qwen3_5_moe" | "qwen3_next" => 1,
+        _ => 0,
+    }
+}
+
+/// The GGUF repos whose files keep the MTP layer, by model: the usual GGUFs of Qwen3.5/3.6
+/// leave it out, unsloth publishes the files that keep it beside them (model, repo, source).
+pub const MTP_REPOS: &[(&str, &str, &str)] = &[
+    (
+        "Qwen/Qwen3.6-27B",
+        "unsloth/Qwen3.6-27B-MTP-GGUF",
+        "https://huggingface.co/unsloth/Qwen3.6-27B-MTP-GGUF (described at https://thelgtm.dev/unsloths-qwen3-6-mtp-ggufs-make-local-coding-agents-less-theoretical/)",
+    ),
+    (
+        "Qwen/Qwen3.5-27B",
+        "unsloth/Qwen3.5-27B-MTP-GGUF",
+        "https://github.com/ggml-org/llama.cpp/issues/28196 ('the unsloth file with the head is Qwen3.5-27B-MTP-GGUF')",
+    ),
+];
+
+/// The repo of [`MTP_REPOS`] for `model`.
+pub fn mtp_repo(model: &str) -> Option<&'static str> {
+    MTP_REPOS.iter().find(|r| r.0 == model).map(|r| r.1)
+}
+
+/// A build without the `spec` feature reads none of these keys.
+#[cfg(not(feature = "spec"))]
+pub(super) fn speculation(_: &mut Inputs, _: &mut Vec<Notice>) {}
+
+#[cfg(feature = "spec")]
+pub(super) use rules::speculation;
+
+/// The rules (a build without the `spec` feature leaves them out).
+#[cfg(feature = "spec")]
+mod rules {
+    use super::*;
+    use crate::catalog::catalog;
+    use crate::catalog::engine::Engine;
+    use crate::catalog::quant::Quant;
+    use crate::inputs::Key;
+
+    /// Speculative decoding made consistent: the method (`spec=`, `draft` when `draft=` is given),
+    /// the draft model ([`draft_model`]), the draft tokens per step (the engine's default when
+    /// not given) and the rollback states ([`rollback_states`]).
+    pub(in crate::inputs) fn speculation(i: &mut Inputs, notices: &mut Vec<Notice>) {
+        let asked = i.spec.is_some() || i.draft.as_ref().is_some_and(|d| !d.model.is_empty());
+        method(i, notices);
+        draft_model(i, notices);
+        // A draft model refused is no speculative decoding.
+        if i.spec == Some(Spec::Draft) && i.draft.is_none() {
+            i.spec = None;
+        }
+        match i.spec {
+            None => {
+                // Said already when a method was asked for and refused.
+                if i.ndraft.take().is_some() && !asked {
+                    say(
+                        notices,
+                        Key::Ndraft,
+                        "ndraft needs spec= or draft=; ignored".into(),
+                    );
+                }
+            }
+            Some(s) => {
+                let default = if s == Spec::Ngram && i.engine == Engine::LlamaCpp {
+                    NGRAM_MAX_DEFAULT
+                } else {
+                    crate::inputs::DRAFT_MAX_DEFAULT
+                };
+                i.ndraft = Some(i.ndraft.unwrap_or(default));
+            }
+        }
+        // llama-server keeps `--spec-draft-n-max` extra states per sequence when the model's own
+        // MTP layers draft on a hybrid model (common/common.h, `need_n_rs_seq`), unless set.
+        if i.spec == Some(Spec::Mtp) && i.rsseq == 0 && recurrent(i) {
+            i.rsseq = i.ndraft.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT);
+        }
+        rollback_states(i, notices);
+    }
+
+    fn say(notices: &mut Vec<Notice>, key: Key, message: String) {
+        notices.push(Notice {
+            key: key.into(),
+            message,
+        });
+    }
+
+    fn recurrent(i: &Inputs) -> bool {
+        catalog()
+            .variant(&i.model)
+            .is_some_and(|(_, v)| v.arch.recurrent_layers() > 0)
+    }
+
+    /// `spec=` against `draft=`, the engine and the model: what each engine drafts with here.
+    fn method(i: &mut Inputs, notices: &mut Vec<Notice>) {
+        let has_draft = i.draft.as_ref().is_some_and(|d| !d.model.is_empty());
+        let spec = match (i.spec, has_draft) {
+            (None, true) => Spec::Draft,
+            (None, false) => return,
+            (Some(Spec::Draft), false) => {
+                say(
+                    notices,
+                    Key::Spec,
+                    "spec=draft needs a draft model (draft=); no speculative decoding".into(),
+                );
+                i.spec = None;
+                return;
+            }
+            (Some(s), true) if s != Spec::Draft => {
+                say(
+                    notices,
+                    Key::Draft,
+                    format!("spec={s} drafts without a draft model; draft= ignored"),
+                );
+                i.draft = None;
+                s
+            }
+            (Some(s), _) => s,
+        };
+        i.spec = Some(spec);
+        if let Some(why) = refusal(i, spec) {
+            say(
+                notices,
+                Key::Spec,
+                format!("{why}; no speculative decoding"),
+            );
+            i.spec = None;
+            i.draft = None;
+        }
+    }
+
+    /// Why `spec` cannot be estimated for this engine and model, if it cannot.
+    fn refusal(i: &Inputs, spec: Spec) -> Option<String> {
+        let engine = i.engine;
+        match (spec, engine) {
+            (Spec::Draft, _) => None,
+            (_, Engine::Ollama) => Some("Ollama has no speculative decoding setting".into()),
+            (_, Engine::Transformers | Engine::Mlx) => Some(format!(
+                "spec={spec} on {} is not estimated (llama.cpp's, vLLM's and SGLang's servers are)",
+                engine.label()
+            )),
+            (Spec::Ngram, _) => None,
+            (Spec::Eagle, _) => Some(
+                "an EAGLE-3 head is a model of its own that the catalog does not hold yet".into(),
+            ),
+            (Spec::Mtp, Engine::LlamaCpp) => {
+                let t = catalog()
+                    .variant(&i.model)
+                    .map_or("", |(_, v)| v.arch.model_type.as_str());
+                (llama_mtp_layers(t) == 0).then(|| {
+                    format!(
+                        "llama.cpp's draft-mtp runs the MTP layer of Qwen3.5, Qwen3.6 and Qwen3-Next, \
+                         not {}",
+                        i.model
+                    )
+                })
+            }
+            (Spec::Mtp, _) => Some(format!(
+                "MTP on {} is not estimated yet (llama.cpp's draft-mtp is)",
+                engine.label()
+            )),
+        }
+    }
+
+    /// `draft=` (speculative decoding, llama.cpp `-md`): llama.cpp's draft model, in a GGUF
+    /// format it has: `draftq=` when the draft has it, else the main model's format, else the
+    /// draft's first GGUF (the catalog lists each variant's formats most precise first); without a draft model,
+    /// `draftq=` means nothing.
+    fn draft_model(i: &mut Inputs, notices: &mut Vec<Notice>) {
+        let mut say = |key: Key, message: String| {
+            notices.push(Notice {
+                key: key.into(),
+                message,
+            })
+        };
+        let Some(d) = i.draft.as_deref_mut() else {
+            return;
+        };
+        if d.model.is_empty() {
+            if d.quant.is_some() {
+                say(
+                    Key::Draftq,
+                    "draftq needs a draft model (draft=); ignored".into(),
+                );
+            }
+            i.draft = None;
+            return;
+        }
+        let why = match i.engine {
+            Engine::LlamaCpp => None,
+            Engine::Ollama => Some("Ollama has no draft-model setting".to_string()),
+            e => Some(format!(
+                "a draft model on {} is not estimated yet (llama.cpp's -md is)",
+                e.label()
+            )),
+        };
+        if let Some(w) = why {
+            say(Key::Draft, format!("{w}; no draft"));
+            i.draft = None;
+            return;
+        }
+        let has = |q: Quant| crate::inputs::gguf(&d.model, q).is_some();
+        let first = catalog().variant(&d.model).and_then(|(_, v)| {
+            v.formats
+                .iter()
+                .find(|f| f.container == crate::catalog::quant::Container::Gguf)
+        });
+        let Some(first) = first.map(|f| f.id) else {
+            say(
+                Key::Draft,
+                format!("{} has no GGUF file in the catalog; no draft", d.model),
+            );
+            i.draft = None;
+            return;
+        };
+        let q = match d.quant {
+            Some(q) if has(q) => q,
+            asked => {
+                let q = if has(i.quant) { i.quant } else { first };
+                if let Some(a) = asked {
+                    say(
+                        Key::Draftq,
+                        format!("{} has no {a} GGUF in the catalog; using {q}", d.model),
+                    );
+                }
+                q
+            }
+        };
+        d.quant = Some(q);
+    }
+
+    /// `rsseq=` (llama.cpp's `n_rs_seq`): extra states of the recurrent layers, so llama.cpp only
+    /// and a model with recurrent layers; 0 is none.
+    fn rollback_states(i: &mut Inputs, notices: &mut Vec<Notice>) {
+        if i.rsseq == 0 {
+            return;
+        }
+        let recurrent = catalog()
+            .variant(&i.model)
+            .is_some_and(|(_, v)| v.arch.recurrent_layers() > 0);
+        let why = if i.engine != Engine::LlamaCpp {
+            format!(
+                "{} keeps no extra recurrent states for rollback (llama.cpp's n_rs_seq); ignored",
+                i.engine.label()
+            )
+        } else if !recurrent {
+            format!(
+                "{} has no recurrent layers, so no states to keep; ignored",
+                i.model
+            )
+        } else {
+            return;
+        };
+        notices.push(Notice {
+            key: Key::Rsseq.into(),
+            message: why,
+        });
+        i.rsseq = 0;
+    }
+}

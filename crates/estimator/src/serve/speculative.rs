@@ -1,0 +1,121 @@
+//! Speculative decoding by the model's own multi-token-prediction layers (`spec=mtp`) and by
+//! n-grams (`spec=ngram`): what they add on the cards, the flags each engine takes, and their
+//! words. The draft model of `draft=` is sized with the target (`serve::sizing`).
+
+use crate::catalog::engine::Engine;
+use crate::catalog::{Arch, Format};
+use crate::inputs::{Inputs, Spec};
+use crate::terms::kv;
+use crate::units::Bytes;
+
+/// `spec=mtp` on llama.cpp: the MTP layer's weights and its KV cache.
+///
+/// llama-server with `--spec-type draft-mtp` loads the file's NextN block (`blk.N.nextn.*`
+/// after the last layer) and creates a draft context on the same model with the target's
+/// context parameters (same cells, sequences and cache types), whose KV cache holds only the
+/// NextN layers (llama.cpp PR #22673; the layer filter `il >= n_main`). So: the KV of that
+/// many full-attention layers at the target's cells and streams, by the same rule as the
+/// target's ([`kv::llama`]); the weights of the block ([`crate::catalog::tensors::mtp_blocks`])
+/// at the file's mean bytes per parameter (computed: the MTP file's own mix is not modelled).
+/// `None` without MTP or off llama.cpp.
+pub(crate) fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
+    if i.spec != Some(Spec::Mtp) || i.engine != Engine::LlamaCpp {
+        return None;
+    }
+    let n = crate::inputs::llama_mtp_layers(&a.model_type);
+    let l = k.llama.as_ref()?;
+    if n == 0 {
+        return None;
+    }
+    let params = |ts: Vec<crate::catalog::tensors::Tensor>| -> u64 {
+        ts.iter()
+            .map(|t| t.elements())
+            .fold(0u64, u64::saturating_add)
+    };
+    let model = params(crate::catalog::tensors::tensors(a, !a.tied_embeddings)).max(1);
+    let block = params(crate::catalog::tensors::mtp_blocks(a, n));
+    let weights = (block as f64 * f.bytes.get() as f64 / model as f64).round() as u64;
+    let (tk, tv) = i.kv_types();
+    let (cell_g, _) = kv::cell_bytes_by_kind(a, tk, tv);
+    let cache = l
+        .cells
+        .saturating_mul(l.streams)
+        .saturating_mul(u64::from(n))
+        .saturating_mul(cell_g);
+    Some((Bytes(weights), Bytes(cache)))
+}
+
+/// The llama-server flags of `spec=mtp` and `spec=ngram`, the draft tokens per step always
+/// written (tools/server/README.md at
+/// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>:
+/// `--spec-type` none | draft-simple | draft-mtp | … | ngram-mod, `--spec-draft-n-max`,
+/// `--spec-ngram-mod-n-max`).
+pub(crate) fn llama_flags(i: &Inputs) -> String {
+    let n = i.ndraft.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT);
+    match i.spec {
+        Some(Spec::Mtp) => format!(" --spec-type draft-mtp --spec-draft-n-max {n}"),
+        Some(Spec::Ngram) => format!(" --spec-type ngram-mod --spec-ngram-mod-n-max {n}"),
+        _ => String::new(),
+    }
+}
+
+/// The repo llama-server reads for `spec=mtp`: one whose files keep the MTP layer
+/// ([`crate::inputs::MTP_REPOS`]), else the chosen file's (with a notice).
+pub(crate) fn mtp_repo(i: &Inputs, repo: &str) -> String {
+    match crate::inputs::mtp_repo(&i.model) {
+        Some(r) if i.spec == Some(Spec::Mtp) => r.to_string(),
+        _ => repo.to_string(),
+    }
+}
+
+/// `spec=mtp` with a model whose MTP files are not in [`crate::inputs::MTP_REPOS`]: the command
+/// reads the catalog's file, which may leave the layer out.
+pub(crate) fn warning(i: &Inputs) -> Option<String> {
+    (i.spec == Some(Spec::Mtp) && crate::inputs::mtp_repo(&i.model).is_none()).then(|| {
+        format!(
+            "--spec-type draft-mtp needs a GGUF that keeps the MTP layer (blk.N.nextn tensors); the command's file for {} may leave it out: run one that keeps it (unsloth's -MTP-GGUF repos do).",
+            i.model
+        )
+    })
+}
+
+/// vLLM's `--speculative-config` for `spec=ngram` (docs/features/spec_decode.md: method
+/// `ngram`, `num_speculative_tokens`, `prompt_lookup_max`), proposed on the CPU from the
+/// request's own tokens, so nothing on the cards.
+pub(crate) fn vllm_flags(i: &Inputs) -> String {
+    match (i.spec, i.ndraft) {
+        (Some(Spec::Ngram), Some(n)) => format!(
+            " --speculative-config '{{\"method\":\"ngram\",\"num_speculative_tokens\":{n},\"prompt_lookup_max\":4}}'"
+        ),
+        _ => String::new(),
+    }
+}
+
+/// SGLang's n-gram drafter (`--speculative-algorithm NGRAM`, server_args.py), its draft tokens
+/// per step (`--speculative-num-draft-tokens`), matched in a CPU-side cache.
+pub(crate) fn sglang_flags(i: &Inputs) -> String {
+    match (i.spec, i.ndraft) {
+        (Some(Spec::Ngram), Some(n)) => {
+            format!(" --speculative-algorithm NGRAM --speculative-num-draft-tokens {n}")
+        }
+        _ => String::new(),
+    }
+}
+
+/// The MTP layer's weights (`kv`: its KV cache) in words.
+pub(crate) fn mtp_text(i: &Inputs, kv: bool) -> String {
+    if kv {
+        format!(
+            "the MTP layer's own cache: one full-attention layer at the target's cells and cache types ({} slot(s))",
+            i.par.max(1)
+        )
+    } else {
+        "the file's MTP (NextN) layer, loaded by --spec-type draft-mtp: its parameters at the file's mean bytes per parameter".into()
+    }
+}
+
+/// Where the MTP layer's memory comes from.
+pub(crate) const MTP_PROVENANCE: &str = prose!("llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
+
+/// Where the MTP layer's memory was checked.
+pub(crate) const MTP_DOMAIN: &str = prose!("llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");

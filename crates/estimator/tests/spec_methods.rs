@@ -1,0 +1,221 @@
+//! `spec=`: how the next tokens are drafted. `mtp` runs the model's own multi-token-prediction
+//! layer (llama-server `--spec-type draft-mtp`, <https://github.com/ggml-org/llama.cpp/pull/22673>),
+//! `ngram` looks tokens up in the text so far (llama.cpp `ngram-mod`, vLLM and SGLang n-gram
+//! drafters: nothing on the cards), `draft` is `draft=`'s model (tests/spec_draft.rs), `eagle`
+//! is refused by name until the catalog holds EAGLE-3 heads.
+//!
+//! Expected bytes are written out by hand from Qwen3.6-27B's public config
+//! (<https://huggingface.co/Qwen/Qwen3.6-27B/blob/main/config.json>: hidden 5120, 24 query heads
+//! and 4 KV heads of 256 with a gated query, FFN 17408, `mtp_num_hidden_layers: 1`, 16 attention
+//! layers of 64).
+
+use fitcard_estimator::catalog::{catalog, tensors};
+use fitcard_estimator::inputs::{Key, Spec};
+use fitcard_estimator::{estimate, from_query};
+
+mod common;
+use common::term;
+
+const QWEN: &str = "model=Qwen/Qwen3.6-27B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=8192";
+
+/// The NextN block of Qwen3.6-27B: a gated full-attention layer, its FFN, eh_proj (2·hidden ×
+/// hidden) and five norms of `hidden` plus the two q/k head norms.
+const MTP_PARAMS: u64 = 5120 * (2 * 24 * 256) // q_proj with its gate
+    + 2 * 5120 * (4 * 256) // k_proj, v_proj
+    + (24 * 256) * 5120 // o_proj
+    + 2 * 256 // q_norm, k_norm
+    + 3 * 5120 * 17408 // gate, up, down
+    + (2 * 5120) * 5120 // eh_proj
+    + 5 * 5120; // attn_norm, post_attention_norm, enorm, hnorm, shared_head_norm
+
+#[test]
+fn the_mtp_block_holds_one_attention_layer_and_the_nextn_projection() {
+    let a = &catalog()
+        .variant("Qwen/Qwen3.6-27B")
+        .expect("in the catalog")
+        .1
+        .arch;
+    let n: u64 = tensors::mtp_blocks(a, 1).iter().map(|t| t.elements()).sum();
+    assert_eq!(MTP_PARAMS, 424_699_392);
+    assert_eq!(n, MTP_PARAMS);
+}
+
+#[test]
+fn mtp_adds_its_layer_its_cache_and_the_rollback_states() {
+    let p = from_query(&format!("{QWEN}&spec=mtp"));
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    assert_eq!(p.inputs.spec, Some(Spec::Mtp));
+    assert_eq!(p.inputs.ndraft, Some(3));
+    // llama-server keeps --spec-draft-n-max extra states per sequence on a hybrid model.
+    assert_eq!(p.inputs.rsseq, 3);
+    let e = estimate(&p.inputs);
+    // One full-attention layer at the target's 8,192 cells, K and V f16: 4 heads × 256 × 2 B each.
+    assert_eq!(term(&e, "draft_kv_cache"), 8192 * 2 * 4 * 256 * 2);
+    // The block at the file's mean bytes per parameter (4.5–5.5 bits for Q4_K_M).
+    let w = term(&e, "draft_weights") as f64 * 8.0 / MTP_PARAMS as f64;
+    assert!((4.5..5.5).contains(&w), "{w} bits per parameter");
+    // The target's cache: the rollback states, as rsseq=3 alone gives them.
+    let rs = estimate(&from_query(&format!("{QWEN}&rsseq=3")).inputs);
+    assert_eq!(term(&e, "kv_cache"), term(&rs, "kv_cache"));
+    let plain = estimate(&from_query(QWEN).inputs);
+    assert!(term(&e, "kv_cache") > term(&plain, "kv_cache"));
+    let cmd = &e.command;
+    assert!(
+        cmd.contains("-hf unsloth/Qwen3.6-27B-MTP-GGUF:Q4_K_M"),
+        "{cmd}"
+    );
+    assert!(
+        cmd.contains("--spec-type draft-mtp --spec-draft-n-max 3"),
+        "{cmd}"
+    );
+    let t = e
+        .terms
+        .iter()
+        .find(|t| t.name.id() == "draft_weights")
+        .expect("term");
+    assert!(t.provenance.contains("draft-mtp"), "{}", t.provenance);
+    let sp = e
+        .speed
+        .as_ref()
+        .and_then(|s| s.spec_speedup.as_ref())
+        .expect("a range");
+    assert!(sp.low < sp.high && sp.source.contains("28196"));
+}
+
+#[test]
+fn ndraft_sets_the_draft_tokens_and_the_states_the_link_keeps() {
+    let p = from_query(&format!("{QWEN}&spec=mtp&ndraft=2"));
+    assert_eq!(p.inputs.rsseq, 2);
+    let e = estimate(&p.inputs);
+    assert!(e.command.contains("--spec-draft-n-max 2"), "{}", e.command);
+    let q = fitcard_estimator::encode(&p.inputs);
+    assert!(
+        q.contains("spec=mtp") && q.contains("ndraft=2") && q.contains("rsseq=2"),
+        "{q}"
+    );
+    assert_eq!(from_query(&q).inputs, p.inputs);
+}
+
+#[test]
+fn ngram_drafts_from_the_text_so_far_with_nothing_on_the_cards() {
+    let plain = estimate(&from_query(QWEN).inputs);
+    let p = from_query(&format!("{QWEN}&spec=ngram"));
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    assert_eq!(p.inputs.ndraft, Some(64));
+    let e = estimate(&p.inputs);
+    assert_eq!(e.total_device_bytes, plain.total_device_bytes);
+    assert!(
+        e.command
+            .contains("--spec-type ngram-mod --spec-ngram-mod-n-max 64"),
+        "{}",
+        e.command
+    );
+    assert!(e.speed.as_ref().is_some_and(|s| s.spec_speedup.is_none()));
+    let v = "model=Qwen/Qwen3-8B&engine=vllm&gpu=h100-sxm&spec=ngram&ndraft=5";
+    let e = estimate(&from_query(v).inputs);
+    assert!(
+        e.command.contains(
+            r#"--speculative-config '{"method":"ngram","num_speculative_tokens":5,"prompt_lookup_max":4}'"#
+        ),
+        "{}",
+        e.command
+    );
+    let s = "model=Qwen/Qwen3-8B&engine=sglang&gpu=h100-sxm&spec=ngram";
+    let e = estimate(&from_query(s).inputs);
+    assert!(
+        e.command
+            .contains("--speculative-algorithm NGRAM --speculative-num-draft-tokens 3"),
+        "{}",
+        e.command
+    );
+}
+
+#[test]
+fn what_cannot_be_estimated_is_refused_by_name() {
+    for (q, key, says) in [
+        (
+            "model=Qwen/Qwen3-8B&engine=llama.cpp&spec=mtp",
+            Key::Spec,
+            "Qwen3.5, Qwen3.6",
+        ),
+        (
+            "model=Qwen/Qwen3.6-27B&engine=vllm&gpu=h100-sxm&spec=mtp",
+            Key::Spec,
+            "not estimated yet",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=llama.cpp&spec=eagle",
+            Key::Spec,
+            "EAGLE-3",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=ollama&spec=ngram",
+            Key::Spec,
+            "Ollama",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=llama.cpp&spec=draft",
+            Key::Spec,
+            "draft=",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=llama.cpp&ndraft=4",
+            Key::Ndraft,
+            "spec=",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=llama.cpp&spec=medusa",
+            Key::Spec,
+            "draft, mtp, eagle, ngram",
+        ),
+    ] {
+        let p = from_query(q);
+        let n = p
+            .notices
+            .iter()
+            .find(|n| n.key == key)
+            .unwrap_or_else(|| panic!("{q}: no {key:?} notice in {:?}", p.notices));
+        assert!(n.message.contains(says), "{q}: {}", n.message);
+        assert!(!n.message.contains('\n'));
+        assert_eq!(p.inputs.spec, None, "{q}");
+        assert_eq!(p.inputs.ndraft, None, "{q}");
+        let e = estimate(&p.inputs);
+        assert!(!e.command.contains("--spec"), "{q}: {}", e.command);
+        assert_eq!(term(&e, "draft_weights"), 0, "{q}");
+    }
+}
+
+#[test]
+fn a_draft_model_beside_another_method_is_left_out() {
+    let p = from_query(&format!("{QWEN}&spec=mtp&draft=Qwen/Qwen3.5-0.8B"));
+    assert!(p.inputs.draft.is_none());
+    assert_eq!(p.inputs.spec, Some(Spec::Mtp));
+    assert!(
+        p.notices.iter().any(|n| n.key == Key::Draft),
+        "{:?}",
+        p.notices
+    );
+    // draft= alone is spec=draft, and its link stays as it was.
+    let d = from_query("model=Qwen/Qwen3-8B&engine=llama.cpp&draft=Qwen/Qwen3-0.6B");
+    assert_eq!(d.inputs.spec, Some(Spec::Draft));
+    assert!(!fitcard_estimator::encode(&d.inputs).contains("spec="));
+}
+
+#[test]
+fn a_model_without_a_known_mtp_file_is_warned_about() {
+    let p = from_query("model=Qwen/Qwen3.5-9B&engine=llama.cpp&gpu=rtx-4090&spec=mtp");
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let e = estimate(&p.inputs);
+    assert!(
+        e.warnings.iter().any(|w| w.contains("blk.N.nextn")),
+        "{:?}",
+        e.warnings
+    );
+    assert!(
+        e.command.contains("-hf unsloth/Qwen3.5-9B-GGUF:"),
+        "{}",
+        e.command
+    );
+    let q = estimate(&from_query(QWEN).inputs);
+    assert!(!q.warnings.iter().any(|w| w.contains("nextn")));
+}
