@@ -24,6 +24,10 @@ pub fn start() {
         && ["draft", "rsseq", "spec", "ndraft"]
             .iter()
             .any(|k| query::raw_param(&q, k).is_some()))
+        // vLLM's experts in RAM: the first load has no rule for a checkpoint's experts.
+        || (cfg!(not(feature = "cpu-moe"))
+            && query::raw_param(&q, "ncmoe").is_some()
+            && query::raw_param(&q, "engine") == Some("vllm"))
         || (cfg!(not(feature = "extras"))
             && ["loras", "with", "images"]
                 .iter()

@@ -271,7 +271,7 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
   const page = await open('?model=Qwen/Qwen3-32B&quant=Q4_K_M&engine=llama.cpp&gpu=h100-sxm&ctx=8192&par=2&draft=Qwen/Qwen3-0.6B');
   await page.waitForSelector('.legend .swatch.t-draft-kv');
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
-  assert.match(await page.textContent('.legend'), /Draft model weights \(-md, or the MTP layer\)[^]*Draft model KV cache/);
+  assert.match(await page.textContent('.legend'), /Draft weights \(-md or MTP\)[^]*Draft KV cache/);
   assert.match(await page.textContent('#command'), /-hfd bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q4_K_M -ngld 999 --spec-type draft-simple --spec-draft-n-max 3/);
   // The link keeps the draft, completed.
   await page.waitForFunction(() => location.search.includes('ndraft=3'));
@@ -279,6 +279,23 @@ test('a link with a draft model is estimated by the whole calculator: the draft 
   assert.equal(await page.$$eval('#boot', (b) => b.length), 0);
   assert.deepEqual(pageErrors, []);
   await page.close();
+});
+
+test('vLLM experts in RAM and MTP links are estimated by the whole calculator: --cpu-offload-gb, --spec-type draft-mtp', async () => {
+  const before = served.length;
+  const page = await open('?model=Qwen/Qwen3-30B-A3B&engine=vllm&gpu=rtx-4090&ctx=8192&ncmoe=all');
+  await page.waitForSelector('.legend .swatch.t-experts-host', { timeout: 30000 });
+  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+  assert.match(await page.textContent('#command'), /--cpu-offload-gb [\d.]+ --cpu-offload-params experts/);
+  const mtp = await open('?model=Qwen/Qwen3.6-27B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=8192&spec=mtp');
+  await mtp.waitForSelector('.legend .swatch.t-draft-kv');
+  assert.match(await mtp.textContent('#command'), /-hf unsloth\/Qwen3\.6-27B-MTP-GGUF:Q4_K_M .*--spec-type draft-mtp --spec-draft-n-max 3/);
+  // The link is completed: the draft tokens and the rollback states they keep.
+  await mtp.waitForFunction(() => location.search.includes('ndraft=3'));
+  assert.match(mtp.url(), /rsseq=3&spec=mtp&ndraft=3/);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+  await mtp.close();
 });
 
 test('other models on the same cards: the whole calculator adds them to the bar and starts them all', async () => {

@@ -239,10 +239,7 @@ fn ExpertsField() -> impl IntoView {
     view! {
         <NumberField
             id="ncmoe"
-            label=Signal::derive(move || {
-                let flag = if engine.get() == Engine::Vllm { "--cpu-offload-gb" } else { "--n-cpu-moe" };
-                format!("Experts in RAM, layers ({flag})")
-            })
+            label="Experts kept in RAM, layers (ncmoe)"
             bounds=(0.0, f64::from(limits::NGL.1))
             step=1.0
             value=Signal::derive(move || {
@@ -251,6 +248,10 @@ fn ExpertsField() -> impl IntoView {
             on_change=Callback::new(move |v: String| {
                 if let Ok(n) = v.parse::<u32>() {
                     st.edit(Edit::CpuMoe(n));
+                    // The first load sizes no checkpoint's experts: the whole calculator does.
+                    if cfg!(not(feature = "cpu-moe")) && engine.get_untracked() == Engine::Vllm {
+                        st.more.set(true);
+                    }
                 }
             })
         />

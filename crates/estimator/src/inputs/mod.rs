@@ -117,10 +117,12 @@ pub struct Inputs {
     pub draft: Option<Box<Draft>>,
     /// Draft tokens per step (`ndraft=`; llama.cpp `--spec-draft-n-max`, or
     /// `--spec-ngram-mod-n-max` for n-grams): the engine's default once a method is set.
+    #[cfg(feature = "spec")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub ndraft: Option<u32>,
     /// How the next tokens are drafted (`spec=`; `draft` when `draft=` is given). `None` = no
     /// speculative decoding.
+    #[cfg(feature = "spec")]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec: Option<Spec>,
     /// llama.cpp's extra recurrent states kept per sequence for speculative rollback (`rsseq=`,
@@ -192,7 +194,9 @@ impl Default for Inputs {
             nkvo: false,
             ncmoe: None,
             draft: None,
+            #[cfg(feature = "spec")]
             ndraft: None,
+            #[cfg(feature = "spec")]
             spec: None,
             rsseq: 0,
             #[cfg(feature = "extras")]

@@ -418,6 +418,9 @@ fn vllm(c: &Cmd) -> String {
 /// end rather than taking layer N+1's first expert tensor (at least 0.01). Nothing under
 /// pipeline stages (see `serve::sizing`).
 fn vllm_offload_flags(s: &mut String, c: &Cmd) {
+    if cfg!(not(feature = "cpu-moe")) {
+        return;
+    }
     let Some((_, v)) = catalog().variant(&c.i.model) else {
         return;
     };

@@ -327,7 +327,7 @@ fn host_experts_text(i: &Inputs, s: &Sizing) -> String {
     let Some(o) = s.offload else {
         return String::new();
     };
-    if i.engine == Engine::Vllm {
+    if cfg!(feature = "cpu-moe") && i.engine == Engine::Vllm {
         return format!(
             "the routed experts (the fused MoE's w13 and w2 with their scales) of {} layers, {} per card, in pinned host memory read over PCIe (--cpu-offload-gb --cpu-offload-params experts), at the checkpoint's layout",
             o.expert_layers,

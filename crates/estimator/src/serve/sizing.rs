@@ -133,9 +133,12 @@ fn vllm_experts(
 
 /// `ncmoe=` on vLLM: the bytes of the first N layers' routed experts (over every card), the
 /// layers among them that have experts, and whether exact. None on another engine, without
-/// `ncmoe=`, or without a rule for the format's experts.
+/// `ncmoe=`, or without a rule for the format's experts; none in a build without the `cpu-moe`
+/// feature (the page's first load hands such a link to the whole calculator).
 pub(crate) fn vllm_moved(i: &Inputs, a: &Arch, f: &Format) -> Option<(Bytes, u32, bool)> {
-    let m = i.ncmoe.filter(|_| i.engine == Engine::Vllm)?;
+    let m = i
+        .ncmoe
+        .filter(|_| cfg!(feature = "cpu-moe") && i.engine == Engine::Vllm)?;
     let (layers, exact) = crate::catalog::layer_experts(&i.model, a, f.id)?;
     let moved = &layers[..(m.layers(a.layers) as usize).min(layers.len())];
     Some((

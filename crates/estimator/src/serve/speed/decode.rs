@@ -90,7 +90,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     let (bw0, fit0) = cards.slowest?;
     // vLLM's offloaded experts stay where they are: the card reads them over PCIe through
     // unified addressing (vllm/model_executor/offloader/uva.py), at the link's rate.
-    let host_bw = if i.engine == crate::catalog::engine::Engine::Vllm {
+    let host_bw = if cfg!(feature = "cpu-moe") && i.engine == crate::catalog::engine::Engine::Vllm {
         super::prefill::PCIE_GBS * 1e9
     } else {
         host_bw
