@@ -92,7 +92,7 @@ fn speed(e: &Estimate, sp: &fitcard_estimator::estimate::Speed) -> String {
     );
     if let Some(x) = &sp.spec_speedup {
         s.push_str(&format!(
-            "  with speculative decoding: published llama.cpp runs of this method measured {}× to {}× this speed (its own gain depends on how often the drafts are accepted)\n",
+            "  with speculative decoding: published runs of this method on this engine measured {}× to {}× this speed (its own gain depends on how often the drafts are accepted)\n",
             fitcard_estimator::units::Shortest(x.low),
             fitcard_estimator::units::Shortest(x.high),
         ));

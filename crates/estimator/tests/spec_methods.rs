@@ -139,9 +139,14 @@ fn what_cannot_be_estimated_is_refused_by_name() {
             "Qwen3.5, Qwen3.6",
         ),
         (
-            "model=Qwen/Qwen3.6-27B&engine=vllm&gpu=h100-sxm&spec=mtp",
+            "model=zai-org/GLM-4.5-Air&engine=sglang&gpu=h100-sxm&cards=4&spec=mtp",
             Key::Spec,
             "not estimated yet",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=vllm&gpu=h100-sxm&spec=mtp",
+            Key::Spec,
+            "no MTP layer",
         ),
         (
             "model=Qwen/Qwen3-8B&engine=llama.cpp&spec=eagle",
@@ -218,4 +223,54 @@ fn a_model_without_a_known_mtp_file_is_warned_about() {
     );
     let q = estimate(&from_query(QWEN).inputs);
     assert!(!q.warnings.iter().any(|w| w.contains("nextn")));
+}
+
+/// vLLM's `mtp` drafter: its attention layer joins the target's KV pool (each token's KV grows
+/// by one layer of the model's), and its weights are the checkpoint's `mtp.*` block.
+#[test]
+fn vllm_mtp_adds_a_layer_to_the_pool_and_loads_the_block() {
+    let q = "model=zai-org/GLM-4.7-Flash&engine=vllm&gpu=h100-sxm&ctx=8192&par=4";
+    let plain = estimate(&from_query(q).inputs);
+    let p = from_query(&format!("{q}&spec=mtp"));
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let e = estimate(&p.inputs);
+    // 47 latent-attention layers, and the MTP layer's: 48/47 of the KV, whole blocks alike.
+    assert_eq!(term(&e, "kv_cache") * 47, term(&plain, "kv_cache") * 48);
+    assert!(e.terms.iter().all(|t| t.name.id() != "draft_kv_cache"));
+    // This BF16 size was computed without the MTP layer: its block at 2 bytes a parameter,
+    // the embedding and the head shared with the target.
+    let a = &catalog()
+        .variant("zai-org/GLM-4.7-Flash")
+        .expect("catalog")
+        .1
+        .arch;
+    let block: u64 = tensors::mtp_blocks(a, 1)
+        .iter()
+        .filter(|t| !t.name.contains("embed_tokens") && !t.name.contains("shared_head_head"))
+        .map(|t| t.elements())
+        .sum();
+    let per = term(&e, "draft_weights") as f64 / block as f64;
+    assert!((1.99..2.01).contains(&per), "{per} bytes per parameter");
+    assert!(e.max_concurrency < plain.max_concurrency);
+    assert!(
+        e.command
+            .contains(r#"--speculative-config '{"method":"mtp","num_speculative_tokens":3}'"#),
+        "{}",
+        e.command
+    );
+    let sp = e
+        .speed
+        .as_ref()
+        .and_then(|s| s.spec_speedup.as_ref())
+        .expect("a range");
+    assert!(sp.low < 1.0 && sp.source.contains("vllm-project/vllm/issues/38182"));
+    // GLM-4.5-Air's size counts the MTP layer (the converter's and the checkpoint's): no more
+    // weights, one more layer of KV.
+    let air = "model=zai-org/GLM-4.5-Air&engine=vllm&gpu=h100-sxm&cards=4&ctx=8192";
+    let (a0, a1) = (
+        estimate(&from_query(air).inputs),
+        estimate(&from_query(&format!("{air}&spec=mtp")).inputs),
+    );
+    assert_eq!(term(&a1, "draft_weights"), 0);
+    assert_eq!(term(&a1, "kv_cache") * 46, term(&a0, "kv_cache") * 47);
 }

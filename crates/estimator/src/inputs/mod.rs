@@ -14,7 +14,11 @@ mod spec;
 mod train;
 
 pub use key::{Key, NoticeKey};
-pub use spec::{llama_mtp_layers, mtp_repo, Spec, MTP_REPOS, NGRAM_MAX_DEFAULT};
+#[cfg(feature = "spec")]
+pub use spec::mtp_arch;
+pub use spec::{
+    checkpoint_mtp_layers, llama_mtp_layers, mtp_repo, Spec, MTP_REPOS, NGRAM_MAX_DEFAULT,
+};
 
 pub use train::{GradCkpt, Method, Optim, TargetModule, TargetSet, TrainInputs, Trainer};
 

@@ -35,6 +35,48 @@ pub fn llama_mtp_layers(model_type: &str) -> u32 {
     }
 }
 
+/// The multi-token-prediction layers a Hugging Face checkpoint of `model_type` carries (its
+/// config's `num_nextn_predict_layers` or `mtp_num_hidden_layers`), which vLLM's `mtp` drafter
+/// runs: 1 for Qwen3.5/3.6 (`mtp_num_hidden_layers: 1`,
+/// <https://huggingface.co/Qwen/Qwen3.6-27B/blob/main/config.json>), Qwen3-Next
+/// (`num_nextn_predict_layers: 1`,
+/// <https://huggingface.co/Qwen/Qwen3-Next-80B-A3B-Instruct/blob/main/config.json>), GLM-4.5/4.6/4.7
+/// and GLM-4.7-Flash (`num_nextn_predict_layers: 1`,
+/// <https://huggingface.co/zai-org/GLM-4.5/blob/main/config.json>), GLM-5
+/// (<https://huggingface.co/zai-org/GLM-5/blob/main/config.json>) and DeepSeek-V3/V3.2
+/// (`num_nextn_predict_layers: 1`, <https://huggingface.co/deepseek-ai/DeepSeek-V3/blob/main/config.json>);
+/// vLLM maps each to its MTP model (`MTPModelTypes`, vllm/config/speculative.py). 0 for the rest.
+pub fn checkpoint_mtp_layers(model_type: &str) -> u32 {
+    match model_type {
+        "qwen3_5" | "qwen3_5_moe" | "qwen3_next" | "glm4_moe" | "glm4_moe_lite" | "glm_moe_dsa"
+        | "deepseek_v3" | "deepseek_v32" => 1,
+        _ => 0,
+    }
+}
+
+/// `spec=mtp` on vLLM: `a` with the drafter's MTP layers as more full-attention layers, for the
+/// KV cache. vLLM registers the drafter's attention layers in the same KV cache spec and block
+/// pool as the target's (`load_model` in vllm/v1/spec_decode/eagle.py collects them;
+/// `get_kv_cache_spec` in vllm/v1/worker/gpu_model_runner.py emits a spec per layer), so each
+/// token's KV grows by the MTP layers' share; on a hybrid model the MTP layer is one more
+/// full-attention layer (`Qwen3NextDecoderLayer(layer_type="full_attention")`,
+/// vllm/model_executor/models/qwen3_next_mtp.py). None otherwise.
+#[cfg(feature = "spec")]
+pub fn mtp_arch(i: &Inputs, a: &crate::catalog::Arch) -> Option<crate::catalog::Arch> {
+    let n = checkpoint_mtp_layers(&a.model_type);
+    let vllm = i.engine == crate::catalog::engine::Engine::Vllm;
+    if !vllm || i.spec != Some(Spec::Mtp) || n == 0 || a.swa.is_some() || a.kv_layers.is_some() {
+        return None;
+    }
+    let mut m = a.clone();
+    if let Some(r) = m.recurrent.as_mut() {
+        r.attention_layers
+            .extend(a.layers..a.layers.saturating_add(n));
+    }
+    m.layers = a.layers.saturating_add(n);
+    Some(m)
+}
+
 /// The GGUF repos whose files keep the MTP layer, by model: the usual GGUFs of Qwen3.5/3.6
 /// leave it out, unsloth publishes the files that keep it beside them (model, repo, source).
 pub const MTP_REPOS: &[(&str, &str, &str)] = &[
@@ -187,8 +229,15 @@ mod rules {
                     )
                 })
             }
+            (Spec::Mtp, Engine::Vllm) => {
+                let t = catalog()
+                    .variant(&i.model)
+                    .map_or("", |(_, v)| v.arch.model_type.as_str());
+                (checkpoint_mtp_layers(t) == 0)
+                    .then(|| format!("{} has no MTP layer for vLLM's mtp drafter", i.model))
+            }
             (Spec::Mtp, _) => Some(format!(
-                "MTP on {} is not estimated yet (llama.cpp's draft-mtp is)",
+                "MTP on {} is not estimated yet (llama.cpp's draft-mtp and vLLM's mtp are)",
                 engine.label()
             )),
         }

@@ -364,9 +364,13 @@ fn terms_of(s: &Sizing) -> Vec<Term> {
     if s.logits > Bytes::ZERO {
         terms.push(Term::new(TermName::Logits, s.logits, Place::Host));
     }
+    // (vLLM's MTP layer may add neither: its KV is the pool's, its weights the checkpoint's.)
     if let Some((w, k)) = crate::serve::sizing::drafted(s) {
-        terms.push(Term::new(TermName::DraftWeights, w, Place::Device));
-        terms.push(Term::new(TermName::DraftKvCache, k, Place::Device));
+        for (name, b) in [(TermName::DraftWeights, w), (TermName::DraftKvCache, k)] {
+            if b > Bytes::ZERO {
+                terms.push(Term::new(name, b, Place::Device));
+            }
+        }
     }
     let lora = crate::serve::sizing::adapters_of(s)
         .iter()

@@ -271,7 +271,13 @@ pub fn tensor_parallel_words(engine: Engine, arch: &Arch, tp: u32) -> Result<Str
 
 /// The variant's architecture, with the measured global-layer count of `gl=` when it is the
 /// model measured (other variants of the family keep their own layout).
+/// With `spec=mtp` on vLLM, the drafter's MTP layers join the KV cache
+/// ([`crate::inputs::mtp_arch`]).
 pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
+    #[cfg(feature = "spec")]
+    if let Some(m) = crate::inputs::mtp_arch(i, &v.arch) {
+        return std::borrow::Cow::Owned(m);
+    }
     match i.gl {
         Some(g) if v.id == i.model => {
             let mut a = v.arch.clone();

@@ -562,8 +562,11 @@ pub(crate) fn shard(s: &Sizing) -> Vec<CardUse> {
                 (TermName::Overhead, o[k]),
             ];
             if let (Some(&dw), Some(&dk)) = (dw.get(k), dk.get(k)) {
-                terms.push((TermName::DraftWeights, dw));
-                terms.push((TermName::DraftKvCache, dk));
+                for (name, b) in [(TermName::DraftWeights, dw), (TermName::DraftKvCache, dk)] {
+                    if b > Bytes::ZERO {
+                        terms.push((name, b));
+                    }
+                }
             }
             if let Some(&l) = adapters_of(s).get(k) {
                 terms.push((TermName::LoraAdapters, l));

@@ -19,21 +19,19 @@ use crate::units::Bytes;
 /// at the file's mean bytes per parameter (computed: the MTP file's own mix is not modelled).
 /// `None` without MTP or off llama.cpp.
 pub(crate) fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
-    if i.spec != Some(Spec::Mtp) || i.engine != Engine::LlamaCpp {
+    if i.spec != Some(Spec::Mtp) {
         return None;
     }
+    if i.engine == Engine::Vllm {
+        return vllm_mtp(i, f);
+    }
     let n = crate::inputs::llama_mtp_layers(&a.model_type);
-    let l = k.llama.as_ref()?;
+    let l = k.llama.as_ref().filter(|_| i.engine == Engine::LlamaCpp)?;
     if n == 0 {
         return None;
     }
-    let params = |ts: Vec<crate::catalog::tensors::Tensor>| -> u64 {
-        ts.iter()
-            .map(|t| t.elements())
-            .fold(0u64, u64::saturating_add)
-    };
-    let model = params(crate::catalog::tensors::tensors(a, !a.tied_embeddings)).max(1);
-    let block = params(crate::catalog::tensors::mtp_blocks(a, n));
+    let model = params(&crate::catalog::tensors::tensors(a, !a.tied_embeddings)).max(1);
+    let block = params(&crate::catalog::tensors::mtp_blocks(a, n));
     let weights = (block as f64 * f.bytes.get() as f64 / model as f64).round() as u64;
     let (tk, tv) = i.kv_types();
     let (cell_g, _) = kv::cell_bytes_by_kind(a, tk, tv);
@@ -43,6 +41,39 @@ pub(crate) fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<
         .saturating_mul(u64::from(n))
         .saturating_mul(cell_g);
     Some((Bytes(weights), Bytes(cache)))
+}
+
+/// The parameters of `ts`.
+fn params(ts: &[crate::catalog::tensors::Tensor]) -> u64 {
+    ts.iter()
+        .map(|t| t.elements())
+        .fold(0u64, u64::saturating_add)
+}
+
+/// `spec=mtp` on vLLM: the MTP layer's weights the drafter loads (its KV is the target's pool's,
+/// [`crate::inputs::mtp_arch`]). The target alone skips the checkpoint's `mtp.*` tensors; the
+/// drafter loads them and shares the target's embedding and LM head (`load_model` in
+/// vllm/v1/spec_decode/eagle.py: "Sharing target model embedding weights with the draft model").
+/// A size computed without the MTP layer gets its block (embedding and head left out) at the
+/// format's mean bytes per parameter; a size that counts it (a published checkpoint, or a rule
+/// that keeps the block, [`crate::catalog::tensors::stored_layers`]) already holds it: 0.
+fn vllm_mtp(i: &Inputs, f: &Format) -> Option<(Bytes, Bytes)> {
+    use crate::catalog::tensors;
+    let (_, v) = crate::catalog::catalog().variant(&i.model)?;
+    let a = &v.arch;
+    let n = crate::inputs::checkpoint_mtp_layers(&a.model_type);
+    let counted =
+        f.size != crate::catalog::SizeKind::Computed || tensors::stored_layers(a) > a.layers;
+    if n == 0 || counted {
+        return Some((Bytes::ZERO, Bytes::ZERO));
+    }
+    let block: Vec<_> = tensors::mtp_blocks(a, n)
+        .into_iter()
+        .filter(|t| !t.name.contains("embed_tokens") && !t.name.contains("shared_head_head"))
+        .collect();
+    let model = params(&tensors::tensors(a, !a.tied_embeddings)).max(1);
+    let w = (params(&block) as f64 * f.bytes.get() as f64 / model as f64).round() as u64;
+    Some((Bytes(w), Bytes::ZERO))
 }
 
 /// The llama-server flags of `spec=mtp` and `spec=ngram`, the draft tokens per step always
@@ -84,6 +115,10 @@ pub(crate) fn warning(i: &Inputs) -> Option<String> {
 /// request's own tokens, so nothing on the cards.
 pub(crate) fn vllm_flags(i: &Inputs) -> String {
     match (i.spec, i.ndraft) {
+        // The checkpoint's own MTP layers (method `mtp`, vllm/config/speculative.py).
+        (Some(Spec::Mtp), Some(n)) => format!(
+            " --speculative-config '{{\"method\":\"mtp\",\"num_speculative_tokens\":{n}}}'"
+        ),
         (Some(Spec::Ngram), Some(n)) => format!(
             " --speculative-config '{{\"method\":\"ngram\",\"num_speculative_tokens\":{n},\"prompt_lookup_max\":4}}'"
         ),
@@ -104,6 +139,9 @@ pub(crate) fn sglang_flags(i: &Inputs) -> String {
 
 /// The MTP layer's weights (`kv`: its KV cache) in words.
 pub(crate) fn mtp_text(i: &Inputs, kv: bool) -> String {
+    if i.engine == Engine::Vllm {
+        return "the checkpoint's MTP layer, which vLLM loads only for its mtp drafter (the embedding and the LM head shared with the target), at the format's mean bytes per parameter; its KV cache is the pool's (one more full-attention layer per token)".into();
+    }
     if kv {
         format!(
             "the MTP layer's own cache: one full-attention layer at the target's cells and cache types ({} slot(s))",
@@ -115,7 +153,7 @@ pub(crate) fn mtp_text(i: &Inputs, kv: bool) -> String {
 }
 
 /// Where the MTP layer's memory comes from.
-pub(crate) const MTP_PROVENANCE: &str = prose!("llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
+pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
 
 /// Where the MTP layer's memory was checked.
-pub(crate) const MTP_DOMAIN: &str = prose!("llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
+pub(crate) const MTP_DOMAIN: &str = prose!("vLLM: the rule read from its source, no startup log with and without MTP compared yet; not counted: the drafter's buffers sized by --max-num-batched-tokens, its profiled forward passes and CUDA graphs, the extra recurrent-state pages a hybrid model reserves per request for the draft tokens, and the lookahead slots the scheduler reserves at run time; a quantized checkpoint that dropped the MTP layer cannot run it. llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
