@@ -87,7 +87,7 @@ fn the_format_and_the_step_follow_the_link_or_the_main_model() {
 #[test]
 fn engines_without_a_draft_setting_and_unknown_drafts_are_refused_by_name() {
     for (engine, says) in [
-        ("vllm", "not estimated yet"),
+        ("sglang", "not estimated yet"),
         ("ollama", "no draft-model setting"),
     ] {
         let q = Q.replace("llama.cpp", engine).replace("Q4_K_M", "BF16");

@@ -274,3 +274,38 @@ fn vllm_mtp_adds_a_layer_to_the_pool_and_loads_the_block() {
     assert_eq!(term(&a1, "draft_weights"), 0);
     assert_eq!(term(&a1, "kv_cache") * 46, term(&a0, "kv_cache") * 47);
 }
+
+/// `draft=` on vLLM: the draft's checkpoint on the cards and its layers in the target's pool.
+#[test]
+fn a_vllm_draft_model_loads_its_checkpoint_and_shares_the_pool() {
+    let q = "model=Qwen/Qwen3-32B&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=8192&par=4";
+    let p = from_query(&format!("{q}&draft=Qwen/Qwen3-0.6B"));
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    assert_eq!(p.inputs.spec, Some(Spec::Draft));
+    let d = p.inputs.draft.as_deref().expect("draft");
+    let f = d
+        .file(fitcard_estimator::Engine::Vllm)
+        .expect("a checkpoint of the draft");
+    let e = estimate(&p.inputs);
+    assert_eq!(term(&e, "draft_weights"), f.bytes.get());
+    // Qwen3-0.6B: 28 layers × 8 KV heads × 128 × 2 (K, V) × 2 B per token, 8,192 tokens (whole
+    // 16-token blocks) × 4 requests.
+    let a = &catalog()
+        .variant("Qwen/Qwen3-0.6B")
+        .expect("catalog")
+        .1
+        .arch;
+    assert_eq!((a.layers, a.kv_heads, a.head_dim), (28, 8, 128));
+    assert_eq!(term(&e, "draft_kv_cache"), 28 * 8 * 128 * 2 * 2 * 8192 * 4);
+    assert!(
+        e.command.contains(&format!(
+            r#"--speculative-config '{{"model":"{}","num_speculative_tokens":3}}'"#,
+            f.repo
+        )),
+        "{}",
+        e.command
+    );
+    assert!(e.speed.as_ref().is_some_and(|s| s.spec_speedup.is_none()));
+    let plain = estimate(&from_query(q).inputs);
+    assert!(e.max_concurrency < plain.max_concurrency);
+}

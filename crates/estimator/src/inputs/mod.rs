@@ -267,21 +267,16 @@ pub const DRAFT_MAX_DEFAULT: u32 = 3;
 
 #[cfg(feature = "spec")]
 impl Draft {
-    /// The draft's GGUF file in its chosen format, from the catalog (None before the inputs
-    /// are normalized, or for a format the draft lacks).
-    pub fn file(&self) -> Option<&'static crate::catalog::Format> {
+    /// The draft's file in its chosen format for `engine`'s container (a GGUF for llama.cpp, a
+    /// checkpoint for vLLM), from the catalog (None before the inputs are normalized, or for a
+    /// format the draft lacks).
+    pub fn file(&self, engine: Engine) -> Option<&'static crate::catalog::Format> {
         let q = self.quant?;
-        gguf(&self.model, q)
+        let (_, v) = crate::catalog::catalog().variant(&self.model)?;
+        v.formats
+            .iter()
+            .find(|f| f.id == q && f.container == engine.container())
     }
-}
-
-/// `model`'s GGUF file in format `q`, from the catalog.
-#[cfg(feature = "spec")]
-pub(crate) fn gguf(model: &str, q: Quant) -> Option<&'static crate::catalog::Format> {
-    let (_, v) = crate::catalog::catalog().variant(model)?;
-    v.formats
-        .iter()
-        .find(|f| f.id == q && f.container == crate::catalog::quant::Container::Gguf)
 }
 
 #[cfg(feature = "spec")]

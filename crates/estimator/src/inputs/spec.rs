@@ -268,10 +268,10 @@ mod rules {
             return;
         }
         let why = match i.engine {
-            Engine::LlamaCpp => None,
+            Engine::LlamaCpp | Engine::Vllm => None,
             Engine::Ollama => Some("Ollama has no draft-model setting".to_string()),
             e => Some(format!(
-                "a draft model on {} is not estimated yet (llama.cpp's -md is)",
+                "a draft model on {} is not estimated yet (llama.cpp's -md and vLLM's are)",
                 e.label()
             )),
         };
@@ -280,16 +280,29 @@ mod rules {
             i.draft = None;
             return;
         }
-        let has = |q: Quant| crate::inputs::gguf(&d.model, q).is_some();
-        let first = catalog().variant(&d.model).and_then(|(_, v)| {
-            v.formats
+        // The engine's container: a GGUF for llama.cpp, a checkpoint for vLLM.
+        let container = i.engine.container();
+        let kind = if i.engine == Engine::LlamaCpp {
+            "GGUF"
+        } else {
+            "checkpoint"
+        };
+        let formats = catalog()
+            .variant(&d.model)
+            .map_or(&[][..], |(_, v)| &v.formats[..]);
+        let has = |q: Quant| {
+            formats
                 .iter()
-                .find(|f| f.container == crate::catalog::quant::Container::Gguf)
-        });
-        let Some(first) = first.map(|f| f.id) else {
+                .any(|f| f.id == q && f.container == container)
+        };
+        let Some(first) = formats
+            .iter()
+            .find(|f| f.container == container)
+            .map(|f| f.id)
+        else {
             say(
                 Key::Draft,
-                format!("{} has no GGUF file in the catalog; no draft", d.model),
+                format!("{} has no {kind} file in the catalog; no draft", d.model),
             );
             i.draft = None;
             return;
@@ -301,7 +314,7 @@ mod rules {
                 if let Some(a) = asked {
                     say(
                         Key::Draftq,
-                        format!("{} has no {a} GGUF in the catalog; using {q}", d.model),
+                        format!("{} has no {a} {kind} in the catalog; using {q}", d.model),
                     );
                 }
                 q

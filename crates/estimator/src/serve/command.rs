@@ -153,7 +153,7 @@ fn draft_flags(s: &mut String, i: &Inputs) {
     let Some(d) = i.draft.as_deref() else {
         return;
     };
-    let Some(f) = d.file().filter(|f| !f.repo.is_empty()) else {
+    let Some(f) = d.file(i.engine).filter(|f| !f.repo.is_empty()) else {
         return;
     };
     s.push_str(&format!(

@@ -363,6 +363,9 @@ fn draft_words(i: &Inputs) -> (&'static str, &'static str) {
     if i.spec == Some(crate::inputs::Spec::Mtp) {
         use crate::serve::speculative::{MTP_DOMAIN, MTP_PROVENANCE};
         return (MTP_PROVENANCE, MTP_DOMAIN);
+    } else if i.engine == Engine::Vllm {
+        use crate::serve::speculative::{VLLM_DRAFT_DOMAIN, VLLM_DRAFT_PROVENANCE};
+        return (VLLM_DRAFT_PROVENANCE, VLLM_DRAFT_DOMAIN);
     }
     let _ = i;
     (DRAFT_PROVENANCE, DRAFT_DOMAIN)
@@ -377,6 +380,13 @@ fn draft_text(i: &Inputs, kv: bool) -> String {
     let Some((d, q)) = i.draft.as_deref().and_then(|d| Some((&d.model, d.quant?))) else {
         return String::new();
     };
+    if i.engine == Engine::Vllm {
+        return if kv {
+            format!("{d}'s layers in the target's KV pool: {} request(s) of {} tokens, at the target's cache type", i.par.max(1), i.ctx)
+        } else {
+            format!("the {d} {q} checkpoint, split over the cards as the target's")
+        };
+    }
     if !kv {
         return format!("the {d} {q} file, every layer on the GPU (-ngld), less its token embedding in host RAM");
     }

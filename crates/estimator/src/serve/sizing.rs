@@ -211,8 +211,11 @@ fn draft(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, B
         return Some(m);
     }
     let dr = i.draft.as_deref()?;
-    let f = dr.file()?;
+    let f = dr.file(i.engine)?;
     let (_, v) = crate::catalog::catalog().variant(&dr.model)?;
+    if i.engine == Engine::Vllm {
+        return Some(crate::serve::speculative::vllm_draft(i, &v.arch, f));
+    }
     let d = Inputs {
         model: v.id.clone(),
         quant: f.id,

@@ -76,6 +76,19 @@ fn vllm_mtp(i: &Inputs, f: &Format) -> Option<(Bytes, Bytes)> {
     Some((Bytes(w), Bytes::ZERO))
 }
 
+/// `draft=` on vLLM (`--speculative-config` with a `model`): the draft model's checkpoint on the
+/// cards and its attention layers in the target's KV pool. vLLM's draft-model proposer builds
+/// the draft with the target's config objects, so its layers register in the same KV cache
+/// spec and block pool (`load_model` in vllm/v1/spec_decode/eagle.py, which
+/// vllm/v1/spec_decode/draft_model.py extends), each token holding the draft's K and V beside
+/// the target's, at the same `--kv-cache-dtype`: [`kv::paged`] of the draft at the target's
+/// context and sequences. The draft keeps its own embedding and head (a model of its own).
+pub(crate) fn vllm_draft(i: &Inputs, a: &Arch, f: &Format) -> (Bytes, Bytes) {
+    let step = crate::serve::placement::admission_step(i);
+    let kv = kv::paged(a, u64::from(i.ctx), u64::from(i.par.max(1)), i.kv, 1, step);
+    (f.bytes, kv)
+}
+
 /// The llama-server flags of `spec=mtp` and `spec=ngram`, the draft tokens per step always
 /// written (tools/server/README.md at
 /// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>:
@@ -114,7 +127,18 @@ pub(crate) fn warning(i: &Inputs) -> Option<String> {
 /// `ngram`, `num_speculative_tokens`, `prompt_lookup_max`), proposed on the CPU from the
 /// request's own tokens, so nothing on the cards.
 pub(crate) fn vllm_flags(i: &Inputs) -> String {
+    let draft = i
+        .draft
+        .as_deref()
+        .and_then(|d| d.file(Engine::Vllm))
+        .filter(|f| !f.repo.is_empty());
     match (i.spec, i.ndraft) {
+        (Some(Spec::Draft), Some(n)) => draft.map_or(String::new(), |f| {
+            format!(
+                " --speculative-config '{{\"model\":\"{}\",\"num_speculative_tokens\":{n}}}'",
+                f.repo
+            )
+        }),
         // The checkpoint's own MTP layers (method `mtp`, vllm/config/speculative.py).
         (Some(Spec::Mtp), Some(n)) => format!(
             " --speculative-config '{{\"method\":\"mtp\",\"num_speculative_tokens\":{n}}}'"
@@ -157,3 +181,9 @@ pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method
 
 /// Where the MTP layer's memory was checked.
 pub(crate) const MTP_DOMAIN: &str = prose!("vLLM: the rule read from its source, no startup log with and without MTP compared yet; not counted: the drafter's buffers sized by --max-num-batched-tokens, its profiled forward passes and CUDA graphs, the extra recurrent-state pages a hybrid model reserves per request for the draft tokens, and the lookahead slots the scheduler reserves at run time; a quantized checkpoint that dropped the MTP layer cannot run it. llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
+
+/// Where a vLLM draft model's memory comes from.
+pub(crate) const VLLM_DRAFT_PROVENANCE: &str = prose!("vLLM --speculative-config with a draft model: the draft's checkpoint loaded beside the target, its attention layers registered in the same KV cache spec and block pool (vllm/v1/spec_decode/draft_model.py, eagle.py load_model; gpu_model_runner.py get_kv_cache_spec), so each token holds the draft's K and V beside the target's at the same --kv-cache-dtype; the draft keeps its own embedding and LM head.");
+
+/// Where a vLLM draft model's memory was checked.
+pub(crate) const VLLM_DRAFT_DOMAIN: &str = prose!("The rule read from vLLM's source; no startup log with a draft model compared yet. Counted at the requested context and requests (the pool's share the draft's layers take at that load); not counted: the draft's profiled forward passes and CUDA graphs, and its KV heads replicated when it has fewer than the tensor-parallel cards.");

@@ -146,7 +146,10 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
 #[cfg(feature = "spec")]
 fn spec_speedup(i: &Inputs) -> Option<crate::estimate::SpecSpeedup> {
     use crate::inputs::Spec;
+    let vllm = i.engine == crate::catalog::engine::Engine::Vllm;
     match i.spec? {
+        // No published vLLM draft-model run with and without the draft compiled yet.
+        Spec::Draft if vllm => None,
         Spec::Draft => Some(crate::estimate::SpecSpeedup {
             // 10.781 t/s with the draft against "about 11" without.
             low: 0.98,
@@ -155,7 +158,7 @@ fn spec_speedup(i: &Inputs) -> Option<crate::estimate::SpecSpeedup> {
             source: "llama.cpp llama-speculative runs: Llama 3.1 8B Q8_0 drafted by Llama 3.2 1B Q8_0 on an RTX 3060, 32.49 → 55.47 tokens/s at 72 % acceptance (https://github.com/ggml-org/llama.cpp/issues/5877); Qwen2.5-Coder-32B Q4_K_L drafted by Qwen2.5-Coder-3B Q4_0 on an M4 Pro, about 11 → 10.78 tokens/s at 34 % acceptance (https://github.com/ggml-org/llama.cpp/pull/10455)",
         }),
         // 126 → 111, 11.5 → 9.2 and 63.3 → 116.3 tokens/s.
-        Spec::Mtp if i.engine == crate::catalog::engine::Engine::Vllm => Some(crate::estimate::SpecSpeedup {
+        Spec::Mtp if vllm => Some(crate::estimate::SpecSpeedup {
             low: 0.8,
             high: 1.84,
             source: "vLLM --speculative-config method mtp on Qwen3.5/3.6-family models: Qwen3.6-35B-A3B-AWQ on 2× RTX 3090, 126 → 111 tokens/s at 1 draft token (https://github.com/vllm-project/vllm/issues/38182); a 27B NVFP4 on a DGX Spark, 11.5 → 9.2 tokens/s at 2 (https://github.com/vllm-project/vllm/issues/35387); a 27B NVFP4 on an RTX PRO 6000 Max-Q, 63.3 → 116.3 tokens/s at 4 (https://github.com/sudoingX/qwen38-mtp/pull/11)",
