@@ -287,6 +287,15 @@ test('vLLM experts in RAM and MTP links are estimated by the whole calculator: -
   await page.waitForSelector('.legend .swatch.t-experts-host', { timeout: 30000 });
   assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
   assert.match(await page.textContent('#command'), /--cpu-offload-gb [\d.]+ --cpu-offload-params experts/);
+  // The field in the engine settings hands the plan to the whole calculator, which sizes them.
+  const edit = await open('?model=Qwen/Qwen3-30B-A3B&engine=vllm&gpu=rtx-4090&ctx=8192');
+  await edit.click('details.knobs summary');
+  await edit.fill('#ncmoe', '20');
+  await edit.press('#ncmoe', 'Enter');
+  await edit.waitForSelector('.legend .swatch.t-experts-host', { timeout: 30000 });
+  assert.match(await edit.textContent('#command'), /--cpu-offload-gb [\d.]+ --cpu-offload-params experts/);
+  await edit.waitForFunction(() => location.search.includes('ncmoe=20'));
+  await edit.close();
   const mtp = await open('?model=Qwen/Qwen3.6-27B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=8192&spec=mtp');
   await mtp.waitForSelector('.legend .swatch.t-draft-kv');
   assert.match(await mtp.textContent('#command'), /-hf unsloth\/Qwen3\.6-27B-MTP-GGUF:Q4_K_M .*--spec-type draft-mtp --spec-draft-n-max 3/);
