@@ -253,6 +253,11 @@ fn vllm_mtp_adds_a_layer_to_the_pool_and_loads_the_block() {
     assert!((1.99..2.01).contains(&per), "{per} bytes per parameter");
     assert!(e.max_concurrency < plain.max_concurrency);
     assert!(
+        !e.warnings.iter().any(|w| w.contains("nextn")),
+        "{:?}",
+        e.warnings
+    );
+    assert!(
         e.command
             .contains(r#"--speculative-config '{"method":"mtp","num_speculative_tokens":3}'"#),
         "{}",

@@ -115,7 +115,8 @@ pub(crate) fn mtp_repo(i: &Inputs, repo: &str) -> String {
 /// `spec=mtp` with a model whose MTP files are not in [`crate::inputs::MTP_REPOS`]: the command
 /// reads the catalog's file, which may leave the layer out.
 pub(crate) fn warning(i: &Inputs) -> Option<String> {
-    (i.spec == Some(Spec::Mtp) && crate::inputs::mtp_repo(&i.model).is_none()).then(|| {
+    let llama = i.engine == Engine::LlamaCpp;
+    (llama && i.spec == Some(Spec::Mtp) && crate::inputs::mtp_repo(&i.model).is_none()).then(|| {
         format!(
             "--spec-type draft-mtp needs a GGUF that keeps the MTP layer (blk.N.nextn tensors); the command's file for {} may leave it out: run one that keeps it (unsloth's -MTP-GGUF repos do).",
             i.model
