@@ -43,6 +43,9 @@ pub enum Edit {
     /// Images per request (`images=`; the whole calculator only).
     #[cfg(feature = "extras")]
     Images(u32),
+    /// How the next tokens are drafted (`spec=`; `None`: off; the whole calculator only).
+    #[cfg(feature = "spec")]
+    Spec(Option<fitcard_estimator::inputs::Spec>),
     /// Load the repo's vision projector (`mmproj=`).
     Mmproj(bool),
     /// Measured equivalent global layers (`gl=`), or `None` for the catalog's layout.
@@ -144,6 +147,16 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::With(text) => set_with(i, &text, &mut notes),
         #[cfg(feature = "extras")]
         Edit::Images(n) => i.images = n.clamp(limits::IMAGES.0, limits::IMAGES.1),
+        // Another method drafts its own way: its draft tokens and rollback states are set anew.
+        #[cfg(feature = "spec")]
+        Edit::Spec(m) => {
+            if m != Some(fitcard_estimator::inputs::Spec::Draft) {
+                i.draft = None;
+            }
+            i.spec = m;
+            i.ndraft = None;
+            i.rsseq = 0;
+        }
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;

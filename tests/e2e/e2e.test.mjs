@@ -302,6 +302,12 @@ test('vLLM experts in RAM and MTP links are estimated by the whole calculator: -
   // The link is completed: the draft tokens and the rollback states they keep.
   await mtp.waitForFunction(() => location.search.includes('ndraft=3'));
   assert.match(mtp.url(), /rsseq=3&spec=mtp&ndraft=3/);
+  // The engine settings offer the methods: n-grams from the keyboard.
+  await mtp.click('details.knobs summary');
+  await mtp.selectOption('#spec', 'ngram');
+  await mtp.waitForFunction(() => location.search.includes('spec=ngram'));
+  assert.match(await mtp.textContent('#command'), /--spec-type ngram-mod --spec-ngram-mod-n-max 64/);
+  assert.equal(await mtp.$('.legend .swatch.t-draft-kv'), null);
   assert.deepEqual(pageErrors, []);
   await page.close();
   await mtp.close();

@@ -332,13 +332,54 @@ fn ImagesField() -> impl IntoView {
     }
 }
 
-/// What only the whole calculator sets: other models on the cards and images per request.
+/// Speculative decoding (`spec=`) on the engines that draft: off, the model's own MTP layers
+/// (llama.cpp and vLLM) or n-grams; a draft model stays as its link set it.
+#[cfg(feature = "spec")]
+#[component]
+fn SpecField() -> impl IntoView {
+    use fitcard_estimator::inputs::Spec;
+    let st = use_app();
+    let i = st.inputs;
+    let engine = engine_memo();
+    let drafts = move || {
+        matches!(
+            engine.get(),
+            Engine::LlamaCpp | Engine::Vllm | Engine::Sglang
+        )
+    };
+    let options = Signal::derive(move || {
+        let mut o = vec![
+            (String::new(), "off".to_string()),
+            ("mtp".into(), "the model's MTP layers".into()),
+            ("ngram".into(), "n-grams from the text so far".into()),
+        ];
+        if i.with(|i| i.draft.is_some()) {
+            o.push(("draft".into(), "the draft model of the link".into()));
+        }
+        o
+    });
+    view! {
+        <Show when=drafts>
+            <SelectField
+                id="spec"
+                label="Speculative decoding"
+                options=options
+                selected=Signal::derive(move || i.with(|i| i.spec.map_or("", |s| s.id()).to_string()))
+                on_change=Callback::new(move |v: String| st.edit(Edit::Spec(v.parse::<Spec>().ok())))
+            />
+        </Show>
+    }
+}
+
+/// What only the whole calculator sets: other models on the cards, images per request and
+/// speculative decoding.
 #[cfg(feature = "extras")]
 #[component]
 fn ExtrasFields() -> impl IntoView {
     view! {
         <WithField />
         <ImagesField />
+        <SpecField />
     }
 }
 
@@ -350,7 +391,7 @@ fn ExtrasFields() -> impl IntoView {
     let st = use_app();
     view! {
         <button type="button" on:click=move |_| st.more.set(true)>
-            "More: images, other models on the cards"
+            "More: images, other models, speculative decoding"
         </button>
     }
 }

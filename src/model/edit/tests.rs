@@ -425,6 +425,26 @@ fn the_experts_field_sets_and_clears_ncmoe() {
     assert!(!encode(&i).contains("ncmoe"));
 }
 
+#[cfg(feature = "spec")]
+#[test]
+fn the_speculative_field_sets_a_method_and_clears_what_it_set() {
+    use fitcard_estimator::inputs::Spec;
+    let q = "model=Qwen/Qwen3.6-27B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=8192";
+    let mut i = from_query(q).inputs;
+    apply(&mut i, Edit::Spec(Some(Spec::Mtp)));
+    let link = encode(&i);
+    assert!(link.contains("rsseq=3&spec=mtp&ndraft=3"), "{link}");
+    apply(&mut i, Edit::Spec(Some(Spec::Ngram)));
+    let link = encode(&i);
+    assert!(link.contains("spec=ngram&ndraft=64") && !link.contains("rsseq"), "{link}");
+    apply(&mut i, Edit::Spec(None));
+    assert_eq!((i.spec, i.ndraft, i.rsseq), (None, None, 0));
+    // A draft model is left when another method is chosen.
+    let mut d = from_query(&format!("{q}&draft=Qwen/Qwen3.5-0.8B")).inputs;
+    apply(&mut d, Edit::Spec(Some(Spec::Ngram)));
+    assert!(d.draft.is_none());
+}
+
 #[cfg(feature = "extras")]
 #[test]
 fn the_other_models_field_sets_clears_and_says_what_it_left_out() {
