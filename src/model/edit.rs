@@ -120,13 +120,8 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::Par(p) => i.par = p.clamp(limits::PAR.0, limits::PAR.1),
         Edit::Cards(c) => i.cards = c.clamp(limits::CARDS.0, limits::CARDS.1),
         Edit::Gpu(id) => set_gpu(i, id),
-        Edit::Vram(g) => {
-            if in_bounds(g, limits::VRAM_GIB) {
-                i.gpu = GpuChoice::VramGib(g);
-            } else {
-                notes.push(outside(Key::Vram, g, limits::VRAM_GIB, "size"));
-            }
-        }
+        Edit::Vram(g) if in_bounds(g, limits::VRAM_GIB) => i.gpu = GpuChoice::VramGib(g),
+        Edit::Vram(g) => notes.push(outside(Key::Vram, g, limits::VRAM_GIB, "size")),
         Edit::Engine(en) => i.engine = en,
         Edit::Kv(k) => {
             i.kv = k;
@@ -147,16 +142,8 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
         Edit::With(text) => set_with(i, &text, &mut notes),
         #[cfg(feature = "extras")]
         Edit::Images(n) => i.images = n.clamp(limits::IMAGES.0, limits::IMAGES.1),
-        // Another method drafts its own way: its draft tokens and rollback states are set anew.
         #[cfg(feature = "spec")]
-        Edit::Spec(m) => {
-            if m != Some(fitcard_estimator::inputs::Spec::Draft) {
-                i.draft = None;
-            }
-            i.spec = m;
-            i.ndraft = None;
-            i.rsseq = 0;
-        }
+        Edit::Spec(m) => set_spec(i, m),
         Edit::Candidate { model, quant } => {
             if catalog().variant(&model).is_some() {
                 i.model = model;
@@ -198,6 +185,19 @@ pub fn apply(i: &mut Inputs, e: Edit) -> Vec<Notice> {
     }
     notes.extend(normalize(i));
     notes
+}
+
+/// `spec=` from the engine settings: another method drafts its own way, so its draft tokens
+/// and rollback states are set anew (the inputs' rules fill them in), and a draft model goes
+/// unless the method is the draft model's.
+#[cfg(feature = "spec")]
+fn set_spec(i: &mut Inputs, m: Option<fitcard_estimator::inputs::Spec>) {
+    if m != Some(fitcard_estimator::inputs::Spec::Draft) {
+        i.draft = None;
+    }
+    i.spec = m;
+    i.ndraft = None;
+    i.rsseq = 0;
 }
 
 /// Another family (catalog id): its most capable variant that fits ([`pick_variant`]), on an

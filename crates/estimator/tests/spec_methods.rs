@@ -314,3 +314,43 @@ fn a_vllm_draft_model_loads_its_checkpoint_and_shares_the_pool() {
     let plain = estimate(&from_query(q).inputs);
     assert!(e.max_concurrency < plain.max_concurrency);
 }
+
+/// The main context of a published llama-server MTP run (`n_rs_seq = 2`, 65,536 unified cells,
+/// one sequence; https://github.com/ggml-org/llama.cpp/pull/23269, a Qwen3.5/3.6 35B-A3B:
+/// 10 attention layers of 2 KV heads × 256, 30 Gated DeltaNet layers): "llama_kv_cache: size =
+/// 1280.00 MiB ( 65536 cells, 10 layers, 1/1 seqs)" and "llama_memory_recurrent: size = 188.44
+/// MiB ( 1 cells, 41 layers, 1 seqs 2 rs_seq), R (f32): 8.44 MiB, S (f32): 180.00 MiB".
+#[test]
+fn a_published_mtp_run_keeps_two_rollback_states_byte_exact() {
+    let q = "model=Qwen/Qwen3.6-35B-A3B&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=65536&kvu=1&spec=mtp&ndraft=2";
+    let p = from_query(q);
+    assert_eq!(p.inputs.rsseq, 2);
+    let e = estimate(&p.inputs);
+    const MIB: u64 = 1 << 20;
+    // R: 3 conv rows × (16·128·2 + 32·128) × 4 B; S: 32 heads × 128 × 128 × 4 B; each per layer,
+    // per state (1 + 2), over 30 layers.
+    let r = 30 * 3 * 3 * (16 * 128 * 2 + 32 * 128) * 4;
+    let s = 30 * 3 * 32 * 128 * 128 * 4;
+    assert_eq!((r as f64 / MIB as f64 * 100.0).round(), 844.0);
+    assert_eq!(s, 180 * MIB);
+    assert_eq!(term(&e, "kv_cache"), 1280 * MIB + r + s);
+}
+
+/// GLM-4.5 to 4.7 on llama.cpp: the GGUF keeps the nextn block (counted in its weights), and the
+/// draft context holds that one layer's KV (PR #28630).
+#[test]
+fn glm_mtp_on_llama_cpp_adds_the_layer_cache_only() {
+    let q = "model=zai-org/GLM-4.5-Air&quant=Q4_K_M&engine=llama.cpp&gpu=h100-sxm&ctx=8192";
+    let p = from_query(&format!("{q}&spec=mtp"));
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let e = estimate(&p.inputs);
+    assert_eq!(term(&e, "draft_weights"), 0);
+    // GLM-4.5-Air: 8 KV heads × 128, K and V f16, 8,192 cells.
+    assert_eq!(term(&e, "draft_kv_cache"), 8192 * 8 * 128 * 2 * 2);
+    assert!(
+        !e.warnings.iter().any(|w| w.contains("nextn")),
+        "{:?}",
+        e.warnings
+    );
+    assert!(e.command.contains("--spec-type draft-mtp"), "{}", e.command);
+}

@@ -436,7 +436,10 @@ fn the_speculative_field_sets_a_method_and_clears_what_it_set() {
     assert!(link.contains("rsseq=3&spec=mtp&ndraft=3"), "{link}");
     apply(&mut i, Edit::Spec(Some(Spec::Ngram)));
     let link = encode(&i);
-    assert!(link.contains("spec=ngram&ndraft=64") && !link.contains("rsseq"), "{link}");
+    assert!(
+        link.contains("spec=ngram&ndraft=64") && !link.contains("rsseq"),
+        "{link}"
+    );
     apply(&mut i, Edit::Spec(None));
     assert_eq!((i.spec, i.ndraft, i.rsseq), (None, None, 0));
     // A draft model is left when another method is chosen.

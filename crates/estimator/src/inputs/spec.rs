@@ -27,10 +27,13 @@ pub const NGRAM_MAX_DEFAULT: u32 = 64;
 /// NextN layer of Qwen3.5/3.6 (`qwen35`, `qwen35moe`: llama.cpp PR #22673,
 /// <https://github.com/ggml-org/llama.cpp/pull/22673>) and Qwen3-Next (PR #25589,
 /// <https://github.com/ggml-org/llama.cpp/pull/25589>), each config's `mtp_num_hidden_layers: 1`
-/// (e.g. <https://huggingface.co/Qwen/Qwen3.6-27B/blob/main/config.json>). 0 for the rest.
+/// (e.g. <https://huggingface.co/Qwen/Qwen3.6-27B/blob/main/config.json>), and GLM-4.5/4.6/4.7
+/// (`glm4moe`, whose GGUFs keep the nextn block; its draft context holds the NextN layer's KV
+/// only since PR #28630, <https://github.com/ggml-org/llama.cpp/pull/28630>, earlier builds every
+/// layer's). 0 for the rest.
 pub fn llama_mtp_layers(model_type: &str) -> u32 {
     match model_type {
-        "qwen3_5" | "qwen3_5_moe" | "qwen3_next" => 1,
+        "qwen3_5" | "qwen3_5_moe" | "qwen3_next" | "glm4_moe" => 1,
         _ => 0,
     }
 }
@@ -223,8 +226,8 @@ mod rules {
                     .map_or("", |(_, v)| v.arch.model_type.as_str());
                 (llama_mtp_layers(t) == 0).then(|| {
                     format!(
-                        "llama.cpp's draft-mtp runs the MTP layer of Qwen3.5, Qwen3.6 and Qwen3-Next, \
-                         not {}",
+                        "llama.cpp's draft-mtp runs the MTP layer of Qwen3.5, Qwen3.6, Qwen3-Next and \
+                         GLM-4.5 to 4.7, not {}",
                         i.model
                     )
                 })

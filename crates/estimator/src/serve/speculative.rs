@@ -30,9 +30,15 @@ pub(crate) fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<
     if n == 0 {
         return None;
     }
-    let model = params(&crate::catalog::tensors::tensors(a, !a.tied_embeddings)).max(1);
-    let block = params(&crate::catalog::tensors::mtp_blocks(a, n));
-    let weights = (block as f64 * f.bytes.get() as f64 / model as f64).round() as u64;
+    // A file that keeps the block (GLM's, [`crate::catalog::tensors::stored_layers`]) counts it
+    // in the weights already.
+    let weights = if crate::catalog::tensors::stored_layers(a) > a.layers {
+        0
+    } else {
+        let model = params(&crate::catalog::tensors::tensors(a, !a.tied_embeddings)).max(1);
+        let block = params(&crate::catalog::tensors::mtp_blocks(a, n));
+        (block as f64 * f.bytes.get() as f64 / model as f64).round() as u64
+    };
     let (tk, tv) = i.kv_types();
     let (cell_g, _) = kv::cell_bytes_by_kind(a, tk, tv);
     let cache = l
@@ -116,7 +122,12 @@ pub(crate) fn mtp_repo(i: &Inputs, repo: &str) -> String {
 /// reads the catalog's file, which may leave the layer out.
 pub(crate) fn warning(i: &Inputs) -> Option<String> {
     let llama = i.engine == Engine::LlamaCpp;
-    (llama && i.spec == Some(Spec::Mtp) && crate::inputs::mtp_repo(&i.model).is_none()).then(|| {
+    // GLM's GGUFs keep the nextn block.
+    let kept = crate::catalog::catalog()
+        .variant(&i.model)
+        .is_some_and(|(_, v)| crate::catalog::tensors::stored_layers(&v.arch) > v.arch.layers);
+    let known = kept || crate::inputs::mtp_repo(&i.model).is_some();
+    (llama && i.spec == Some(Spec::Mtp) && !known).then(|| {
         format!(
             "--spec-type draft-mtp needs a GGUF that keeps the MTP layer (blk.N.nextn tensors); the command's file for {} may leave it out: run one that keeps it (unsloth's -MTP-GGUF repos do).",
             i.model
@@ -181,7 +192,7 @@ pub(crate) fn mtp_text(i: &Inputs, kv: bool) -> String {
 pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
 
 /// Where the MTP layer's memory was checked.
-pub(crate) const MTP_DOMAIN: &str = prose!("vLLM: the rule read from its source, no startup log with and without MTP compared yet; not counted: the drafter's buffers sized by --max-num-batched-tokens, its profiled forward passes and CUDA graphs, the extra recurrent-state pages a hybrid model reserves per request for the draft tokens, and the lookahead slots the scheduler reserves at run time; a quantized checkpoint that dropped the MTP layer cannot run it. llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
+pub(crate) const MTP_DOMAIN: &str = prose!("GLM-4.5 to 4.7 on llama.cpp: builds from PR #28630 on (earlier ones gave the draft context every layer's KV). vLLM: the rule read from its source, no startup log with and without MTP compared yet; not counted: the drafter's buffers sized by --max-num-batched-tokens, its profiled forward passes and CUDA graphs, the extra recurrent-state pages a hybrid model reserves per request for the draft tokens, and the lookahead slots the scheduler reserves at run time; a quantized checkpoint that dropped the MTP layer cannot run it. llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
 
 /// Where a vLLM draft model's memory comes from.
 pub(crate) const VLLM_DRAFT_PROVENANCE: &str = prose!("vLLM --speculative-config with a draft model: the draft's checkpoint loaded beside the target, its attention layers registered in the same KV cache spec and block pool (vllm/v1/spec_decode/draft_model.py, eagle.py load_model; gpu_model_runner.py get_kv_cache_spec), so each token holds the draft's K and V beside the target's at the same --kv-cache-dtype; the draft keeps its own embedding and LM head.");
