@@ -354,3 +354,27 @@ fn glm_mtp_on_llama_cpp_adds_the_layer_cache_only() {
     );
     assert!(e.command.contains("--spec-type draft-mtp"), "{}", e.command);
 }
+
+/// transformers: prompt lookup decoding (`prompt_lookup_num_tokens`), one request at a time.
+#[test]
+fn transformers_looks_tokens_up_in_the_prompt_for_one_request() {
+    let q = "model=Qwen/Qwen3-8B&engine=transformers&gpu=h100-sxm&quant=BF16&spec=ngram";
+    let p = from_query(q);
+    assert!(p.notices.is_empty(), "{:?}", p.notices);
+    let e = estimate(&p.inputs);
+    let plain = estimate(
+        &from_query("model=Qwen/Qwen3-8B&engine=transformers&gpu=h100-sxm&quant=BF16").inputs,
+    );
+    assert_eq!(e.total_device_bytes, plain.total_device_bytes);
+    assert!(
+        e.command.contains("prompt_lookup_num_tokens=3"),
+        "{}",
+        e.command
+    );
+    let many = from_query(&format!("{q}&par=4"));
+    assert!(many
+        .notices
+        .iter()
+        .any(|n| n.message.contains("one request at a time")));
+    assert_eq!(many.inputs.spec, None);
+}

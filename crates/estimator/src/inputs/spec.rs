@@ -212,6 +212,13 @@ mod rules {
         match (spec, engine) {
             (Spec::Draft, _) => None,
             (_, Engine::Ollama) => Some("Ollama has no speculative decoding setting".into()),
+            // transformers' prompt lookup (`prompt_lookup_num_tokens`) is assisted generation,
+            // which takes one sequence at a time (generation/utils.py: "assisted generate is
+            // only supported for batch_size = 1").
+            (Spec::Ngram, Engine::Transformers) if i.par > 1 => {
+                Some("transformers' prompt lookup decodes one request at a time (par=1)".into())
+            }
+            (Spec::Ngram, Engine::Transformers) => None,
             (_, Engine::Transformers | Engine::Mlx) => Some(format!(
                 "spec={spec} on {} is not estimated (llama.cpp's, vLLM's and SGLang's servers are)",
                 engine.label()

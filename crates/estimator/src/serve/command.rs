@@ -491,7 +491,9 @@ fn mlx(c: &Cmd) -> String {
 
 /// A transformers pipeline.
 fn transformers(c: &Cmd) -> String {
-    let Cmd { yarn, ctx, par, .. } = *c;
+    let Cmd {
+        i, yarn, ctx, par, ..
+    } = *c;
     // YaRN: transformers takes the config's rope_scaling as a model keyword.
     let rope = yarn.map_or(String::new(), |y| {
         format!(
@@ -501,9 +503,25 @@ fn transformers(c: &Cmd) -> String {
         )
     });
     format!(
-        "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
-        c.model()
+        "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}{}))\"",
+        c.model(),
+        spec_generate_args(i)
     )
+}
+
+/// `spec=ngram` on transformers: prompt lookup decoding, `prompt_lookup_num_tokens` of
+/// `generate` (docs/source/en/generation_strategies.md), nothing more on the card.
+#[cfg(feature = "spec")]
+fn spec_generate_args(i: &Inputs) -> String {
+    match (i.spec, i.ndraft) {
+        (Some(crate::inputs::Spec::Ngram), Some(n)) => format!(", prompt_lookup_num_tokens={n}"),
+        _ => String::new(),
+    }
+}
+
+#[cfg(not(feature = "spec"))]
+fn spec_generate_args(_: &Inputs) -> String {
+    String::new()
 }
 
 /// vLLM's and SGLang's parallel flags for `split` = `(tp, pp)`: each size above 1 (the tensor
