@@ -502,26 +502,28 @@ fn transformers(c: &Cmd) -> String {
             y.original_ctx
         )
     });
-    format!(
-        "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}{}))\"",
-        c.model(),
-        spec_generate_args(i)
-    )
+    let s = format!(
+        "python -c \"from transformers import pipeline; p = pipeline('text-generation', model='{}', torch_dtype='auto', device_map='auto'{rope}); print(p(['Hello'] * {par}, max_new_tokens={ctx}, batch_size={par}))\"",
+        c.model()
+    );
+    spec_generate_args(s, i)
 }
 
 /// `spec=ngram` on transformers: prompt lookup decoding, `prompt_lookup_num_tokens` of
-/// `generate` (docs/source/en/generation_strategies.md), nothing more on the card.
+/// `generate` (docs/source/en/generation_strategies.md), nothing more on the card; written
+/// into the pipeline call of `s`.
 #[cfg(feature = "spec")]
-fn spec_generate_args(i: &Inputs) -> String {
-    match (i.spec, i.ndraft) {
-        (Some(crate::inputs::Spec::Ngram), Some(n)) => format!(", prompt_lookup_num_tokens={n}"),
-        _ => String::new(),
+fn spec_generate_args(mut s: String, i: &Inputs) -> String {
+    if let (Some(crate::inputs::Spec::Ngram), Some(n), Some(k)) = (i.spec, i.ndraft, s.rfind("))"))
+    {
+        s.insert_str(k, &format!(", prompt_lookup_num_tokens={n}"));
     }
+    s
 }
 
 #[cfg(not(feature = "spec"))]
-fn spec_generate_args(_: &Inputs) -> String {
-    String::new()
+fn spec_generate_args(s: String, _: &Inputs) -> String {
+    s
 }
 
 /// vLLM's and SGLang's parallel flags for `split` = `(tp, pp)`: each size above 1 (the tensor
