@@ -378,3 +378,15 @@ fn transformers_looks_tokens_up_in_the_prompt_for_one_request() {
         .any(|n| n.message.contains("one request at a time")));
     assert_eq!(many.inputs.spec, None);
 }
+
+/// A measured layout (`gl=`) and vLLM's MTP layer together: the plan keeps both (on a model
+/// without sliding layers every layer holds the whole context, so the MTP layer adds 1/46).
+#[test]
+fn vllm_mtp_keeps_a_measured_layout() {
+    let q = "model=zai-org/GLM-4.5-Air&engine=vllm&gpu=h100-sxm&cards=4&ctx=8192&gl=23";
+    let p = from_query(&format!("{q}&spec=mtp"));
+    assert_eq!(p.inputs.gl, Some(23.0));
+    let gl = estimate(&from_query(q).inputs);
+    let both = estimate(&p.inputs);
+    assert_eq!(term(&both, "kv_cache") * 46, term(&gl, "kv_cache") * 47);
+}

@@ -339,15 +339,12 @@ mod rules {
         if i.rsseq == 0 {
             return;
         }
-        let recurrent = catalog()
-            .variant(&i.model)
-            .is_some_and(|(_, v)| v.arch.recurrent_layers() > 0);
         let why = if i.engine != Engine::LlamaCpp {
             format!(
                 "{} keeps no extra recurrent states for rollback (llama.cpp's n_rs_seq); ignored",
                 i.engine.label()
             )
-        } else if !recurrent {
+        } else if !recurrent(i) {
             format!(
                 "{} has no recurrent layers, so no states to keep; ignored",
                 i.model

@@ -274,18 +274,19 @@ pub fn tensor_parallel_words(engine: Engine, arch: &Arch, tp: u32) -> Result<Str
 /// With `spec=mtp` on vLLM, the drafter's MTP layers join the KV cache
 /// ([`crate::inputs::mtp_arch`]).
 pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
-    #[cfg(feature = "spec")]
-    if let Some(m) = crate::inputs::mtp_arch(i, &v.arch) {
-        return std::borrow::Cow::Owned(m);
-    }
-    match i.gl {
+    let a = match i.gl {
         Some(g) if v.id == i.model => {
             let mut a = v.arch.clone();
             a.global_override = Some(g.round() as u32);
             std::borrow::Cow::Owned(a)
         }
         _ => std::borrow::Cow::Borrowed(&v.arch),
+    };
+    #[cfg(feature = "spec")]
+    if let Some(m) = crate::inputs::mtp_arch(i, &a) {
+        return std::borrow::Cow::Owned(m);
     }
+    a
 }
 
 /// Blocks that `ngl` leaves on the CPU on a model of `layers` blocks.

@@ -3,7 +3,7 @@
 
 use super::{no_rule, Computed};
 use crate::catalog::quant::{GgmlType, Quant};
-use crate::catalog::tensors::{gemma3_vision_params, has_gemma3_vision, tensors, Kind};
+use crate::catalog::tensors::{gemma3_vision_params, has_gemma3_vision, tensors, Kind, Tensor};
 use crate::catalog::Arch;
 
 /// Bytes of one quantized linear matrix (`cols` inputs, `rows` outputs, `experts` copies) in a
@@ -128,21 +128,45 @@ fn scheme(a: &Arch, q: Quant) -> Option<(Scheme, &'static str)> {
 }
 
 /// The bytes of layer `il`'s routed experts in `a`'s safetensors checkpoint in format `q` (0 on
-/// a layer without experts), at the format's scheme ([`scheme_bytes`]): what vLLM's
+/// a layer without experts), by the checkpoint's own rule ([`stored_bytes`]): what vLLM's
 /// `--cpu-offload-params experts` can move to host memory. `None` for a format without a
 /// scheme (a GGUF mix).
 pub(super) fn layer_expert_bytes(a: &Arch, q: Quant, il: u32) -> Option<u64> {
     let (s, _) = scheme(a, q)?;
-    let rest = if q == Quant::F32 { 4 } else { 2 };
     Some(
         crate::catalog::tensors::layer_routed_experts(a, il)
             .iter()
-            .map(|t| match t.kind {
-                Kind::Weight | Kind::Mxfp4Experts => scheme_bytes(s, t.ne[0], t.ne[1], t.ne[2]),
-                _ => t.elements().saturating_mul(rest),
-            })
+            .map(|t| stored_bytes(s, q, t))
             .fold(0, u64::saturating_add),
     )
+}
+
+/// One tensor's bytes in a checkpoint of scheme `s` (format `q`): a linear weight at the
+/// scheme's layout, the rest at 16 bits (32 in an F32 checkpoint). Left at 16 bits by a
+/// quantized checkpoint (an MLX one quantizes them too): the embeddings, the output matrix, the
+/// MTP block, and DeepSeek-V3.2's indexer weights projection, which its FP8 checkpoint keeps in
+/// BF16: the Hub's count for that checkpoint (685,396,921,376) exceeds V3's by 62 layers × (the
+/// indexer's 13,959,424 weights + 824 FP8 block scales, the query and key projections' alone);
+/// tests/size_rule.rs holds it. MXFP4 checkpoints quantize the experts only.
+fn stored_bytes(s: Scheme, q: Quant, t: &Tensor) -> u64 {
+    let kept = matches!(
+        t.name,
+        "token_embd.weight"
+            | "output.weight"
+            | "per_layer_token_embd.weight"
+            | "indexer.proj.weight"
+    ) || t.name.starts_with("nextn.");
+    let linear = match t.kind {
+        Kind::Weight => !kept || matches!(s, Scheme::Mlx(_)),
+        Kind::Mxfp4Experts => true,
+        _ => false,
+    };
+    if linear && (q != Quant::MXFP4 || t.is_experts()) {
+        scheme_bytes(s, t.ne[0], t.ne[1], t.ne[2])
+    } else {
+        t.elements()
+            .saturating_mul(if q == Quant::F32 { 4 } else { 2 })
+    }
 }
 
 /// The safetensors checkpoint (or MLX folder) of `a` in format `q`.
@@ -154,35 +178,10 @@ pub(super) fn checkpoint(a: &Arch, q: Quant, output: bool) -> Result<Computed, S
         return Err("MXFP4 checkpoints (gpt-oss's layout) quantize expert tensors only; this model has none".into());
     }
     let rest = if q == Quant::F32 { 4 } else { 2 };
-    let mlx = matches!(s, Scheme::Mlx(_));
-    let mut total = 0u64;
-    for t in tensors(a, output) {
-        // Left at 16 bits by a quantized checkpoint (an MLX one quantizes them too): the
-        // embeddings, the output matrix, the MTP block, and DeepSeek-V3.2's indexer weights
-        // projection, which its FP8 checkpoint keeps in BF16: the Hub's count for that
-        // checkpoint (685,396,921,376) exceeds V3's by 62 layers × (the indexer's 13,959,424
-        // weights + 824 FP8 block scales, the query and key projections' alone);
-        // tests/size_rule.rs holds it.
-        let kept = matches!(
-            t.name,
-            "token_embd.weight"
-                | "output.weight"
-                | "per_layer_token_embd.weight"
-                | "indexer.proj.weight"
-        ) || t.name.starts_with("nextn.");
-        let linear = match t.kind {
-            Kind::Weight => !kept || mlx,
-            Kind::Mxfp4Experts => true,
-            _ => false,
-        };
-        let applies = linear && (q != Quant::MXFP4 || t.is_experts());
-        let b = if applies {
-            scheme_bytes(s, t.ne[0], t.ne[1], t.ne[2])
-        } else {
-            t.elements().saturating_mul(rest)
-        };
-        total = total.saturating_add(b);
-    }
+    let mut total = tensors(a, output)
+        .iter()
+        .map(|t| stored_bytes(s, q, t))
+        .fold(0u64, u64::saturating_add);
     if has_gemma3_vision(a) {
         total = total.saturating_add(gemma3_vision_params(a.hidden).saturating_mul(rest));
     }
