@@ -487,14 +487,13 @@ fn mlx_peak_memory() {
         assert!(err.abs() < 0.02, "{quant}: {err}");
         // Without the command buffers in flight (11 × 51 MiB on a Max chip) the estimate falls
         // 0.45–0.7 GB short: the term carries the gap, not a margin.
-        let bare =
-            est - fitcard_estimator::terms::overhead::mlx_in_flight("m4-max-128gb").get() as f64;
+        let bare = est - fitcard_estimator::terms::overhead::MLX_IN_FLIGHT.get() as f64;
         assert!((0.45e9..0.7e9).contains(&(peak - bare)), "{quant}");
     }
-    // A Pro chip commits its command buffers at 40 MiB, not 50.
-    use fitcard_estimator::terms::overhead::mlx_in_flight;
-    assert_eq!(mlx_in_flight("m4-pro-48gb").get(), 11 * 41 * 1024 * 1024);
-    assert_eq!(mlx_in_flight("m2-ultra-192gb").get(), 11 * 51 * 1024 * 1024);
+    assert_eq!(
+        fitcard_estimator::terms::overhead::MLX_IN_FLIGHT.get(),
+        11 * 51 * 1024 * 1024
+    );
 }
 
 /// Prefill on Apple GPUs (llama.cpp Metal): the LLaMA-2-7B `pp512` rows of llama.cpp discussion

@@ -267,7 +267,7 @@ fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
 /// The engine's overhead: MLX's own formula, else the engine's fit.
 fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
     if i.engine == Engine::Mlx {
-        return overhead::mlx_formula(a, i.par, crate::serve::placement::first_card_id(i));
+        return overhead::mlx_formula(a, i.par);
     }
     overhead::formula(
         i.engine,

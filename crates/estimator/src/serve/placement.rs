@@ -31,20 +31,15 @@ pub fn card_capacity(i: &Inputs) -> Bytes {
     }
 }
 
-/// The first card's catalog id ("" for a card given by its memory only).
-pub fn first_card_id(i: &Inputs) -> &str {
-    match (i.gpus.first(), &i.gpu) {
-        (Some(id), _) | (None, GpuChoice::Catalog(id)) => id.as_str(),
-        (None, GpuChoice::VramGib(_)) => "",
-    }
-}
-
 /// `vllm serve`'s default `--max-num-batched-tokens`: 8192 when the first card has 70 GiB or
 /// more and is not an A100, else 2048 (`EngineArgs.get_batch_defaults` in
 /// vllm/engine/arg_utils.py, the OpenAI server's row; vLLM reads the first device).
 pub fn default_batched_tokens(i: &Inputs) -> u64 {
     let first = card_capacities(i).first().copied().unwrap_or_default();
-    let name = first_card_id(i);
+    let name = match (i.gpus.first(), &i.gpu) {
+        (Some(id), _) | (None, GpuChoice::Catalog(id)) => id.as_str(),
+        (None, GpuChoice::VramGib(_)) => "",
+    };
     if first >= Bytes(70 * crate::units::GIB) && !name.contains("a100") {
         8192
     } else {

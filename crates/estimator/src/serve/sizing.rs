@@ -415,7 +415,7 @@ fn engine_overhead(
     tensor: bool,
 ) -> overhead::Overhead {
     if i.engine == Engine::Mlx {
-        overhead::mlx(a, i.par, first_card_id(i))
+        overhead::mlx(a, i.par)
     } else {
         overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util)
     }

@@ -50,8 +50,9 @@
 //! `mlx/backend/metal/device.cpp`), and lets `MAX_ACTIVE_TASKS` = 10 committed buffers run
 //! before it waits for one (`mlx/transforms.cpp`), so 11 are committed at the moment it waits.
 //! A prefill step is GPU-bound, so that queue fills, and the activations those buffers read stay
-//! counted after the graph freed them: up to 11 × 51 MiB on a Max chip (an upper figure: part of
-//! each buffer's inputs are weights, counted once already). Sources at mlx v0.29.2, the version
+//! counted after the graph freed them: up to 11 × 51 MiB on a Max or Ultra chip (an upper figure:
+//! part of each buffer's inputs are weights, counted once already; on other chips, which commit
+//! at 40 MiB, 110 MiB higher still). Sources at mlx v0.29.2, the version
 //! of the rows below. **Checked** against mlx-lm's own benchmark (`mlx_lm/BENCHMARKS.md`, M4
 //! Max, mlx 0.29.2, 2048-token prompt, `mx.get_peak_memory`): Qwen3-4B at 4 and 8 bits within
 //! 2 % (`tests/speed.rs`, `mlx_peak_memory`). MLX's buffer cache (freed buffers it keeps for
@@ -104,32 +105,24 @@ pub const MLX_PROMPT_CONCURRENCY: u64 = 8;
 /// an evaluation waits for one.
 pub const MLX_ACTIVE_TASKS: u64 = 10;
 
-/// MLX's `max_mb_per_buffer` (`mlx/backend/metal/device.cpp`) on the catalog card `gpu_id`: 50
-/// MiB on Max and Ultra chips, 40 on the others (and on a card given by its memory only).
-pub fn mlx_buffer_mib(gpu_id: &str) -> u64 {
-    if gpu_id.contains("-max-") || gpu_id.contains("-ultra-") {
-        50
-    } else {
-        40
-    }
-}
+/// MLX's `max_mb_per_buffer` on Max and Ultra chips (`mlx/backend/metal/device.cpp`; 40 on
+/// the others, where the in-flight term is 110 MiB high: kept at the larger, the chip the rows
+/// were measured on).
+pub const MLX_BUFFER_MIB: u64 = 50;
 
 /// The inputs the command buffers in flight keep alive: `(MAX_ACTIVE_TASKS + 1) × (max MiB + 1)`
 /// (a buffer commits once its inputs pass the limit, at the next whole MiB).
-pub fn mlx_in_flight(gpu_id: &str) -> Bytes {
-    Bytes((MLX_ACTIVE_TASKS + 1) * (mlx_buffer_mib(gpu_id) + 1) * MIB)
-}
+pub const MLX_IN_FLIGHT: Bytes = Bytes((MLX_ACTIVE_TASKS + 1) * (MLX_BUFFER_MIB + 1) * MIB);
 
-/// MLX's overhead for `a` at `par` concurrent requests on the card `gpu_id` (see the module
-/// docs).
-pub fn mlx(a: &crate::catalog::Arch, par: u32, gpu_id: &str) -> Overhead {
+/// MLX's overhead for `a` at `par` concurrent requests (see the module docs).
+pub fn mlx(a: &crate::catalog::Arch, par: u32) -> Overhead {
     let (p, width) = mlx_shape(a, par);
     Overhead {
         bytes: Bytes(
             p.saturating_mul(MLX_PREFILL_STEP)
                 .saturating_mul(width)
                 .saturating_mul(2)
-                .saturating_add(mlx_in_flight(gpu_id).get()),
+                .saturating_add(MLX_IN_FLIGHT.get()),
         ),
     }
 }
@@ -152,12 +145,10 @@ fn mlx_shape(a: &crate::catalog::Arch, par: u32) -> (u64, u64) {
 }
 
 /// The MLX formula with `a`'s values filled in.
-pub fn mlx_formula(a: &crate::catalog::Arch, par: u32, gpu_id: &str) -> String {
+pub fn mlx_formula(a: &crate::catalog::Arch, par: u32) -> String {
     let (p, width) = mlx_shape(a, par);
     format!(
-        "{p} prompt(s) × {MLX_PREFILL_STEP} tokens (one prefill step) × {width} values (2 × FFN width + 4 × hidden) × 2 B + {} command buffers in flight × {} MiB",
-        MLX_ACTIVE_TASKS + 1,
-        mlx_buffer_mib(gpu_id) + 1
+        "{p} prompt(s) × {MLX_PREFILL_STEP} tokens × {width} values (2 × FFN width + 4 × hidden) × 2 B + 11 × 51 MiB in flight"
     )
 }
 
@@ -176,7 +167,7 @@ pub fn domain(engine: Engine) -> &'static str {
         Engine::Vllm => prose!("vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism."),
         Engine::Sglang => prose!("SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared."),
         Engine::Transformers => prose!("transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens."),
-        Engine::Mlx => prose!("within 2 % of mlx-lm's benchmark peaks on an M4 Max (Qwen3-4B, 4 and 8 bits, 2048-token prompt, mlx 0.29.2)."),
+        Engine::Mlx => prose!("within 2 % of mlx-lm's peaks (M4 Max, Qwen3-4B at 4 and 8 bits, mlx 0.29.2)."),
     }
 }
 
@@ -184,7 +175,7 @@ pub fn domain(engine: Engine) -> &'static str {
 #[cfg_attr(not(feature = "prose"), allow(unused_variables))]
 pub fn provenance(engine: Engine) -> &'static str {
     prose!(match engine {
-        Engine::Mlx => "Computed: the activations of one mlx-lm prefill step (--prefill-step-size 2048 tokens, up to --prompt-concurrency 8 prompts; https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py) at the FFN's widest point, 2 B each, plus the inputs of the 11 Metal command buffers MLX keeps in flight (MAX_ACTIVE_TASKS, max_mb_per_buffer: https://github.com/ml-explore/mlx/blob/v0.29.2/mlx/backend/metal/device.cpp). Checked against mlx-lm's published peaks (https://github.com/ml-explore/mlx-lm/blob/d78bf58e217c904ec282ed8da9b947491f78c022/mlx_lm/BENCHMARKS.md): within 2 %.",
+        Engine::Mlx => "Computed: one mlx-lm prefill step's activations (https://github.com/ml-explore/mlx-lm/blob/main/mlx_lm/server.py) and the inputs MLX's 11 Metal command buffers in flight hold (https://github.com/ml-explore/mlx/blob/v0.29.2/mlx/backend/metal/eval.cpp); within 2 % of mlx-lm's peaks (https://github.com/ml-explore/mlx-lm/blob/d78bf58e217c904ec282ed8da9b947491f78c022/mlx_lm/BENCHMARKS.md).",
         Engine::Sglang => "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json). Under tensor parallelism SGLang measures its free memory after the NCCL communicators and custom all-reduce buffers exist (model_runner.py, init_torch_distributed before profile_max_num_token), so the fraction of those buffers comes off the pool: 1.85 GiB per card, vLLM's measured tensor-parallel non-torch memory less its single-card value on H100 (same NCCL library; computed, not fitted to an SGLang log).",
         Engine::Vllm => "What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).",
         Engine::Transformers => "CUDA context per card (0.7 GiB) plus the largest allocator residual of the Qwen3 transformers speed benchmark (33–48 MiB measured; https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html, tests/measurements.rs).",
