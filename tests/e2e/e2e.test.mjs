@@ -313,6 +313,25 @@ test('vLLM experts in RAM and MTP links are estimated by the whole calculator: -
   await mtp.close();
 });
 
+test('an EAGLE-3 head on vLLM: the head on the card, its layer in the pool, the eagle3 command, offered in the engine settings', async () => {
+  const page = await open('?model=meta-llama/Llama-3.1-8B-Instruct&engine=vllm&gpu=rtx-4090&ctx=8192&spec=eagle');
+  await page.waitForSelector('.legend .swatch.t-draft', { timeout: 30000 });
+  assert.match(await page.textContent('#command'), /--speculative-config '\{"method":"eagle3","model":"yuhuili\/EAGLE3-LLaMA3\.1-Instruct-8B","num_speculative_tokens":3\}'/);
+  // The head's layer is the pool's: no draft KV of its own.
+  assert.equal(await page.$('.legend .swatch.t-draft-kv'), null);
+  await page.waitForFunction(() => location.search.includes('spec=eagle&ndraft=3'));
+  // The engine settings offer the head for this model, and turn it off from the keyboard.
+  await page.click('details.knobs summary');
+  const offered = await page.$$eval('#spec option', (o) => o.map((x) => x.value));
+  assert.ok(offered.includes('eagle'), offered.join(','));
+  await page.focus('#spec');
+  await page.selectOption('#spec', '');
+  await page.waitForFunction(() => !location.search.includes('spec=eagle'));
+  assert.doesNotMatch(await page.textContent('#command'), /eagle3/);
+  assert.deepEqual(pageErrors, []);
+  await page.close();
+});
+
 test('other models on the same cards: the whole calculator adds them to the bar and starts them all', async () => {
   const before = served.length;
   // The second model is of another family: the link's first reading must find it.

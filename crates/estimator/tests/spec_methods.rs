@@ -2,7 +2,8 @@
 //! layer (llama-server `--spec-type draft-mtp`, <https://github.com/ggml-org/llama.cpp/pull/22673>),
 //! `ngram` looks tokens up in the text so far (llama.cpp `ngram-mod`, vLLM and SGLang n-gram
 //! drafters: nothing on the cards), `draft` is `draft=`'s model (tests/spec_draft.rs), `eagle`
-//! is refused by name until the catalog holds EAGLE-3 heads.
+//! is vLLM's EAGLE-3 head where the catalog holds one (tests/eagle3.rs) and refused by name
+//! elsewhere.
 //!
 //! Expected bytes are written out by hand from Qwen3.6-27B's public config
 //! (<https://huggingface.co/Qwen/Qwen3.6-27B/blob/main/config.json>: hidden 5120, 24 query heads

@@ -15,10 +15,13 @@ mod train;
 
 pub use key::{Key, NoticeKey};
 #[cfg(feature = "spec")]
+pub use spec::eagle_arch;
+#[cfg(feature = "spec")]
 pub use spec::mtp_arch;
 pub use spec::{
     checkpoint_mtp_layers, llama_mtp_layers, mtp_repo, Spec, MTP_REPOS, NGRAM_MAX_DEFAULT,
 };
+pub use spec::{eagle3_head, Eagle3Head, EAGLE3_HEADS};
 
 pub use train::{GradCkpt, Method, Optim, TargetModule, TargetSet, TrainInputs, Trainer};
 

@@ -80,6 +80,112 @@ pub fn mtp_arch(i: &Inputs, a: &crate::catalog::Arch) -> Option<crate::catalog::
     Some(m)
 }
 
+/// An EAGLE-3 draft head trained for a target model (vLLM `--speculative-config` method
+/// `eagle3`): one decoder layer fed the target's hidden states of three layers, its own LM head
+/// over a smaller draft vocabulary, the target's embedding shared. Its shapes are its
+/// `config.json`'s; its bytes are computed from them ([`Eagle3Head::bytes`]) and checked against
+/// the size its file list publishes (`tests/eagle3.rs`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Eagle3Head {
+    /// The model it drafts for (a catalog id).
+    pub target: &'static str,
+    /// Its repo on the Hub.
+    pub repo: &'static str,
+    /// `hidden_size` (the draft layer's width).
+    pub hidden: u64,
+    /// The target's hidden size (the `fc` layer reads three of its layers' outputs).
+    pub target_hidden: u64,
+    /// `intermediate_size`.
+    pub intermediate: u64,
+    /// `num_attention_heads`.
+    pub heads: u64,
+    /// `num_key_value_heads`.
+    pub kv_heads: u64,
+    /// `head_dim`.
+    pub head_dim: u64,
+    /// `draft_vocab_size` (its LM head's rows).
+    pub draft_vocab: u64,
+    /// `vocab_size` (the target's: the `t2d` map has one byte per entry).
+    pub vocab: u64,
+    /// Bytes per parameter of `torch_dtype`.
+    pub dtype_bytes: u64,
+    /// Where the shapes are published.
+    pub config_source: &'static str,
+    /// The checkpoint's size as its file list prints it (rounded to three digits), and where.
+    pub published: (u64, &'static str),
+}
+
+impl Eagle3Head {
+    /// Parameters: `fc` 3·Ht·H, q/k/v reading the embedding and the hidden state side by side
+    /// 2H·(heads + 2·kv_heads)·head_dim, o heads·head_dim·H, the MLP 3·H·I, the LM head
+    /// draft_vocab·H and four norms 4H (the layer's two, the hidden-state norm, the final one);
+    /// no embedding (the checkpoint leaves it out and vLLM shares the target's: `load_model` in
+    /// vllm/v1/spec_decode/eagle.py).
+    pub fn params(&self) -> u64 {
+        let (h, ht) = (self.hidden, self.target_hidden);
+        3 * ht * h
+            + 2 * h * (self.heads + 2 * self.kv_heads) * self.head_dim
+            + self.heads * self.head_dim * h
+            + 3 * h * self.intermediate
+            + self.draft_vocab * h
+            + 4 * h
+    }
+
+    /// The checkpoint's bytes (computed): the parameters in `torch_dtype`, the draft-to-target
+    /// token map (`d2t`, 8 B per draft token) and the target-to-draft mask (`t2d`, 1 B per
+    /// target token).
+    pub fn bytes(&self) -> u64 {
+        self.params() * self.dtype_bytes + self.draft_vocab * 8 + self.vocab
+    }
+}
+
+/// The EAGLE-3 heads the estimate knows, by target.
+pub const EAGLE3_HEADS: &[Eagle3Head] = &[Eagle3Head {
+    target: "meta-llama/Llama-3.1-8B-Instruct",
+    // vLLM's own example and test head for method eagle3
+    // (examples/offline_inference/spec_decode.py in vllm-project/vllm).
+    repo: "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+    hidden: 4096,
+    target_hidden: 4096,
+    intermediate: 14336,
+    heads: 32,
+    kv_heads: 8,
+    head_dim: 128,
+    draft_vocab: 32000,
+    vocab: 128256,
+    dtype_bytes: 2,
+    // head_dim: hidden_size / num_attention_heads (the config leaves it out).
+    config_source: "https://github.com/SafeAILab/EAGLE/blob/9666a8182d9bed8b5b637fd4a126c90d9b9c3db2/eagle/traineagle3/config.json (the EAGLE authors' EAGLE-3 config for LLaMA-3.1-8B, 591 B like the head's config.json in https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main)",
+    published: (
+        850_000_000,
+        "https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main (pytorch_model.bin, 850 MB)",
+    ),
+}];
+
+/// The head of [`EAGLE3_HEADS`] for `model`.
+pub fn eagle3_head(model: &str) -> Option<&'static Eagle3Head> {
+    EAGLE3_HEADS.iter().find(|h| h.target == model)
+}
+
+/// `spec=eagle` on vLLM: `a` (the architecture of `id`) with the head's decoder layer as one
+/// more full-attention layer, for the KV cache: vLLM names it after the target's layers
+/// (`layers.{target_layer_num}`, vllm/model_executor/models/llama_eagle3.py) and registers it in
+/// the target's KV cache spec and block pool, one group asserted (`validate_same_kv_cache_group`
+/// in vllm/v1/spec_decode/eagle.py). Only a head whose K/V heads and head size are the target's
+/// (its KV then one more of the target's layers). None otherwise.
+#[cfg(feature = "spec")]
+pub fn eagle_arch(i: &Inputs, id: &str, a: &crate::catalog::Arch) -> Option<crate::catalog::Arch> {
+    let vllm = i.engine == crate::catalog::engine::Engine::Vllm;
+    let h = eagle3_head(id).filter(|_| vllm && i.spec == Some(Spec::Eagle))?;
+    let same = h.kv_heads == u64::from(a.kv_heads) && h.head_dim == a.head_dim;
+    if !same || a.swa.is_some() || a.kv_layers.is_some() || a.recurrent.is_some() {
+        return None;
+    }
+    let mut m = a.clone();
+    m.layers = a.layers.saturating_add(1);
+    Some(m)
+}
+
 /// The GGUF repos whose files keep the MTP layer, by model: the usual GGUFs of Qwen3.5/3.6
 /// leave it out, unsloth publishes the files that keep it beside them (model, repo, source).
 pub const MTP_REPOS: &[(&str, &str, &str)] = &[
@@ -212,6 +318,11 @@ mod rules {
         match (spec, engine) {
             (Spec::Draft, _) => None,
             (_, Engine::Ollama) => Some("Ollama has no speculative decoding setting".into()),
+            (Spec::Eagle, Engine::Vllm) => eagle_refusal(i),
+            (Spec::Eagle, _) => Some(format!(
+                "an EAGLE-3 head on {} is not estimated (vLLM's eagle3 is)",
+                engine.label()
+            )),
             // transformers' prompt lookup (`prompt_lookup_num_tokens`) is assisted generation,
             // which takes one sequence at a time (generation/utils.py: "assisted generate is
             // only supported for batch_size = 1").
@@ -224,9 +335,6 @@ mod rules {
                 engine.label()
             )),
             (Spec::Ngram, _) => None,
-            (Spec::Eagle, _) => Some(
-                "an EAGLE-3 head is a model of its own that the catalog does not hold yet".into(),
-            ),
             (Spec::Mtp, Engine::LlamaCpp) => {
                 let t = catalog()
                     .variant(&i.model)
@@ -251,6 +359,26 @@ mod rules {
                 engine.label()
             )),
         }
+    }
+
+    /// Why vLLM's eagle3 cannot be estimated for `i.model`: no head in [`EAGLE3_HEADS`], or one
+    /// whose layer is not one more of the target's ([`eagle_arch`]).
+    fn eagle_refusal(i: &Inputs) -> Option<String> {
+        let Some(h) = eagle3_head(&i.model) else {
+            let known: Vec<&str> = EAGLE3_HEADS.iter().map(|h| h.target).collect();
+            return Some(format!(
+                "the catalog holds no EAGLE-3 head for {} (heads for: {})",
+                i.model,
+                known.join(", ")
+            ));
+        };
+        let a = &catalog().variant(&i.model)?.1.arch;
+        eagle_arch(i, &i.model, a).is_none().then(|| {
+            format!(
+                "{}'s layer is not shaped like {}'s, which the estimate needs",
+                h.repo, i.model
+            )
+        })
     }
 
     /// `draft=` (speculative decoding, llama.cpp `-md`): llama.cpp's draft model, in a GGUF

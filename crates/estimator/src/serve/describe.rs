@@ -363,6 +363,9 @@ fn draft_words(i: &Inputs) -> (&'static str, &'static str) {
     if i.spec == Some(crate::inputs::Spec::Mtp) {
         use crate::serve::speculative::{MTP_DOMAIN, MTP_PROVENANCE};
         return (MTP_PROVENANCE, MTP_DOMAIN);
+    } else if i.spec == Some(crate::inputs::Spec::Eagle) {
+        use crate::serve::speculative::{EAGLE_DOMAIN, EAGLE_PROVENANCE};
+        return (EAGLE_PROVENANCE, EAGLE_DOMAIN);
     } else if i.engine == Engine::Vllm {
         use crate::serve::speculative::{VLLM_DRAFT_DOMAIN, VLLM_DRAFT_PROVENANCE};
         return (VLLM_DRAFT_PROVENANCE, VLLM_DRAFT_DOMAIN);
@@ -376,6 +379,9 @@ fn draft_words(i: &Inputs) -> (&'static str, &'static str) {
 fn draft_text(i: &Inputs, kv: bool) -> String {
     if i.spec == Some(crate::inputs::Spec::Mtp) {
         return crate::serve::speculative::mtp_text(i, kv);
+    }
+    if i.spec == Some(crate::inputs::Spec::Eagle) {
+        return crate::serve::speculative::eagle_text(i, kv);
     }
     let Some((d, q)) = i.draft.as_deref().and_then(|d| Some((&d.model, d.quant?))) else {
         return String::new();

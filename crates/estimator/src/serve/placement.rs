@@ -272,7 +272,8 @@ pub fn tensor_parallel_words(engine: Engine, arch: &Arch, tp: u32) -> Result<Str
 /// The variant's architecture, with the measured global-layer count of `gl=` when it is the
 /// model measured (other variants of the family keep their own layout).
 /// With `spec=mtp` on vLLM, the drafter's MTP layers join the KV cache
-/// ([`crate::inputs::mtp_arch`]).
+/// ([`crate::inputs::mtp_arch`]); with `spec=eagle`, the EAGLE-3 head's layer
+/// ([`crate::inputs::eagle_arch`]).
 pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, Arch> {
     let a = match i.gl {
         Some(g) if v.id == i.model => {
@@ -283,7 +284,9 @@ pub(crate) fn arch_for<'a>(i: &Inputs, v: &'a Variant) -> std::borrow::Cow<'a, A
         _ => std::borrow::Cow::Borrowed(&v.arch),
     };
     #[cfg(feature = "spec")]
-    if let Some(m) = crate::inputs::mtp_arch(i, &a) {
+    if let Some(m) =
+        crate::inputs::mtp_arch(i, &a).or_else(|| crate::inputs::eagle_arch(i, &v.id, &a))
+    {
         return std::borrow::Cow::Owned(m);
     }
     a

@@ -1,6 +1,6 @@
-//! Speculative decoding by the model's own multi-token-prediction layers (`spec=mtp`) and by
-//! n-grams (`spec=ngram`): what they add on the cards, the flags each engine takes, and their
-//! words. The draft model of `draft=` is sized with the target (`serve::sizing`).
+//! Speculative decoding by the model's own multi-token-prediction layers (`spec=mtp`), by an
+//! EAGLE-3 head (`spec=eagle`) and by n-grams (`spec=ngram`): what they add on the cards, the
+//! flags each engine takes, and their words. The draft model of `draft=` is sized with the target (`serve::sizing`).
 
 use crate::catalog::engine::Engine;
 use crate::catalog::{Arch, Format};
@@ -17,8 +17,11 @@ use crate::units::Bytes;
 /// many full-attention layers at the target's cells and streams, by the same rule as the
 /// target's ([`kv::llama`]); the weights of the block ([`crate::catalog::tensors::mtp_blocks`])
 /// at the file's mean bytes per parameter (computed: the MTP file's own mix is not modelled).
-/// `None` without MTP or off llama.cpp.
+/// `None` without MTP or off llama.cpp. (`spec=eagle`: the EAGLE-3 head's, [`eagle`].)
 pub(crate) fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
+    if i.spec == Some(Spec::Eagle) {
+        return eagle(i);
+    }
     if i.spec != Some(Spec::Mtp) {
         return None;
     }
@@ -95,6 +98,17 @@ pub(crate) fn vllm_draft(i: &Inputs, a: &Arch, f: &Format) -> (Bytes, Bytes) {
     (f.bytes, kv)
 }
 
+/// `spec=eagle` on vLLM: the EAGLE-3 head's checkpoint ([`crate::inputs::Eagle3Head::bytes`],
+/// computed from its config; the target's embedding shared). Its layer's KV is the pool's
+/// ([`crate::inputs::eagle_arch`]). `None` without a head or off vLLM.
+pub(crate) fn eagle(i: &Inputs) -> Option<(Bytes, Bytes)> {
+    if i.spec != Some(Spec::Eagle) || i.engine != Engine::Vllm {
+        return None;
+    }
+    let h = crate::inputs::eagle3_head(&i.model)?;
+    Some((Bytes(h.bytes()), Bytes::ZERO))
+}
+
 /// The llama-server flags of `spec=mtp` and `spec=ngram`, the draft tokens per step always
 /// written (tools/server/README.md at
 /// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>:
@@ -158,6 +172,13 @@ pub(crate) fn vllm_flags(i: &Inputs) -> String {
         (Some(Spec::Ngram), Some(n)) => format!(
             " --speculative-config '{{\"method\":\"ngram\",\"num_speculative_tokens\":{n},\"prompt_lookup_max\":4}}'"
         ),
+        // An EAGLE-3 head of its own repo (method `eagle3`, vllm/config/speculative.py).
+        (Some(Spec::Eagle), Some(n)) => crate::inputs::eagle3_head(&i.model).map_or(String::new(), |h| {
+            format!(
+                " --speculative-config '{{\"method\":\"eagle3\",\"model\":\"{}\",\"num_speculative_tokens\":{n}}}'",
+                h.repo
+            )
+        }),
         _ => String::new(),
     }
 }
@@ -187,6 +208,33 @@ pub(crate) fn mtp_text(i: &Inputs, kv: bool) -> String {
         "the file's MTP (NextN) layer, loaded by --spec-type draft-mtp: its parameters at the file's mean bytes per parameter".into()
     }
 }
+
+/// The EAGLE-3 head's weights (`kv`: its KV cache) in words.
+pub(crate) fn eagle_text(i: &Inputs, kv: bool) -> String {
+    let Some(h) = crate::inputs::eagle3_head(&i.model) else {
+        return String::new();
+    };
+    if kv {
+        format!(
+            "{}'s decoder layer: one more full-attention layer in the target's KV pool",
+            h.repo
+        )
+    } else {
+        format!(
+            "{}: {} parameters (one decoder layer, its fc over three of the target's layers and a {}-token LM head; the embedding is the target's) × {} B, with its token maps (computed from its config)",
+            h.repo,
+            h.params(),
+            h.draft_vocab,
+            h.dtype_bytes
+        )
+    }
+}
+
+/// Where an EAGLE-3 head's memory comes from.
+pub(crate) const EAGLE_PROVENANCE: &str = prose!("vLLM --speculative-config method eagle3: the head's checkpoint (one Llama decoder layer named after the target's last layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary and the draft-to-target token map; vllm/model_executor/models/llama_eagle3.py); a checkpoint without embed_tokens shares the target's embedding (vllm/v1/spec_decode/eagle.py, load_model); its attention layer joins the target's KV cache spec and block pool (one KV cache group asserted, validate_same_kv_cache_group), so the pool's per-token bytes count one more layer. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");
+
+/// Where an EAGLE-3 head's memory was checked.
+pub(crate) const EAGLE_DOMAIN: &str = prose!("The rule read from vLLM's source; the head's size within 0.1 % of its published (rounded) size; no startup log with and without the head compared yet. Not counted: the proposer's buffers sized by --max-num-batched-tokens (hidden states and embeddings at the head's width), its profiled forward passes and CUDA graphs. Heads whose layer matches the target's K/V heads and head size only.");
 
 /// Where the MTP layer's memory comes from.
 pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");

@@ -1,0 +1,103 @@
+//! `spec=eagle` on vLLM: an EAGLE-3 head (`--speculative-config` method `eagle3`). The head's
+//! bytes are computed from its config and held against the size its file list publishes; its
+//! decoder layer joins the target's KV pool as one more full-attention layer; other engines and
+//! models without a head are refused by name.
+//!
+//! Llama-3.1-8B-Instruct (<https://huggingface.co/meta-llama/Llama-3.1-8B-Instruct/blob/main/config.json>):
+//! 32 layers, 8 KV heads of 128. Its head `yuhuili/EAGLE3-LLaMA3.1-Instruct-8B`: the EAGLE
+//! authors' EAGLE-3 config (<https://github.com/SafeAILab/EAGLE/blob/9666a8182d9bed8b5b637fd4a126c90d9b9c3db2/eagle/traineagle3/config.json>:
+//! hidden 4096, FFN 14336, 32 heads, 8 KV heads, draft vocabulary 32000, float16), its
+//! `pytorch_model.bin` listed at 850 MB
+//! (<https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main>).
+
+use fitcard_estimator::inputs::{eagle3_head, Key, EAGLE3_HEADS};
+use fitcard_estimator::{encode, estimate, from_query};
+
+mod common;
+use common::term;
+
+const LLAMA: &str =
+    "model=meta-llama/Llama-3.1-8B-Instruct&quant=BF16&engine=vllm&gpu=rtx-4090&ctx=8192&par=2";
+
+/// The head's parameters by hand: fc 3·4096·4096, q/k/v reading 2·4096 into (32 + 2·8) heads of
+/// 128, o 32·128·4096, the MLP 3·4096·14336, the LM head 32000·4096, four norms of 4096.
+const HEAD_PARAMS: u64 = 3 * 4096 * 4096
+    + 2 * 4096 * (32 + 16) * 128
+    + 32 * 128 * 4096
+    + 3 * 4096 * 14336
+    + 32000 * 4096
+    + 4 * 4096;
+
+#[test]
+fn head_bytes_match_the_published_size() {
+    for h in EAGLE3_HEADS {
+        assert!(h.config_source.starts_with("https://"), "{}", h.repo);
+        assert!(h.published.1.starts_with("https://"), "{}", h.repo);
+        let (b, p) = (h.bytes() as f64, h.published.0 as f64);
+        // The file list rounds to three digits: within half of its last digit.
+        assert!((b / p - 1.0).abs() < 0.001, "{}: {b} against {p}", h.repo);
+    }
+    let h = eagle3_head("meta-llama/Llama-3.1-8B-Instruct").expect("head");
+    assert_eq!(h.params(), HEAD_PARAMS);
+    // float16, the draft-to-target map (int64) and the target-to-draft mask (one byte a token).
+    assert_eq!(h.bytes(), HEAD_PARAMS * 2 + 32000 * 8 + 128256);
+    assert_eq!(h.bytes(), 849_763_584);
+}
+
+#[test]
+fn vllm_eagle3_weights_pool_and_command() {
+    let plain = from_query(LLAMA);
+    let d = from_query(&format!("{LLAMA}&spec=eagle"));
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let (e0, e) = (estimate(&plain.inputs), estimate(&d.inputs));
+    assert_eq!(term(&e, "draft_weights"), 849_763_584);
+    assert_eq!(term(&e0, "draft_weights"), 0);
+    // One more layer of the target's shape in the pool: 33 layers where there were 32, every
+    // token's K and V at 8 heads × 128 × 2 B, two requests of 8192 tokens.
+    let layer = 2 * 8 * 128 * 2 * 8192 * 2;
+    assert_eq!(term(&e0, "kv_cache"), 32 * layer);
+    assert_eq!(term(&e, "kv_cache"), 33 * layer);
+    // The pool holds fewer tokens: the head's bytes and its layer both come out of it.
+    let tokens = |e: &fitcard_estimator::Estimate| e.kv_pool_tokens.expect("a vLLM pool");
+    assert!(tokens(&e) < tokens(&e0));
+    let c = e.command.clone();
+    assert!(
+        c.contains(r#"--speculative-config '{"method":"eagle3","model":"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B","num_speculative_tokens":3}'"#),
+        "{c}"
+    );
+    assert!(c.contains("--max-num-seqs 2"), "{c}");
+    // ndraft sets the tokens per step; the link keeps the method.
+    let d4 = from_query(&format!("{LLAMA}&spec=eagle&ndraft=5"));
+    let c4 = estimate(&d4.inputs).command;
+    assert!(c4.contains(r#""num_speculative_tokens":5"#), "{c4}");
+    assert!(encode(&d4.inputs).contains("spec=eagle"));
+}
+
+#[test]
+fn eagle3_refused_by_name_elsewhere() {
+    for (q, words) in [
+        (
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=sglang&gpu=h100-sxm&spec=eagle",
+            "SGLang",
+        ),
+        (
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=llama.cpp&spec=eagle",
+            "llama.cpp",
+        ),
+        (
+            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm&spec=eagle",
+            "no EAGLE-3 head for Qwen/Qwen3-8B",
+        ),
+    ] {
+        let d = from_query(q);
+        let n = d
+            .notices
+            .iter()
+            .find(|n| n.key == Key::Spec)
+            .unwrap_or_else(|| panic!("{q}: no notice"));
+        assert!(n.message.contains(words), "{q}: {}", n.message);
+        let e = estimate(&d.inputs);
+        assert_eq!(term(&e, "draft_weights"), 0, "{q}");
+        assert!(!e.command.contains("eagle"), "{q}");
+    }
+}
