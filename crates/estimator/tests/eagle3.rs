@@ -66,6 +66,12 @@ fn vllm_eagle3_weights_pool_and_command() {
         "{c}"
     );
     assert!(c.contains("--max-num-seqs 2"), "{c}");
+    // The published speedup of the head on vLLM, with its source.
+    let sp = e.speed.expect("speed").spec_speedup.expect("a speedup");
+    assert_eq!((sp.low, sp.high), (1.63, 1.75));
+    assert!(sp
+        .source
+        .contains("https://github.com/vllm-project/vllm/issues/20780"));
     // ndraft sets the tokens per step; the link keeps the method.
     let d4 = from_query(&format!("{LLAMA}&spec=eagle&ndraft=5"));
     let c4 = estimate(&d4.inputs).command;

@@ -139,7 +139,7 @@ pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
     })
 }
 
-/// With speculative decoding: the speedups of published llama.cpp runs of the same method
+/// With speculative decoding: the speedups of published runs of the same method
 /// (tokens/s with it over tokens/s without, same machine). A range, not a prediction: what
 /// drafting gains depends on how often the drafts are accepted. N-grams: none, their gain
 /// depends on how much the output repeats the prompt (no figure).
@@ -167,6 +167,12 @@ fn spec_speedup(i: &Inputs) -> Option<crate::estimate::SpecSpeedup> {
             low: 1.06,
             high: 1.8,
             source: "llama-server --spec-type draft-mtp on Qwen3.5/3.6 27B: about 1.06× on an RTX 5090 and about 1.8× on an RTX 4090 at 4 draft tokens (https://github.com/ggml-org/llama.cpp/issues/28196); 53 → 76 tokens/s (1.43×) at 90.6 % acceptance on an RTX 5080 (https://huggingface.co/GazTrab/Qwen3.6-27B-MTP-UD-IQ3_XXS-GGUF, model card)",
+        }),
+        // 7.07 ms per token without, 4.05 to 4.32 ms with 2 to 7 draft tokens.
+        Spec::Eagle if vllm => Some(crate::estimate::SpecSpeedup {
+            low: 1.63,
+            high: 1.75,
+            source: "vLLM --speculative-config method eagle3 with yuhuili/EAGLE3-LLaMA3.1-Instruct-8B on Llama-3.1-8B-Instruct, one request on an H100, MT-bench: 7.07 ms per token without, 4.05 to 4.32 ms with 2 to 7 draft tokens (https://github.com/vllm-project/vllm/issues/20780); 133 → 220 tokens/s at 2 (https://github.com/vllm-project/vllm/pull/16937)",
         }),
         Spec::Ngram | Spec::Eagle => None,
     }
