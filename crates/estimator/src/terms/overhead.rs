@@ -51,9 +51,9 @@
 //! before it waits for one (`mlx/transforms.cpp`), so 11 are committed at the moment it waits.
 //! A prefill step is GPU-bound, so that queue fills, and the activations those buffers read stay
 //! counted after the graph freed them: up to 11 × 51 MiB on a Max or Ultra chip (an upper figure:
-//! part of each buffer's inputs are weights, counted once already; on other chips, which commit
-//! at 40 MiB, 110 MiB higher still). Sources at mlx v0.29.2, the version
-//! of the rows below. **Checked** against mlx-lm's own benchmark (`mlx_lm/BENCHMARKS.md`, M4
+//! part of each buffer's inputs are weights, counted once already; the other chips commit at 40
+//! MiB, so there the term is 110 MiB above their 11 × 41 MiB). Sources at mlx v0.29.2, the
+//! version of the rows below. **Checked** against mlx-lm's own benchmark (`mlx_lm/BENCHMARKS.md`, M4
 //! Max, mlx 0.29.2, 2048-token prompt, `mx.get_peak_memory`): Qwen3-4B at 4 and 8 bits within
 //! 2 % (`tests/speed.rs`, `mlx_peak_memory`). MLX's buffer cache (freed buffers it keeps for
 //! reuse) and the Python process are not counted.
