@@ -450,52 +450,6 @@ fn mlx_rows() {
     assert!((sp.decode_tps / 134.52 - 1.0).abs() < 0.03, "{sp:?}");
 }
 
-/// MLX's peak memory (`mlx_lm.benchmark` prints mlx's `get_peak_memory`) against the
-/// estimator's device total for the catalog's Qwen3-4B MLX formats at the benchmark's context
-/// (2048 prompt + 128 generated tokens; the Instruct-2507 checkpoints have Qwen3-4B's shapes):
-/// within 2 % at 4 and 8 bits (mlx 0.29.2). Without the command buffers MLX keeps in flight
-/// (the overhead's module docs: their inputs stay allocated until the GPU completes them) the
-/// estimate is 0.45–0.7 GB short, so that term, not a margin, closes the gap.
-#[test]
-fn mlx_peak_memory() {
-    let data = speed_data();
-    let rows = data["mlx"].as_array().expect("mlx rows");
-    for (bits, quant) in [(4, "MLX-4bit"), (8, "MLX-8bit")] {
-        let r = rows
-            .iter()
-            .find(|r| {
-                r["chip"].as_str().unwrap().starts_with("M4 Max")
-                    && r["catalog_model"] == "Qwen/Qwen3-4B"
-                    && r["bits"] == bits
-                    && r["group_size"].is_null()
-            })
-            .expect("row");
-        let peak = r["peak_memory_gb"].as_f64().unwrap() * 1e9;
-        let d = from_query(&format!(
-            "model=Qwen/Qwen3-4B&quant={quant}&engine=mlx&ctx=2176&par=1&gpu=m4-max-128gb"
-        ));
-        assert!(d.notices.is_empty(), "{:?}", d.notices);
-        let e = estimate(&d.inputs);
-        let est = e.total_device_bytes.get() as f64;
-        let err = est / peak - 1.0;
-        println!(
-            "{quant}: measured peak {:.2} GB, estimated {:.2} GB, {:+.1} %",
-            peak / 1e9,
-            est / 1e9,
-            err * 100.0
-        );
-        assert!(err.abs() < 0.02, "{quant}: {err}");
-        // Without the command buffers in flight (11 × 51 MiB on a Max chip) the estimate falls
-        // 0.45–0.7 GB short: the term carries the gap, not a margin.
-        let bare = est - fitcard_estimator::terms::overhead::MLX_IN_FLIGHT.get() as f64;
-        assert!((0.45e9..0.7e9).contains(&(peak - bare)), "{quant}");
-    }
-    assert_eq!(
-        fitcard_estimator::terms::overhead::MLX_IN_FLIGHT.get(),
-        11 * 51 * 1024 * 1024
-    );
-}
-
 /// Prefill on Apple GPUs (llama.cpp Metal): the LLaMA-2-7B `pp512` rows of llama.cpp discussion
 /// #4167 (`metal_prefill`) for the chips whose FP16 throughput the GPU catalog holds, matched by
 /// GPU core count (M1 Max 32, M2 Max 38, M2 Ultra 76, M3 Max 40 cores). The M2 Ultra and M3 Max

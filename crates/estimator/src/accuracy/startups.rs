@@ -157,7 +157,7 @@ pub(crate) fn versions_section(s: &mut String) {
         (
             "MLX",
             "mlx 0.29.2 (mlx-lm's BENCHMARKS.md)".into(),
-            "decode rows; peaks of Qwen3-4B at 4 and 8 bits within 2 % (`tests/speed.rs`, `mlx_peak_memory`: one prefill step's activations plus the inputs of the 11 Metal command buffers MLX keeps in flight)",
+            "decode rows; peaks of Qwen3-4B and Qwen3-30B-A3B at 4, 5, 6 and 8 bits within 2 % (`tests/mlx_peaks.rs`: one prefill step's activations plus the inputs of the 11 Metal command buffers MLX keeps in flight)",
         ),
     ];
     for (engine, versions, what) in rows {
