@@ -204,10 +204,10 @@ fn experts_in_ram(
 /// target's other context settings copied (`params_dft = params_base`). So: the draft sized as
 /// a model of its own at that context and one slot, its KV times the slots. The draft
 /// contexts' compute buffers are not counted (see the term's domain).
-/// `spec=mtp`: the model's own MTP layer instead ([`crate::serve::speculative::mtp`]).
+/// `spec=mtp`, `spec=eagle`: the MTP layer or EAGLE-3 head ([`crate::serve::speculative::drafter`]).
 #[cfg(feature = "spec")]
 fn draft(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
-    if let Some(m) = crate::serve::speculative::mtp(i, a, f, k) {
+    if let Some(m) = crate::serve::speculative::drafter(i, a, f, k) {
         return Some(m);
     }
     let dr = i.draft.as_deref()?;

@@ -8,6 +8,22 @@ use crate::inputs::{Inputs, Spec};
 use crate::terms::kv;
 use crate::units::Bytes;
 
+/// The draft terms (weights, KV cache) of a drafter that is not a model of its own: the
+/// model's MTP layers (`spec=mtp`, [`mtp`]) or an EAGLE-3 head (`spec=eagle`, [`eagle`]).
+/// `None` for the other methods (a draft model is sized in `serve::sizing`).
+pub(crate) fn drafter(
+    i: &Inputs,
+    a: &Arch,
+    f: &Format,
+    k: &kv::KvSizing,
+) -> Option<(Bytes, Bytes)> {
+    match i.spec? {
+        Spec::Mtp => mtp(i, a, f, k),
+        Spec::Eagle => eagle(i),
+        Spec::Draft | Spec::Ngram => None,
+    }
+}
+
 /// `spec=mtp` on llama.cpp: the MTP layer's weights and its KV cache.
 ///
 /// llama-server with `--spec-type draft-mtp` loads the file's NextN block (`blk.N.nextn.*`
@@ -17,14 +33,8 @@ use crate::units::Bytes;
 /// many full-attention layers at the target's cells and streams, by the same rule as the
 /// target's ([`kv::llama`]); the weights of the block ([`crate::catalog::tensors::mtp_blocks`])
 /// at the file's mean bytes per parameter (computed: the MTP file's own mix is not modelled).
-/// `None` without MTP or off llama.cpp. (`spec=eagle`: the EAGLE-3 head's, [`eagle`].)
-pub(crate) fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
-    if i.spec == Some(Spec::Eagle) {
-        return eagle(i);
-    }
-    if i.spec != Some(Spec::Mtp) {
-        return None;
-    }
+/// `None` off llama.cpp and vLLM.
+fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
     if i.engine == Engine::Vllm {
         return vllm_mtp(i, f);
     }
@@ -101,8 +111,8 @@ pub(crate) fn vllm_draft(i: &Inputs, a: &Arch, f: &Format) -> (Bytes, Bytes) {
 /// `spec=eagle` on vLLM: the EAGLE-3 head's checkpoint ([`crate::inputs::Eagle3Head::bytes`],
 /// computed from its config; the target's embedding shared). Its layer's KV is the pool's
 /// ([`crate::inputs::eagle_arch`]). `None` without a head or off vLLM.
-pub(crate) fn eagle(i: &Inputs) -> Option<(Bytes, Bytes)> {
-    if i.spec != Some(Spec::Eagle) || i.engine != Engine::Vllm {
+fn eagle(i: &Inputs) -> Option<(Bytes, Bytes)> {
+    if i.engine != Engine::Vllm {
         return None;
     }
     let h = crate::inputs::eagle3_head(&i.model)?;

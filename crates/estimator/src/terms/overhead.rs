@@ -261,3 +261,26 @@ pub fn formula(
         format!("max(0.7 GiB × {cards}, 0.10 × {device_weights}) + {n_ctx}/131072 × 0.35 GiB")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The MLX formula's words name the in-flight term as its constants make it.
+    #[test]
+    fn mlx_formula_words_follow_the_constants() {
+        let a = &crate::catalog::catalog()
+            .variant("Qwen/Qwen3-4B")
+            .expect("catalog model")
+            .1
+            .arch;
+        let words = format!(
+            "+ {} × {} MiB in flight",
+            MLX_ACTIVE_TASKS + 1,
+            MLX_BUFFER_MIB + 1
+        );
+        assert!(mlx_formula(a, 1).ends_with(&words), "{}", mlx_formula(a, 1));
+        let m = mlx(a, 1).bytes.get() - MLX_PREFILL_STEP * (2 * a.intermediate + 4 * a.hidden) * 2;
+        assert_eq!(m, MLX_IN_FLIGHT.get());
+    }
+}
