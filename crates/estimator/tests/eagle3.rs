@@ -1,4 +1,5 @@
-//! `spec=eagle` on vLLM: an EAGLE-3 head (`--speculative-config` method `eagle3`). The head's
+//! `spec=eagle` on vLLM (`--speculative-config` method `eagle3`) and SGLang
+//! (`--speculative-algorithm EAGLE3`, 0.5.14 on): an EAGLE-3 head. The head's
 //! bytes are computed from its config and held against the size its file list publishes; its
 //! decoder layer joins the target's KV pool as one more full-attention layer; other engines and
 //! models without a head are refused by name.
@@ -60,7 +61,14 @@ fn vllm_eagle3_weights_pool_and_command() {
     assert_eq!(term(&e, "kv_cache"), 33 * layer);
     // The pool holds fewer tokens: the head's bytes and its layer both come out of it.
     let tokens = |e: &fitcard_estimator::Estimate| e.kv_pool_tokens.expect("a vLLM pool");
-    assert!(tokens(&e) < tokens(&e0));
+    // What held 32 layers a token (131,072 B) less the head's weights, over 33 layers, in
+    // blocks of 16 tokens.
+    let want = (tokens(&e0) * 131_072 - 849_763_584) / 135_168;
+    assert!(
+        want - tokens(&e) < 16,
+        "{} tokens against {want}",
+        tokens(&e)
+    );
     let c = e.command.clone();
     assert!(
         c.contains(r#"--speculative-config '{"method":"eagle3","model":"yuhuili/EAGLE3-LLaMA3.1-Instruct-8B","num_speculative_tokens":3}'"#),
@@ -84,8 +92,8 @@ fn vllm_eagle3_weights_pool_and_command() {
 fn eagle3_refused_by_name_elsewhere() {
     for (q, words) in [
         (
-            "model=meta-llama/Llama-3.1-8B-Instruct&engine=sglang&gpu=h100-sxm&spec=eagle",
-            "SGLang",
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=transformers&gpu=h100-sxm&spec=eagle",
+            "transformers",
         ),
         (
             "model=meta-llama/Llama-3.1-8B-Instruct&engine=llama.cpp&spec=eagle",
@@ -107,4 +115,63 @@ fn eagle3_refused_by_name_elsewhere() {
         assert_eq!(term(&e, "draft_weights"), 0, "{q}");
         assert!(!e.command.contains("eagle"), "{q}");
     }
+}
+
+/// SGLang (0.5.14 on) counts the head's weights inside --mem-fraction-static and grows each
+/// token's bytes by the draft's layer over the target's (pool_configurator.py): the same terms as
+/// vLLM's, the pool of fewer tokens, and the command written as a chain of `ndraft` steps.
+#[test]
+fn sglang_eagle3_weights_pool_and_command() {
+    let q = "model=meta-llama/Llama-3.1-8B-Instruct&quant=BF16&engine=sglang&gpu=rtx-4090&ctx=8192&par=2";
+    let plain = from_query(q);
+    let d = from_query(&format!("{q}&spec=eagle"));
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let (e0, e) = (estimate(&plain.inputs), estimate(&d.inputs));
+    assert_eq!(term(&e, "draft_weights"), 849_763_584);
+    let layer = 2 * 8 * 128 * 2 * 8192 * 2;
+    assert_eq!(term(&e0, "kv_cache"), 32 * layer);
+    assert_eq!(term(&e, "kv_cache"), 33 * layer);
+    assert_eq!(
+        e.total_device_bytes.get() - e0.total_device_bytes.get(),
+        849_763_584 + layer,
+        "the head adds its weights and one layer's KV, nothing else"
+    );
+    // The pool: what held 32 layers a token (131,072 B) less the head's weights, over 33.
+    let (t0, t) = (
+        e0.kv_pool_tokens.expect("pool"),
+        e.kv_pool_tokens.expect("pool"),
+    );
+    let want = (t0 * 131_072 - 849_763_584) / 135_168;
+    assert!(t.abs_diff(want) <= 1, "{t} tokens against {want}");
+    let c = &e.command;
+    assert!(
+        c.contains("--speculative-algorithm EAGLE3 --speculative-draft-model-path yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4"),
+        "{c}"
+    );
+    assert!(c.contains("--max-running-requests 2"), "{c}");
+    let c5 = estimate(&from_query(&format!("{q}&spec=eagle&ndraft=5")).inputs).command;
+    assert!(
+        c5.contains(
+            "--speculative-num-steps 5 --speculative-eagle-topk 1 --speculative-num-draft-tokens 6"
+        ),
+        "{c5}"
+    );
+    let sp = e.speed.expect("speed").spec_speedup.expect("a speedup");
+    assert_eq!((sp.low, sp.high), (1.63, 2.36));
+    assert!(sp
+        .source
+        .contains("https://docs.sglang.io/advanced_features/speculative_decoding.html"));
+    // The draft's words name SGLang's rule and its version.
+    let w = e
+        .terms
+        .iter()
+        .find(|t| t.name.id() == "draft_weights")
+        .expect("the head's term");
+    assert!(w.domain.contains("SGLang 0.5.14"), "{}", w.domain);
+    // Off the head's target, SGLang refuses by name as vLLM does.
+    let other = from_query("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&gpu=h100-sxm&spec=eagle");
+    assert!(other
+        .notices
+        .iter()
+        .any(|n| n.key == Key::Spec && n.message.contains("no EAGLE-3 head for Qwen/Qwen3-8B")));
 }

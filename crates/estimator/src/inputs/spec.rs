@@ -167,16 +167,21 @@ pub fn eagle3_head(model: &str) -> Option<&'static Eagle3Head> {
     EAGLE3_HEADS.iter().find(|h| h.target == model)
 }
 
-/// `spec=eagle` on vLLM: `a` (the architecture of `id`) with the head's decoder layer as one
-/// more full-attention layer, for the KV cache: vLLM names it after the target's layers
+/// `spec=eagle` on vLLM and SGLang: `a` (the architecture of `id`) with the head's decoder layer
+/// as one more full-attention layer, for the KV cache. vLLM names it after the target's layers
 /// (`layers.{target_layer_num}`, vllm/model_executor/models/llama_eagle3.py) and registers it in
 /// the target's KV cache spec and block pool, one group asserted (`validate_same_kv_cache_group`
-/// in vllm/v1/spec_decode/eagle.py). Only a head whose K/V heads and head size are the target's
-/// (its KV then one more of the target's layers). None otherwise.
+/// in vllm/v1/spec_decode/eagle.py). SGLang (0.5.14 on) sizes its pool's tokens with the
+/// target's per-token bytes grown by the draft's layers over the target's
+/// (`cell_size × (1 + draft layers / layers)`, python/sglang/srt/model_executor/pool_configurator.py)
+/// and gives the draft's own pool as many tokens at the same cache type: the same bytes. Only a
+/// head whose K/V heads and head size are the target's (its KV then one more of the target's
+/// layers). None otherwise.
 #[cfg(feature = "spec")]
 pub fn eagle_arch(i: &Inputs, id: &str, a: &crate::catalog::Arch) -> Option<crate::catalog::Arch> {
-    let vllm = i.engine == crate::catalog::engine::Engine::Vllm;
-    let h = eagle3_head(id).filter(|_| vllm && i.spec == Some(Spec::Eagle))?;
+    use crate::catalog::engine::Engine;
+    let served = matches!(i.engine, Engine::Vllm | Engine::Sglang);
+    let h = eagle3_head(id).filter(|_| served && i.spec == Some(Spec::Eagle))?;
     let same = h.kv_heads == u64::from(a.kv_heads) && h.head_dim == a.head_dim;
     if !same || a.swa.is_some() || a.kv_layers.is_some() || a.recurrent.is_some() {
         return None;
@@ -318,9 +323,9 @@ mod rules {
         match (spec, engine) {
             (Spec::Draft, _) => None,
             (_, Engine::Ollama) => Some("Ollama has no speculative decoding setting".into()),
-            (Spec::Eagle, Engine::Vllm) => eagle_refusal(i),
+            (Spec::Eagle, Engine::Vllm | Engine::Sglang) => eagle_refusal(i),
             (Spec::Eagle, _) => Some(format!(
-                "an EAGLE-3 head on {} is not estimated (vLLM's eagle3 is)",
+                "an EAGLE-3 head on {} is not estimated (vLLM's eagle3 and SGLang's EAGLE3 are)",
                 engine.label()
             )),
             // transformers' prompt lookup (`prompt_lookup_num_tokens`) is assisted generation,
@@ -361,7 +366,7 @@ mod rules {
         }
     }
 
-    /// Why vLLM's eagle3 cannot be estimated for `i.model`: no head in [`EAGLE3_HEADS`], or one
+    /// Why vLLM's eagle3 or SGLang's EAGLE3 cannot be estimated for `i.model`: no head in [`EAGLE3_HEADS`], or one
     /// whose layer is not one more of the target's ([`eagle_arch`]).
     fn eagle_refusal(i: &Inputs) -> Option<String> {
         let Some(h) = eagle3_head(&i.model) else {

@@ -364,8 +364,7 @@ fn draft_words(i: &Inputs) -> (&'static str, &'static str) {
         use crate::serve::speculative::{MTP_DOMAIN, MTP_PROVENANCE};
         return (MTP_PROVENANCE, MTP_DOMAIN);
     } else if i.spec == Some(crate::inputs::Spec::Eagle) {
-        use crate::serve::speculative::{EAGLE_DOMAIN, EAGLE_PROVENANCE};
-        return (EAGLE_PROVENANCE, EAGLE_DOMAIN);
+        return crate::serve::speculative::eagle_words(i.engine);
     } else if i.engine == Engine::Vllm {
         use crate::serve::speculative::{VLLM_DRAFT_DOMAIN, VLLM_DRAFT_PROVENANCE};
         return (VLLM_DRAFT_PROVENANCE, VLLM_DRAFT_DOMAIN);

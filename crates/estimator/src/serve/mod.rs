@@ -431,15 +431,18 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     let terms = terms_of(s);
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
+    // The pool's tokens hold the layers the sizing held: a drafter's layers in it too (vLLM's
+    // and SGLang's MTP and EAGLE-3 layers, `arch_for`).
+    let pa = arch_for(i, v);
     let pool = i
         .engine
         .preallocates()
-        .then(|| vllm_pool(i, a, s, &per_card));
-    let fix = pool.and_then(|p| startup_fix(i, a, s, &per_card, &p));
+        .then(|| vllm_pool(i, &pa, s, &per_card));
+    let fix = pool.and_then(|p| startup_fix(i, &pa, s, &per_card, &p));
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p, fix.as_ref()));
         checks.extend(vllm_free_memory(i, &per_card));
-        if let Err(e) = vllm_pages(i, a, s) {
+        if let Err(e) = vllm_pages(i, &pa, s) {
             checks.push(Check::hard(CheckName::VllmStartup, false, e));
         }
     }

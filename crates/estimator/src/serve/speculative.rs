@@ -108,11 +108,13 @@ pub(crate) fn vllm_draft(i: &Inputs, a: &Arch, f: &Format) -> (Bytes, Bytes) {
     (f.bytes, kv)
 }
 
-/// `spec=eagle` on vLLM: the EAGLE-3 head's checkpoint ([`crate::inputs::Eagle3Head::bytes`],
-/// computed from its config; the target's embedding shared). Its layer's KV is the pool's
-/// ([`crate::inputs::eagle_arch`]). `None` without a head or off vLLM.
+/// `spec=eagle` on vLLM and SGLang: the EAGLE-3 head's checkpoint
+/// ([`crate::inputs::Eagle3Head::bytes`], computed from its config; the target's embedding
+/// shared by both engines, SGLang's `set_embed` in python/sglang/srt/speculative/eagle_worker.py).
+/// Its layer's KV is the pool's ([`crate::inputs::eagle_arch`]). `None` without a head or on
+/// another engine.
 fn eagle(i: &Inputs) -> Option<(Bytes, Bytes)> {
-    if i.engine != Engine::Vllm {
+    if !matches!(i.engine, Engine::Vllm | Engine::Sglang) {
         return None;
     }
     let h = crate::inputs::eagle3_head(&i.model)?;
@@ -194,12 +196,25 @@ pub(crate) fn vllm_flags(i: &Inputs) -> String {
 }
 
 /// SGLang's n-gram drafter (`--speculative-algorithm NGRAM`, server_args.py), its draft tokens
-/// per step (`--speculative-num-draft-tokens`), matched in a CPU-side cache.
+/// per step (`--speculative-num-draft-tokens`), matched in a CPU-side cache; and its EAGLE-3
+/// drafter (`--speculative-algorithm EAGLE3` with the head's repo as
+/// `--speculative-draft-model-path`), written as a chain: `ndraft` steps of one token each
+/// (`--speculative-eagle-topk 1`), which SGLang verifies as steps + 1 tokens (with topk 1 it sets
+/// `--speculative-num-draft-tokens` to steps + 1 itself; docs/advanced_features/speculative_decoding.md).
+/// All three are written: SGLang picks its own defaults only when none is given, and those differ
+/// by model and version.
 pub(crate) fn sglang_flags(i: &Inputs) -> String {
     match (i.spec, i.ndraft) {
         (Some(Spec::Ngram), Some(n)) => {
             format!(" --speculative-algorithm NGRAM --speculative-num-draft-tokens {n}")
         }
+        (Some(Spec::Eagle), Some(n)) => crate::inputs::eagle3_head(&i.model).map_or(String::new(), |h| {
+            format!(
+                " --speculative-algorithm EAGLE3 --speculative-draft-model-path {} --speculative-num-steps {n} --speculative-eagle-topk 1 --speculative-num-draft-tokens {}",
+                h.repo,
+                n.saturating_add(1)
+            )
+        }),
         _ => String::new(),
     }
 }
@@ -240,11 +255,27 @@ pub(crate) fn eagle_text(i: &Inputs, kv: bool) -> String {
     }
 }
 
+/// Where an EAGLE-3 head's memory comes from and where it was checked, on `engine` (vLLM or
+/// SGLang).
+pub(crate) fn eagle_words(engine: Engine) -> (&'static str, &'static str) {
+    if engine == Engine::Sglang {
+        (SGLANG_EAGLE_PROVENANCE, SGLANG_EAGLE_DOMAIN)
+    } else {
+        (EAGLE_PROVENANCE, EAGLE_DOMAIN)
+    }
+}
+
+/// Where an EAGLE-3 head's memory comes from on SGLang.
+const SGLANG_EAGLE_PROVENANCE: &str = prose!("SGLang --speculative-algorithm EAGLE3: the head's checkpoint (one Llama decoder layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary; python/sglang/srt/models/llama_eagle3.py, one layer only) with the target's embedding shared (set_embed, python/sglang/srt/speculative/eagle_worker.py). From 0.5.14 the KV pool is sized after both models' weights are loaded, so the head's weights come out of --mem-fraction-static (https://github.com/sgl-project/sglang/pull/28683), and its tokens are the free static share over the target's per-token bytes grown by the draft's layers, cell_size × (1 + draft layers / layers) (python/sglang/srt/model_executor/pool_configurator.py, https://github.com/sgl-project/sglang/pull/23862); the draft's own pool holds as many tokens at the same cache type: one more layer of the target's shape per token. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");
+
+/// Where an EAGLE-3 head's memory was checked on SGLang.
+const SGLANG_EAGLE_DOMAIN: &str = prose!("SGLang 0.5.14 and later, the rule read from its source; no startup log with and without the head compared yet. Before 0.5.14 SGLang sized the target's pool without the head and loaded the head's weights and its pool afterwards in the 1 − --mem-fraction-static share (with a 2 to 4 GiB reserve in its automatic fraction), which this estimate does not check. Not counted: the draft's CUDA graphs and activations, which also live in that share. Heads whose layer matches the target's K/V heads and head size only.");
+
 /// Where an EAGLE-3 head's memory comes from.
-pub(crate) const EAGLE_PROVENANCE: &str = prose!("vLLM --speculative-config method eagle3: the head's checkpoint (one Llama decoder layer named after the target's last layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary and the draft-to-target token map; vllm/model_executor/models/llama_eagle3.py); a checkpoint without embed_tokens shares the target's embedding (vllm/v1/spec_decode/eagle.py, load_model); its attention layer joins the target's KV cache spec and block pool (one KV cache group asserted, validate_same_kv_cache_group), so the pool's per-token bytes count one more layer. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");
+const EAGLE_PROVENANCE: &str = prose!("vLLM --speculative-config method eagle3: the head's checkpoint (one Llama decoder layer named after the target's last layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary and the draft-to-target token map; vllm/model_executor/models/llama_eagle3.py); a checkpoint without embed_tokens shares the target's embedding (vllm/v1/spec_decode/eagle.py, load_model); its attention layer joins the target's KV cache spec and block pool (one KV cache group asserted, validate_same_kv_cache_group), so the pool's per-token bytes count one more layer. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");
 
 /// Where an EAGLE-3 head's memory was checked.
-pub(crate) const EAGLE_DOMAIN: &str = prose!("The rule read from vLLM's source; the head's size within 0.1 % of its published (rounded) size; no startup log with and without the head compared yet. Not counted: the proposer's buffers sized by --max-num-batched-tokens (hidden states and embeddings at the head's width), its profiled forward passes and CUDA graphs. Heads whose layer matches the target's K/V heads and head size only.");
+const EAGLE_DOMAIN: &str = prose!("The rule read from vLLM's source; the head's size within 0.1 % of its published (rounded) size; no startup log with and without the head compared yet. Not counted: the proposer's buffers sized by --max-num-batched-tokens (hidden states and embeddings at the head's width), its profiled forward passes and CUDA graphs. Heads whose layer matches the target's K/V heads and head size only.");
 
 /// Where the MTP layer's memory comes from.
 pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
