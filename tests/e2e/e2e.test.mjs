@@ -319,7 +319,7 @@ test('vLLM experts in RAM and MTP links are estimated by the whole calculator: -
   await mtp.close();
 });
 
-test('an EAGLE-3 head on vLLM and SGLang: the head on the card, its layer in the pool, the eagle3 command, offered in the engine settings', async () => {
+test('an EAGLE-3 head on vLLM, SGLang and llama.cpp: the head on the card, its layer in the pool or its own cache, the commands, offered in the engine settings', async () => {
   const page = await open('?model=meta-llama/Llama-3.1-8B-Instruct&engine=vllm&gpu=rtx-4090&ctx=8192&spec=eagle');
   await page.waitForSelector('.legend .swatch.t-draft', { timeout: 30000 });
   assert.match(await page.textContent('#command'), /--speculative-config '\{"method":"eagle3","model":"yuhuili\/EAGLE3-LLaMA3\.1-Instruct-8B","num_speculative_tokens":3\}'/);
@@ -340,6 +340,11 @@ test('an EAGLE-3 head on vLLM and SGLang: the head on the card, its layer in the
   await page.waitForFunction(() => /--speculative-algorithm EAGLE3 --speculative-draft-model-path yuhuili\/EAGLE3-LLaMA3\.1-Instruct-8B --speculative-num-steps 3 --speculative-eagle-topk 1 --speculative-num-draft-tokens 4/.test(document.querySelector('#command').textContent));
   await page.waitForSelector('.legend .swatch.t-draft');
   await page.waitForFunction(() => /engine=sglang.*spec=eagle/.test(location.search));
+  // llama.cpp: the command converts the head, which keeps a cache of its own.
+  await page.selectOption('#engine', 'llama.cpp');
+  await page.selectOption('#spec', 'eagle');
+  await page.waitForFunction(() => /convert_hf_to_gguf\.py eagle3-head[\s\S]*-md eagle3-head\.gguf -ngld 999 --spec-type draft-eagle3 --spec-draft-n-max 3/.test(document.querySelector('#command').textContent));
+  await page.waitForSelector('.legend .swatch.t-draft-kv');
   assert.deepEqual(pageErrors, []);
   await page.close();
 });

@@ -96,8 +96,8 @@ fn eagle3_refused_by_name_elsewhere() {
             "transformers",
         ),
         (
-            "model=meta-llama/Llama-3.1-8B-Instruct&engine=llama.cpp&spec=eagle",
-            "llama.cpp",
+            "model=meta-llama/Llama-3.1-8B-Instruct&engine=mlx&gpu=m4-max-128gb&spec=eagle",
+            "MLX",
         ),
         (
             "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm&spec=eagle",
@@ -174,4 +174,51 @@ fn sglang_eagle3_weights_pool_and_command() {
         .notices
         .iter()
         .any(|n| n.key == Key::Spec && n.message.contains("no EAGLE-3 head for Qwen/Qwen3-8B")));
+}
+
+/// llama.cpp (after PR #18039) loads the head converted to GGUF as a model of its own with a
+/// context of its own at the target's parameters: its F16 weights and a one-layer F16 cache at
+/// the target's cells, whatever the target's cache types; the command converts the head first.
+#[test]
+fn llama_cpp_eagle3_own_cache_and_command() {
+    let q = "model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&engine=llama.cpp&gpu=rtx-4090&ctx=8192&par=2";
+    let plain = estimate(&from_query(q).inputs);
+    for kv in ["f16", "q8_0"] {
+        let d = from_query(&format!("{q}&kv={kv}&spec=eagle"));
+        assert!(d.notices.is_empty(), "{:?}", d.notices);
+        let e = estimate(&d.inputs);
+        // F16: the parameters at 2 B, and d2t (int64 per draft token); no t2d.
+        assert_eq!(term(&e, "draft_weights"), HEAD_PARAMS * 2 + 32000 * 8);
+        // -c 16384 -np 2: 16,384 cells, K and V of 8 heads × 128 at 2 B, one layer.
+        assert_eq!(
+            term(&e, "draft_kv_cache"),
+            16384 * 2 * 8 * 128 * 2,
+            "kv={kv}"
+        );
+        let c = &e.command;
+        assert!(c.starts_with("hf download yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --local-dir eagle3-head && hf download meta-llama/Llama-3.1-8B-Instruct --include \"*.json\" --local-dir eagle3-target && python convert_hf_to_gguf.py eagle3-head --target-model-dir eagle3-target --outtype f16 --outfile eagle3-head.gguf\nllama-server "), "{c}");
+        assert!(
+            c.contains(
+                " -md eagle3-head.gguf -ngld 999 --spec-type draft-eagle3 --spec-draft-n-max 3"
+            ),
+            "{c}"
+        );
+    }
+    let e = estimate(&from_query(&format!("{q}&spec=eagle")).inputs);
+    assert_eq!(
+        e.total_device_bytes.get() - plain.total_device_bytes.get(),
+        term(&e, "draft_weights") + term(&e, "draft_kv_cache"),
+        "the target's own terms are unchanged"
+    );
+    let sp = e.speed.expect("speed").spec_speedup.expect("a speedup");
+    assert_eq!((sp.low, sp.high), (1.08, 2.36));
+    assert!(sp
+        .source
+        .contains("https://github.com/ggml-org/llama.cpp/pull/18039"));
+    let w = e
+        .terms
+        .iter()
+        .find(|t| t.name.id() == "draft_kv_cache")
+        .expect("term");
+    assert!(w.provenance.contains("-ctkd"), "{}", w.provenance);
 }

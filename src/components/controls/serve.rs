@@ -333,7 +333,7 @@ fn ImagesField() -> impl IntoView {
 }
 
 /// Speculative decoding (`spec=`) on the engines that draft: off, the model's own MTP layers
-/// (llama.cpp and vLLM), n-grams, or on vLLM and SGLang the catalog's EAGLE-3 head for the model; a draft
+/// (llama.cpp and vLLM), n-grams, or the catalog's EAGLE-3 head for the model; a draft
 /// model stays as its link set it.
 #[cfg(feature = "spec")]
 #[component]
@@ -357,9 +357,9 @@ fn SpecField() -> impl IntoView {
         if i.with(|i| i.draft.is_some()) {
             o.push(("draft".into(), "the draft model of the link".into()));
         }
-        // vLLM's eagle3 and SGLang's EAGLE3 with the catalog's head for this model.
+        // llama.cpp's draft-eagle3, vLLM's eagle3 and SGLang's EAGLE3 with the catalog's head.
         let head = i.with(|i| fitcard_estimator::inputs::eagle3_head(&i.model));
-        if let Some(h) = head.filter(|_| matches!(engine.get(), Engine::Vllm | Engine::Sglang)) {
+        if let Some(h) = head.filter(|_| drafts()) {
             o.push(("eagle".into(), format!("an EAGLE-3 head ({})", h.repo)));
         }
         o

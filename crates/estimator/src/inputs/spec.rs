@@ -137,6 +137,14 @@ impl Eagle3Head {
     pub fn bytes(&self) -> u64 {
         self.params() * self.dtype_bytes + self.draft_vocab * 8 + self.vocab
     }
+
+    /// The head as llama.cpp's converter writes it at F16 (computed): the parameters at 2 B and
+    /// the draft-to-target map as I64 target ids (`d2t`, 8 B per draft token); the
+    /// target-to-draft mask is dropped (conversion/llama.py, `convert_hf_to_gguf.py
+    /// --target-model-dir`). The GGUF's metadata (the target's tokenizer) stays on the host.
+    pub fn gguf_bytes(&self) -> u64 {
+        self.params() * 2 + self.draft_vocab * 8
+    }
 }
 
 /// The EAGLE-3 heads the estimate knows, by target.
@@ -259,8 +267,10 @@ mod rules {
             }
         }
         // llama-server keeps `--spec-draft-n-max` extra states per sequence when the model's own
-        // MTP layers draft on a hybrid model (common/common.h, `need_n_rs_seq`), unless set.
-        if i.spec == Some(Spec::Mtp) && i.rsseq == 0 && recurrent(i) {
+        // MTP layers or an EAGLE-3 head draft on a hybrid model (common/common.h,
+        // `need_n_rs_seq`), unless set.
+        let eagle = i.spec == Some(Spec::Eagle) && i.engine == Engine::LlamaCpp;
+        if (i.spec == Some(Spec::Mtp) || eagle) && i.rsseq == 0 && recurrent(i) {
             i.rsseq = i.ndraft.unwrap_or(crate::inputs::DRAFT_MAX_DEFAULT);
         }
         rollback_states(i, notices);
@@ -323,9 +333,9 @@ mod rules {
         match (spec, engine) {
             (Spec::Draft, _) => None,
             (_, Engine::Ollama) => Some("Ollama has no speculative decoding setting".into()),
-            (Spec::Eagle, Engine::Vllm | Engine::Sglang) => eagle_refusal(i),
+            (Spec::Eagle, Engine::Vllm | Engine::Sglang | Engine::LlamaCpp) => eagle_refusal(i),
             (Spec::Eagle, _) => Some(format!(
-                "an EAGLE-3 head on {} is not estimated (vLLM's eagle3 and SGLang's EAGLE3 are)",
+                "an EAGLE-3 head on {} is not estimated (llama.cpp's draft-eagle3, vLLM's eagle3 and SGLang's EAGLE3 are)",
                 engine.label()
             )),
             // transformers' prompt lookup (`prompt_lookup_num_tokens`) is assisted generation,
@@ -378,6 +388,28 @@ mod rules {
             ));
         };
         let a = &catalog().variant(&i.model)?.1.arch;
+        // llama.cpp gives the head a cache of its own: any target whose hidden states it
+        // captures (`t_layer_inp` in its graph: src/models/*.cpp after PR #18039).
+        if i.engine == Engine::LlamaCpp {
+            const CAPTURED: [&str; 10] = [
+                "llama",
+                "qwen3",
+                "qwen3_moe",
+                "qwen3_5",
+                "qwen3_5_moe",
+                "qwen3_next",
+                "gemma4",
+                "gemma4_text",
+                "gpt_oss",
+                "minimax_m2",
+            ];
+            return (!CAPTURED.contains(&a.model_type.as_str())).then(|| {
+                format!(
+                    "llama.cpp's draft-eagle3 does not read {}'s hidden states",
+                    i.model
+                )
+            });
+        }
         eagle_arch(i, &i.model, a).is_none().then(|| {
             format!(
                 "{}'s layer is not shaped like {}'s, which the estimate needs",

@@ -149,6 +149,7 @@ impl Cmd<'_> {
 /// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>).
 #[cfg(feature = "spec")]
 fn draft_flags(s: &mut String, i: &Inputs) {
+    s.insert_str(0, &crate::serve::speculative::llama_eagle_prelude(i));
     s.push_str(&crate::serve::speculative::llama_flags(i));
     let Some(d) = i.draft.as_deref() else {
         return;

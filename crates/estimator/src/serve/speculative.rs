@@ -19,6 +19,7 @@ pub(crate) fn drafter(
 ) -> Option<(Bytes, Bytes)> {
     match i.spec? {
         Spec::Mtp => mtp(i, a, f, k),
+        Spec::Eagle if i.engine == Engine::LlamaCpp => llama_eagle(i, k),
         Spec::Eagle => eagle(i),
         Spec::Draft | Spec::Ngram => None,
     }
@@ -121,6 +122,35 @@ fn eagle(i: &Inputs) -> Option<(Bytes, Bytes)> {
     Some((Bytes(h.bytes()), Bytes::ZERO))
 }
 
+/// `spec=eagle` on llama.cpp: the EAGLE-3 head converted to a GGUF of its own
+/// ([`crate::inputs::Eagle3Head::gguf_bytes`]) and its own KV cache. llama-server loads the head
+/// (`-md`, `--spec-type draft-eagle3`) as a model of one layer and gives it a context of its own
+/// whose parameters are the target's (`common_base_params_to_speculative` in
+/// common/speculative.cpp copies the target's `-c`, `-np`, `-kvu` and batch sizes), so its cache
+/// is one layer of the head's K/V heads at the target's cells and streams, at the draft's cache
+/// types (`-ctkd`/`-ctvd`, F16 by default, not the target's). `None` without a head.
+fn llama_eagle(i: &Inputs, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
+    let h = crate::inputs::eagle3_head(&i.model)?;
+    let l = k.llama.as_ref()?;
+    let cell = 2 * h.kv_heads * h.head_dim * 2;
+    let cache = l.cells.saturating_mul(l.streams).saturating_mul(cell);
+    Some((Bytes(h.gguf_bytes()), Bytes(cache)))
+}
+
+/// The line that makes llama-server's EAGLE-3 head: no repo publishes the heads as GGUF, so
+/// the command converts the head's checkpoint with llama.cpp's converter, which needs the
+/// target's config and tokenizer beside it (`--target-model-dir`, docs/speculative.md), at F16
+/// (the heads' own float16). Empty off `spec=eagle`.
+pub(crate) fn llama_eagle_prelude(i: &Inputs) -> String {
+    match crate::inputs::eagle3_head(&i.model).filter(|_| i.spec == Some(Spec::Eagle)) {
+        Some(h) => format!(
+            "hf download {} --local-dir eagle3-head && hf download {} --include \"*.json\" --local-dir eagle3-target && python convert_hf_to_gguf.py eagle3-head --target-model-dir eagle3-target --outtype f16 --outfile eagle3-head.gguf\n",
+            h.repo, h.target
+        ),
+        None => String::new(),
+    }
+}
+
 /// The llama-server flags of `spec=mtp` and `spec=ngram`, the draft tokens per step always
 /// written (tools/server/README.md at
 /// <https://github.com/ggml-org/llama.cpp/blob/00dc8057ab28c9cb4c79a6dd6dfce07fe779f63b/tools/server/README.md>:
@@ -131,6 +161,12 @@ pub(crate) fn llama_flags(i: &Inputs) -> String {
     match i.spec {
         Some(Spec::Mtp) => format!(" --spec-type draft-mtp --spec-draft-n-max {n}"),
         Some(Spec::Ngram) => format!(" --spec-type ngram-mod --spec-ngram-mod-n-max {n}"),
+        // The head made by [`llama_eagle_prelude`].
+        Some(Spec::Eagle) => {
+            format!(
+                " -md eagle3-head.gguf -ngld 999 --spec-type draft-eagle3 --spec-draft-n-max {n}"
+            )
+        }
         _ => String::new(),
     }
 }
@@ -239,6 +275,20 @@ pub(crate) fn eagle_text(i: &Inputs, kv: bool) -> String {
     let Some(h) = crate::inputs::eagle3_head(&i.model) else {
         return String::new();
     };
+    if i.engine == Engine::LlamaCpp {
+        return if kv {
+            format!(
+                "the head's own cache: one layer of {} K/V heads × {} at the target's cells and streams, F16 (-ctkd/-ctvd)",
+                h.kv_heads, h.head_dim
+            )
+        } else {
+            format!(
+                "{} converted to GGUF at F16: {} parameters × 2 B and its draft-to-target map (d2t, 8 B per draft token; t2d dropped); the embedding is the target's",
+                h.repo,
+                h.params()
+            )
+        };
+    }
     if kv {
         format!(
             "{}'s decoder layer: one more full-attention layer in the target's KV pool",
@@ -258,12 +308,18 @@ pub(crate) fn eagle_text(i: &Inputs, kv: bool) -> String {
 /// Where an EAGLE-3 head's memory comes from and where it was checked, on `engine` (vLLM or
 /// SGLang).
 pub(crate) fn eagle_words(engine: Engine) -> (&'static str, &'static str) {
-    if engine == Engine::Sglang {
-        (SGLANG_EAGLE_PROVENANCE, SGLANG_EAGLE_DOMAIN)
-    } else {
-        (EAGLE_PROVENANCE, EAGLE_DOMAIN)
+    match engine {
+        Engine::Sglang => (SGLANG_EAGLE_PROVENANCE, SGLANG_EAGLE_DOMAIN),
+        Engine::LlamaCpp => (LLAMA_EAGLE_PROVENANCE, LLAMA_EAGLE_DOMAIN),
+        _ => (EAGLE_PROVENANCE, EAGLE_DOMAIN),
     }
 }
+
+/// Where an EAGLE-3 head's memory comes from on llama.cpp.
+const LLAMA_EAGLE_PROVENANCE: &str = prose!("llama-server -md HEAD.gguf --spec-type draft-eagle3 (https://github.com/ggml-org/llama.cpp/pull/18039, docs/speculative.md): the head converted by convert_hf_to_gguf.py --target-model-dir (fc, one decoder layer whose q/k/v read the embedding and the hidden state side by side, four norms, its LM head over the draft vocabulary, d2t as I64 target ids; t2d dropped; no token_embd, so the target's is used: src/models/eagle3.cpp), loaded as a model of its own with a context of its own whose parameters are the target's (common_base_params_to_speculative in common/speculative.cpp: the same -c, -np, -kvu and batch sizes), so its KV cache is one layer of the head's K/V heads at the target's cells and streams, at the draft cache types -ctkd/-ctvd (F16 by default).");
+
+/// Where an EAGLE-3 head's memory was checked on llama.cpp.
+const LLAMA_EAGLE_DOMAIN: &str = prose!("The rule read from llama.cpp's source after PR #18039 (master of July 2026); no startup log with the head compared yet. The weights computed from the head's config at F16 (the command's --outtype). Not counted: the head's compute buffer, which reserves full-vocabulary logits for a micro-batch (about -ub × vocabulary × 4 B, 250 MiB for Llama-3.1-8B at -ub 512, plus the draft vocabulary's), the target's three captured hidden states (at most 3 × hidden × -ub × 4 B in its compute buffer, and 3 × hidden × -b × 4 B in pinned host memory), and the extra logits rows the server reserves per slot for the draft tokens. Targets llama.cpp captures hidden states from: Llama, Qwen3, Qwen3-MoE, Qwen3.5/3.6, Qwen3-Next, Gemma 4, gpt-oss, MiniMax-M2.");
 
 /// Where an EAGLE-3 head's memory comes from on SGLang.
 const SGLANG_EAGLE_PROVENANCE: &str = prose!("SGLang --speculative-algorithm EAGLE3: the head's checkpoint (one Llama decoder layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary; python/sglang/srt/models/llama_eagle3.py, one layer only) with the target's embedding shared (set_embed, python/sglang/srt/speculative/eagle_worker.py). From 0.5.14 the KV pool is sized after both models' weights are loaded, so the head's weights come out of --mem-fraction-static (https://github.com/sgl-project/sglang/pull/28683), and its tokens are the free static share over the target's per-token bytes grown by the draft's layers, cell_size × (1 + draft layers / layers) (python/sglang/srt/model_executor/pool_configurator.py, https://github.com/sgl-project/sglang/pull/23862); the draft's own pool holds as many tokens at the same cache type: one more layer of the target's shape per token. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");

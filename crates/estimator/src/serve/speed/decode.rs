@@ -174,6 +174,14 @@ fn spec_speedup(i: &Inputs) -> Option<crate::estimate::SpecSpeedup> {
             high: 1.75,
             source: "vLLM --speculative-config method eagle3 with yuhuili/EAGLE3-LLaMA3.1-Instruct-8B on Llama-3.1-8B-Instruct, one request on an H100, MT-bench: 7.07 ms per token without, 4.05 to 4.32 ms with 2 to 7 draft tokens (https://github.com/vllm-project/vllm/issues/20780); 133 → 220 tokens/s at 2 (https://github.com/vllm-project/vllm/pull/16937)",
         }),
+        // 69.76 → 75.25 and 10.25 → 24.23 tokens/s.
+        Spec::Eagle if i.engine == crate::catalog::engine::Engine::LlamaCpp => {
+            Some(crate::estimate::SpecSpeedup {
+                low: 1.08,
+                high: 2.36,
+                source: "llama-server --spec-type draft-eagle3 on a DGX Spark, Q4_K_M target and head, 8 draft tokens: Gemma 4 26B-A4B 69.76 → 75.25 to 88.19 tokens/s, Gemma 4 31B 10.18 → 20.35 to 10.25 → 24.23 tokens/s at 49 to 68 % acceptance (https://github.com/ggml-org/llama.cpp/pull/18039, comment of 2026-05-21); MiniMax-M2 14.2 → 17.2 tokens/s (https://github.com/ggml-org/llama.cpp/pull/25604). No llama.cpp run of a Llama head published with and without it",
+            })
+        }
         // The chain on vLLM: 7.07 → 4.32 ms per token; SGLang's page: 158.34 → 373.25 tokens/s.
         Spec::Eagle => Some(crate::estimate::SpecSpeedup {
             low: 1.63,
