@@ -44,6 +44,17 @@ fn head_bytes_match_the_published_size() {
     // float16, the draft-to-target map (int64) and the target-to-draft mask (one byte a token).
     assert_eq!(h.bytes(), HEAD_PARAMS * 2 + 32000 * 8 + 128256);
     assert_eq!(h.bytes(), 849_763_584);
+    // Llama-3.3-70B's SpecForge head (its training config: hidden 8192, FFN 28672, 64 heads, 8 KV
+    // heads of 128, draft vocabulary 32000, float16), listed at 2.81 GB: no embedding in it.
+    let h = eagle3_head("meta-llama/Llama-3.3-70B-Instruct").expect("head");
+    let p = 3 * 8192 * 8192
+        + 2 * 8192 * (64 + 16) * 128
+        + 64 * 128 * 8192
+        + 3 * 8192 * 28672
+        + 32000 * 8192
+        + 4 * 8192;
+    assert_eq!(h.params(), p);
+    assert_eq!(h.bytes(), 2_806_439_168);
 }
 
 #[test]

@@ -148,7 +148,8 @@ impl Eagle3Head {
 }
 
 /// The EAGLE-3 heads the estimate knows, by target.
-pub const EAGLE3_HEADS: &[Eagle3Head] = &[Eagle3Head {
+pub const EAGLE3_HEADS: &[Eagle3Head] = &[
+    Eagle3Head {
     target: "meta-llama/Llama-3.1-8B-Instruct",
     // vLLM's own example and test head for method eagle3
     // (examples/offline_inference/spec_decode.py in vllm-project/vllm).
@@ -168,7 +169,28 @@ pub const EAGLE3_HEADS: &[Eagle3Head] = &[Eagle3Head {
         850_000_000,
         "https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main (pytorch_model.bin, 850 MB)",
     ),
-}];
+    },
+    Eagle3Head {
+        target: "meta-llama/Llama-3.3-70B-Instruct",
+        // SGLang's SpecForge head, its card's command `--speculative-algorithm EAGLE3
+        // --speculative-draft-model-path` this repo.
+        repo: "lmsys/SGLang-EAGLE3-Llama-3.3-70B-Instruct-SpecForge",
+        hidden: 8192,
+        target_hidden: 8192,
+        intermediate: 28672,
+        heads: 64,
+        kv_heads: 8,
+        head_dim: 128,
+        draft_vocab: 32000,
+        vocab: 128256,
+        dtype_bytes: 2,
+        config_source: "https://github.com/sgl-project/SpecForge/blob/82b62f6ebe950866925384d4c90f62aa3594934f/configs/llama3-70B-ealge3.json (SpecForge's training config of the head: LlamaForCausalLMEagle3, one layer, float16)",
+        published: (
+            2_810_000_000,
+            "https://huggingface.co/lmsys/SGLang-EAGLE3-Llama-3.3-70B-Instruct-SpecForge/tree/main (model.safetensors, 2.81 GB)",
+        ),
+    },
+];
 
 /// The head of [`EAGLE3_HEADS`] for `model`.
 pub fn eagle3_head(model: &str) -> Option<&'static Eagle3Head> {
