@@ -33,8 +33,10 @@ const HEAD_PARAMS: u64 = 3 * 4096 * 4096
 fn head_bytes_match_the_published_size() {
     for h in EAGLE3_HEADS {
         assert!(h.config_source.starts_with("https://"), "{}", h.repo);
-        assert!(h.published.1.starts_with("https://"), "{}", h.repo);
-        let (b, p) = (h.bytes() as f64, h.published.0 as f64);
+        // A head without a published size is computed only (its config is published).
+        let Some((p, at)) = h.published else { continue };
+        assert!(at.starts_with("https://"), "{}", h.repo);
+        let (b, p) = (h.bytes() as f64, p as f64);
         // The file list rounds to three digits: within half of its last digit.
         let half = 10f64.powi(p.log10().floor() as i32 - 2) / 2.0;
         assert!((b - p).abs() <= half, "{}: {b} against {p}", h.repo);
@@ -55,6 +57,17 @@ fn head_bytes_match_the_published_size() {
         + 4 * 8192;
     assert_eq!(h.params(), p);
     assert_eq!(h.bytes(), 2_806_439_168);
+    // Qwen3-8B's AngelSlim head (its training config: hidden 4096, FFN 12288, 32 heads, 8 KV heads
+    // of 128, draft vocabulary 32000 of 151,936, bfloat16): no size published, computed only.
+    let h = eagle3_head("Qwen/Qwen3-8B").expect("head");
+    assert!(h.published.is_none());
+    let p = 3 * 4096 * 4096
+        + 2 * 4096 * (32 + 16) * 128
+        + 32 * 128 * 4096
+        + 3 * 4096 * 12288
+        + 32000 * 4096
+        + 4 * 4096;
+    assert_eq!(h.bytes(), p * 2 + 32000 * 8 + 151_936);
 }
 
 #[test]
@@ -111,8 +124,8 @@ fn eagle3_refused_by_name_elsewhere() {
             "MLX",
         ),
         (
-            "model=Qwen/Qwen3-8B&engine=vllm&quant=BF16&gpu=h100-sxm&spec=eagle",
-            "no EAGLE-3 head for Qwen/Qwen3-8B",
+            "model=Qwen/Qwen3-14B&engine=vllm&quant=BF16&gpu=h100-sxm&spec=eagle",
+            "no EAGLE-3 head for Qwen/Qwen3-14B",
         ),
     ] {
         let d = from_query(q);
@@ -180,15 +193,15 @@ fn sglang_eagle3_weights_pool_and_command() {
         .expect("the head's term");
     assert!(w.domain.contains("SGLang 0.5.14"), "{}", w.domain);
     // Off the head's target, SGLang refuses by name as vLLM does.
-    let other = from_query("model=Qwen/Qwen3-8B&engine=sglang&quant=BF16&gpu=h100-sxm&spec=eagle");
+    let other = from_query("model=Qwen/Qwen3-14B&engine=sglang&quant=BF16&gpu=h100-sxm&spec=eagle");
     assert!(other
         .notices
         .iter()
-        .any(|n| n.key == Key::Spec && n.message.contains("no EAGLE-3 head for Qwen/Qwen3-8B")));
+        .any(|n| n.key == Key::Spec && n.message.contains("no EAGLE-3 head for Qwen/Qwen3-14B")));
 }
 
 /// llama.cpp (after PR #18039) loads the head converted to GGUF as a model of its own with a
-/// context of its own at the target's parameters: its F16 weights and a one-layer F16 cache at
+/// context of its own at the target's parameters: its 16-bit weights and a one-layer F16 cache at
 /// the target's cells, whatever the target's cache types; the command converts the head first.
 #[test]
 fn llama_cpp_eagle3_own_cache_and_command() {
@@ -198,7 +211,7 @@ fn llama_cpp_eagle3_own_cache_and_command() {
         let d = from_query(&format!("{q}&kv={kv}&spec=eagle"));
         assert!(d.notices.is_empty(), "{:?}", d.notices);
         let e = estimate(&d.inputs);
-        // F16: the parameters at 2 B, and d2t (int64 per draft token); no t2d.
+        // 16 bits: the parameters at 2 B, and d2t (int64 per draft token); no t2d.
         assert_eq!(term(&e, "draft_weights"), HEAD_PARAMS * 2 + 32000 * 8);
         // -c 16384 -np 2: 16,384 cells, K and V of 8 heads × 128 at 2 B, one layer.
         assert_eq!(
@@ -207,7 +220,7 @@ fn llama_cpp_eagle3_own_cache_and_command() {
             "kv={kv}"
         );
         let c = &e.command;
-        assert!(c.starts_with("hf download yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --local-dir eagle3-head && hf download meta-llama/Llama-3.1-8B-Instruct --include \"*.json\" --local-dir eagle3-target && python convert_hf_to_gguf.py eagle3-head --target-model-dir eagle3-target --outtype f16 --outfile eagle3-head.gguf\nllama-server "), "{c}");
+        assert!(c.starts_with("hf download yuhuili/EAGLE3-LLaMA3.1-Instruct-8B --local-dir eagle3-head && hf download meta-llama/Llama-3.1-8B-Instruct --include \"*.json\" --local-dir eagle3-target && python convert_hf_to_gguf.py eagle3-head --target-model-dir eagle3-target --outtype auto --outfile eagle3-head.gguf\nllama-server "), "{c}");
         assert!(
             c.contains(
                 " -md eagle3-head.gguf -ngld 999 --spec-type draft-eagle3 --spec-draft-n-max 3"

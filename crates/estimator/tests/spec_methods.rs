@@ -150,7 +150,7 @@ fn what_cannot_be_estimated_is_refused_by_name() {
             "no MTP layer",
         ),
         (
-            "model=Qwen/Qwen3-8B&engine=llama.cpp&spec=eagle",
+            "model=Qwen/Qwen3-14B&engine=llama.cpp&spec=eagle",
             Key::Spec,
             "EAGLE-3",
         ),

@@ -111,8 +111,9 @@ pub struct Eagle3Head {
     pub dtype_bytes: u64,
     /// Where the shapes are published.
     pub config_source: &'static str,
-    /// The checkpoint's size as its file list prints it (rounded to three digits), and where.
-    pub published: (u64, &'static str),
+    /// The checkpoint's size as its file list prints it (rounded to three digits), and where;
+    /// `None` where no list was found (the size is then computed only).
+    pub published: Option<(u64, &'static str)>,
 }
 
 impl Eagle3Head {
@@ -138,7 +139,7 @@ impl Eagle3Head {
         self.params() * self.dtype_bytes + self.draft_vocab * 8 + self.vocab
     }
 
-    /// The head as llama.cpp's converter writes it at F16 (computed): the parameters at 2 B and
+    /// The head as llama.cpp's converter writes it at its own 16-bit type (computed): the parameters at 2 B and
     /// the draft-to-target map as I64 target ids (`d2t`, 8 B per draft token); the
     /// target-to-draft mask is dropped (conversion/llama.py, `convert_hf_to_gguf.py
     /// --target-model-dir`). The GGUF's metadata (the target's tokenizer) stays on the host.
@@ -150,25 +151,25 @@ impl Eagle3Head {
 /// The EAGLE-3 heads the estimate knows, by target.
 pub const EAGLE3_HEADS: &[Eagle3Head] = &[
     Eagle3Head {
-    target: "meta-llama/Llama-3.1-8B-Instruct",
-    // vLLM's own example and test head for method eagle3
-    // (examples/offline_inference/spec_decode.py in vllm-project/vllm).
-    repo: "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
-    hidden: 4096,
-    target_hidden: 4096,
-    intermediate: 14336,
-    heads: 32,
-    kv_heads: 8,
-    head_dim: 128,
-    draft_vocab: 32000,
-    vocab: 128256,
-    dtype_bytes: 2,
-    // head_dim: hidden_size / num_attention_heads (the config leaves it out).
-    config_source: "https://github.com/SafeAILab/EAGLE/blob/9666a8182d9bed8b5b637fd4a126c90d9b9c3db2/eagle/traineagle3/config.json (the EAGLE authors' EAGLE-3 config for LLaMA-3.1-8B, 591 B like the head's config.json in https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main)",
-    published: (
-        850_000_000,
-        "https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main (pytorch_model.bin, 850 MB)",
-    ),
+        target: "meta-llama/Llama-3.1-8B-Instruct",
+        // vLLM's own example and test head for method eagle3
+        // (examples/offline_inference/spec_decode.py in vllm-project/vllm).
+        repo: "yuhuili/EAGLE3-LLaMA3.1-Instruct-8B",
+        hidden: 4096,
+        target_hidden: 4096,
+        intermediate: 14336,
+        heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        draft_vocab: 32000,
+        vocab: 128256,
+        dtype_bytes: 2,
+        // head_dim: hidden_size / num_attention_heads (the config leaves it out).
+        config_source: "https://github.com/SafeAILab/EAGLE/blob/9666a8182d9bed8b5b637fd4a126c90d9b9c3db2/eagle/traineagle3/config.json (the EAGLE authors' EAGLE-3 config for LLaMA-3.1-8B, 591 B like the head's config.json in https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main)",
+        published: Some((
+            850_000_000,
+            "https://huggingface.co/yuhuili/EAGLE3-LLaMA3.1-Instruct-8B/tree/main (pytorch_model.bin, 850 MB)",
+        )),
     },
     Eagle3Head {
         target: "meta-llama/Llama-3.3-70B-Instruct",
@@ -185,10 +186,28 @@ pub const EAGLE3_HEADS: &[Eagle3Head] = &[
         vocab: 128256,
         dtype_bytes: 2,
         config_source: "https://github.com/sgl-project/SpecForge/blob/82b62f6ebe950866925384d4c90f62aa3594934f/configs/llama3-70B-ealge3.json (SpecForge's training config of the head: LlamaForCausalLMEagle3, one layer, float16)",
-        published: (
+        published: Some((
             2_810_000_000,
             "https://huggingface.co/lmsys/SGLang-EAGLE3-Llama-3.3-70B-Instruct-SpecForge/tree/main (model.safetensors, 2.81 GB)",
-        ),
+        )),
+    },
+    Eagle3Head {
+        target: "Qwen/Qwen3-8B",
+        // Tencent AngelSlim's head, listed for Qwen3-8B by the EAGLE authors
+        // (https://github.com/SafeAILab/EAGLE/blob/cb7e0841fe0c206c6ed74a197ad5e2a1f13f5a2b/README.md)
+        // and named by llama.cpp's docs/speculative.md.
+        repo: "AngelSlim/Qwen3-8B_eagle3",
+        hidden: 4096,
+        target_hidden: 4096,
+        intermediate: 12288,
+        heads: 32,
+        kv_heads: 8,
+        head_dim: 128,
+        draft_vocab: 32000,
+        vocab: 151936,
+        dtype_bytes: 2,
+        config_source: "https://github.com/Tencent/AngelSlim/blob/1c786f257908ea4c45b058c33816732f6cd35e6f/angelslim/compressor/speculative/train/configs/qwen3-8b-eagle3.json (AngelSlim's training config of its Qwen3-8B head: Eagle3LlamaForCausalLM, one layer, bfloat16)",
+        published: None,
     },
 ];
 

@@ -139,12 +139,12 @@ fn llama_eagle(i: &Inputs, k: &kv::KvSizing) -> Option<(Bytes, Bytes)> {
 
 /// The line that makes llama-server's EAGLE-3 head: no repo publishes the heads as GGUF, so
 /// the command converts the head's checkpoint with llama.cpp's converter, which needs the
-/// target's config and tokenizer beside it (`--target-model-dir`, docs/speculative.md), at F16
-/// (the heads' own float16). Empty off `spec=eagle`.
+/// target's config and tokenizer beside it (`--target-model-dir`, docs/speculative.md), at the
+/// head's own 16-bit type (`--outtype auto`: float16 or bfloat16, 2 B a parameter either way). Empty off `spec=eagle`.
 pub(crate) fn llama_eagle_prelude(i: &Inputs) -> String {
     match crate::inputs::eagle3_head(&i.model).filter(|_| i.spec == Some(Spec::Eagle)) {
         Some(h) => format!(
-            "hf download {} --local-dir eagle3-head && hf download {} --include \"*.json\" --local-dir eagle3-target && python convert_hf_to_gguf.py eagle3-head --target-model-dir eagle3-target --outtype f16 --outfile eagle3-head.gguf\n",
+            "hf download {} --local-dir eagle3-head && hf download {} --include \"*.json\" --local-dir eagle3-target && python convert_hf_to_gguf.py eagle3-head --target-model-dir eagle3-target --outtype auto --outfile eagle3-head.gguf\n",
             h.repo, h.target
         ),
         None => String::new(),
@@ -283,7 +283,7 @@ pub(crate) fn eagle_text(i: &Inputs, kv: bool) -> String {
             )
         } else {
             format!(
-                "{} converted to GGUF at F16: {} parameters × 2 B and its draft-to-target map (d2t, 8 B per draft token; t2d dropped); the embedding is the target's",
+                "{} converted to GGUF at its own 16-bit type: {} parameters × 2 B and its draft-to-target map (d2t, 8 B per draft token; t2d dropped); the embedding is the target's",
                 h.repo,
                 h.params()
             )
@@ -319,7 +319,7 @@ pub(crate) fn eagle_words(engine: Engine) -> (&'static str, &'static str) {
 const LLAMA_EAGLE_PROVENANCE: &str = prose!("llama-server -md HEAD.gguf --spec-type draft-eagle3 (https://github.com/ggml-org/llama.cpp/pull/18039, docs/speculative.md): the head converted by convert_hf_to_gguf.py --target-model-dir (fc, one decoder layer whose q/k/v read the embedding and the hidden state side by side, four norms, its LM head over the draft vocabulary, d2t as I64 target ids; t2d dropped; no token_embd, so the target's is used: src/models/eagle3.cpp), loaded as a model of its own with a context of its own whose parameters are the target's (common_base_params_to_speculative in common/speculative.cpp: the same -c, -np, -kvu and batch sizes), so its KV cache is one layer of the head's K/V heads at the target's cells and streams, at the draft cache types -ctkd/-ctvd (F16 by default).");
 
 /// Where an EAGLE-3 head's memory was checked on llama.cpp.
-const LLAMA_EAGLE_DOMAIN: &str = prose!("The rule read from llama.cpp's source after PR #18039 (master of July 2026); no startup log with the head compared yet. The weights computed from the head's config at F16 (the command's --outtype). Not counted: the head's compute buffer, which reserves full-vocabulary logits for a micro-batch (about -ub × vocabulary × 4 B, 250 MiB for Llama-3.1-8B at -ub 512, plus the draft vocabulary's), the target's three captured hidden states (at most 3 × hidden × -ub × 4 B in its compute buffer, and 3 × hidden × -b × 4 B in pinned host memory), and the extra logits rows the server reserves per slot for the draft tokens. Targets llama.cpp captures hidden states from: Llama, Qwen3, Qwen3-MoE, Qwen3.5/3.6, Qwen3-Next, Gemma 4, gpt-oss, MiniMax-M2.");
+const LLAMA_EAGLE_DOMAIN: &str = prose!("The rule read from llama.cpp's source after PR #18039 (master of July 2026); no startup log with the head compared yet. The weights computed from the head's config at 2 B a parameter (the command's --outtype auto keeps its float16 or bfloat16). Not counted: the head's compute buffer, which reserves full-vocabulary logits for a micro-batch (about -ub × vocabulary × 4 B, 250 MiB for Llama-3.1-8B at -ub 512, plus the draft vocabulary's), the target's three captured hidden states (at most 3 × hidden × -ub × 4 B in its compute buffer, and 3 × hidden × -b × 4 B in pinned host memory), and the extra logits rows the server reserves per slot for the draft tokens. Targets llama.cpp captures hidden states from: Llama, Qwen3, Qwen3-MoE, Qwen3.5/3.6, Qwen3-Next, Gemma 4, gpt-oss, MiniMax-M2.");
 
 /// Where an EAGLE-3 head's memory comes from on SGLang.
 const SGLANG_EAGLE_PROVENANCE: &str = prose!("SGLang --speculative-algorithm EAGLE3: the head's checkpoint (one Llama decoder layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary; python/sglang/srt/models/llama_eagle3.py, one layer only) with the target's embedding shared (set_embed, python/sglang/srt/speculative/eagle_worker.py). From 0.5.14 the KV pool is sized after both models' weights are loaded, so the head's weights come out of --mem-fraction-static (https://github.com/sgl-project/sglang/pull/28683), and its tokens are the free static share over the target's per-token bytes grown by the draft's layers, cell_size × (1 + draft layers / layers) (python/sglang/srt/model_executor/pool_configurator.py, https://github.com/sgl-project/sglang/pull/23862); the draft's own pool holds as many tokens at the same cache type: one more layer of the target's shape per token. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");
@@ -331,7 +331,7 @@ const SGLANG_EAGLE_DOMAIN: &str = prose!("SGLang 0.5.14 and later, the rule read
 const EAGLE_PROVENANCE: &str = prose!("vLLM --speculative-config method eagle3: the head's checkpoint (one Llama decoder layer named after the target's last layer, an fc layer over three of the target's hidden states, its own LM head over the draft vocabulary and the draft-to-target token map; vllm/model_executor/models/llama_eagle3.py); a checkpoint without embed_tokens shares the target's embedding (vllm/v1/spec_decode/eagle.py, load_model); its attention layer joins the target's KV cache spec and block pool (one KV cache group asserted, validate_same_kv_cache_group), so the pool's per-token bytes count one more layer. The head's bytes are computed from its config and checked against the size its file list publishes (tests/eagle3.rs).");
 
 /// Where an EAGLE-3 head's memory was checked.
-const EAGLE_DOMAIN: &str = prose!("The rule read from vLLM's source; the head's size within 0.1 % of its published (rounded) size; no startup log with and without the head compared yet. Not counted: the proposer's buffers sized by --max-num-batched-tokens (hidden states and embeddings at the head's width), its profiled forward passes and CUDA graphs. Heads whose layer matches the target's K/V heads and head size only.");
+const EAGLE_DOMAIN: &str = prose!("The rule read from vLLM's source; a head's size within 0.1 % of the size its file list shows where one is published (the Llama heads; the Qwen3-8B head's is computed from its training config only); no startup log with and without the head compared yet. Not counted: the proposer's buffers sized by --max-num-batched-tokens (hidden states and embeddings at the head's width), its profiled forward passes and CUDA graphs. Heads whose layer matches the target's K/V heads and head size only.");
 
 /// Where the MTP layer's memory comes from.
 pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
