@@ -140,9 +140,9 @@ fn what_cannot_be_estimated_is_refused_by_name() {
             "Qwen3.5, Qwen3.6",
         ),
         (
-            "model=zai-org/GLM-4.5-Air&engine=sglang&gpu=h100-sxm&cards=4&spec=mtp",
+            "model=zai-org/GLM-5.1&quant=FP8&engine=sglang&gpu=h200&cards=8&spec=mtp",
             Key::Spec,
-            "not estimated yet",
+            "not estimated",
         ),
         (
             "model=Qwen/Qwen3-8B&engine=vllm&gpu=h100-sxm&spec=mtp",

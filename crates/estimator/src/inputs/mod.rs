@@ -18,6 +18,8 @@ pub use key::{Key, NoticeKey};
 pub use spec::eagle_arch;
 #[cfg(feature = "spec")]
 pub use spec::mtp_arch;
+#[cfg(feature = "spec")]
+pub use spec::sglang_mtp;
 pub use spec::{
     checkpoint_mtp_layers, llama_mtp_layers, mtp_repo, Spec, MTP_REPOS, NGRAM_MAX_DEFAULT,
 };

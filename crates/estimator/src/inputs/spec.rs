@@ -68,7 +68,8 @@ pub fn checkpoint_mtp_layers(model_type: &str) -> u32 {
 pub fn mtp_arch(i: &Inputs, a: &crate::catalog::Arch) -> Option<crate::catalog::Arch> {
     let n = checkpoint_mtp_layers(&a.model_type);
     let vllm = i.engine == crate::catalog::engine::Engine::Vllm;
-    if !vllm || i.spec != Some(Spec::Mtp) || n == 0 || a.swa.is_some() || a.kv_layers.is_some() {
+    let served = vllm || sglang_mtp(i, a);
+    if !served || i.spec != Some(Spec::Mtp) || n == 0 || a.swa.is_some() || a.kv_layers.is_some() {
         return None;
     }
     let mut m = a.clone();
@@ -78,6 +79,18 @@ pub fn mtp_arch(i: &Inputs, a: &crate::catalog::Arch) -> Option<crate::catalog::
     }
     m.layers = a.layers.saturating_add(n);
     Some(m)
+}
+
+/// SGLang's MTP (`--speculative-algorithm EAGLE`, its NEXTN) for `a`, as estimated: DeepSeek-V3's
+/// and GLM-4.5 to 4.7's, whose draft SGLang reads from the model's own checkpoint and whose draft
+/// layer its pool budgets (0.5.14 on: the draft's `num_nextn_predict_layers` grow each token's
+/// bytes, python/sglang/srt/model_executor/pool_configurator.py). Hybrid models' native MTP leaves
+/// that layer out of the budget (https://github.com/sgl-project/sglang/pull/35566) and DSA models
+/// add an indexer cache: refused.
+#[cfg(feature = "spec")]
+pub fn sglang_mtp(i: &Inputs, a: &crate::catalog::Arch) -> bool {
+    i.engine == crate::catalog::engine::Engine::Sglang
+        && matches!(a.model_type.as_str(), "deepseek_v3" | "glm4_moe")
 }
 
 /// An EAGLE-3 draft head trained for a target model (vLLM `--speculative-config` method
@@ -410,10 +423,15 @@ mod rules {
                 (checkpoint_mtp_layers(t) == 0)
                     .then(|| format!("{} has no MTP layer for vLLM's mtp drafter", i.model))
             }
-            (Spec::Mtp, _) => Some(format!(
-                "MTP on {} is not estimated yet (llama.cpp's draft-mtp and vLLM's mtp are)",
-                engine.label()
-            )),
+            (Spec::Mtp, Engine::Sglang) => {
+                let a = &catalog().variant(&i.model)?.1.arch;
+                (!sglang_mtp(i, a)).then(|| {
+                    format!(
+                        "SGLang's MTP of {} is not estimated (DeepSeek-V3's and GLM-4.5 to 4.7's are; a hybrid model's leaves its draft layer out of SGLang's pool budget, sgl-project/sglang#35566)",
+                        i.model
+                    )
+                })
+            }
         }
     }
 

@@ -361,8 +361,7 @@ fn draft_text(_: &Inputs, _: bool) -> String {
 fn draft_words(i: &Inputs) -> (&'static str, &'static str) {
     #[cfg(feature = "spec")]
     if i.spec == Some(crate::inputs::Spec::Mtp) {
-        use crate::serve::speculative::{MTP_DOMAIN, MTP_PROVENANCE};
-        return (MTP_PROVENANCE, MTP_DOMAIN);
+        return crate::serve::speculative::mtp_words(i.engine);
     } else if i.spec == Some(crate::inputs::Spec::Eagle) {
         return crate::serve::speculative::eagle_words(i.engine);
     } else if i.engine == Engine::Vllm {

@@ -39,6 +39,9 @@ fn mtp(i: &Inputs, a: &Arch, f: &Format, k: &kv::KvSizing) -> Option<(Bytes, Byt
     if i.engine == Engine::Vllm {
         return vllm_mtp(i, f);
     }
+    if i.engine == Engine::Sglang {
+        return sglang_mtp(i, f);
+    }
     let n = crate::inputs::llama_mtp_layers(&a.model_type);
     let l = k.llama.as_ref().filter(|_| i.engine == Engine::LlamaCpp)?;
     if n == 0 {
@@ -94,6 +97,28 @@ fn vllm_mtp(i: &Inputs, f: &Format) -> Option<(Bytes, Bytes)> {
     let model = params(&tensors::tensors(a, !a.tied_embeddings)).max(1);
     let w = (params(&block) as f64 * f.bytes.get() as f64 / model as f64).round() as u64;
     Some((Bytes(w), Bytes::ZERO))
+}
+
+/// `spec=mtp` on SGLang (0.5.14 on): the MTP layer's weights as vLLM's drafter loads them
+/// ([`vllm_mtp`]: SGLang's target skips the MTP layer too and its NextN draft loads it, sharing the
+/// target's embedding and LM head through `set_embed_and_head`, python/sglang/srt/speculative/
+/// eagle_worker.py), plus the draft's own copies of the embedding and the LM head (2 × vocabulary
+/// × hidden × 2 B, BF16), which it builds and loads before SGLang sizes the pool and frees only
+/// after (`init_lm_head` in `alloc_memory_pool`; https://github.com/sgl-project/sglang/issues/36452:
+/// "each tensor is 2.54 GiB, ~5.08 GiB total" for a 248,320 × 5,120 model), so the pool is that
+/// much smaller. Its layer's KV is the pool's ([`crate::inputs::mtp_arch`]). `None` off the
+/// models [`crate::inputs::sglang_mtp`] takes.
+fn sglang_mtp(i: &Inputs, f: &Format) -> Option<(Bytes, Bytes)> {
+    let (_, v) = crate::catalog::catalog().variant(&i.model)?;
+    if !crate::inputs::sglang_mtp(i, &v.arch) {
+        return None;
+    }
+    let (w, _) = vllm_mtp(i, f)?;
+    let copies = 2u64
+        .saturating_mul(v.arch.vocab)
+        .saturating_mul(v.arch.hidden)
+        .saturating_mul(2);
+    Some((w + Bytes(copies), Bytes::ZERO))
 }
 
 /// `draft=` on vLLM (`--speculative-config` with a `model`): the draft model's checkpoint on the
@@ -244,6 +269,12 @@ pub(crate) fn sglang_flags(i: &Inputs) -> String {
         (Some(Spec::Ngram), Some(n)) => {
             format!(" --speculative-algorithm NGRAM --speculative-num-draft-tokens {n}")
         }
+        // The model's own MTP layer: SGLang's EAGLE drafter reads it from the model's checkpoint
+        // (NEXTN is its alias; docs/basic_usage/deepseek_v3.md).
+        (Some(Spec::Mtp), Some(n)) => format!(
+            " --speculative-algorithm EAGLE --speculative-num-steps {n} --speculative-eagle-topk 1 --speculative-num-draft-tokens {}",
+            n.saturating_add(1)
+        ),
         (Some(Spec::Eagle), Some(n)) => crate::inputs::eagle3_head(&i.model).map_or(String::new(), |h| {
             format!(
                 " --speculative-algorithm EAGLE3 --speculative-draft-model-path {} --speculative-num-steps {n} --speculative-eagle-topk 1 --speculative-num-draft-tokens {}",
@@ -257,6 +288,13 @@ pub(crate) fn sglang_flags(i: &Inputs) -> String {
 
 /// The MTP layer's weights (`kv`: its KV cache) in words.
 pub(crate) fn mtp_text(i: &Inputs, kv: bool) -> String {
+    if i.engine == Engine::Sglang {
+        return if kv {
+            "the MTP layer's cache: one more layer per token in SGLang's pool".into()
+        } else {
+            "the checkpoint's MTP layer (its block at the format's mean bytes per parameter where the size left it out), and the draft's own BF16 copies of the embedding and the LM head, 2 × vocabulary × hidden × 2 B, held while SGLang sizes its pool".into()
+        };
+    }
     if i.engine == Engine::Vllm {
         return "the checkpoint's MTP layer, which vLLM loads only for its mtp drafter (the embedding and the LM head shared with the target), at the format's mean bytes per parameter; its KV cache is the pool's (one more full-attention layer per token)".into();
     }
@@ -333,11 +371,26 @@ const EAGLE_PROVENANCE: &str = prose!("vLLM --speculative-config method eagle3: 
 /// Where an EAGLE-3 head's memory was checked.
 const EAGLE_DOMAIN: &str = prose!("The rule read from vLLM's source; a head's size within 0.1 % of the size its file list shows where one is published (the Llama heads; the Qwen3-8B head's is computed from its training config only); no startup log with and without the head compared yet. Not counted: the proposer's buffers sized by --max-num-batched-tokens (hidden states and embeddings at the head's width), its profiled forward passes and CUDA graphs. Heads whose layer matches the target's K/V heads and head size only.");
 
+/// Where the MTP layer's memory comes from and where it was checked, on `engine`.
+pub(crate) fn mtp_words(engine: Engine) -> (&'static str, &'static str) {
+    if engine == Engine::Sglang {
+        (SGLANG_MTP_PROVENANCE, SGLANG_MTP_DOMAIN)
+    } else {
+        (MTP_PROVENANCE, MTP_DOMAIN)
+    }
+}
+
+/// Where the MTP layer's memory comes from on SGLang.
+const SGLANG_MTP_PROVENANCE: &str = prose!("SGLang --speculative-algorithm EAGLE on a model with an MTP layer (DeepSeek-V3, GLM-4.5 to 4.7; NEXTN is its alias, docs/basic_usage/deepseek_v3.md): the draft is read from the model's own checkpoint, its MTP layer loaded by the draft and skipped by the target, the target's embedding and LM head shared (set_embed_and_head, python/sglang/srt/speculative/eagle_worker.py). From 0.5.14 the pool is sized after both models' weights are loaded (https://github.com/sgl-project/sglang/pull/28683), each token's bytes grown by the draft's num_nextn_predict_layers over the target's layers (python/sglang/srt/model_executor/pool_configurator.py); the draft's own copies of the embedding and the LM head are built and loaded before that and freed only after it (https://github.com/sgl-project/sglang/issues/36452), so the pool is smaller by them.");
+
+/// Where the MTP layer's memory was checked on SGLang.
+const SGLANG_MTP_DOMAIN: &str = prose!("SGLang 0.5.14 to 0.5.23, the rule read from its source; no startup log with and without MTP compared yet. The copies of the embedding and LM head held while the pool is sized are SGLang's own behaviour in those versions (open fixes would free them first: https://github.com/sgl-project/sglang/pull/35996). Not counted: the draft's CUDA graphs and activations, in the 1 − --mem-fraction-static share. Before 0.5.14 the draft's weights and pool came out of that share instead. Hybrid models (Qwen3.5/3.6, Qwen3-Next) and DSA models (DeepSeek-V3.2, GLM-5) refused.");
+
 /// Where the MTP layer's memory comes from.
-pub(crate) const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
+const MTP_PROVENANCE: &str = prose!("vLLM --speculative-config method mtp: the target skips the checkpoint's mtp.* tensors and the drafter loads them, sharing the target's embedding and LM head (vllm/v1/spec_decode/eagle.py, load_model); the drafter's attention layers join the target's KV cache spec and block pool (gpu_model_runner.py get_kv_cache_spec; one KV cache group asserted), so the pool's per-token bytes count the MTP layers too. llama-server --spec-type draft-mtp (https://github.com/ggml-org/llama.cpp/pull/22673): the file's NextN block after the last layer (blk.N.nextn.*: a full-attention layer, its FFN, eh_proj and its norms) and a draft context on the same model with the target's context parameters, whose KV cache holds only the NextN layers; on a hybrid model llama-server keeps --spec-draft-n-max extra recurrent states per sequence for rollback (common/common.h, need_n_rs_seq: the rsseq key).");
 
 /// Where the MTP layer's memory was checked.
-pub(crate) const MTP_DOMAIN: &str = prose!("GLM-4.5 to 4.7 on llama.cpp: builds from PR #28630 on (earlier ones gave the draft context every layer's KV). vLLM: the rule read from its source, no startup log with and without MTP compared yet; not counted: the drafter's buffers sized by --max-num-batched-tokens, its profiled forward passes and CUDA graphs, the extra recurrent-state pages a hybrid model reserves per request for the draft tokens, and the lookahead slots the scheduler reserves at run time; a quantized checkpoint that dropped the MTP layer cannot run it. llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
+const MTP_DOMAIN: &str = prose!("GLM-4.5 to 4.7 on llama.cpp: builds from PR #28630 on (earlier ones gave the draft context every layer's KV). vLLM: the rule read from its source, no startup log with and without MTP compared yet; not counted: the drafter's buffers sized by --max-num-batched-tokens, its profiled forward passes and CUDA graphs, the extra recurrent-state pages a hybrid model reserves per request for the draft tokens, and the lookahead slots the scheduler reserves at run time; a quantized checkpoint that dropped the MTP layer cannot run it. llama.cpp with a Qwen3.5, Qwen3.6 or Qwen3-Next GGUF that carries the MTP layer (unsloth's -MTP-GGUF repos), every layer on the GPU; the KV by the target's byte-exact rule; the weights computed at the file's mean bytes per parameter (the MTP file's per-tensor mix not modelled). Not counted: the MTP context's compute buffer. On several cards the layer's bytes are spread as the target's layers are (llama.cpp puts it with the last layer). No startup log with MTP compared yet.");
 
 /// Where a vLLM draft model's memory comes from.
 pub(crate) const VLLM_DRAFT_PROVENANCE: &str = prose!("vLLM --speculative-config with a draft model: the draft's checkpoint loaded beside the target, its attention layers registered in the same KV cache spec and block pool (vllm/v1/spec_decode/draft_model.py, eagle.py load_model; gpu_model_runner.py get_kv_cache_spec), so each token holds the draft's K and V beside the target's at the same --kv-cache-dtype; the draft keeps its own embedding and LM head.");
