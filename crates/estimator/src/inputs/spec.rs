@@ -85,7 +85,7 @@ pub fn mtp_arch(i: &Inputs, a: &crate::catalog::Arch) -> Option<crate::catalog::
 /// and GLM-4.5 to 4.7's, whose draft SGLang reads from the model's own checkpoint and whose draft
 /// layer its pool budgets (0.5.14 on: the draft's `num_nextn_predict_layers` grow each token's
 /// bytes, python/sglang/srt/model_executor/pool_configurator.py). Hybrid models' native MTP leaves
-/// that layer out of the budget (https://github.com/sgl-project/sglang/pull/35566) and DSA models
+/// that layer out of the budget (<https://github.com/sgl-project/sglang/pull/35566>) and DSA models
 /// add an indexer cache: refused.
 #[cfg(feature = "spec")]
 pub fn sglang_mtp(i: &Inputs, a: &crate::catalog::Arch) -> bool {

@@ -104,7 +104,7 @@ fn vllm_mtp(i: &Inputs, f: &Format) -> Option<(Bytes, Bytes)> {
 /// target's embedding and LM head through `set_embed_and_head`, python/sglang/srt/speculative/
 /// eagle_worker.py), plus the draft's own copies of the embedding and the LM head (2 × vocabulary
 /// × hidden × 2 B, BF16), which it builds and loads before SGLang sizes the pool and frees only
-/// after (`init_lm_head` in `alloc_memory_pool`; https://github.com/sgl-project/sglang/issues/36452:
+/// after (`init_lm_head` in `alloc_memory_pool`; <https://github.com/sgl-project/sglang/issues/36452>:
 /// "each tensor is 2.54 GiB, ~5.08 GiB total" for a 248,320 × 5,120 model), so the pool is that
 /// much smaller. Its layer's KV is the pool's ([`crate::inputs::mtp_arch`]). `None` off the
 /// models [`crate::inputs::sglang_mtp`] takes.
