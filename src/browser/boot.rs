@@ -59,8 +59,8 @@ pub async fn load_catalog() -> Result<(), String> {
 
 /// What the first estimate of `query` needs installed: the family of the catalog model its
 /// link names (from that model's part); for the best-model view (a link without a model, or with
-/// `best=`) the landing view's part (every model without its repos and files), also read for a
-/// model the catalog lacks; for a link with other models the whole catalog. Until the whole one is in (`catalog::is_whole` says), the
+/// `best=`) the landing view's part (every model without its repos and files); for a link with
+/// other models the whole catalog. Until the whole one is in (`catalog::is_whole` says), the
 /// page calls [`load_catalog`] once it has mounted.
 pub async fn load_first(query: &str) -> Result<(), String> {
     // A link with other models (`with=`, `draft=`) names models of other families, whose
@@ -73,14 +73,7 @@ pub async fn load_first(query: &str) -> Result<(), String> {
         .map(|m| query::percent_decode(m).trim().to_string())
         .unwrap_or_default();
     if !whole {
-        // A model the catalog lacks has no part: its page (the closest catalog models, the
-        // import from the Hub) reads the landing view's part, which names every model (a
-        // catalog model whose part failed reads the whole catalog, for its commands' files).
-        let mut part = first_part(&model).await;
-        if part.is_none() && !model.is_empty() {
-            part = first_part("").await.filter(|c| c.variant(&model).is_none());
-        }
-        if let Some(c) = part {
+        if let Some(c) = first_part(&model).await {
             fitcard_estimator::catalog::install_first(c);
             return Ok(());
         }

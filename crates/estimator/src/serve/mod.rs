@@ -431,18 +431,23 @@ fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     let terms = terms_of(s);
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
-    // The pool's tokens hold the layers the sizing held: a drafter's layers in it too (vLLM's
-    // and SGLang's MTP and EAGLE-3 layers, `arch_for`).
-    let pa = arch_for(i, v);
+    // The pool's tokens hold every layer the sizing held: a drafter's MTP or EAGLE-3 layers too
+    // ([`arch_for`]; a build without `spec` has none).
+    #[cfg(feature = "spec")]
+    let drafted = crate::inputs::mtp_arch(i, a).or_else(|| crate::inputs::eagle_arch(i, &v.id, a));
+    #[cfg(feature = "spec")]
+    let pa = drafted.as_ref().unwrap_or(a);
+    #[cfg(not(feature = "spec"))]
+    let pa = a;
     let pool = i
         .engine
         .preallocates()
-        .then(|| vllm_pool(i, &pa, s, &per_card));
-    let fix = pool.and_then(|p| startup_fix(i, &pa, s, &per_card, &p));
+        .then(|| vllm_pool(i, pa, s, &per_card));
+    let fix = pool.and_then(|p| startup_fix(i, pa, s, &per_card, &p));
     if let Some(p) = &pool {
         checks.push(vllm_startup(i, fullest(&per_card).budget, p, fix.as_ref()));
         checks.extend(vllm_free_memory(i, &per_card));
-        if let Err(e) = vllm_pages(i, &pa, s) {
+        if let Err(e) = vllm_pages(i, pa, s) {
             checks.push(Check::hard(CheckName::VllmStartup, false, e));
         }
     }

@@ -271,19 +271,28 @@ pub(crate) fn sglang_flags(i: &Inputs) -> String {
         }
         // The model's own MTP layer: SGLang's EAGLE drafter reads it from the model's checkpoint
         // (NEXTN is its alias; docs/basic_usage/deepseek_v3.md).
-        (Some(Spec::Mtp), Some(n)) => format!(
-            " --speculative-algorithm EAGLE --speculative-num-steps {n} --speculative-eagle-topk 1 --speculative-num-draft-tokens {}",
-            n.saturating_add(1)
-        ),
-        (Some(Spec::Eagle), Some(n)) => crate::inputs::eagle3_head(&i.model).map_or(String::new(), |h| {
-            format!(
-                " --speculative-algorithm EAGLE3 --speculative-draft-model-path {} --speculative-num-steps {n} --speculative-eagle-topk 1 --speculative-num-draft-tokens {}",
-                h.repo,
-                n.saturating_add(1)
-            )
-        }),
+        (Some(Spec::Mtp), Some(n)) => format!(" --speculative-algorithm EAGLE{}", sglang_chain(n)),
+        (Some(Spec::Eagle), Some(n)) => {
+            crate::inputs::eagle3_head(&i.model).map_or(String::new(), |h| {
+                format!(
+                    " --speculative-algorithm EAGLE3 --speculative-draft-model-path {}{}",
+                    h.repo,
+                    sglang_chain(n)
+                )
+            })
+        }
         _ => String::new(),
     }
+}
+
+/// SGLang's draft as a chain of `n` steps of one token each, verified as `n` + 1 tokens (with
+/// top-k 1 SGLang sets the draft tokens to steps + 1 itself: docs/advanced_features/
+/// speculative_decoding.md); all three written, as its defaults differ by model and version.
+fn sglang_chain(n: u32) -> String {
+    format!(
+        " --speculative-num-steps {n} --speculative-eagle-topk 1 --speculative-num-draft-tokens {}",
+        n.saturating_add(1)
+    )
 }
 
 /// The MTP layer's weights (`kv`: its KV cache) in words.
