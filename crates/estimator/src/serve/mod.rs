@@ -426,15 +426,21 @@ fn set_of(i: &Inputs, v: &Variant, f: &Format, e: &Estimate, s: &Sizing) -> Vec<
     set
 }
 
+/// The architecture the pool's tokens hold when a drafter's layers join it (vLLM's and SGLang's
+/// MTP and EAGLE-3 layers, as [`arch_for`] gives the sizing); `None` without one. A build without
+/// `spec` has none, and its pool reads the variant's architecture.
+#[cfg(feature = "spec")]
+fn drafter_arch(i: &Inputs, v: &Variant) -> Option<Arch> {
+    crate::inputs::mtp_arch(i, &v.arch).or_else(|| crate::inputs::eagle_arch(i, &v.id, &v.arch))
+}
+
 fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
     let a = &v.arch;
     let terms = terms_of(s);
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
-    // The pool's tokens hold every layer the sizing held: a drafter's MTP or EAGLE-3 layers too
-    // ([`arch_for`]; a build without `spec` has none).
     #[cfg(feature = "spec")]
-    let drafted = crate::inputs::mtp_arch(i, a).or_else(|| crate::inputs::eagle_arch(i, &v.id, a));
+    let drafted = drafter_arch(i, v);
     #[cfg(feature = "spec")]
     let pa = drafted.as_ref().unwrap_or(a);
     #[cfg(not(feature = "spec"))]
