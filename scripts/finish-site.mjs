@@ -205,6 +205,10 @@ for (const name of PAGES) {
 // 4. The manifest names the built icon; the worker precaches every file it needs offline.
 const icon = index.match(/<link rel="icon" href="([^"]+)"/)?.[1]?.replace(/^\.\//, '');
 if (!icon || !fs.existsSync(file(icon))) fail('index.html links no built icon');
+// A raster icon: Chromium fetches and decodes the tab's icon again on each same-document
+// navigation (every replaceState of the permalink), and an SVG one builds an SVG document each
+// time (scripts/favicon.mjs says what it costs).
+if (icon.endsWith('.svg')) fail(`the tab's icon is an SVG (${icon}): link the PNG scripts/favicon.mjs draws`);
 const manifest = JSON.parse(read('manifest.webmanifest'));
 manifest.icons = manifest.icons.map((i) => ({ ...i, src: icon }));
 fs.writeFileSync(file('manifest.webmanifest'), `${JSON.stringify(manifest, null, 2)}\n`);

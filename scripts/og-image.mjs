@@ -4,8 +4,8 @@
 // Run: node scripts/og-image.mjs [out.png]; the output is committed (deterministic).
 import fs from 'node:fs';
 import path from 'node:path';
-import zlib from 'node:zlib';
 import { fileURLToPath } from 'node:url';
+import { palettePng } from './png.mjs';
 
 const W = 1200;
 const H = 630;
@@ -59,38 +59,7 @@ rect(628, 380, 260, 120, KV);
 rect(896, 380, 70, 120, OVERHEAD);
 rect(1040, 350, 10, 180, INK);
 
-// PNG: 8-bit palette, one filter byte (none) per row. https://www.w3.org/TR/png-3/
-const CRC = Array.from({ length: 256 }, (_, n) => {
-  let c = n;
-  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
-  return c >>> 0;
-});
-const crc32 = (buf) => {
-  let c = 0xffffffff;
-  for (const b of buf) c = CRC[(c ^ b) & 0xff] ^ (c >>> 8);
-  return (c ^ 0xffffffff) >>> 0;
-};
-const chunk = (type, data) => {
-  const out = Buffer.alloc(12 + data.length);
-  out.writeUInt32BE(data.length, 0);
-  out.write(type, 4, 'ascii');
-  data.copy(out, 8);
-  out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length);
-  return out;
-};
-const ihdr = Buffer.alloc(13);
-ihdr.writeUInt32BE(W, 0);
-ihdr.writeUInt32BE(H, 4);
-ihdr.set([8, 3, 0, 0, 0], 8);
-const raw = Buffer.alloc((W + 1) * H);
-for (let y = 0; y < H; y++) raw.set(px.subarray(y * W, (y + 1) * W), y * (W + 1) + 1);
-const png = Buffer.concat([
-  Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
-  chunk('IHDR', ihdr),
-  chunk('PLTE', Buffer.from(PALETTE.join(''), 'hex')),
-  chunk('IDAT', zlib.deflateSync(raw, { level: 9 })),
-  chunk('IEND', Buffer.alloc(0)),
-]);
+const png = palettePng(W, H, px, PALETTE);
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const out = process.argv[2] || path.join(here, '..', 'public', 'og.png');

@@ -35,6 +35,7 @@ const TYPES = {
   '.wasm': 'application/wasm',
   '.css': 'text/css; charset=utf-8',
   '.svg': 'image/svg+xml',
+  '.png': 'image/png',
   '.postcard': 'application/octet-stream',
   '.webmanifest': 'application/manifest+json',
 };

@@ -27,7 +27,7 @@ const INDEX = `<!DOCTYPE html><html lang="en"><head>
 <meta name="description" content="Estimate &amp; compare" />
 <title>fitcard: will this LLM fit?</title>
 <link rel="stylesheet" href="./style-3c4d.css" />
-<link rel="icon" href="./favicon-5e6f.svg" />
+<link rel="icon" href="./favicon-5e6f.png" />
 <link rel="manifest" href="manifest.webmanifest" />
 <script>${PRELOAD('')}</script>
 <script type="module">${LOADER}</script>
@@ -44,7 +44,7 @@ function fakeDist() {
     'app-1a2b.js': 'export default async function init() {}',
     'app-1a2b_bg.wasm': '\0asm',
     'style-3c4d.css': 'body{}',
-    'favicon-5e6f.svg': '<svg xmlns="http://www.w3.org/2000/svg"/>',
+    'favicon-5e6f.png': 'PNG',
     'robots.txt': '',
     'og.png': 'png',
     'sw.js': SW,
@@ -102,7 +102,7 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
     'app-1a2b.js',
     'app-1a2b_bg.wasm',
     'catalog.postcard',
-    'favicon-5e6f.svg',
+    'favicon-5e6f.png',
     'index.html',
     'manifest.webmanifest',
     'method.html',
@@ -122,7 +122,7 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
     JSON.parse(sw.match(/^const WORKER_CSP = (.*);$/m)[1]),
     "default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; connect-src 'self' https://huggingface.co https://*.hf.co",
   );
-  assert.equal(JSON.parse(read(d, 'manifest.webmanifest')).icons[0].src, 'favicon-5e6f.svg');
+  assert.equal(JSON.parse(read(d, 'manifest.webmanifest')).icons[0].src, 'favicon-5e6f.png');
   const again = finish(d, 'https://example.org/');
   assert.equal(again.status, 0, again.stderr);
   assert.equal(read(d, 'index.html'), index, 'a finished folder is left as it is');
@@ -167,6 +167,17 @@ test('a build without the importer wasm stops', () => {
   const r = finish(d);
   assert.notEqual(r.status, 0);
   assert.match(r.stderr, /no importer wasm/);
+  fs.rmSync(d, { recursive: true });
+});
+
+test('an SVG tab icon stops the build', () => {
+  const d = fakeDist();
+  fs.writeFileSync(path.join(d, 'favicon-5e6f.svg'), '<svg xmlns="http://www.w3.org/2000/svg"/>');
+  const index = path.join(d, 'index.html');
+  fs.writeFileSync(index, fs.readFileSync(index, 'utf8').replace('favicon-5e6f.png', 'favicon-5e6f.svg'));
+  const r = finish(d);
+  assert.notEqual(r.status, 0);
+  assert.match(r.stderr, /tab's icon is an SVG/);
   fs.rmSync(d, { recursive: true });
 });
 
