@@ -69,7 +69,7 @@ pub fn load_full() {
         (d.create_element("div"), d.create_element("p"), d.body())
     {
         boot.set_id(PLACEHOLDER);
-        boot.set_class_name("boot");
+        boot.set_class_name("page boot");
         status.set_class_name("boot-status");
         let _ = status.set_attribute("role", "status");
         status.set_text_content(Some("Loading the whole calculator…"));

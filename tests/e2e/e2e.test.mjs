@@ -1356,7 +1356,25 @@ test('index.html shows a light placeholder until the calculator mounts and repla
   await page.goto(`${origin}${BASE}`);
   await page.waitForTimeout(300);
   assert.ok(await page.locator('#boot').isVisible(), 'something to read before the wasm runs');
-  assert.match(await page.textContent('#boot'), /will this LLM fit/);
+  assert.match(await page.textContent('#boot'), /Will this LLM fit/);
+  // The landing view's link (this one): the header alone.
+  assert.equal(await page.locator('#boot .layout').isVisible(), false);
+  // A link to a model: the calculator's panels where they will be drawn, headed as they will be.
+  await page.goto(`${origin}${BASE}?model=google/gemma-3-12b-it`);
+  await page.waitForTimeout(200);
+  assert.deepEqual(await page.$$eval('#boot .layout h2', (h) => h.map((x) => x.textContent)), [
+    'Configuration',
+    'Estimate',
+    'Best fit in this family',
+    'Command',
+  ]);
+  assert.ok(await page.locator('#boot .result-panel').isVisible());
+  // An embed: the status line alone.
+  await page.goto(`${origin}${BASE}?model=google/gemma-3-12b-it&embed=1`);
+  await page.waitForTimeout(200);
+  assert.equal(await page.locator('#boot .layout').isVisible(), false);
+  assert.equal(await page.locator('#boot .top').isVisible(), false);
+  assert.ok(await page.locator('#boot .boot-status').isVisible());
   await page.close();
   const live = await open();
   assert.equal(await live.locator('#boot').count(), 0, 'replaced on mount');
