@@ -1,7 +1,7 @@
 //! Embedding models (a family with `task: embed`): served by llama.cpp (`--embedding`) and
 //! Ollama (`/api/embed`), refused by name elsewhere, kept out of the best-model view; their
-//! output buffer holds embeddings, not logits. Figures by hand from Qwen3-Embedding-0.6B's
-//! public config (28 layers, 8 KV heads of 128, hidden 1024:
+//! output buffer holds a logits row and an embedding row per sequence. Figures by hand from
+//! Qwen3-Embedding-0.6B's public config (28 layers, 8 KV heads of 128, hidden 1024:
 //! <https://huggingface.co/Qwen/Qwen3-Embedding-0.6B/blob/main/config.json>).
 
 use fitcard_estimator::{best::best, estimate, from_query};
@@ -20,8 +20,10 @@ fn an_embedding_server_holds_its_kv_cache_and_an_output_row_per_sequence() {
     // 4 slots × 8192 cells × 28 layers × 8 KV heads × 128 × (K + V) × 2 B: a causal model keeps
     // its cache while it embeds.
     assert_eq!(term(&e, "kv_cache"), 4 * 8192 * 28 * 8 * 128 * 2 * 2);
-    // No logits: one fp32 row of the hidden size per sequence.
-    assert_eq!(term(&e, "logits"), 4 * 1024 * 4);
+    // llama.cpp's output buffer reserves a row of logits and one of the hidden size per
+    // sequence, embeddings on or not (output_reserve since ggml-org/llama.cpp#14208): 4 slots ×
+    // (151,669 + 1,024) × 4 B.
+    assert_eq!(term(&e, "logits"), 4 * (151_669 + 1024) * 4);
     // The parameters the config gives (595,776,512, no language-model head) at 2 bytes.
     let (_, v) = fitcard_estimator::catalog()
         .variant("Qwen/Qwen3-Embedding-0.6B")

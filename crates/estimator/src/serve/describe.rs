@@ -76,7 +76,8 @@ fn term_text(
         TermName::WeightsHost => (host_weights_text(a, f, s), weights::HOST_PROVENANCE),
         TermName::Logits if crate::catalog::task_of(&i.model).is_some() => (
             format!(
-                "4 B × hidden {} × {} slot(s) (embeddings, no logits)",
+                "4 B × (vocab {} + hidden {}) × {} slot(s) (a logits row and an embedding row each)",
+                a.vocab,
                 a.hidden,
                 i.par.max(1)
             ),

@@ -18,14 +18,15 @@ pub const PROVENANCE: &str = prose!("llama.cpp output buffer: 4 × n_vocab × ma
 /// Where the formula was checked.
 pub const DOMAIN: &str = prose!("llama.cpp and Ollama, full offload; the buffer is host memory.");
 
-/// Where the embeddings' output buffer comes from.
-pub const EMBED_PROVENANCE: &str = prose!("llama.cpp output buffer of an embedding context (--embedding): no logits, one fp32 row of n_embd per output, n_embd × max(1, n_seq) floats at startup (llama_output_reserve: has_logits = !cparams.embeddings, embd_size = n_embd × n_outputs_max; the upstream lines as ollama/ollama llama/patches quotes them).");
+/// Where the output buffer of an embedding or reranking context comes from.
+pub const EMBED_PROVENANCE: &str = prose!("llama.cpp output buffer of an embedding or reranking context (--embedding, --reranking): the logits rows and one fp32 row of n_embd per output, 4 × (n_vocab + n_embd) × max(1, n_seq) bytes at startup (llama_context::output_reserve: has_logits = true, has_embd = cparams.embeddings, logits_size = n_vocab × n_outputs_max, embd_size = n_embd_out × n_outputs_max; since ggml-org/llama.cpp#14208, June 2025; the same lines in Ollama's vendored llama/llama.cpp/src/llama-context.cpp at 04db8a0b). Pooled vectors and rank scores are kept apart, per sequence, in a few floats each.");
 
-/// Host bytes of an embedding context's output buffer for `slots` sequences: one fp32 row of
-/// `hidden` per sequence, and no logits.
+/// Host bytes of an embedding or reranking context's output buffer for `slots` sequences: a
+/// row of logits and one fp32 row of `hidden` per sequence. (Before ggml-org/llama.cpp#14208 an
+/// embedding context reserved no logits.)
 pub fn embeddings(arch: &Arch, slots: u32) -> Bytes {
     Bytes(
-        4u64.saturating_mul(arch.hidden)
+        4u64.saturating_mul(arch.vocab.saturating_add(arch.hidden))
             .saturating_mul(u64::from(slots.max(1))),
     )
 }
