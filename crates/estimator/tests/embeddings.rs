@@ -122,3 +122,86 @@ fn the_best_model_for_the_card_leaves_room_for_the_embedder() {
     // Some that fit alone no longer do (the 35B-A3B at Q4_K_M needs 21.8 GiB by itself).
     assert!(beside.rows.len() < alone.rows.len() || beside.not_fitting > alone.not_fitting);
 }
+
+/// A reranking model (`task: rerank`, Qwen3-Reranker-0.6B: Qwen3-Embedding-0.6B's shapes).
+const RERANK: &str = "model=Qwen/Qwen3-Reranker-0.6B&quant=Q8_0&gpu=rtx-4090&ctx=8192&par=2";
+
+#[test]
+fn a_reranker_is_served_by_llama_server_reranking() {
+    let d = from_query(RERANK);
+    assert!(d.notices.is_empty(), "{:?}", d.notices);
+    let e = estimate(&d.inputs);
+    assert!(e.fits, "{:?}", e.reasons());
+    // A causal model: its cache while it scores, 2 slots × 8192 cells × 28 layers × 8 KV heads ×
+    // 128 × (K + V) × 2 B.
+    assert_eq!(term(&e, "kv_cache"), 2 * 8192 * 28 * 8 * 128 * 2 * 2);
+    // --reranking sets embeddings on: the same output buffer as an embedding server.
+    assert_eq!(term(&e, "logits"), 2 * (151_669 + 1024) * 4);
+    // llama.cpp's own GGUF of it (the converter's classifier rows and rank pooling), and the
+    // flag that sets rank pooling, each query–document pair in one micro-batch.
+    assert!(
+        e.command
+            .starts_with("llama-server -hf ggml-org/Qwen3-Reranker-0.6B-Q8_0-GGUF:Q8_0 "),
+        "{}",
+        e.command
+    );
+    assert!(
+        e.command.ends_with(" --reranking -ub 8192"),
+        "{}",
+        e.command
+    );
+    assert!(!e.command.contains("--embedding"), "{}", e.command);
+    assert!(e.speed.is_none(), "a reranker generates nothing");
+}
+
+#[test]
+fn ollama_and_the_other_engines_refuse_a_reranker_by_name() {
+    let e = estimate(&from_query(&format!("{RERANK}&engine=ollama")).inputs);
+    assert!(!e.fits);
+    assert!(
+        e.reasons()
+            .iter()
+            .any(|r| r.contains("is a reranking model") && r.contains("no reranking endpoint")),
+        "{:?}",
+        e.reasons()
+    );
+    for engine in ["vllm", "sglang", "transformers"] {
+        let e = estimate(&from_query(&format!("{RERANK}&engine={engine}")).inputs);
+        assert!(!e.fits, "{engine}");
+        assert!(
+            e.reasons()
+                .iter()
+                .any(|r| r.contains("is a reranking model") && r.contains("not estimated yet")),
+            "{engine}: {:?}",
+            e.reasons()
+        );
+    }
+    // The best-model view ranks chat models only.
+    let b = best(&from_query("gpu=h100-sxm&ctx=4096").inputs);
+    assert!(b.rows.iter().all(|r| !r.model.contains("Reranker")));
+}
+
+#[test]
+fn a_chat_model_an_embedder_and_a_reranker_share_a_card() {
+    let chat = "model=Qwen/Qwen3-8B&quant=Q4_K_M&ctx=16384&gpu=rtx-4090";
+    let set = estimate(
+        &from_query(&format!(
+            "{chat}&with=Qwen/Qwen3-Embedding-0.6B:Q8_0:8192:4,Qwen/Qwen3-Reranker-0.6B:Q8_0:8192:2"
+        ))
+        .inputs,
+    );
+    let embed = estimate(&from_query(EMBED).inputs).per_card[0].bytes.get();
+    let rerank = estimate(&from_query(RERANK).inputs).per_card[0].bytes.get();
+    assert_eq!(term(&set, "with_models"), embed + rerank);
+    // Under llama.cpp's router each is a section of the preset, its flags as keys.
+    assert!(
+        set.command.contains("\nreranking = true\n"),
+        "{}",
+        set.command
+    );
+    assert!(
+        set.command.contains("\nembedding = true\n"),
+        "{}",
+        set.command
+    );
+}

@@ -106,6 +106,9 @@ pub struct Family {
 pub enum Task {
     /// Text embeddings, one vector per input (llama-server `--embedding`, Ollama `/api/embed`).
     Embed,
+    /// Relevance scores, one per query–document pair (llama-server `--reranking`, its `/rerank`
+    /// endpoint).
+    Rerank,
 }
 
 #[derive(Clone, Debug, Deserialize, Serialize)]

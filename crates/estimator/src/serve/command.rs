@@ -271,19 +271,24 @@ fn llama_cpp(c: &Cmd) -> String {
     s
 }
 
-/// llama-server's micro-batch, and an embedding model's server. An embedding server pools
-/// each input in one micro-batch, so `-ub` holds the longest input (the server refuses a longer
-/// one); the catalog's embedding models pool the last token (Qwen3-Embedding's card: `--embedding
-/// --pooling last`).
+/// llama-server's micro-batch, and an embedding or reranking model's server. Such a server
+/// pools each input in one micro-batch, so `-ub` holds the longest input (the server refuses a
+/// longer one). The catalog's embedding models pool the last token (Qwen3-Embedding's card:
+/// `--embedding --pooling last`); `--reranking` sets the embedding mode with rank pooling
+/// itself (common/arg.cpp: `params.embedding = true; params.pooling_type =
+/// LLAMA_POOLING_TYPE_RANK`), each query–document pair one input.
 fn batch_flags(s: &mut String, i: &Inputs) {
-    if crate::catalog::task_of(&i.model).is_some() {
-        s.push_str(&format!(
-            " --embedding --pooling last -ub {}",
-            i.ubatch.max(i.ctx)
-        ));
-    } else if i.ubatch != 512 {
-        s.push_str(&format!(" -ub {}", i.ubatch));
-    }
+    let flags = match crate::catalog::task_of(&i.model) {
+        Some(crate::catalog::Task::Embed) => " --embedding --pooling last",
+        Some(crate::catalog::Task::Rerank) => " --reranking",
+        None => {
+            if i.ubatch != 512 {
+                s.push_str(&format!(" -ub {}", i.ubatch));
+            }
+            return;
+        }
+    };
+    s.push_str(&format!("{flags} -ub {}", i.ubatch.max(i.ctx)));
 }
 
 /// llama.cpp's split over several cards: by rows under tensor sharing, else by layers, in

@@ -236,22 +236,29 @@ pub fn is_apple(gpu: &crate::catalog::Gpu) -> bool {
 
 /// The device check MLX needs: mlx-lm's Metal backend runs on Apple silicon only, on one GPU.
 /// An embedding model ([`crate::catalog::Task`]) runs on llama.cpp (`--embedding`) and Ollama
-/// (`/api/embed`); the other engines run it on runners of their own (vLLM's pooling runner,
-/// SGLang's `--is-embedding`, sentence-transformers) whose memory is not estimated yet. A failed
-/// hard check there, `None` otherwise.
+/// (`/api/embed`), a reranking model on llama.cpp (`--reranking`) only: Ollama has no reranking
+/// endpoint (ollama/ollama#3368, open). The other engines run them on runners of their own
+/// (vLLM's pooling runner, SGLang's `--is-embedding`, sentence-transformers) whose memory is not
+/// estimated yet. A failed hard check there, `None` otherwise.
 pub fn task_check(i: &crate::inputs::Inputs) -> Option<Check> {
-    crate::catalog::task_of(&i.model)?;
-    (!i.engine.llama_family()).then(|| {
-        Check::hard(
-            CheckName::EngineSupports,
-            false,
-            format!(
-                "{} is an embedding model: on {} its runner's memory is not estimated yet (llama.cpp's --embedding and Ollama's are)",
-                i.model,
-                i.engine.label()
-            ),
-        )
-    })
+    use crate::catalog::Task;
+    let task = crate::catalog::task_of(&i.model)?;
+    let why = match (task, i.engine) {
+        (_, Engine::LlamaCpp) | (Task::Embed, Engine::Ollama) => return None,
+        (Task::Rerank, Engine::Ollama) => {
+            "Ollama has no reranking endpoint (ollama/ollama#3368); llama.cpp's --reranking serves it"
+        }
+        _ => "its runner's memory is not estimated yet (llama.cpp's --embedding and --reranking are)",
+    };
+    let kind = match task {
+        Task::Embed => "an embedding",
+        Task::Rerank => "a reranking",
+    };
+    Some(Check::hard(
+        CheckName::EngineSupports,
+        false,
+        format!("{} is {kind} model: on {} {why}", i.model, i.engine.label()),
+    ))
 }
 
 /// A failed hard check on a catalog card that is not an Apple GPU and on more than one card;
