@@ -227,7 +227,12 @@ pub fn rank(r: &[Candidate]) -> String {
             c.quant,
             c.device_bytes.to_string(),
             c.headroom.to_string(),
-            c.decode_tps.map_or("?".to_string(), |t| format!("{t:.0}")),
+            // "-": a model that generates nothing (embedding, reranking); "?": unknown.
+            match c.decode_tps {
+                Some(t) => format!("{t:.0}"),
+                None if fitcard_estimator::catalog::task_of(&c.model).is_some() => "-".into(),
+                None => "?".into(),
+            },
             if c.fits {
                 c.verdict.label().to_string()
             } else {

@@ -152,6 +152,12 @@ fn a_reranker_is_served_by_llama_server_reranking() {
     );
     assert!(!e.command.contains("--embedding"), "{}", e.command);
     assert!(e.speed.is_none(), "a reranker generates nothing");
+    // Nor in the family's ranking (the page's "Best fit in this family", `fitcard rank`).
+    for model in ["Qwen/Qwen3-Reranker-0.6B", "Qwen/Qwen3-Embedding-0.6B"] {
+        let r = fitcard_estimator::rank(&from_query(&format!("model={model}&gpu=rtx-4090")).inputs);
+        assert!(!r.is_empty());
+        assert!(r.iter().all(|c| c.decode_tps.is_none()), "{model}: {r:?}");
+    }
 }
 
 #[test]

@@ -118,10 +118,6 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
             }
             e.commands = side_by_side(&i, v, f, &e);
             crate::serve::speed::attach(&i, v, &mut e);
-            // Decode speed means nothing to an embedding model (it generates no token).
-            if crate::catalog::task_of(&i.model).is_some() {
-                e.speed = None;
-            }
             e
         }
         None => unavailable(&i, v),

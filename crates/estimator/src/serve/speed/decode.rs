@@ -75,8 +75,14 @@ pub fn spill_layers(i: &Inputs, layers: u32, e: &Estimate) -> (u64, u32) {
     )
 }
 
-/// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown.
+/// Decode speed of `e` (serve mode), or `None` when a card's bandwidth is unknown or the model
+/// generates nothing.
 pub fn decode(i: &Inputs, v: &Variant, e: &Estimate) -> Option<Speed> {
+    // An embedding or reranking model generates no token: no decode speed, in the estimate and
+    // in the ranking alike.
+    if crate::catalog::task_of(&i.model).is_some() {
+        return None;
+    }
     let active = active_fraction(i, v, e);
     let par = f64::from(i.par.max(1));
     let ram_bw = ram_bw(i);
