@@ -84,7 +84,7 @@ pub(crate) fn fits(inputs: &Inputs) -> bool {
     {
         Some(f) => {
             let a = arch_for(&i, v);
-            assemble(&i, v, f, &sized(&i, &a, f, false)).fits
+            assemble(&i, v, &a, f, &sized(&i, &a, f, false)).fits
         }
         None => false,
     }
@@ -106,7 +106,7 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
         Some(f) => {
             let a = arch_for(&i, v);
             let s = sized(&i, &a, f, true);
-            let mut e = assemble(&i, v, f, &s);
+            let mut e = assemble(&i, v, &a, f, &s);
             describe::describe(&mut e, &i, v, f, &s);
             #[cfg(feature = "extras")]
             set_command(&mut e);
@@ -137,7 +137,7 @@ pub fn estimate_file(inputs: &Inputs, v: &Variant, f: &Format) -> Estimate {
     i.quant = f.id;
     let mut e = if i.engine.container() == f.container {
         let s = sized(&i, &v.arch, f, true);
-        let mut e = assemble(&i, v, f, &s);
+        let mut e = assemble(&i, v, &v.arch, f, &s);
         describe::describe(&mut e, &i, v, f, &s);
         #[cfg(feature = "extras")]
         set_command(&mut e);
@@ -199,8 +199,9 @@ fn unavailable(i: &Inputs, v: &Variant) -> Estimate {
 /// Estimate one catalog candidate without formula texts, warnings and command line (the
 /// ranking's path: the pair is valid by construction, so no normalisation either).
 pub(crate) fn candidate(i: &Inputs, v: &Variant, f: &Format) -> Estimate {
-    let s = sized(i, &arch_for(i, v), f, false);
-    assemble(i, v, f, &s)
+    let a = arch_for(i, v);
+    let s = sized(i, &a, f, false);
+    assemble(i, v, &a, f, &s)
 }
 
 /// [`size`] with the other models of `with=` on the cards (their commands written when
@@ -258,8 +259,9 @@ fn co_model(i: &Inputs, m: &CoModel, k: u32, commands: bool, ollama_up: bool) ->
     else {
         return share_of(&j, unavailable(&j, v), None, String::new());
     };
-    let s = size(&j, &arch_for(&j, v), f);
-    let e = assemble(&j, v, f, &s);
+    let a = arch_for(&j, v);
+    let s = size(&j, &a, f);
+    let e = assemble(&j, v, &a, f, &s);
     let util = (engine == Engine::Vllm).then(|| {
         let need = e
             .per_card
@@ -413,7 +415,7 @@ fn set_of(i: &Inputs, v: &Variant, f: &Format, e: &Estimate, s: &Sizing) -> Vec<
                 with: Vec::new(),
                 ..i.clone()
             };
-            assemble(&alone, v, f, &sized(&alone, &v.arch, f, true)).fits
+            assemble(&alone, v, &v.arch, f, &sized(&alone, &v.arch, f, true)).fits
         },
         reasons: Vec::new(),
         command: String::new(),
@@ -422,25 +424,15 @@ fn set_of(i: &Inputs, v: &Variant, f: &Format, e: &Estimate, s: &Sizing) -> Vec<
     set
 }
 
-/// The architecture the pool's tokens hold when a drafter's layers join it (vLLM's and SGLang's
-/// MTP and EAGLE-3 layers, as [`arch_for`] gives the sizing); `None` without one. A build without
-/// `spec` has none, and its pool reads the variant's architecture.
-#[cfg(feature = "spec")]
-fn drafter_arch(i: &Inputs, v: &Variant) -> Option<Arch> {
-    crate::inputs::mtp_arch(i, &v.arch).or_else(|| crate::inputs::eagle_arch(i, &v.id, &v.arch))
-}
-
-fn assemble(i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Estimate {
+/// The estimate of `v` in format `f` from its sizing `s`. `pa` is the architecture the sizing
+/// read ([`arch_for`]: `gl=`'s global layers, a drafter's MTP or EAGLE-3 layers), which vLLM's
+/// and SGLang's pool holds per token as the KV cache term counts it; the checks read the
+/// variant's own.
+fn assemble(i: &Inputs, v: &Variant, pa: &Arch, f: &Format, s: &Sizing) -> Estimate {
     let a = &v.arch;
     let terms = terms_of(s);
     let per_card = shard(s);
     let mut checks = checks(i, a, s, &per_card);
-    #[cfg(feature = "spec")]
-    let drafted = drafter_arch(i, v);
-    #[cfg(feature = "spec")]
-    let pa = drafted.as_ref().unwrap_or(a);
-    #[cfg(not(feature = "spec"))]
-    let pa = a;
     let pool = i
         .engine
         .preallocates()
@@ -528,8 +520,9 @@ fn side_by_side(i: &Inputs, v: &Variant, f: &Format, e: &Estimate) -> Vec<Engine
             ..i.clone()
         };
         let differs = normalize(&mut j).into_iter().map(|n| n.message).collect();
-        let s = sized(&j, &arch_for(&j, v), f, false);
-        let o = assemble(&j, v, f, &s);
+        let a = arch_for(&j, v);
+        let s = sized(&j, &a, f, false);
+        let o = assemble(&j, v, &a, f, &s);
         out.push(EngineCommand {
             engine: other.id(),
             command: crate::serve::command::command(&j, f, s.layout, &s.shares, s.split),
