@@ -50,16 +50,24 @@ fn ollama_pulls_it_and_other_engines_are_refused_by_name() {
         .command
         .ends_with("ollama pull hf.co/Qwen/Qwen3-Embedding-0.6B-GGUF:Q8_0"));
     for engine in ["vllm", "sglang", "transformers"] {
-        let e = estimate(&from_query(&format!("{EMBED}&engine={engine}")).inputs);
-        assert!(!e.fits, "{engine}");
-        assert!(
-            e.reasons()
-                .iter()
-                .any(|r| r.contains("is an embedding model") && r.contains("not estimated yet")),
-            "{engine}: {:?}",
-            e.reasons()
+        refused(
+            &format!("{EMBED}&engine={engine}"),
+            &["is an embedding model", "not estimated yet"],
         );
     }
+}
+
+/// `query` does not fit, and one of its reasons says every one of `words`.
+fn refused(query: &str, words: &[&str]) {
+    let e = estimate(&from_query(query).inputs);
+    assert!(!e.fits, "{query}");
+    assert!(
+        e.reasons()
+            .iter()
+            .any(|r| words.iter().all(|w| r.contains(w))),
+        "{query}: {:?}",
+        e.reasons()
+    );
 }
 
 #[test]
@@ -67,6 +75,11 @@ fn the_best_model_view_lists_chat_models_only() {
     let b = best(&from_query("gpu=h100-sxm&ctx=4096").inputs);
     assert!(!b.rows.is_empty());
     assert!(b.rows.iter().all(|r| !r.model.contains("Embedding")));
+    // No family with a task (embedding, reranking) at all.
+    assert!(b
+        .rows
+        .iter()
+        .all(|r| fitcard_estimator::catalog::task_of(&r.model).is_none()));
 }
 
 #[test]
@@ -162,24 +175,14 @@ fn a_reranker_is_served_by_llama_server_reranking() {
 
 #[test]
 fn ollama_and_the_other_engines_refuse_a_reranker_by_name() {
-    let e = estimate(&from_query(&format!("{RERANK}&engine=ollama")).inputs);
-    assert!(!e.fits);
-    assert!(
-        e.reasons()
-            .iter()
-            .any(|r| r.contains("is a reranking model") && r.contains("no reranking endpoint")),
-        "{:?}",
-        e.reasons()
+    refused(
+        &format!("{RERANK}&engine=ollama"),
+        &["is a reranking model", "no reranking endpoint"],
     );
     for engine in ["vllm", "sglang", "transformers"] {
-        let e = estimate(&from_query(&format!("{RERANK}&engine={engine}")).inputs);
-        assert!(!e.fits, "{engine}");
-        assert!(
-            e.reasons()
-                .iter()
-                .any(|r| r.contains("is a reranking model") && r.contains("not estimated yet")),
-            "{engine}: {:?}",
-            e.reasons()
+        refused(
+            &format!("{RERANK}&engine={engine}"),
+            &["is a reranking model", "not estimated yet"],
         );
     }
     // The best-model view ranks chat models only.
