@@ -14,6 +14,11 @@
 //   The views off the verdict's path follow one frame later (the page's `AppState::late`): the
 //   frame after is printed beside each figure.
 //   On the calculator (context, concurrency, cards) and on the landing view (context).
+// - The method's floor: the same key presses, measured the same way, on a page that holds one
+//   range input and one output and nothing else (served by this script at /__floor), before and
+//   after the page's ticks. Its median is what the browser and the machine cost by themselves
+//   (input routing, the wait for the next frame, a frame's style, layout and paint, all throttled
+//   4×); each tick line prints the page's figure above it.
 //
 // Usage: node bench.mjs [dist]   (FITCARD_BENCH_RUNS: runs per first-estimate figure, default 5)
 
@@ -42,8 +47,15 @@ const TYPES = {
 
 // A static host: gzip for every file, as `gzip -9` would give it.
 const gzipped = new Map();
+const FLOOR = '<!doctype html><html lang=en><meta charset=utf-8><title>floor</title>' +
+  '<input id=ctx type=range min=0 max=100 value=50 aria-label=x><output id=o>50</output>' +
+  '<script>ctx.oninput = () => { o.textContent = ctx.value; };</script></html>';
 function serve(req, res) {
   const u = new URL(req.url, 'http://x');
+  if (u.pathname === '/__floor') {
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(FLOOR);
+    return;
+  }
   const rel = decodeURIComponent(u.pathname.slice(1)) || 'index.html';
   const file = path.join(DIST, path.normalize(rel));
   if (!file.startsWith(DIST) || !fs.existsSync(file) || !fs.statSync(file).isFile()) {
@@ -149,9 +161,20 @@ async function ticks(page, id, presses) {
   return t;
 }
 
+/** The method's floor: ticks on the bare page (one range input, one output). */
+async function floorTicks() {
+  const { context, page } = await freshPage(null);
+  await page.goto(origin + '__floor');
+  const t = await ticks(page, 'ctx', 12);
+  await context.close();
+  return t;
+}
+const floor = [];
+
 /** One line for the ticks `t` of `what`. */
 function tickLine(what, t) {
-  return `bench: ${what} at 4x CPU: median ${ms(median(t))}, worst ${ms(Math.max(...t))} over ${t.length} key presses; target 16 ms` +
+  const f = median(floor);
+  return `bench: ${what} at 4x CPU: median ${ms(median(t))} (${ms(median(t) - f)} above the floor), worst ${ms(Math.max(...t))} over ${t.length} key presses; target 16 ms` +
     ` (every view drawn, the frame after: median ${ms(median(t.whole))})`;
 }
 
@@ -167,6 +190,8 @@ for (const [what, query, sel, net] of firsts) {
   console.log(`bench: ${what} at 4x CPU: median ${ms(median(t))}, worst ${ms(Math.max(...t))} over ${RUNS} runs`);
 }
 
+const lines = [];
+floor.push(...(await floorTicks()));
 {
   const { context, page } = await freshPage(null);
   await page.goto(origin + MODEL);
@@ -175,7 +200,7 @@ for (const [what, query, sel, net] of firsts) {
   for (const id of ['ctx', 'par', 'cards']) {
     const t = await ticks(page, id, 12);
     if (t.length < 6) throw new Error(`${id}: only ${t.length} ticks measured`);
-    console.log(tickLine(`calculator tick, ${id}`, t));
+    lines.push([`calculator tick, ${id}`, t]);
   }
   await context.close();
 }
@@ -186,9 +211,13 @@ for (const [what, query, sel, net] of firsts) {
   await page.waitForTimeout(1000);
   const t = await ticks(page, 'ctx', 12);
   if (t.length < 6) throw new Error(`landing ctx: only ${t.length} ticks measured`);
-  console.log(tickLine('landing view tick, ctx', t));
+  lines.push(['landing view tick, ctx', t]);
   await context.close();
 }
+floor.push(...(await floorTicks()));
+if (floor.length < 12) throw new Error(`floor: only ${floor.length} ticks measured`);
+console.log(`bench: the method's floor (one range input, nothing else) at 4x CPU: median ${ms(median(floor))}, worst ${ms(Math.max(...floor))} over ${floor.length} key presses`);
+for (const [what, t] of lines) console.log(tickLine(what, t));
 
 await browser.close();
 await new Promise((r) => server.close(r));
