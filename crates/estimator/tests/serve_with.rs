@@ -367,3 +367,58 @@ fn this_plan_fits_alone_exactly_when_its_estimate_without_the_others_fits() {
     let (starts, _) = plan("model=Qwen/Qwen3-32B&quant=BF16&engine=vllm&gpu=h100-sxm&ctx=40960");
     assert!(!check(&starts, "vllm_startup").ok);
 }
+
+/// The same set under llama-swap (github.com/mostlygeek/llama-swap, docs/config.example.yaml):
+/// one `models` entry per model whose `cmd` is that model's own llama-server command with the
+/// port llama-swap gives (`${PORT}`), one group of them all that runs together (`swap: false`),
+/// each preloaded at start; the memory is the set's, as under llama.cpp's router. Read back line
+/// by line here; a set with a model on another engine has none.
+#[test]
+fn llama_cpp_instances_run_together_under_llama_swap() {
+    let (set, _) = plan(&format!(
+        "{MAIN}&with=Qwen/Qwen3-0.6B:Q8_0:16384:2,Qwen/Qwen3-Embedding-0.6B:Q8_0,Qwen/Qwen3-0.6B:Q8_0:4096"
+    ));
+    let swap = set
+        .commands
+        .iter()
+        .find(|c| c.engine == "llama-swap")
+        .unwrap_or_else(|| panic!("{:?}", set.commands));
+    assert_eq!(swap.device_bytes, set.commands[0].device_bytes);
+    assert_eq!(swap.fits, set.fits);
+    let (yaml, start) = swap
+        .command
+        .strip_prefix("cat > config.yaml <<'EOF'\n")
+        .and_then(|s| s.split_once("EOF\n"))
+        .unwrap_or_else(|| panic!("{}", swap.command));
+    assert_eq!(start, "llama-swap --config config.yaml --listen :8080");
+    let lines: Vec<&str> = yaml.lines().collect();
+    let cmds: Vec<&str> = lines
+        .windows(2)
+        .filter(|w| w[0] == "    cmd: |")
+        .map(|w| w[1].trim_start())
+        .collect();
+    let ids: Vec<String> = lines
+        .iter()
+        .filter(|l| l.starts_with("  \"") && l.ends_with("\":"))
+        .map(|l| l.trim().trim_end_matches(':').to_string())
+        .collect();
+    assert_eq!(cmds.len(), set.models.len());
+    for (cmd, m) in cmds.iter().zip(&set.models) {
+        let own = m.command.split(" --port ").next().unwrap();
+        let rest = own.strip_prefix("llama-server ").unwrap();
+        assert_eq!(*cmd, format!("llama-server --port ${{PORT}} {rest}"));
+    }
+    // Names without the owner, the same file's second copy numbered.
+    assert_eq!(ids[0], "\"Qwen_Qwen3-8B-GGUF:Q4_K_M\"");
+    assert_eq!(ids[3], format!("{}-2\"", ids[1].trim_end_matches('"')));
+    let list = format!("[{}]", ids.join(", "));
+    assert!(yaml.contains(&format!(
+        "        together:\n          swap: false\n          exclusive: true\n          members: {list}\n"
+    )));
+    assert!(yaml.ends_with(&format!("hooks:\n  on_startup:\n    preload: {list}\n")));
+    // One model alone, or a set with a vLLM instance: no llama-swap entry.
+    for q in [MAIN.to_string(), format!("{MAIN}&with=Qwen/Qwen3-0.6B:BF16@vllm")] {
+        let (e, _) = plan(&q);
+        assert!(e.commands.iter().all(|c| c.engine != "llama-swap"), "{q}");
+    }
+}

@@ -117,6 +117,8 @@ fn estimate_with<const LAYOUTS: bool>(inputs: &Inputs) -> Estimate {
                 }
             }
             e.commands = side_by_side(&i, v, f, &e);
+            #[cfg(feature = "extras")]
+            e.commands.extend(set::under_llama_swap(&e));
             crate::serve::speed::attach(&i, v, &mut e);
             e
         }

@@ -148,3 +148,77 @@ fn preset_section(command: &str) -> Option<String> {
     s.push_str("load-on-startup = true\n");
     Some(s)
 }
+
+/// The set's llama-server processes under llama-swap (github.com/mostlygeek/llama-swap), a proxy
+/// that starts each model's own command on a port it gives (`${PORT}`, README "Getting
+/// started"): one group whose members run together (`swap: false`; `exclusive: true` keeps any
+/// other model of the file from joining them), each loaded at start (`hooks.on_startup.preload`),
+/// as docs/config.example.yaml and docs/kb/guides/routing/groups-and-matrix.md write them (the
+/// `routing.router.settings.groups` form; releases before the `routing` section took the same
+/// group as a top-level `groups:`). Each process holds on the cards what its own llama-server
+/// would, as under llama.cpp's router; llama-swap loads no model itself. The command sits in a
+/// literal block (`cmd: |`), so no character of it needs escaping; a command with a macro of
+/// its own (`${`) or of more than one line is not written. `None` unless every model of the set
+/// runs on llama-server.
+#[cfg(feature = "extras")]
+pub(crate) fn under_llama_swap(
+    e: &crate::estimate::Estimate,
+) -> Option<crate::estimate::EngineCommand> {
+    use crate::catalog::engine::Engine;
+    if e.models.len() < 2 || e.models.iter().any(|m| m.engine != Engine::LlamaCpp.id()) {
+        return None;
+    }
+    let mut ids: Vec<String> = Vec::new();
+    let mut bases: Vec<&str> = Vec::new();
+    let mut entries = String::new();
+    for m in &e.models {
+        let rest = m.command.strip_prefix("llama-server ")?;
+        if rest.contains(['\n', '\r']) || rest.contains("${") {
+            return None;
+        }
+        let mut words: Vec<&str> = rest.split(' ').collect();
+        if let Some(p) = words.iter().position(|w| *w == "--port") {
+            words.drain(p..(p + 2).min(words.len()));
+        }
+        let file = words
+            .windows(2)
+            .find(|w| matches!(w[0], "-hf" | "-m"))
+            .map(|w| w[1])?;
+        // The model's name in requests: its file or repo and format, without the owner (a
+        // slash names a peer's model in llama-swap); a second copy of one file is numbered.
+        let base = file.rsplit('/').next().unwrap_or(file);
+        let id = match bases.iter().filter(|b| **b == base).count() {
+            0 => base.to_string(),
+            n => format!("{base}-{}", n + 1),
+        };
+        bases.push(base);
+        entries.push_str(&format!(
+            "  \"{id}\":\n    cmd: |\n      llama-server --port ${{PORT}} {}\n",
+            words.join(" ")
+        ));
+        ids.push(id);
+    }
+    let list = ids
+        .iter()
+        .map(|i| format!("\"{i}\""))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let yaml = format!(
+        "models:\n{entries}routing:\n  router:\n    use: group\n    settings:\n      groups:\n        \
+         together:\n          swap: false\n          exclusive: true\n          members: [{list}]\n\
+         hooks:\n  on_startup:\n    preload: [{list}]\n"
+    );
+    Some(crate::estimate::EngineCommand {
+        engine: "llama-swap",
+        command: format!(
+            "cat > config.yaml <<'EOF'\n{yaml}EOF\nllama-swap --config config.yaml --listen :8080"
+        ),
+        device_bytes: e.commands.first()?.device_bytes,
+        fits: e.fits,
+        differs: vec![
+            "the same llama-server processes as the router's, started and kept loaded together \
+             by llama-swap"
+                .to_string(),
+        ],
+    })
+}
