@@ -22,6 +22,10 @@ const CATALOG = 'catalog';
 // script's copy of it).
 const TAG = 'f9928605e9a2ddd8';
 const LOADER = "\nimport init from './app-1a2b.js';\nawait init({ module_or_path: './app-1a2b_bg.wasm' });\n";
+// trunk's preload links for the page's script and wasm, written at the end of <head>.
+const PRELOADS =
+  '<link rel="modulepreload" href="./app-1a2b.js" crossorigin="anonymous" integrity="sha384-x">' +
+  '<link rel="preload" href="./app-1a2b_bg.wasm" crossorigin="anonymous" integrity="sha384-y" as="fetch" type="application/wasm">';
 const INDEX = `<!DOCTYPE html><html lang="en"><head>
 <meta charset="utf-8" />
 <meta name="description" content="Estimate &amp; compare" />
@@ -31,6 +35,7 @@ const INDEX = `<!DOCTYPE html><html lang="en"><head>
 <link rel="manifest" href="manifest.webmanifest" />
 <script>${PRELOAD('')}</script>
 <script type="module">${LOADER}</script>
+${PRELOADS}
 </head><body><p>hi</p></body></html>`;
 const DOC = (t) =>
   `<!DOCTYPE html><html><head>\n<meta charset="utf-8" />\n<title>${t}</title>\n<style>body{margin:0}</style>\n</head><body></body></html>`;
@@ -91,6 +96,9 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
       "connect-src 'self' https://huggingface.co https://*.hf.co; object-src 'none'; base-uri 'self'",
   );
   assert.ok(index.indexOf('Content-Security-Policy') < index.indexOf('<link'), 'before what it governs');
+  // The wasm's preload right after the style sheet, before the inline script that waits for it.
+  assert.ok(index.includes(`<link rel="stylesheet" href="./style-3c4d.css" />${PRELOADS}<link rel="icon"`), index);
+  assert.equal(index.split('type="application/wasm"').length, 2, 'the wasm preloaded once');
   assert.doesNotMatch(index, /og:|twitter:/, 'no previews without a site URL');
   assert.match(read(d, 'method.html'), new RegExp(`style-src 'self' ${sha('body{margin:0}').replace(/[+/]/g, '\\$&')};`));
   const sw = read(d, 'sw.js');
