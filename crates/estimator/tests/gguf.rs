@@ -529,4 +529,19 @@ fn lfm2_header_reads_as_short_convolutions() {
     // DeepSeek-V4 (llama.cpp's deepseek4) is refused by name whatever its keys say.
     let e = to_variant(&parse(&header("deepseek4")).unwrap(), "v4.gguf", Bytes(1)).unwrap_err();
     assert!(e.contains("deepseek4") && e.contains("DeepSeek-V4"), "{e}");
+    // An encoder (nomic-embed-text's nomic-bert, bge-m3's bert) has no KV cache in llama.cpp: it
+    // is refused by name, not sized as a decoder with a cache it never allocates; so is a
+    // diffusion model.
+    for (arch, what) in [
+        ("nomic-bert", "encoder-only"),
+        ("bert", "encoder-only"),
+        ("llada", "diffusion"),
+    ] {
+        let e = to_variant(&parse(&header(arch)).unwrap(), "e.gguf", Bytes(1)).unwrap_err();
+        assert!(
+            e.starts_with(&format!("{arch}: ")) && e.contains(what),
+            "{e}"
+        );
+        assert!(e.contains("no KV cache") && !e.contains('\n'), "{e}");
+    }
 }

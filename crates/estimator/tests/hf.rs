@@ -581,3 +581,26 @@ fn deepseek_v4_is_refused_by_name() {
     other["model_type"] = json!("deepseek_v3");
     assert!(arch_of(&other, "test").is_ok());
 }
+
+/// An encoder-only checkpoint (bge-m3's XLM-RoBERTa, nomic-embed-text's nomic_bert, a BERT) is
+/// refused by name: its fields read like a decoder's, and would be given a KV cache llama.cpp
+/// never allocates. Shapes of bge-m3 (24 layers, hidden 1024, 16 heads, FFN 4096, vocabulary
+/// 250002: https://huggingface.co/BAAI/bge-m3/blob/main/config.json).
+#[test]
+fn encoder_only_checkpoints_are_refused_by_name() {
+    let m3 = json!({"model_type": "xlm-roberta", "hidden_size": 1024, "num_hidden_layers": 24,
+        "num_attention_heads": 16, "intermediate_size": 4096, "vocab_size": 250002,
+        "max_position_embeddings": 8194});
+    for t in ["xlm-roberta", "bert", "nomic_bert", "modernbert"] {
+        let mut c = m3.clone();
+        c["model_type"] = json!(t);
+        let e = arch_of(&c, "test").unwrap_err();
+        assert!(
+            e.contains("encoder-only") && e.contains("no KV cache") && !e.contains('\n'),
+            "{e}"
+        );
+    }
+    let mut decoder = m3.clone();
+    decoder["model_type"] = json!("qwen3");
+    assert!(arch_of(&decoder, "test").is_ok());
+}

@@ -417,7 +417,10 @@ fn llama_cpp_instances_run_together_under_llama_swap() {
     )));
     assert!(yaml.ends_with(&format!("hooks:\n  on_startup:\n    preload: {list}\n")));
     // One model alone, or a set with a vLLM instance: no llama-swap entry.
-    for q in [MAIN.to_string(), format!("{MAIN}&with=Qwen/Qwen3-0.6B:BF16@vllm")] {
+    for q in [
+        MAIN.to_string(),
+        format!("{MAIN}&with=Qwen/Qwen3-0.6B:BF16@vllm"),
+    ] {
         let (e, _) = plan(&q);
         assert!(e.commands.iter().all(|c| c.engine != "llama-swap"), "{q}");
     }

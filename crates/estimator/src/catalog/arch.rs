@@ -301,6 +301,20 @@ pub fn not_modelled(model_type: &str) -> Option<&'static str> {
              compressor state, an indexer over the compressed blocks, hyper-connections) is not \
              modelled yet",
         ),
+        // llama.cpp's create_memory gives these no KV cache (src/llama-model.cpp at 00342301:
+        // LLM_ARCH_BERT, JINA_BERT_V2/V3, NOMIC_BERT(_MOE), NEO_BERT, GEMMA_EMBEDDING, …, named
+        // as src/llama-arch.cpp names them); the config names of the same encoders beside them.
+        "bert" | "modern-bert" | "nomic-bert" | "nomic-bert-moe" | "neo-bert" | "jina-bert-v2"
+        | "jina-bert-v3" | "eurobert" | "gemma-embedding" | "roberta" | "xlm-roberta"
+        | "nomic_bert" | "modernbert" | "neobert" => Some(
+            "an encoder-only model (attention over the whole input, no KV cache: llama.cpp's \
+             create_memory allocates it none), whose activation buffer grows with the batch of \
+             texts; not modelled yet",
+        ),
+        "dream" | "llada" | "llada-moe" | "rnd1" | "Dream" => Some(
+            "a diffusion language model (llama.cpp's create_memory allocates it no KV cache; it \
+             denoises the whole sequence at once); not modelled yet",
+        ),
         _ => None,
     }
 }
