@@ -18,7 +18,8 @@
 //   range input and one output and nothing else (served by this script at /__floor), before and
 //   after the page's ticks. Its median is what the browser and the machine cost by themselves
 //   (input routing, the wait for the next frame, a frame's style, layout and paint, all throttled
-//   4×); each tick line prints the page's figure above it.
+//   4×); each tick line prints it beside the page's figure. On a loaded 2-core machine both vary
+//   by ±10 ms from run to run, so compare a page's ticks with the floor of the same run.
 //
 // Usage: node bench.mjs [dist]   (FITCARD_BENCH_RUNS: runs per first-estimate figure, default 5)
 
@@ -174,7 +175,7 @@ const floor = [];
 /** One line for the ticks `t` of `what`. */
 function tickLine(what, t) {
   const f = median(floor);
-  return `bench: ${what} at 4x CPU: median ${ms(median(t))} (${ms(median(t) - f)} above the floor), worst ${ms(Math.max(...t))} over ${t.length} key presses; target 16 ms` +
+  return `bench: ${what} at 4x CPU: median ${ms(median(t))} (the method's floor ${ms(f)}), worst ${ms(Math.max(...t))} over ${t.length} key presses; target 16 ms` +
     ` (every view drawn, the frame after: median ${ms(median(t.whole))})`;
 }
 
