@@ -30,9 +30,13 @@ fn an_embedding_server_holds_its_kv_cache_and_an_output_row_per_sequence() {
         .unwrap();
     let bf16 = v.formats.iter().find(|f| f.id.id() == "BF16").unwrap();
     assert_eq!(bf16.bytes.get(), 2 * 595_776_512);
-    // Its command: an embedding server whose micro-batch holds a whole input.
+    // Its command: an embedding server whose micro-batch holds a whole input, and a logical
+    // batch as large: llama.cpp cuts `-ub` to `-b` (default 2048; src/llama-context.cpp,
+    // `cparams.n_ubatch = std::min(cparams.n_batch, params.n_ubatch)`), and the server refuses an
+    // input longer than the micro-batch.
     assert!(
-        e.command.ends_with("--embedding --pooling last -ub 8192"),
+        e.command
+            .ends_with("--embedding --pooling last -b 8192 -ub 8192"),
         "{}",
         e.command
     );
@@ -95,11 +99,11 @@ fn beside_a_chat_model_it_takes_what_it_takes_alone() {
     assert_eq!(term(&set, "with_models"), alone.per_card[0].bytes.get());
     assert!(set.models[1]
         .command
-        .ends_with("--embedding --pooling last -ub 8192 --port 8081"));
+        .ends_with("--embedding --pooling last -b 8192 -ub 8192 --port 8081"));
     // Under the router, the same flags in its preset section.
     assert!(set
         .command
-        .contains("\nembedding = true\npooling = last\nub = 8192\n"));
+        .contains("\nembedding = true\npooling = last\nb = 8192\nub = 8192\n"));
 }
 
 #[test]
@@ -159,7 +163,7 @@ fn a_reranker_is_served_by_llama_server_reranking() {
         e.command
     );
     assert!(
-        e.command.ends_with(" --reranking -ub 8192"),
+        e.command.ends_with(" --reranking -b 8192 -ub 8192"),
         "{}",
         e.command
     );

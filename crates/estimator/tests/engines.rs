@@ -376,3 +376,32 @@ fn every_listed_cache_type_reads_back() {
         assert!(msg.contains(k.id()), "{msg} lacks {k}");
     }
 }
+
+/// llama.cpp cuts a micro-batch to the logical batch (src/llama-context.cpp: `cparams.n_ubatch =
+/// std::min(cparams.n_batch, params.n_ubatch)`, `-b` 2048 by default), so a `-ub` over 2048 is
+/// written with `-b` as large, and the sliding-window cache keeps the larger micro-batch's cells
+/// (`n_swa + n_ubatch`, padded to 256): gemma-3-12b's 40 sliding layers of 8 KV heads × 256 hold
+/// 1024 + 4096 cells at `-ub 4096`, not the 1024 + 2048 a command without `-b` would run.
+#[test]
+fn a_micro_batch_over_the_logical_batch_raises_it() {
+    let q = |ub: u32| format!("model=google/gemma-3-12b-it&ctx=32768&gpu=h100-sxm&ubatch={ub}");
+    let (big, small) = (est(&q(4096)), est(&q(2048)));
+    assert!(
+        big.command.ends_with(" -b 4096 -ub 4096"),
+        "{}",
+        big.command
+    );
+    assert!(
+        small.command.ends_with(" -ub 2048") && !small.command.contains(" -b "),
+        "{}",
+        small.command
+    );
+    assert_eq!(kv(&big) - kv(&small), 40 * (5120 - 3072) * 8 * 256 * 2 * 2);
+    // A model without sliding layers keeps the same cache.
+    let dense = |ub: u32| {
+        est(&format!(
+            "model=Qwen/Qwen3-8B&ctx=32768&gpu=h100-sxm&ubatch={ub}"
+        ))
+    };
+    assert_eq!(kv(&dense(4096)), kv(&dense(2048)));
+}

@@ -271,24 +271,31 @@ fn llama_cpp(c: &Cmd) -> String {
     s
 }
 
+/// llama-server's logical batch (`-b`, `--batch-size`) when none is written (common/common.h,
+/// `n_batch = 2048`).
+const LLAMA_BATCH: u32 = 2048;
+
 /// llama-server's micro-batch, and an embedding or reranking model's server. Such a server
 /// pools each input in one micro-batch, so `-ub` holds the longest input (the server refuses a
 /// longer one). The catalog's embedding models pool the last token (Qwen3-Embedding's card:
 /// `--embedding --pooling last`); `--reranking` sets the embedding mode with rank pooling
 /// itself (common/arg.cpp: `params.embedding = true; params.pooling_type =
-/// LLAMA_POOLING_TYPE_RANK`), each query–document pair one input.
+/// LLAMA_POOLING_TYPE_RANK`), each query–document pair one input. A micro-batch over the
+/// logical batch is cut to it (src/llama-context.cpp: `cparams.n_ubatch =
+/// std::min(cparams.n_batch, params.n_ubatch)`), so a larger `-ub` comes with `-b` as large, as
+/// Ollama writes both for its embedding servers (llm/llama_server.go, `appendBatchArgs`).
 fn batch_flags(s: &mut String, i: &Inputs) {
-    let flags = match crate::catalog::task_of(&i.model) {
-        Some(crate::catalog::Task::Embed) => " --embedding --pooling last",
-        Some(crate::catalog::Task::Rerank) => " --reranking",
-        None => {
-            if i.ubatch != 512 {
-                s.push_str(&format!(" -ub {}", i.ubatch));
-            }
-            return;
-        }
+    let (flags, ub) = match crate::catalog::task_of(&i.model) {
+        Some(crate::catalog::Task::Embed) => (" --embedding --pooling last", i.ubatch.max(i.ctx)),
+        Some(crate::catalog::Task::Rerank) => (" --reranking", i.ubatch.max(i.ctx)),
+        None if i.ubatch != 512 => ("", i.ubatch),
+        None => return,
     };
-    s.push_str(&format!("{flags} -ub {}", i.ubatch.max(i.ctx)));
+    s.push_str(flags);
+    if ub > LLAMA_BATCH {
+        s.push_str(&format!(" -b {ub}"));
+    }
+    s.push_str(&format!(" -ub {ub}"));
 }
 
 /// llama.cpp's split over several cards: by rows under tensor sharing, else by layers, in

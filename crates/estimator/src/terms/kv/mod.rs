@@ -109,6 +109,8 @@ pub fn for_engine(arch: &Arch, i: &Inputs, tensor: bool, shares: &[u64], batched
             let (type_k, type_v) = i.kv_types();
             let p = LlamaParams {
                 n_ubatch: u64::from(i.ubatch),
+                // The command raises `-b` to a larger `-ub` (serve::command, `batch_flags`).
+                n_batch: u64::from(i.ubatch).max(2048),
                 swa_full: i.swa_full,
                 rs_seq: u64::from(i.rsseq),
                 type_k,
