@@ -404,4 +404,23 @@ fn a_micro_batch_over_the_logical_batch_raises_it() {
         ))
     };
     assert_eq!(kv(&dense(4096)), kv(&dense(2048)));
+    // The compute buffer the overhead term (measured at -ub 512) leaves out is said, at its
+    // least: the fp16 attention mask of the other 3,584 tokens over 32,768 cells
+    // (src/llama-graph.cpp), 32768 × 3584 × 2 B = 224 MiB; none at 512, none on Ollama (which
+    // runs its own -ub 512).
+    let said = |e: &Estimate| {
+        e.warnings
+            .iter()
+            .find(|w| w.contains("micro-batch"))
+            .cloned()
+    };
+    let w = said(&big).expect("a warning for -ub 4096");
+    assert!(
+        w.contains("at least 224.0 MiB more (32768 cells × 3584 tokens × 2 B"),
+        "{w}"
+    );
+    assert!(said(&est("model=google/gemma-3-12b-it&ctx=32768&gpu=h100-sxm")).is_none());
+    let ollama =
+        est("model=google/gemma-3-12b-it&ctx=32768&gpu=h100-sxm&ubatch=4096&engine=ollama");
+    assert!(said(&ollama).is_none());
 }

@@ -285,17 +285,46 @@ const LLAMA_BATCH: u32 = 2048;
 /// std::min(cparams.n_batch, params.n_ubatch)`), so a larger `-ub` comes with `-b` as large, as
 /// Ollama writes both for its embedding servers (llm/llama_server.go, `appendBatchArgs`).
 fn batch_flags(s: &mut String, i: &Inputs) {
-    let (flags, ub) = match crate::catalog::task_of(&i.model) {
-        Some(crate::catalog::Task::Embed) => (" --embedding --pooling last", i.ubatch.max(i.ctx)),
-        Some(crate::catalog::Task::Rerank) => (" --reranking", i.ubatch.max(i.ctx)),
-        None if i.ubatch != 512 => ("", i.ubatch),
-        None => return,
+    let Some((flags, ub)) = micro_batch(i) else {
+        return;
     };
     s.push_str(flags);
     if ub > LLAMA_BATCH {
         s.push_str(&format!(" -b {ub}"));
     }
     s.push_str(&format!(" -ub {ub}"));
+}
+
+/// The task flags and the micro-batch of a llama-server that sets one ([`batch_flags`]).
+fn micro_batch(i: &Inputs) -> Option<(&'static str, u32)> {
+    match crate::catalog::task_of(&i.model) {
+        Some(crate::catalog::Task::Embed) => {
+            Some((" --embedding --pooling last", i.ubatch.max(i.ctx)))
+        }
+        Some(crate::catalog::Task::Rerank) => Some((" --reranking", i.ubatch.max(i.ctx))),
+        None if i.ubatch != 512 => Some(("", i.ubatch)),
+        None => None,
+    }
+}
+
+/// What a llama-server micro-batch over 512 tokens adds to the compute buffer, at the least,
+/// beyond the overhead term (measured at `-ub 512`): the fp16 attention mask of the rest of it.
+/// llama.cpp builds the mask as n_kv cells × n_ubatch tokens in fp32 (n_kv: one stream's cells,
+/// all of them with `-kvu`), casts it to fp16 for flash attention, and every layer reads that
+/// copy, so it stays in the compute buffer through the graph (src/llama-graph.cpp,
+/// `self_kq_mask`, `self_kq_mask_cnv`); without flash attention the fp32 mask and the attention
+/// scores take more. A causal model's batch is at most its context (src/llama-context.cpp).
+pub(crate) fn large_batch_warning(i: &Inputs) -> Option<String> {
+    let (_, ub) = micro_batch(i).filter(|_| i.engine == Engine::LlamaCpp)?;
+    let slots = u64::from(i.par.max(1));
+    let ub = u64::from(ub).min(u64::from(i.ctx).saturating_mul(slots));
+    let cells = u64::from(i.ctx).saturating_mul(if i.kvu { slots } else { 1 });
+    let n_kv = cells.div_ceil(256).saturating_mul(256);
+    let more = ub.checked_sub(512).filter(|&m| m > 0)?;
+    let floor = crate::units::Bytes(n_kv.saturating_mul(more).saturating_mul(2));
+    Some(format!(
+        "A {ub}-token micro-batch (-ub) makes llama.cpp's compute buffer larger than the overhead term, measured at 512: its fp16 attention mask alone takes at least {floor} more ({n_kv} cells × {more} tokens × 2 B, src/llama-graph.cpp), not counted in the total."
+    ))
 }
 
 /// llama.cpp's split over several cards: by rows under tensor sharing, else by layers, in

@@ -549,6 +549,7 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
     if a.swa.is_some() && i.swa_full && i.engine.llama_family() {
         out.push("--swa-full keeps a full-size cache for the sliding-window layers.".into());
     }
+    out.extend(crate::serve::command::large_batch_warning(i));
     if let (Some(pool), Some(conc)) = (e.kv_pool_bytes, e.max_concurrency) {
         out.push(format!(
             "{} will take {} per card and give the KV cache about {pool} of it: room for ≈{} requests of {} tokens at once (you asked for {}).",
