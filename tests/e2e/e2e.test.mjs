@@ -356,7 +356,7 @@ test('other models on the same cards: the whole calculator adds them to the bar 
   // The three llama-server instances under one router: a preset section each, with its own server's arguments.
   const cmd = await page.textContent('#command');
   assert.match(cmd, /\[bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0\]\s*hf = bartowski\/Qwen_Qwen3-0\.6B-GGUF:Q8_0\s*ngl = 999\s*c = 16384\s*np = 2\s*load-on-startup = true/);
-  assert.match(cmd, /\[Qwen\/Qwen3-Embedding-0\.6B-GGUF:Q8_0\][^[]*c = 4096\s*np = 1\s*embedding = true\s*pooling = last\s*ub = 4096/);
+  assert.match(cmd, /\[Qwen\/Qwen3-Embedding-0\.6B-GGUF:Q8_0\][^[]*c = 4096\s*np = 1\s*embedding = true\s*pooling = last\s*b = 4096\s*ub = 4096/);
   assert.match(cmd, /llama-server --models-preset models\.ini --models-max 3/);
   // The link keeps the set as written.
   await page.waitForFunction(() => location.search.includes('with='));
@@ -366,7 +366,7 @@ test('other models on the same cards: the whole calculator adds them to the bar 
   await page.fill('#with', 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
   await page.press('#with', 'Enter');
   await page.waitForFunction(() => location.search.includes('with=Qwen/Qwen3-Embedding-0.6B:Q8_0'));
-  await page.waitForFunction(() => /embedding = true\s*pooling = last\s*ub = 16384[\s\S]*--models-max 2/.test(document.querySelector('#command').textContent));
+  await page.waitForFunction(() => /embedding = true\s*pooling = last\s*b = 16384\s*ub = 16384[\s\S]*--models-max 2/.test(document.querySelector('#command').textContent));
   assert.equal(await page.inputValue('#with'), 'Qwen/Qwen3-Embedding-0.6B:Q8_0');
   assert.deepEqual(pageErrors, []);
   await page.close();
