@@ -86,6 +86,11 @@ pub fn mount() {
 fn hand_over(st: AppState) {
     dom::replace_query(&st.inputs.with_untracked(fitcard_estimator::encode));
     dom::remember_focus();
+    dom::hand_notices(st.notices.with_untracked(|n| {
+        n.iter()
+            .map(|n| format!("{}\t{}\n", n.key, n.message))
+            .collect()
+    }));
     // After this render: unmounting disposes the view that asked. Once only (the whole
     // calculator starts once).
     set_timeout(
@@ -103,6 +108,21 @@ fn hand_over(st: AppState) {
 pub fn App() -> impl IntoView {
     let st = AppState::new(&dom::query());
     provide_context(st);
+    // The notices of the page that handed over (only the whole calculator is handed to).
+    #[cfg(feature = "train")]
+    if let Some(lines) = dom::take_notices() {
+        st.notices.update(|v| {
+            v.extend(
+                lines
+                    .lines()
+                    .filter_map(|l| l.split_once('\t'))
+                    .map(|(k, m)| fitcard_estimator::Notice {
+                        key: NoticeKey::of(k),
+                        message: m.into(),
+                    }),
+            );
+        });
+    }
     st.follow_later();
     let embed = st.inputs.with_untracked(|i| i.embed);
     settle_inputs(st);
@@ -263,6 +283,13 @@ fn import_missing(st: AppState) {
     }
 }
 
+/// Is the model of `i` an encoder (BERT, XLM-RoBERTa, nomic-bert)? The first load estimates
+/// none: it hands such a model over to the whole calculator.
+fn encoder(i: &fitcard_estimator::Inputs) -> bool {
+    let v = fitcard_estimator::catalog::catalog().variant(&i.model);
+    v.is_some_and(|(_, v)| fitcard_estimator::catalog::is_encoder_type(&v.arch.model_type))
+}
+
 /// Which view: the hand-over to train mode (in the page built without it), the missing model,
 /// the embed, the best-model view or the calculator. Only a change of view rebuilds the page.
 ///
@@ -274,7 +301,7 @@ fn view_of(st: AppState, embed: bool) -> Memo<u32> {
         let g = st.generation.get() << 3;
         let train = st.mode.get() == fitcard_estimator::Mode::Train;
         g | if (cfg!(not(feature = "train")) && train)
-            || (cfg!(not(feature = "extras")) && st.more.get())
+            || (cfg!(not(feature = "extras")) && (st.more.get() || st.inputs.with(encoder)))
         {
             HAND_OVER
         } else if st.missing.with(Option::is_some) {

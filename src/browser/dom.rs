@@ -58,6 +58,24 @@ pub fn restore_focus() {
     }
 }
 
+/// The window property that carries the notices across the hand-over (a family that moved the
+/// engine, say so in the whole calculator too): one `key<TAB>message` line each.
+const NOTICES_KEY: &str = "fitcardNotices";
+
+/// Keep `lines` (the notices shown) for the whole calculator the page hands over to.
+pub fn hand_notices(lines: String) {
+    let _ = js_sys::Reflect::set(&window(), &NOTICES_KEY.into(), &lines.into());
+}
+
+/// The notices [`hand_notices`] kept, once (the whole calculator).
+#[cfg(feature = "train")]
+pub fn take_notices() -> Option<String> {
+    let key = JsValue::from(NOTICES_KEY);
+    let v = js_sys::Reflect::get(&window(), &key).ok()?.as_string();
+    let _ = js_sys::Reflect::delete_property(&window(), &key);
+    v
+}
+
 /// Load the whole calculator (`fitcard-full`: train mode too) in place of the page built without
 /// train mode, which has just unmounted itself: a start-up placeholder says so until it mounts,
 /// and why, in one line, if it cannot be loaded.

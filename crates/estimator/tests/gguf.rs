@@ -529,12 +529,12 @@ fn lfm2_header_reads_as_short_convolutions() {
     // DeepSeek-V4 (llama.cpp's deepseek4) is refused by name whatever its keys say.
     let e = to_variant(&parse(&header("deepseek4")).unwrap(), "v4.gguf", Bytes(1)).unwrap_err();
     assert!(e.contains("deepseek4") && e.contains("DeepSeek-V4"), "{e}");
-    // An encoder (nomic-embed-text's nomic-bert, bge-m3's bert) has no KV cache in llama.cpp: it
-    // is refused by name, not sized as a decoder with a cache it never allocates; so is a
-    // diffusion model.
+    // An encoder whose graph is not modelled (BERT, XLM-RoBERTa and nomic-bert are:
+    // tests/encoders.rs) has no KV cache in llama.cpp: it is refused by name, not sized as a
+    // decoder with a cache it never allocates; so is a diffusion model.
     for (arch, what) in [
-        ("nomic-bert", "encoder-only"),
-        ("bert", "encoder-only"),
+        ("jina-bert-v2", "encoder-only"),
+        ("neo-bert", "encoder-only"),
         ("llada", "diffusion"),
     ] {
         let e = to_variant(&parse(&header(arch)).unwrap(), "e.gguf", Bytes(1)).unwrap_err();
@@ -544,4 +544,35 @@ fn lfm2_header_reads_as_short_convolutions() {
         );
         assert!(e.contains("no KV cache") && !e.contains('\n'), "{e}");
     }
+}
+
+/// bge-m3's GGUF header (llama.cpp's `bert` architecture, as convert_hf_to_gguf.py writes an
+/// XLM-RoBERTa model: 24 layers of 1024, FFN 4096, 16 heads, 8192 positions) reads as an encoder:
+/// no KV cache, and an overhead of the CUDA context and the compute buffer of one whole 8192-token
+/// input (tests/encoders.rs holds that buffer to llama.cpp's allocator).
+#[test]
+fn a_bert_header_reads_as_an_encoder() {
+    let h = gguf(
+        &[
+            ("general.architecture", V::Str("bert")),
+            ("bert.block_count", V::U32(24)),
+            ("bert.context_length", V::U32(8192)),
+            ("bert.embedding_length", V::U32(1024)),
+            ("bert.feed_forward_length", V::U32(4096)),
+            ("bert.attention.head_count", V::U32(16)),
+            ("bert.pooling_type", V::U32(2)),
+        ],
+        &[("token_embd.weight", &[1024, 250_002], 1)],
+    );
+    let (v, f) = to_variant(&parse(&h).unwrap(), "bge-m3-F16.gguf", Bytes(1_157_670_784)).unwrap();
+    assert!(catalog::is_encoder(&v.arch), "{}", v.arch.model_type);
+    let i = from_query("ctx=8192&engine=llama.cpp").inputs;
+    let e = estimate_file(&i, &v, &f);
+    let term = |n: &str| e.terms.iter().find(|t| t.name.id() == n).map(|t| t.bytes);
+    assert_eq!(term("kv_cache").unwrap_or_default(), Bytes(0));
+    // 2 B × 8192² + 8192 × (4 × (4096 + 3 × 1024) + 12) + 4 × 8192 (one sequence, mean pooling).
+    let buffer = 2 * 8192 * 8192 + 8192 * (4 * (4096 + 3 * 1024) + 12) + 4 * 8192;
+    let fixed = (0.7 * (1u64 << 30) as f64).round() as u64;
+    let o = term("overhead").unwrap().get();
+    assert!(o.abs_diff(fixed + buffer) <= 1, "{o} vs {}", fixed + buffer);
 }

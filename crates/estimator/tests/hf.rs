@@ -582,16 +582,43 @@ fn deepseek_v4_is_refused_by_name() {
     assert!(arch_of(&other, "test").is_ok());
 }
 
-/// An encoder-only checkpoint (bge-m3's XLM-RoBERTa, nomic-embed-text's nomic_bert, a BERT) is
-/// refused by name: its fields read like a decoder's, and would be given a KV cache llama.cpp
-/// never allocates. Shapes of bge-m3 (24 layers, hidden 1024, 16 heads, FFN 4096, vocabulary
-/// 250002: https://huggingface.co/BAAI/bge-m3/blob/main/config.json).
+/// An encoder-only checkpoint reads as the encoder it is (bge-m3's XLM-RoBERTa: 24 layers,
+/// hidden 1024, 16 heads, FFN 4096, vocabulary 250002, 8194 positions of which the first two
+/// are unused, https://huggingface.co/BAAI/bge-m3/blob/main/config.json; nomic-embed-text's
+/// GPT-2-style names, https://huggingface.co/nomic-ai/nomic-embed-text-v1.5/blob/main/config.json),
+/// with the catalog's shapes; one whose graph is not modelled is refused by name: its fields read
+/// like a decoder's, and would be given a KV cache llama.cpp never allocates.
 #[test]
-fn encoder_only_checkpoints_are_refused_by_name() {
+fn encoder_only_checkpoints_read_or_are_refused_by_name() {
     let m3 = json!({"model_type": "xlm-roberta", "hidden_size": 1024, "num_hidden_layers": 24,
         "num_attention_heads": 16, "intermediate_size": 4096, "vocab_size": 250002,
-        "max_position_embeddings": 8194});
-    for t in ["xlm-roberta", "bert", "nomic_bert", "modernbert"] {
+        "max_position_embeddings": 8194, "pad_token_id": 1});
+    let a = arch_of(&m3, "test").unwrap();
+    let (_, v) = fitcard_estimator::catalog::base()
+        .variant("BAAI/bge-m3")
+        .unwrap();
+    assert!(fitcard_estimator::catalog::is_encoder(&a));
+    assert_eq!(
+        (
+            a.hidden,
+            a.layers,
+            a.heads,
+            a.intermediate,
+            a.max_ctx,
+            a.vocab
+        ),
+        (1024, 24, 16, 4096, v.arch.max_ctx, 250002)
+    );
+    let nomic = json!({"model_type": "nomic_bert", "n_embd": 768, "n_layer": 12, "n_head": 12,
+        "n_inner": 3072, "n_positions": 8192, "max_trained_positions": 2048, "vocab_size": 30528,
+        "activation_function": "swiglu"});
+    let a = arch_of(&nomic, "test").unwrap();
+    assert!(fitcard_estimator::catalog::encoder(&a).is_some_and(|e| e.gated));
+    assert_eq!(
+        (a.hidden, a.layers, a.intermediate, a.max_ctx),
+        (768, 12, 3072, 2048)
+    );
+    for t in ["modernbert", "neobert"] {
         let mut c = m3.clone();
         c["model_type"] = json!(t);
         let e = arch_of(&c, "test").unwrap_err();

@@ -175,7 +175,14 @@ proptest! {
         let more_ctx = Inputs { ctx: (i.ctx + dctx).min(limits::CTX.1), ..i.clone() };
         prop_assert!(device(&more_ctx) >= device(&i));
         let more_par = Inputs { par: i.par + dpar, ..i.clone() };
-        prop_assert!(device(&more_par) >= device(&i));
+        // An encoder's micro-batch is rounded up to a multiple of the slots (llama.cpp's
+        // graph_reserve, src/llama-context.cpp), so one more slot can round it down by up to
+        // `par - 1` tokens of compute buffer, as llama.cpp allocates: held within that.
+        let encoder = fitcard_estimator::catalog::catalog()
+            .variant(&i.model)
+            .is_some_and(|(_, v)| fitcard_estimator::catalog::is_encoder(&v.arch));
+        let slack = if encoder { u64::from(i.par) * (1 << 16) } else { 0 };
+        prop_assert!(device(&more_par) + slack >= device(&i));
     }
 
     /// A larger file of the same model never needs less memory, on the same plan: vLLM and

@@ -302,14 +302,14 @@ pub fn not_modelled(model_type: &str) -> Option<&'static str> {
              modelled yet",
         ),
         // llama.cpp's create_memory gives these no KV cache (src/llama-model.cpp at 00342301:
-        // LLM_ARCH_BERT, JINA_BERT_V2/V3, NOMIC_BERT(_MOE), NEO_BERT, GEMMA_EMBEDDING, …, named
-        // as src/llama-arch.cpp names them); the config names of the same encoders beside them.
-        "bert" | "modern-bert" | "nomic-bert" | "nomic-bert-moe" | "neo-bert" | "jina-bert-v2"
-        | "jina-bert-v3" | "eurobert" | "gemma-embedding" | "roberta" | "xlm-roberta"
-        | "nomic_bert" | "modernbert" | "neobert" => Some(
+        // JINA_BERT_V2/V3, NOMIC_BERT_MOE, NEO_BERT, GEMMA_EMBEDDING, …, named as
+        // src/llama-arch.cpp names them); the config names of the same encoders beside them.
+        // BERT, XLM-RoBERTa and nomic-bert are modelled (`encoder`); these build other graphs.
+        "modern-bert" | "nomic-bert-moe" | "neo-bert" | "jina-bert-v2" | "jina-bert-v3"
+        | "eurobert" | "gemma-embedding" | "modernbert" | "neobert" => Some(
             "an encoder-only model (attention over the whole input, no KV cache: llama.cpp's \
-             create_memory allocates it none), whose activation buffer grows with the batch of \
-             texts; not modelled yet",
+             create_memory allocates it none) whose graph is not modelled yet (BERT, \
+             XLM-RoBERTa and nomic-bert are)",
         ),
         "dream" | "llada" | "llada-moe" | "rnd1" | "Dream" => Some(
             "a diffusion language model (llama.cpp's create_memory allocates it no KV cache; it \
@@ -534,8 +534,12 @@ impl Arch {
         }
     }
 
-    /// Layers that own a KV cache (all, unless KV sharing or recurrent layers).
+    /// Layers that own a KV cache (all, unless KV sharing or recurrent layers; none in an
+    /// encoder, [`crate::catalog::encoder`]).
     pub fn kv_owning_layers(&self) -> u32 {
+        if crate::catalog::is_encoder(self) {
+            return 0;
+        }
         let attention = self.recurrent.as_ref().map_or(self.layers, |r| {
             r.attention_layers
                 .iter()

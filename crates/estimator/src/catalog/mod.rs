@@ -13,6 +13,7 @@ pub const IMPORTED_PREFIX: &str = "hub:";
 mod arch;
 mod blocks;
 mod closest;
+mod encoder;
 pub mod engine;
 pub mod images;
 pub mod mmproj;
@@ -24,6 +25,7 @@ pub mod tensors;
 pub use arch::*;
 pub use blocks::*;
 pub use closest::*;
+pub use encoder::*;
 pub use schema::*;
 
 static CATALOG: OnceLock<Catalog> = OnceLock::new();
@@ -51,10 +53,12 @@ pub fn catalog() -> &'static Catalog {
     catalog_data()
 }
 
-/// What a catalog model is served for when it is not chat (its family's [`Task`]); `None` for
-/// a chat model or a model the catalog lacks.
+/// What a catalog model is served for when it is not chat (its family's [`Task`]; an encoder's
+/// is embedding, [`is_encoder`], however it was read); `None` for a chat model or a model the
+/// catalog lacks.
 pub fn task_of(model: &str) -> Option<Task> {
-    catalog().variant(model).and_then(|(f, _)| f.task)
+    let (f, v) = catalog().variant(model)?;
+    f.task.or(is_encoder(&v.arch).then_some(Task::Embed))
 }
 
 fn catalog_data() -> &'static Catalog {

@@ -298,6 +298,11 @@ fn batch_flags(s: &mut String, i: &Inputs) {
 /// The task flags and the micro-batch of a llama-server that sets one ([`batch_flags`]).
 fn micro_batch(i: &Inputs) -> Option<(&'static str, u32)> {
     match crate::catalog::task_of(&i.model) {
+        // An encoder pools as its GGUF says (the converter writes the sentence-transformers
+        // pooling: convert_hf_to_gguf.py, `_try_set_pooling_type`).
+        Some(crate::catalog::Task::Embed) if encoder_model(i) => {
+            Some((" --embedding", i.ubatch.max(i.ctx)))
+        }
         Some(crate::catalog::Task::Embed) => {
             Some((" --embedding --pooling last", i.ubatch.max(i.ctx)))
         }
@@ -305,6 +310,12 @@ fn micro_batch(i: &Inputs) -> Option<(&'static str, u32)> {
         None if i.ubatch != 512 => Some(("", i.ubatch)),
         None => None,
     }
+}
+
+/// Is the model of `i` an encoder ([`crate::catalog::is_encoder`])?
+fn encoder_model(i: &Inputs) -> bool {
+    let v = crate::catalog::catalog().variant(&i.model);
+    v.is_some_and(|(_, v)| crate::catalog::is_encoder(&v.arch))
 }
 
 /// What a llama-server micro-batch over 512 tokens adds to the compute buffer, at the least,
@@ -315,7 +326,7 @@ fn micro_batch(i: &Inputs) -> Option<(&'static str, u32)> {
 /// `self_kq_mask`, `self_kq_mask_cnv`); without flash attention the fp32 mask and the attention
 /// scores take more. A causal model's batch is at most its context (src/llama-context.cpp).
 pub(crate) fn large_batch_warning(i: &Inputs) -> Option<String> {
-    let (_, ub) = micro_batch(i).filter(|_| i.engine == Engine::LlamaCpp)?;
+    let (_, ub) = micro_batch(i).filter(|_| i.engine == Engine::LlamaCpp && !encoder_model(i))?;
     let slots = u64::from(i.par.max(1));
     let ub = u64::from(ub).min(u64::from(i.ctx).saturating_mul(slots));
     let cells = u64::from(i.ctx).saturating_mul(if i.kvu { slots } else { 1 });

@@ -9,7 +9,7 @@ use crate::estimate::Estimate;
 use crate::inputs::Inputs;
 use crate::serve::command::command;
 use crate::serve::sizing::Sizing;
-use crate::terms::{kv, logits, overhead, weights, TermName};
+use crate::terms::{encoder, kv, logits, overhead, weights, TermName};
 use crate::units::Bytes;
 
 /// Fill in the formulas, provenance, warnings and command of `e`, sized as `s`.
@@ -21,6 +21,7 @@ pub(crate) fn describe(e: &mut Estimate, i: &Inputs, v: &Variant, f: &Format, s:
         t.domain = match t.name {
             TermName::Weights | TermName::WeightsHost => weights::DOMAIN,
             TermName::KvCache => kv::DOMAIN,
+            TermName::Overhead if encoder::on_llama(i, &v.arch).is_some() => encoder::DOMAIN,
             TermName::Overhead => overhead::domain(i.engine),
             TermName::Logits => logits::DOMAIN,
             TermName::LayersHost | TermName::KvHost | TermName::ExpertsHost => weights::DOMAIN,
@@ -70,8 +71,11 @@ fn term_text(
 ) -> (String, &'static str) {
     let a = &v.arch;
     match name {
-        TermName::Weights => (weights_text(f, s), weights::provenance(i.engine)),
+        TermName::Weights => (weights_text(a, f, s), weights::provenance(i.engine)),
         TermName::KvCache => (kv_text(i, a, s), kv::PROVENANCE),
+        TermName::Overhead if encoder::on_llama(i, a).is_some() => {
+            (overhead_text(i, a, s), encoder::PROVENANCE)
+        }
         TermName::Overhead => (overhead_text(i, a, s), overhead::provenance(i.engine)),
         TermName::WeightsHost => (host_weights_text(a, f, s), weights::HOST_PROVENANCE),
         TermName::Logits if crate::catalog::task_of(&i.model).is_some() => (
@@ -175,13 +179,15 @@ fn adapters_text(_: &Inputs, _: &Arch, _: &Sizing) -> (String, &'static str) {
 }
 
 /// The weights on the cards: the file (less what stays on the host), and the vision projector.
-fn weights_text(f: &Format, s: &Sizing) -> String {
+fn weights_text(a: &Arch, f: &Format, s: &Sizing) -> String {
     let w = &s.weights;
     (if w.host > Bytes::ZERO {
-        format!(
-            "file {} − host-resident {} + tied output copy {}",
-            w.file, w.host, w.tied_copy
-        )
+        format!("file {} − host-resident {}", w.file, w.host)
+            + &if crate::catalog::is_encoder(a) {
+                String::new() // no output matrix
+            } else {
+                format!(" + tied output copy {}", w.tied_copy)
+            }
     } else {
         format!("file size {}", w.file)
     }) + &match crate::catalog::mmproj::for_repo(&f.repo).filter(|_| s.mmproj > Bytes::ZERO) {
@@ -218,6 +224,9 @@ fn kv_cell_text(i: &Inputs, a: &Arch) -> (String, String) {
 /// The KV cache: llama.cpp's cells per stream, vLLM's and SGLang's blocks, or tokens × layers.
 fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
     let (cell, types) = kv_cell_text(i, a);
+    if crate::catalog::is_encoder(a) {
+        return "none: an encoder-only model keeps no KV cache (llama.cpp's create_memory allocates it none)".into();
+    }
     match (&s.kv.llama, i.engine) {
         (Some(k), _) => format!(
             "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types}){}",
@@ -270,6 +279,9 @@ fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
     if i.engine == Engine::Mlx {
         return overhead::mlx_formula(a, i.par);
     }
+    if let Some(text) = crate::terms::encoder::engine_formula(i, a) {
+        return text;
+    }
     overhead::formula(
         i.engine,
         i.cards.max(1),
@@ -290,6 +302,9 @@ fn host_weights_text(a: &Arch, f: &Format, s: &Sizing) -> String {
         a.hidden,
         if s.weights.ple > Bytes::ZERO {
             format!(" + per-layer embeddings {}", s.weights.ple)
+        } else if let Some(e) = crate::catalog::encoder(a) {
+            let pos = if e.positions { "position and " } else { "" };
+            format!(" + the F32 {pos}token-type tables")
         } else {
             String::new()
         }
@@ -422,6 +437,9 @@ const LLAMA_FIT_WEIGHTS: Bytes = Bytes(32 * crate::units::GIB);
 /// when it lies outside (each term module's domain).
 fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option<String> {
     let a = &v.arch;
+    if name == TermName::Overhead && encoder::on_llama(i, a).is_some() {
+        return None;
+    }
     if name == TermName::Overhead && !crate::serve::support::cpu_only(i) {
         if let Some((card, backend)) = crate::serve::support::non_cuda_card(i) {
             return Some(format!(
@@ -532,7 +550,7 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
         };
         out.push(format!("{why}{extra}."));
     }
-    if let Some(w) = vllm_encoder_warning(i.engine, &a.model_type) {
+    if let Some(w) = crate::serve::support::vllm_encoder_warning(i.engine, &a.model_type) {
         out.push(w);
     }
     #[cfg(feature = "spec")]
@@ -561,33 +579,4 @@ fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Ve
         ));
     }
     out
-}
-
-/// Multimodal architectures of the catalog (a vision or audio encoder in the checkpoint).
-const MULTIMODAL_TYPES: &[&str] = &[
-    "gemma3",
-    "gemma3n",
-    "llama4",
-    "mistral3",
-    "qwen3_5",
-    "qwen3_5_moe",
-];
-
-/// vLLM profiles a multimodal model's encoder at startup (`profile_run` in
-/// vllm/v1/worker/gpu_model_runner.py: dummy items of the maximum feature size filling the
-/// encoder-cache budget, before it sizes the KV cache). The source gives no closed form for the
-/// encoder's activation peak, so it is not a term: the gemma-3 0.19 logs bound it by the
-/// sampler's warm-up at vLLM's defaults, and every other multimodal family is unchecked.
-pub(crate) fn vllm_encoder_warning(engine: Engine, model_type: &str) -> Option<String> {
-    if engine != Engine::Vllm || !MULTIMODAL_TYPES.contains(&model_type) {
-        return None;
-    }
-    let checked = if model_type == "gemma3" {
-        "In the vLLM 0.19 startup logs of gemma-3 4B, 12B and 27B (H100, default budget) the profiled peak is the sampler warm-up the overhead term models, so the encoder stays under it there; a larger --max-num-batched-tokens or --limit-mm-per-prompt budget is not checked"
-    } else {
-        "No startup log of this family was compared, so the encoder's peak may exceed the overhead term"
-    };
-    Some(format!(
-        "vLLM profiles this model's multimodal encoder at startup with dummy inputs of the maximum size filling its encoder-cache budget (vllm/v1/worker/gpu_model_runner.py, profile_run; --limit-mm-per-prompt and --max-num-batched-tokens set it), before it sizes the KV cache; fitcard has no separate term for that peak. {checked}. --skip-mm-profiling skips the profiling, and then the first large image is not budgeted."
-    ))
 }

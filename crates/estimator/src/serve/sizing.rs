@@ -404,8 +404,7 @@ fn host_logits(i: &Inputs, a: &Arch) -> Bytes {
     }
 }
 
-/// The engine's own memory beside weights and KV: MLX's, or the CUDA context, activations and
-/// graph of the others, given the weights on the cards and the KV cells.
+/// The engine's own memory beside weights and KV: MLX's, an encoder's, or the fit of the others.
 fn engine_overhead(
     i: &Inputs,
     a: &Arch,
@@ -416,6 +415,8 @@ fn engine_overhead(
 ) -> overhead::Overhead {
     if i.engine == Engine::Mlx {
         overhead::mlx(a, i.par)
+    } else if let Some(bytes) = crate::terms::encoder::engine_overhead(i, a, cards) {
+        overhead::Overhead { bytes }
     } else {
         overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util)
     }

@@ -376,3 +376,32 @@ pub fn wired_limit_words(gpu: &crate::catalog::Gpu, needed: crate::units::Bytes)
         )
     })
 }
+
+/// Multimodal architectures of the catalog (a vision or audio encoder in the checkpoint).
+const MULTIMODAL_TYPES: &[&str] = &[
+    "gemma3",
+    "gemma3n",
+    "llama4",
+    "mistral3",
+    "qwen3_5",
+    "qwen3_5_moe",
+];
+
+/// vLLM profiles a multimodal model's encoder at startup (`profile_run` in
+/// vllm/v1/worker/gpu_model_runner.py: dummy items of the maximum feature size filling the
+/// encoder-cache budget, before it sizes the KV cache). The source gives no closed form for the
+/// encoder's activation peak, so it is not a term: the gemma-3 0.19 logs bound it by the
+/// sampler's warm-up at vLLM's defaults, and every other multimodal family is unchecked.
+pub(crate) fn vllm_encoder_warning(engine: Engine, model_type: &str) -> Option<String> {
+    if engine != Engine::Vllm || !MULTIMODAL_TYPES.contains(&model_type) {
+        return None;
+    }
+    let checked = if model_type == "gemma3" {
+        "In the vLLM 0.19 startup logs of gemma-3 4B, 12B and 27B (H100, default budget) the profiled peak is the sampler warm-up the overhead term models, so the encoder stays under it there; a larger --max-num-batched-tokens or --limit-mm-per-prompt budget is not checked"
+    } else {
+        "No startup log of this family was compared, so the encoder's peak may exceed the overhead term"
+    };
+    Some(format!(
+        "vLLM profiles this model's multimodal encoder at startup with dummy inputs of the maximum size filling its encoder-cache budget (vllm/v1/worker/gpu_model_runner.py, profile_run; --limit-mm-per-prompt and --max-num-batched-tokens set it), before it sizes the KV cache; fitcard has no separate term for that peak. {checked}. --skip-mm-profiling skips the profiling, and then the first large image is not budgeted."
+    ))
+}

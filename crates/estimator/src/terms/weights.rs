@@ -5,7 +5,9 @@
 //!   `host_resident = row(embd_type, vocab × hidden) + row(embd_type, ple_vocab × layers × ple_dim)`
 //! (`token_embd`, and gemma-3n's `per_layer_token_embd`), and
 //!   `tied_output_copy = row(embd_type, vocab × hidden)` when the model ties its output matrix to
-//!   the embedding (the output projection then needs its own copy on the card).
+//!   the embedding (the output projection then needs its own copy on the card); an encoder
+//!   (BERT, XLM-RoBERTa, nomic-bert) has no output matrix, and also keeps its F32 position and
+//!   token-type tables on the host (input-layer tensors).
 //! On vLLM and transformers (safetensors) nothing stays in host memory:
 //!   `device = file_size − stored_duplicate_output`,
 //! where a checkpoint that stores `lm_head` although the config ties it loses that copy on load
@@ -69,6 +71,23 @@ pub fn host_resident_applies(engine: Engine, container: Container) -> bool {
     engine.llama_family() && container == Container::Gguf
 }
 
+/// An encoder's other input-layer tables, F32 in every file (tensors/encoder.rs): the position
+/// and token-type embeddings, which llama.cpp also keeps in host memory
+/// (`LLM_TENSOR_LAYER_INPUT` in src/llama-arch.cpp).
+fn encoder_inputs(arch: &Arch) -> Bytes {
+    Bytes(crate::catalog::encoder(arch).map_or(0, |e| {
+        let positions = if e.positions {
+            u64::from(arch.max_ctx)
+        } else {
+            0
+        };
+        positions
+            .saturating_add(e.token_types)
+            .saturating_mul(arch.hidden)
+            .saturating_mul(4)
+    }))
+}
+
 /// How `format`'s bytes divide between card and host on `engine`. `cpu_only`: the machine has
 /// no card (the device is the system RAM), so nothing is kept apart from it and a tied output
 /// needs no second copy.
@@ -100,9 +119,11 @@ pub fn weights(arch: &Arch, format: &Format, engine: Engine, cpu_only: bool) -> 
         ),
         None => Bytes::ZERO,
     };
-    let host = (embd + ple).min(file);
-    // A file that already stores the output matrix needs no extra copy of the embedding.
-    let tied_copy = if arch.tied_embeddings && !format.duplicate_output {
+    let host = (embd + ple + encoder_inputs(arch)).min(file);
+    // A file that already stores the output matrix needs no extra copy of the embedding; an
+    // encoder has no output matrix at all.
+    let output = !crate::catalog::is_encoder(arch);
+    let tied_copy = if output && arch.tied_embeddings && !format.duplicate_output {
         embd
     } else {
         Bytes::ZERO

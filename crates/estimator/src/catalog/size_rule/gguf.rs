@@ -48,6 +48,13 @@ fn metadata_bytes(vocab: u64) -> u64 {
         // Qwen3.5 (248,320): fitted on unsloth's Qwen3.5-9B Q8_0 (9,527,502,048 bytes,
         // https://huggingface.co/unsloth/Qwen3.5-9B-GGUF).
         248_320 => 11_000_000,
+        // XLM-RoBERTa's sentencepiece unigram (250,002 tokens with scores and types, the `t5`
+        // tokenizer of bge-m3's GGUF): fitted on gpustack's bge-m3 Q8_0 (634,553,760 bytes); its
+        // Q4_K_M (437,778,496) then comes out within 420 bytes.
+        250_002 => 6_820_000,
+        // BERT's uncased WordPiece (30,522 tokens, no merges): fitted on nomic-embed-text-v1.5's
+        // F16 (274,290,560 bytes); its Q8_0 (146,146,432) then within 300 bytes.
+        30_522 => 750_000,
         v => v.saturating_mul(50),
     }
 }

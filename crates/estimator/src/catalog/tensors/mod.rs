@@ -9,6 +9,7 @@
 //! `ne[1]` the rows, `ne[2]` the experts of a merged expert tensor. Every product saturates: the
 //! dimensions come from configs and headers, which are hostile input.
 
+mod encoder;
 mod layers;
 mod style;
 
@@ -144,6 +145,9 @@ pub fn stored_layers(a: &Arch) -> u32 {
 /// The tensors of `a` as llama.cpp stores them; `output` adds the output matrix (an untied model,
 /// or a tied one whose file stores it anyway).
 pub fn tensors(a: &Arch, output: bool) -> Vec<Tensor> {
+    if let Some(e) = crate::catalog::encoder(a) {
+        return encoder::tensors(a, e);
+    }
     let s = style(a);
     let h = a.hidden;
     let mut l = List {

@@ -14,13 +14,15 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
     } else {
         config
     };
-    let num = |k: &str| c[k].as_u64();
     if let Some(why) = crate::catalog::not_modelled(c["model_type"].as_str().unwrap_or_default()) {
         return Err(format!("config.json: {why}"));
     }
+    let renamed = nomic_names(c);
+    let c = renamed.as_ref().unwrap_or(c);
+    let num = |k: &str| c[k].as_u64();
     let mut arch = attention(c)?;
     arch.vocab = need_count(c, "vocab_size")?;
-    arch.set_context(num("max_position_embeddings"))
+    arch.set_context(num("max_position_embeddings").map(|n| n.saturating_sub(position_offset(c))))
         .ok_or("config.json: max_position_embeddings is 0 (no context)")?;
     arch.swa = sliding_window(c, &arch)?;
     arch.mla = mla(c)?;
@@ -46,6 +48,39 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         num("vocab_size_per_layer_input"),
     );
     arch.checked().map_err(|why| format!("config.json: {why}"))
+}
+
+/// nomic-bert's config names its fields as GPT-2 does (`n_embd`, `n_layer`, `n_head`, `n_inner`);
+/// its trained context is `max_trained_positions`, which llama.cpp's converter keeps
+/// (conversion/bert.py, `NomicBertModel`). The config under the usual names, else `None`.
+fn nomic_names(c: &Value) -> Option<Value> {
+    if c["model_type"].as_str() != Some("nomic_bert") {
+        return None;
+    }
+    let mut out = c.clone();
+    for (from, to) in [
+        ("n_embd", "hidden_size"),
+        ("n_layer", "num_hidden_layers"),
+        ("n_head", "num_attention_heads"),
+        ("n_inner", "intermediate_size"),
+        ("max_trained_positions", "max_position_embeddings"),
+    ] {
+        if !c[from].is_null() {
+            out[to] = c[from].clone();
+        }
+    }
+    Some(out)
+}
+
+/// Positions of XLM-RoBERTa's table that no token uses: they start at `pad_token_id + 1`, and
+/// llama.cpp's converter cuts the rows before them (conversion/bert.py, `_position_offset`).
+fn position_offset(c: &Value) -> u64 {
+    match c["model_type"].as_str() {
+        Some("xlm-roberta" | "roberta") => {
+            c["pad_token_id"].as_u64().unwrap_or(1).saturating_add(1)
+        }
+        _ => 0,
+    }
 }
 
 /// The attention shape: hidden size, layers, heads and KV heads, checked by [`Arch::read`] (and

@@ -84,6 +84,9 @@ pub fn param_counts(a: &Arch) -> ParamCounts {
     if let Some(b) = &a.blocks {
         return block_counts(a, b);
     }
+    if let Some(e) = crate::catalog::encoder(a) {
+        return encoder_counts(a, e);
+    }
     let h = a.hidden;
     let layers = u64::from(a.layers);
     let embedding = a.vocab.saturating_mul(h).saturating_add(
@@ -224,5 +227,24 @@ fn block_counts(a: &Arch, b: &crate::catalog::Blocks) -> ParamCounts {
         routed_active: mul(&[moe, k, expert]),
         shared: mul(&[moe, mul(&[2, h, shape.shared_ffn]).saturating_add(latent)]),
         router: mul(&[moe, h.saturating_add(1), e]),
+    }
+}
+
+/// An encoder ([`crate::catalog::Encoder`]): the token (and position) embeddings, attention,
+/// a GELU FFN of two matrices or a gated one of three, and no output matrix (the vector is
+/// pooled from the hidden states).
+fn encoder_counts(a: &Arch, e: crate::catalog::Encoder) -> ParamCounts {
+    let h = a.hidden;
+    let layers = u64::from(a.layers);
+    let positions = if e.positions { u64::from(a.max_ctx) } else { 0 };
+    let matrices: u64 = if e.gated { 3 } else { 2 };
+    ParamCounts {
+        embedding: a.vocab.saturating_add(positions).saturating_mul(h),
+        attention: layers.saturating_mul(attention_params(a)),
+        dense_ffn: layers
+            .saturating_mul(matrices)
+            .saturating_mul(h)
+            .saturating_mul(a.intermediate),
+        ..ParamCounts::default()
     }
 }

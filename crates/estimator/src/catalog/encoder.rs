@@ -1,0 +1,70 @@
+//! Encoder-only models (BERT, XLM-RoBERTa, nomic-bert): attention over the whole input at once,
+//! no KV cache (llama.cpp's `create_memory` gives their architectures none, src/llama-model.cpp),
+//! one vector per input. What their tensor list and compute buffer need beyond [`Arch`], keyed by
+//! the config's `model_type` or the GGUF's architecture, each from the model's llama.cpp loader
+//! (src/models/bert.cpp, src/models/nomic-bert.cpp at ggml-org/llama.cpp@0c1e57098bba).
+
+use super::Arch;
+
+/// How an encoder's layers are built.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Encoder {
+    /// A gated FFN (SwiGLU: `ffn_gate` beside `ffn_up`; nomic-bert) instead of BERT's GELU.
+    pub gated: bool,
+    /// Learned absolute positions (`position_embd`, one row per position: BERT, XLM-RoBERTa);
+    /// nomic-bert rotates q and k instead (RoPE).
+    pub positions: bool,
+    /// Biases on the attention and FFN projections (BERT, XLM-RoBERTa; nomic-bert has none).
+    pub biases: bool,
+    /// q, k and v in one fused `attn_qkv` (nomic-bert's converter writes it so).
+    pub fused_qkv: bool,
+    /// Rows of `token_types` (`type_vocab_size`: 2 for BERT and nomic-bert, 1 for XLM-RoBERTa).
+    pub token_types: u64,
+}
+
+/// Is `model_type` (a config's, or a GGUF's architecture) one of the encoders [`encoder`]
+/// models? In every build: the page's first load, built without the `extras` feature, estimates
+/// no encoder and hands a link to one over to the whole calculator.
+pub fn is_encoder_type(model_type: &str) -> bool {
+    matches!(
+        model_type,
+        "bert" | "xlm-roberta" | "roberta" | "nomic_bert" | "nomic-bert"
+    )
+}
+
+/// The encoder `a` is, or `None` for a decoder (and in a build without the `extras` feature,
+/// the page's first load: see [`is_encoder_type`]). `bert` is also the GGUF architecture of every
+/// XLM-RoBERTa model (convert_hf_to_gguf.py's `XLMRobertaModel`, `model_arch = BERT`); the GGUF
+/// does not say which, so it reads as BERT (two token-type rows: one row of hidden more).
+pub fn encoder(a: &Arch) -> Option<Encoder> {
+    if !cfg!(feature = "extras") {
+        return None;
+    }
+    let bert = Encoder {
+        gated: false,
+        positions: true,
+        biases: true,
+        fused_qkv: false,
+        token_types: 2,
+    };
+    Some(match a.model_type.as_str() {
+        "bert" => bert,
+        "xlm-roberta" | "roberta" => Encoder {
+            token_types: 1,
+            ..bert
+        },
+        "nomic_bert" | "nomic-bert" => Encoder {
+            gated: true,
+            positions: false,
+            biases: false,
+            fused_qkv: true,
+            token_types: 2,
+        },
+        _ => return None,
+    })
+}
+
+/// Is `a` an encoder-only model?
+pub fn is_encoder(a: &Arch) -> bool {
+    encoder(a).is_some()
+}

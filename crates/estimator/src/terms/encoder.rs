@@ -1,0 +1,92 @@
+//! An encoder-only model's overhead on llama.cpp and Ollama: the CUDA context of each card (the
+//! fixed arm of the decoders' fit, [`super::overhead::PER_CARD_GIB`]) plus its compute buffer,
+//! which has no KV cache beside it and grows with the square of the micro-batch: every token of a
+//! micro-batch attends to every other (src/llama-graph.cpp, `build_attn_inp_no_cache`: the mask
+//! is n_tokens × n_tokens), and a non-causal model takes each input whole in one micro-batch
+//! (src/llama-context.cpp, "non-causal attention requires n_ubatch >= n_tokens").
+//!
+//! The compute buffer llama.cpp's scheduler reserves for `T` tokens and `n_seq` sequences, flash
+//! attention on (llama-server's `-fa auto` where the backend has a kernel):
+//! `2 B × T²` (the fp16 mask) `+ 4 B × T × max(F, 5.5 × hidden)` (the widest step: the FFN, `F` =
+//! its width + 3 × hidden, a gated FFN three times its width + 3 × hidden; or the attention step)
+//! `+ 12 B × T` (token ids, positions, output ids) `+ 4 B × T × n_seq` (mean pooling's matrix).
+//! Byte-exact against llama.cpp's own allocator (ggml-org/llama.cpp@0c1e57098bba, CPU backend) on
+//! 192 configurations: BERT and nomic-bert shapes, 512 to 4,096 tokens, 2 and 8 sequences, mean
+//! and CLS pooling, read by `tests/gen/encoder_buffers.py` and held by `tests/encoders.rs`.
+//! Without flash attention the scores take `4 B × heads × T²` more (and the mask 4 B a cell).
+
+use crate::catalog::{Arch, Encoder};
+use crate::inputs::Inputs;
+use crate::units::{Bytes, GIB};
+
+/// The encoder `a` is, where the engine is llama.cpp or Ollama (the others refuse embedding
+/// models: serve::support).
+pub fn on_llama(i: &Inputs, a: &Arch) -> Option<Encoder> {
+    crate::catalog::encoder(a).filter(|_| i.engine.llama_family())
+}
+
+/// The overhead of `i` on `cards` cards for an encoder on llama.cpp or Ollama, else `None`.
+pub fn engine_overhead(i: &Inputs, a: &Arch, cards: u32) -> Option<Bytes> {
+    let e = on_llama(i, a)?;
+    let t = tokens(i.ubatch, i.ctx, i.par);
+    Some(overhead(a, e, cards, t, u64::from(i.par.max(1))))
+}
+
+/// [`engine_overhead`]'s formula with its values, else `None`.
+pub fn engine_formula(i: &Inputs, a: &Arch) -> Option<String> {
+    let e = on_llama(i, a)?;
+    let t = tokens(i.ubatch, i.ctx, i.par);
+    Some(formula(a, e, i.cards.max(1), t, u64::from(i.par.max(1))))
+}
+
+/// Tokens the compute buffer is reserved for: the micro-batch (at least one whole input of
+/// `ctx` tokens), at most the context of all slots (src/llama-context.cpp, `graph_reserve`:
+/// `n_tokens = min(n_ctx, n_ubatch)`), rounded up to a multiple of the sequences.
+pub fn tokens(ubatch: u32, ctx: u32, par: u32) -> u64 {
+    let par = u64::from(par.max(1));
+    let t = u64::from(ubatch.max(ctx)).min(u64::from(ctx).saturating_mul(par));
+    t.div_ceil(par).saturating_mul(par)
+}
+
+/// Bytes one token of the micro-batch takes, besides the mask: `4 × max(F, 5.5 × hidden) + 12`.
+fn per_token(a: &Arch, e: Encoder) -> u64 {
+    let ffn = if e.gated {
+        a.intermediate.saturating_mul(3)
+    } else {
+        a.intermediate
+    };
+    let widest = ffn
+        .saturating_add(a.hidden.saturating_mul(3))
+        .max(a.hidden.saturating_mul(11) / 2);
+    widest.saturating_mul(4).saturating_add(12)
+}
+
+/// The compute buffer for `t` tokens of `n_seq` sequences (mean pooling, the larger of the two
+/// poolings by `4 B × T × n_seq`), flash attention on.
+pub fn compute_buffer(a: &Arch, e: Encoder, t: u64, n_seq: u64) -> Bytes {
+    let mask = t.saturating_mul(t).saturating_mul(2);
+    let steps = t.saturating_mul(per_token(a, e));
+    let pooling = t.saturating_mul(n_seq).saturating_mul(4);
+    Bytes(mask.saturating_add(steps).saturating_add(pooling))
+}
+
+/// The overhead: the per-card CUDA context and the compute buffer.
+pub fn overhead(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> Bytes {
+    let fixed = super::overhead::PER_CARD_GIB * f64::from(cards) * GIB as f64;
+    Bytes::from_f64(fixed) + compute_buffer(a, e, t, n_seq)
+}
+
+/// The overhead's formula with these values filled in.
+pub fn formula(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> String {
+    format!(
+        "0.7 GiB × {cards} CUDA context + compute buffer {}: 2 B × {t}² tokens (mask) + {t} × {} B per token + 4 B × {t} × {n_seq} (pooling)",
+        compute_buffer(a, e, t, n_seq),
+        per_token(a, e)
+    )
+}
+
+/// Where the formula comes from.
+pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 192 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is the decoders' fixed arm.");
+
+/// Where the formula was checked.
+pub const DOMAIN: &str = prose!("BERT, XLM-RoBERTa and nomic-bert graphs with flash attention on, llama.cpp's CPU backend (its allocator's buffer; on a GPU the token-embedding lookup's share, 4 B × hidden × tokens, sits in the host's compute buffer instead and is counted on the card here); without flash attention the scores take 4 B × heads × tokens² more.");
