@@ -283,11 +283,14 @@ fn import_missing(st: AppState) {
     }
 }
 
-/// Is the model of `i` an encoder (BERT, XLM-RoBERTa, nomic-bert)? The first load estimates
-/// none: it hands such a model over to the whole calculator.
-fn encoder(i: &fitcard_estimator::Inputs) -> bool {
-    let v = fitcard_estimator::catalog::catalog().variant(&i.model);
-    v.is_some_and(|(_, v)| fitcard_estimator::catalog::is_encoder_type(&v.arch.model_type))
+/// Is the model of `i` an embedding or reranking model (a family's `task`, or an encoder: BERT,
+/// XLM-RoBERTa, nomic-bert)? The first load estimates none: it hands them over to the whole
+/// calculator (their compute buffers' rules are not in its download).
+fn task_model(i: &fitcard_estimator::Inputs) -> bool {
+    fitcard_estimator::catalog::task_of(&i.model).is_some()
+        || fitcard_estimator::catalog::catalog()
+            .variant(&i.model)
+            .is_some_and(|(_, v)| fitcard_estimator::catalog::is_encoder_type(&v.arch.model_type))
 }
 
 /// Which view: the hand-over to train mode (in the page built without it), the missing model,
@@ -301,7 +304,7 @@ fn view_of(st: AppState, embed: bool) -> Memo<u32> {
         let g = st.generation.get() << 3;
         let train = st.mode.get() == fitcard_estimator::Mode::Train;
         g | if (cfg!(not(feature = "train")) && train)
-            || (cfg!(not(feature = "extras")) && (st.more.get() || st.inputs.with(encoder)))
+            || (cfg!(not(feature = "extras")) && (st.more.get() || st.inputs.with(task_model)))
         {
             HAND_OVER
         } else if st.missing.with(Option::is_some) {

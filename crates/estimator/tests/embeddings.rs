@@ -218,3 +218,69 @@ fn a_chat_model_an_embedder_and_a_reranker_share_a_card() {
         set.command
     );
 }
+
+/// An embedding server takes each input whole in one micro-batch and reserves its prompt graph
+/// for that many outputs (an embedding server's output limit is its logical batch), so the
+/// compute buffer grows by a row of logits, one of the final norm and a column of the fp16 mask
+/// per token over the 512 the overhead fit was measured at. The rows: llama.cpp's own allocator
+/// at ggml-org/llama.cpp@0c1e57098bba (CPU backend) on Qwen3-Embedding-0.6B's shapes, read by
+/// `gen/encoder_buffers.py --decoder` (context, sequences, micro-batch, bytes); the estimate's
+/// growth from 512 is held to the measured growth within 0.005 %.
+#[test]
+fn an_embedding_servers_outputs_grow_with_its_micro_batch() {
+    use fitcard_estimator::terms::batch::pooled_extra;
+    const ROWS: [(u32, u32, u32, u64); 12] = [
+        (8192, 4, 512, 314_843_168),
+        (8192, 4, 1024, 629_653_536),
+        (8192, 4, 2048, 1_259_307_040),
+        (8192, 4, 4096, 2_518_614_048),
+        (16384, 2, 512, 321_118_240),
+        (16384, 2, 1024, 642_236_448),
+        (16384, 2, 2048, 1_284_472_864),
+        (16384, 2, 4096, 2_568_945_696),
+        (4096, 2, 512, 314_826_784),
+        (4096, 2, 1024, 629_653_536),
+        (4096, 2, 2048, 1_259_307_040),
+        (4096, 2, 4096, 2_518_614_048),
+    ];
+    let (_, v) = fitcard_estimator::catalog()
+        .variant("Qwen/Qwen3-Embedding-0.6B")
+        .unwrap();
+    let (vocab, hidden) = (v.arch.vocab, v.arch.hidden);
+    let mut served = 0;
+    for (total, n_seq, ub, bytes) in ROWS {
+        let at_512 = ROWS
+            .iter()
+            .find(|r| (r.0, r.1, r.2) == (total, n_seq, 512))
+            .unwrap()
+            .3;
+        // One stream's cells: llama-embedding's -c is the context of all sequences.
+        let ctx = total / n_seq;
+        let rule = u64::from(ub - 512) * (4 * (vocab + hidden) + 2 * u64::from(ctx));
+        let grown = bytes - at_512;
+        let off = (rule as f64 - grown as f64).abs() / (grown.max(1) as f64);
+        assert!(off < 5e-5, "{total} {n_seq} {ub}: {rule} vs {grown}");
+        // The estimate gives the rule wherever a server would run that micro-batch (-ub holds a
+        // whole input, so at least the context).
+        if ub >= ctx {
+            let q = format!(
+                "model=Qwen/Qwen3-Embedding-0.6B&quant=Q8_0&ctx={ctx}&par={n_seq}&ubatch={ub}"
+            );
+            assert_eq!(
+                pooled_extra(&from_query(&q).inputs, &v.arch).get(),
+                rule,
+                "{q}"
+            );
+            served += 1;
+        }
+    }
+    assert_eq!(served, 4);
+    // Ollama's embedding servers and a chat server grow no logits with the micro-batch.
+    let q = "model=Qwen/Qwen3-Embedding-0.6B&quant=Q8_0&ctx=8192&engine=ollama";
+    assert_eq!(pooled_extra(&from_query(q).inputs, &v.arch).get(), 0);
+    let (_, chat) = fitcard_estimator::catalog()
+        .variant("Qwen/Qwen3-8B")
+        .unwrap();
+    let q = "model=Qwen/Qwen3-8B&quant=Q4_K_M&ctx=8192&ubatch=4096";
+    assert_eq!(pooled_extra(&from_query(q).inputs, &chat.arch).get(), 0);
+}

@@ -326,7 +326,9 @@ fn encoder_model(i: &Inputs) -> bool {
 /// `self_kq_mask`, `self_kq_mask_cnv`); without flash attention the fp32 mask and the attention
 /// scores take more. A causal model's batch is at most its context (src/llama-context.cpp).
 pub(crate) fn large_batch_warning(i: &Inputs) -> Option<String> {
-    let (_, ub) = micro_batch(i).filter(|_| i.engine == Engine::LlamaCpp && !encoder_model(i))?;
+    // An embedding or reranking server's is counted (terms::batch), an encoder's too.
+    let chat = crate::catalog::task_of(&i.model).is_none();
+    let (_, ub) = micro_batch(i).filter(|_| i.engine == Engine::LlamaCpp && chat)?;
     let slots = u64::from(i.par.max(1));
     let ub = u64::from(ub).min(u64::from(i.ctx).saturating_mul(slots));
     let cells = u64::from(i.ctx).saturating_mul(if i.kvu { slots } else { 1 });

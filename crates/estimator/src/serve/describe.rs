@@ -282,6 +282,7 @@ fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
     if let Some(text) = crate::terms::encoder::engine_formula(i, a) {
         return text;
     }
+    let batch = crate::terms::batch::pooled_formula(i, a).unwrap_or_default();
     overhead::formula(
         i.engine,
         i.cards.max(1),
@@ -290,7 +291,7 @@ fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
         a.vocab,
         s.split.0 > 1,
         i.util,
-    )
+    ) + &batch
 }
 
 /// What stays in host memory: the token embeddings (and per-layer embeddings).

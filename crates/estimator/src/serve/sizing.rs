@@ -133,8 +133,7 @@ fn vllm_experts(
 
 /// `ncmoe=` on vLLM: the bytes of the first N layers' routed experts (over every card), the
 /// layers among them that have experts, and whether exact. None on another engine, without
-/// `ncmoe=`, or without a rule for the format's experts; none in a build without the `cpu-moe`
-/// feature (the page's first load hands such a link to the whole calculator).
+/// `ncmoe=`, without a rule for the format's experts, or without the `cpu-moe` feature.
 pub(crate) fn vllm_moved(i: &Inputs, a: &Arch, f: &Format) -> Option<(Bytes, u32, bool)> {
     let m = i
         .ncmoe
@@ -151,11 +150,9 @@ pub(crate) fn vllm_moved(i: &Inputs, a: &Arch, f: &Format) -> Option<(Bytes, u32
 /// `ncmoe=`: the routed experts of the first N layers in host RAM (llama.cpp `--n-cpu-moe N`:
 /// a buffer-type override to the CPU for each `blk.i.ffn_*_exps` tensor, i < N, common/arg.cpp),
 /// counting only the layers `ngl=` left on the GPU (the first `cpu` blocks are on the CPU
-/// whole). `(layers on the GPU whose experts moved, their bytes by the card that held them,
-/// exact)`: each layer's expert bytes from llama.cpp's per-tensor types for the file's mix
-/// ([`crate::catalog::layer_experts`]; a mix without a rule of its own at the types of the
-/// k-quant mix it is built on, not exact). None known (a build without the rule that was not
-/// given them yet): nothing moves, not exact.
+/// whole). `(layers on the GPU whose experts moved, their bytes by card, exact)`: each layer's
+/// expert bytes by llama.cpp's per-tensor types for the file's mix ([`crate::catalog::layer_experts`];
+/// a mix without a rule at its k-quant base's types, not exact); none known: nothing moves.
 ///
 /// The cards: llama.cpp gives each a run of consecutive layers, the first layers to the first
 /// cards (`get_layer_buft_list` in src/llama-model.cpp picks a layer's device by
@@ -418,7 +415,9 @@ fn engine_overhead(
     } else if let Some(bytes) = crate::terms::encoder::engine_overhead(i, a, cards) {
         overhead::Overhead { bytes }
     } else {
-        overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util)
+        let mut o = overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util);
+        o.bytes += crate::terms::batch::pooled_extra(i, a);
+        o
     }
 }
 

@@ -1,6 +1,7 @@
 //! The memory terms of serve mode, one module each. Every module's doc comment gives the
 //! formula, its provenance and its domain; the page shows that text beside the number.
 
+pub mod batch;
 pub mod encoder;
 pub mod kv;
 pub mod logits;

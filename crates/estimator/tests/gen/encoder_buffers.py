@@ -14,6 +14,10 @@ the one line of src/llama-context.cpp that prints `compute buffer size` was chan
 `backend_buf_exp_size[i]` in bytes as well):
     cmake -B build -DGGML_NATIVE=ON && cmake --build build --target llama-embedding
     LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py > rows.tsv
+    LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py --decoder
+The second reads an embedding server's decoder (Qwen3-Embedding-0.6B's shapes, two layers, last-token
+pooling, `--attention causal` so that -ub stays below -b) at micro-batches of 512 to 4,096: the rows
+of `an_embedding_servers_outputs_grow_with_its_micro_batch` in tests/embeddings.rs.
 """
 import itertools, os, re, subprocess, sys, tempfile
 
@@ -81,6 +85,46 @@ def compute_buffer(path, ub, fa, n_seq):
 # a narrow FFN (where the attention step is the peak).
 SHAPES = [("bert", 384, 12, 1536, 2), ("bert", 384, 12, 1536, 4), ("bert", 1024, 16, 4096, 2),
           ("nomic-bert", 768, 12, 3072, 2), ("bert", 512, 8, 1024, 2), ("nomic-bert", 512, 8, 1024, 2)]
+
+def write_qwen3(path, n_embd=1024, n_layer=2, n_head=16, n_kv=8, hd=128, n_ff=3072, n_vocab=151669):
+    w = gguf.GGUFWriter(path, "qwen3")
+    w.add_context_length(32768); w.add_embedding_length(n_embd); w.add_feed_forward_length(n_ff)
+    w.add_block_count(n_layer); w.add_head_count(n_head); w.add_head_count_kv(n_kv)
+    w.add_key_length(hd); w.add_value_length(hd); w.add_rope_freq_base(1e6)
+    w.add_layer_norm_rms_eps(1e-6); w.add_pooling_type(gguf.PoolingType(3))
+    w.add_tokenizer_model("llama")
+    toks = ["<unk>", "<s>", "</s>"] + [f"t{i}" for i in range(n_vocab - 3)]
+    w.add_token_list(toks); w.add_token_scores([0.0] * n_vocab); w.add_token_types([1] * n_vocab)
+    w.add_bos_token_id(1); w.add_eos_token_id(2); w.add_unk_token_id(0)
+
+    def t(name, *shape):
+        dt = np.float32 if len(shape) == 1 else np.float16
+        w.add_tensor(name, np.zeros(tuple(reversed(shape)), dtype=dt))
+
+    t("token_embd.weight", n_embd, n_vocab); t("output_norm.weight", n_embd)
+    for i in range(n_layer):
+        p = f"blk.{i}."
+        t(p + "attn_norm.weight", n_embd); t(p + "attn_q.weight", n_embd, n_head * hd)
+        t(p + "attn_k.weight", n_embd, n_kv * hd); t(p + "attn_v.weight", n_embd, n_kv * hd)
+        t(p + "attn_output.weight", n_head * hd, n_embd); t(p + "attn_q_norm.weight", hd)
+        t(p + "attn_k_norm.weight", hd); t(p + "ffn_norm.weight", n_embd)
+        t(p + "ffn_gate.weight", n_embd, n_ff); t(p + "ffn_up.weight", n_embd, n_ff)
+        t(p + "ffn_down.weight", n_ff, n_embd)
+    w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
+
+if "--decoder" in sys.argv:
+    exe = os.path.join(LLAMA, "build", "bin", "llama-embedding")
+    print("# ctx\tn_seq\tubatch\tcompute_buffer_bytes")
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "q.gguf")
+        write_qwen3(path)
+        for (ctx, n_seq), ub in itertools.product(((8192, 4), (16384, 2), (4096, 2)), (512, 1024, 2048, 4096)):
+            args = [exe, "-m", path, "-c", str(ctx), "-np", str(n_seq), "-b", "16384", "-ub", str(ub),
+                    "-fa", "on", "--attention", "causal", "-p", "hi", "-v", "-t", "2"]
+            log = subprocess.run(args, capture_output=True, text=True).stderr
+            found = re.findall(r"CPU compute buffer size =\s+[\d.]+ MiB \((\d+) B\)", log)
+            print(f"{ctx}\t{n_seq}\t{ub}\t{found[-1] if found else None}", flush=True)
+    sys.exit(0)
 
 print("# arch\tn_embd\tn_head\tn_ff\tlayers\tpooling\tubatch\tflash_attn\tn_seq\tcompute_buffer_bytes")
 with tempfile.TemporaryDirectory() as d:
