@@ -287,10 +287,10 @@ fn import_missing(st: AppState) {
 /// XLM-RoBERTa, nomic-bert)? The first load estimates none: it hands them over to the whole
 /// calculator (their compute buffers' rules are not in its download).
 fn task_model(i: &fitcard_estimator::Inputs) -> bool {
-    fitcard_estimator::catalog::task_of(&i.model).is_some()
-        || fitcard_estimator::catalog::catalog()
-            .variant(&i.model)
-            .is_some_and(|(_, v)| fitcard_estimator::catalog::is_encoder_type(&v.arch.model_type))
+    let v = fitcard_estimator::catalog::catalog().variant(&i.model);
+    v.is_some_and(|(f, v)| {
+        f.task.is_some() || fitcard_estimator::catalog::is_encoder_type(&v.arch.model_type)
+    })
 }
 
 /// Which view: the hand-over to train mode (in the page built without it), the missing model,

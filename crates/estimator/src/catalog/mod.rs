@@ -55,8 +55,13 @@ pub fn catalog() -> &'static Catalog {
 
 /// What a catalog model is served for when it is not chat (its family's [`Task`]; an encoder's
 /// is embedding, [`is_encoder`], however it was read); `None` for a chat model or a model the
-/// catalog lacks.
+/// catalog lacks, and in a build without the `extras` feature (the page's first load, which hands
+/// embedding and reranking models over to the whole calculator: it reads the family's `task`
+/// itself).
 pub fn task_of(model: &str) -> Option<Task> {
+    if !cfg!(feature = "extras") {
+        return None;
+    }
     let (f, v) = catalog().variant(model)?;
     f.task.or(is_encoder(&v.arch).then_some(Task::Embed))
 }
