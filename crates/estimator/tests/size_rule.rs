@@ -10,6 +10,14 @@ use fitcard_estimator::catalog::{base, size_rule, SizeKind};
 /// Published or exact rows more than 1 % from the rule, with why.
 const PUBLISHED_OFF: &[(&str, &str, &str)] = &[
     (
+        "sentence-transformers/all-MiniLM-L6-v2",
+        "Q8_0",
+        "older conversion: second-state's files carry 393,456 B less tokenizer metadata than \
+         nomic-embed-text's for the same 30,522-token WordPiece vocabulary (the rule's fit); its \
+         F16 and Q8_0 are off by the same bytes, to 32, so the tensors agree (+1.57 % of 25 MB; \
+         the F16 row, +0.86 %, is inside 1 %)",
+    ),
+    (
         "google/gemma-3n-E2B-it",
         "Q4_K_M",
         "publisher recipe: unsloth's file stores per_layer_token_embd at ~Q5_K (its size implies \

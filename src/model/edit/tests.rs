@@ -148,7 +148,16 @@ fn family_change_keeps_every_setting_that_applies() {
                 &i.gpu,
                 i.kv
             ),
-            (4096, 3, 2, engine, 0.8, &before.gpu, before.kv),
+            // A model shorter than 4096 tokens (all-MiniLM's 512) clamps the context to its own.
+            (
+                4096.min(family_of(&i.model).1.arch.max_ctx),
+                3,
+                2,
+                engine,
+                0.8,
+                &before.gpu,
+                before.kv
+            ),
             "family {}",
             f.id
         );
