@@ -117,7 +117,12 @@ pub fn App() -> impl IntoView {
                     .lines()
                     .filter_map(|l| l.split_once('\t'))
                     .map(|(k, m)| fitcard_estimator::Notice {
-                        key: NoticeKey::of(k),
+                        // The summary's key is written empty (`NoticeKey::as_str`).
+                        key: if k.is_empty() {
+                            NoticeKey::Summary
+                        } else {
+                            NoticeKey::of(k)
+                        },
                         message: m.into(),
                     }),
             );

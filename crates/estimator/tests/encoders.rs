@@ -97,6 +97,14 @@ fn without_flash_attention_the_scores_dominate() {
 /// at most the context of every slot, a multiple of the slots.
 #[test]
 fn the_micro_batch_holds_a_whole_input() {
+    let tokens = |ubatch, ctx, par| {
+        tokens(&fitcard_estimator::Inputs {
+            ubatch,
+            ctx,
+            par,
+            ..Default::default()
+        })
+    };
     assert_eq!(tokens(512, 8192, 1), 8192);
     assert_eq!(tokens(16384, 8192, 1), 8192);
     assert_eq!(tokens(16384, 8192, 4), 16384);

@@ -22,24 +22,11 @@ pub struct Encoder {
     pub token_types: u64,
 }
 
-/// Is `model_type` (a config's, or a GGUF's architecture) one of the encoders [`encoder`]
-/// models? In every build: the page's first load, built without the `extras` feature, estimates
-/// no encoder and hands a link to one over to the whole calculator.
-pub fn is_encoder_type(model_type: &str) -> bool {
-    matches!(
-        model_type,
-        "bert" | "xlm-roberta" | "roberta" | "nomic_bert" | "nomic-bert"
-    )
-}
-
-/// The encoder `a` is, or `None` for a decoder (and in a build without the `extras` feature,
-/// the page's first load: see [`is_encoder_type`]). `bert` is also the GGUF architecture of every
-/// XLM-RoBERTa model (convert_hf_to_gguf.py's `XLMRobertaModel`, `model_arch = BERT`); the GGUF
-/// does not say which, so it reads as BERT (two token-type rows: one row of hidden more).
-pub fn encoder(a: &Arch) -> Option<Encoder> {
-    if !cfg!(feature = "extras") {
-        return None;
-    }
+/// The encoder a `model_type` (a config's, or a GGUF's architecture) names, in every build.
+/// `bert` is also the GGUF architecture of every XLM-RoBERTa model (convert_hf_to_gguf.py's
+/// `XLMRobertaModel`, `model_arch = BERT`); the GGUF does not say which, so it reads as BERT (two
+/// token-type rows: one row of hidden more).
+fn kind(model_type: &str) -> Option<Encoder> {
     let bert = Encoder {
         gated: false,
         positions: true,
@@ -47,7 +34,7 @@ pub fn encoder(a: &Arch) -> Option<Encoder> {
         fused_qkv: false,
         token_types: 2,
     };
-    Some(match a.model_type.as_str() {
+    Some(match model_type {
         "bert" => bert,
         "xlm-roberta" | "roberta" => Encoder {
             token_types: 1,
@@ -62,6 +49,19 @@ pub fn encoder(a: &Arch) -> Option<Encoder> {
         },
         _ => return None,
     })
+}
+
+/// Is `model_type` one of the encoders [`encoder`] models? In every build: the page's first
+/// load, built without the `extras` feature, estimates no encoder and hands a link to one over
+/// to the whole calculator.
+pub fn is_encoder_type(model_type: &str) -> bool {
+    kind(model_type).is_some()
+}
+
+/// The encoder `a` is, or `None` for a decoder (and in a build without the `extras` feature,
+/// the page's first load: see [`is_encoder_type`]).
+pub fn encoder(a: &Arch) -> Option<Encoder> {
+    kind(&a.model_type).filter(|_| cfg!(feature = "extras"))
 }
 
 /// Is `a` an encoder-only model?

@@ -318,21 +318,20 @@ fn encoder_model(i: &Inputs) -> bool {
     v.is_some_and(|(_, v)| crate::catalog::is_encoder(&v.arch))
 }
 
-/// What a llama-server micro-batch over 512 tokens adds to the compute buffer, at the least,
-/// beyond the overhead term (measured at `-ub 512`): the fp16 attention mask of the rest of it.
-/// llama.cpp builds the mask as n_kv cells × n_ubatch tokens in fp32 (n_kv: one stream's cells,
-/// all of them with `-kvu`), casts it to fp16 for flash attention, and every layer reads that
-/// copy, so it stays in the compute buffer through the graph (src/llama-graph.cpp,
-/// `self_kq_mask`, `self_kq_mask_cnv`); without flash attention the fp32 mask and the attention
-/// scores take more. A causal model's batch is at most its context (src/llama-context.cpp).
+/// What a chat llama-server's micro-batch over 512 tokens adds to the compute buffer, at the
+/// least, beyond the overhead term (measured at `-ub 512`): the fp16 attention mask of the rest
+/// of it, n_kv cells × n_ubatch tokens (n_kv: one stream's cells, all of them with `-kvu`), which
+/// every layer reads, so it stays in the compute buffer through the graph (src/llama-graph.cpp,
+/// `build_attn_inp_kq_mask`: F16 under flash attention); without flash attention the fp32 mask
+/// and the attention scores take more. A causal model's batch is at most its context
+/// (src/llama-context.cpp). An embedding or reranking server's growth is counted instead
+/// (`terms::batch`), an encoder's too (`terms::encoder`).
 pub(crate) fn large_batch_warning(i: &Inputs) -> Option<String> {
-    // An embedding or reranking server's is counted (terms::batch), an encoder's too.
     let chat = crate::catalog::task_of(&i.model).is_none();
     let (_, ub) = micro_batch(i).filter(|_| i.engine == Engine::LlamaCpp && chat)?;
     let slots = u64::from(i.par.max(1));
     let ub = u64::from(ub).min(u64::from(i.ctx).saturating_mul(slots));
-    let cells = u64::from(i.ctx).saturating_mul(if i.kvu { slots } else { 1 });
-    let n_kv = cells.div_ceil(256).saturating_mul(256);
+    let n_kv = crate::terms::batch::cells(i);
     let more = ub.checked_sub(512).filter(|&m| m > 0)?;
     let floor = crate::units::Bytes(n_kv.saturating_mul(more).saturating_mul(2));
     Some(format!(

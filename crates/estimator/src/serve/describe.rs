@@ -223,10 +223,10 @@ fn kv_cell_text(i: &Inputs, a: &Arch) -> (String, String) {
 
 /// The KV cache: llama.cpp's cells per stream, vLLM's and SGLang's blocks, or tokens × layers.
 fn kv_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
-    let (cell, types) = kv_cell_text(i, a);
     if crate::catalog::is_encoder(a) {
         return "none: an encoder-only model keeps no KV cache (llama.cpp's create_memory allocates it none)".into();
     }
+    let (cell, types) = kv_cell_text(i, a);
     match (&s.kv.llama, i.engine) {
         (Some(k), _) => format!(
             "{} stream(s) × ({} global layers × {} cells + {} SWA layers × {} cells) × {} B/cell ({types}){}",

@@ -11,7 +11,7 @@
 //! `(ub − 512) × (4 B × vocab + 4 B × hidden + 2 B × cells)`.
 //! Read off llama.cpp's allocator at ggml-org/llama.cpp@0c1e57098bba (CPU backend,
 //! Qwen3-Embedding-0.6B's shapes, 2 and 4 sequences, micro-batches of 512 to 4,096): within
-//! 0.005 % of the measured growth (`tests/encoders.rs`). A chat server's output limit is its
+//! 0.005 % of the measured growth (`tests/embeddings.rs`). A chat server's output limit is its
 //! slots (and draft tokens), so its logits do not grow with the micro-batch.
 
 use crate::catalog::engine::Engine;
@@ -31,13 +31,21 @@ pub fn pooled_micro_batch(i: &Inputs, a: &Arch) -> Option<u64> {
         return None;
     }
     crate::catalog::task_of(&i.model)?;
-    let slots = u64::from(i.par.max(1));
-    let ub = u64::from(i.ubatch.max(i.ctx));
-    Some(ub.min(u64::from(i.ctx).saturating_mul(slots)))
+    Some(whole_inputs(i))
 }
 
-/// One stream's cells (all of them with `-kvu`), as the mask holds them (padded to 256).
-fn cells(i: &Inputs) -> u64 {
+/// The micro-batch of a server that takes each input whole (an embedding or reranking server;
+/// an encoder, whose attention is non-causal): `-ub` at least one input of `ctx` tokens
+/// (serve::command writes `-ub max(ubatch, ctx)`), at most the context of every slot, which
+/// llama.cpp reserves the graph for (`min(n_ctx, n_ubatch)`, src/llama-context.cpp).
+pub fn whole_inputs(i: &Inputs) -> u64 {
+    let slots = u64::from(i.par.max(1));
+    u64::from(i.ubatch.max(i.ctx)).min(u64::from(i.ctx).saturating_mul(slots))
+}
+
+/// One stream's cells (all of them with `-kvu`), as the attention mask holds them (padded to
+/// 256: the KV cache's `n_kv`).
+pub fn cells(i: &Inputs) -> u64 {
     let slots = if i.kvu { u64::from(i.par.max(1)) } else { 1 };
     u64::from(i.ctx)
         .saturating_mul(slots)

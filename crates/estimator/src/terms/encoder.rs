@@ -28,24 +28,29 @@ pub fn on_llama(i: &Inputs, a: &Arch) -> Option<Encoder> {
 /// The overhead of `i` on `cards` cards for an encoder on llama.cpp or Ollama, else `None`.
 pub fn engine_overhead(i: &Inputs, a: &Arch, cards: u32) -> Option<Bytes> {
     let e = on_llama(i, a)?;
-    let t = tokens(i.ubatch, i.ctx, i.par);
-    Some(overhead(a, e, cards, t, u64::from(i.par.max(1))))
+    Some(overhead(a, e, cards, tokens(i), u64::from(i.par.max(1))))
 }
 
 /// [`engine_overhead`]'s formula with its values, else `None`.
 pub fn engine_formula(i: &Inputs, a: &Arch) -> Option<String> {
     let e = on_llama(i, a)?;
-    let t = tokens(i.ubatch, i.ctx, i.par);
-    Some(formula(a, e, i.cards.max(1), t, u64::from(i.par.max(1))))
+    Some(formula(
+        a,
+        e,
+        i.cards.max(1),
+        tokens(i),
+        u64::from(i.par.max(1)),
+    ))
 }
 
-/// Tokens the compute buffer is reserved for: the micro-batch (at least one whole input of
-/// `ctx` tokens), at most the context of all slots (src/llama-context.cpp, `graph_reserve`:
-/// `n_tokens = min(n_ctx, n_ubatch)`), rounded up to a multiple of the sequences.
-pub fn tokens(ubatch: u32, ctx: u32, par: u32) -> u64 {
-    let par = u64::from(par.max(1));
-    let t = u64::from(ubatch.max(ctx)).min(u64::from(ctx).saturating_mul(par));
-    t.div_ceil(par).saturating_mul(par)
+/// Tokens the compute buffer is reserved for: the micro-batch of whole inputs
+/// ([`super::batch::whole_inputs`]), rounded up to a multiple of the sequences
+/// (src/llama-context.cpp, `graph_reserve`).
+pub fn tokens(i: &Inputs) -> u64 {
+    let par = u64::from(i.par.max(1));
+    super::batch::whole_inputs(i)
+        .div_ceil(par)
+        .saturating_mul(par)
 }
 
 /// Bytes one token of the micro-batch takes, besides the mask: `4 × max(F, 5.5 × hidden) + 12`.
