@@ -288,13 +288,15 @@ fn import_missing(st: AppState) {
     }
 }
 
-/// Is the model of `i` an embedding or reranking model (a family's `task`, or an encoder: BERT,
-/// XLM-RoBERTa, nomic-bert)? The first load estimates none: it hands them over to the whole
+/// Is the model of `i` an embedding or reranking model (a family's `task`, or what its files say:
+/// an encoder, BERT, XLM-RoBERTa, nomic-bert, or a classifier's head)? The first load estimates none: it hands them over to the whole
 /// calculator (their compute buffers' rules are not in its download).
 fn task_model(i: &fitcard_estimator::Inputs) -> bool {
     let v = fitcard_estimator::catalog::catalog().variant(&i.model);
     v.is_some_and(|(f, v)| {
-        f.task.is_some() || fitcard_estimator::catalog::is_encoder_type(&v.arch.model_type)
+        f.task
+            .or(fitcard_estimator::catalog::read_task(&v.arch))
+            .is_some()
     })
 }
 

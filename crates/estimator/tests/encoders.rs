@@ -13,6 +13,7 @@ struct Row {
     heads: u32,
     ffn: u64,
     cls: bool,
+    rank: bool,
     ubatch: u64,
     flash: bool,
     n_seq: u64,
@@ -34,6 +35,7 @@ fn rows() -> Vec<Row> {
                 heads: n(2) as u32,
                 ffn: n(3),
                 cls: c[5] == "cls",
+                rank: c[5] == "rank",
                 ubatch: n(6),
                 flash: c[7] == "on",
                 n_seq: n(8),
@@ -41,19 +43,21 @@ fn rows() -> Vec<Row> {
             }
         })
         .collect();
-    assert_eq!(rows.len(), 192);
+    assert_eq!(rows.len(), 256);
     rows
 }
 
 fn arch(r: &Row) -> Arch {
     let mut a = Arch::read(r.arch.clone(), r.hidden, 2, r.heads, r.heads).expect("plausible");
     a.intermediate = r.ffn;
+    a.rank_labels = r.rank.then_some(1);
     a
 }
 
 /// Flash attention on (llama-server's `-fa auto` on a backend with a kernel): the formula is the
 /// allocator's buffer to the byte with mean pooling, and CLS pooling holds one 32-byte-aligned
-/// vector of sequence ids instead of the T × n_seq matrix.
+/// vector of sequence ids instead of the T × n_seq matrix; a reranker (rank pooling into a
+/// one-label classifier) is the formula to the byte as well, its buffer that of CLS pooling.
 #[test]
 fn the_compute_buffer_is_llama_cpps_to_the_byte() {
     let mut checked = 0;
@@ -66,6 +70,14 @@ fn the_compute_buffer_is_llama_cpps_to_the_byte() {
         } else {
             mean
         };
+        if r.rank {
+            let cls = rows().into_iter().find(|c| {
+                c.cls
+                    && (c.arch.as_str(), c.hidden, c.ffn, c.ubatch, c.flash, c.n_seq)
+                        == (r.arch.as_str(), r.hidden, r.ffn, r.ubatch, r.flash, r.n_seq)
+            });
+            assert_eq!(cls.map(|c| c.bytes), Some(r.bytes), "rank = CLS pooling");
+        }
         assert_eq!(
             r.bytes, want,
             "{} {} {} {}",
@@ -73,7 +85,7 @@ fn the_compute_buffer_is_llama_cpps_to_the_byte() {
         );
         checked += 1;
     }
-    assert_eq!(checked, 96);
+    assert_eq!(checked, 128);
 }
 
 /// Without flash attention (what the domain says of it): the fp32 mask and the scores of every
@@ -84,7 +96,7 @@ fn without_flash_attention_the_scores_dominate() {
     for r in rows().iter().filter(|r| !r.flash) {
         let (t, h) = (r.ubatch, r.hidden);
         let floats = if r.arch == "nomic-bert" { 8 * h } else { 6 * h };
-        let pooling = if r.cls { 32 } else { 4 * t * r.n_seq };
+        let pooling = if r.cls || r.rank { 32 } else { 4 * t * r.n_seq };
         let want = 4 * t * t * (u64::from(r.heads) + 1) + 4 * t * floats + 12 * t + pooling;
         assert_eq!(r.bytes, want, "{} {} {}", r.arch, h, t);
         let a = arch(r);

@@ -546,13 +546,12 @@ fn lfm2_header_reads_as_short_convolutions() {
     }
 }
 
-/// bge-m3's GGUF header (llama.cpp's `bert` architecture, as convert_hf_to_gguf.py writes an
-/// XLM-RoBERTa model: 24 layers of 1024, FFN 4096, 16 heads, 8192 positions) reads as an encoder:
-/// no KV cache, and an overhead of the CUDA context and the compute buffer of one whole 8192-token
-/// input (tests/encoders.rs holds that buffer to llama.cpp's allocator).
-#[test]
-fn a_bert_header_reads_as_an_encoder() {
-    let h = gguf(
+/// A GGUF header of bge-m3's shapes (llama.cpp's `bert`: 24 layers of 1024, FFN 4096, 16 heads,
+/// 8192 positions, a 250,002-token embedding) with `pooling` and the `more` tensors.
+fn bge_m3(pooling: u32, more: &[(&str, &[u64], u32)]) -> Vec<u8> {
+    let mut tensors: Vec<(&str, &[u64], u32)> = vec![("token_embd.weight", &[1024, 250_002], 1)];
+    tensors.extend_from_slice(more);
+    gguf(
         &[
             ("general.architecture", V::Str("bert")),
             ("bert.block_count", V::U32(24)),
@@ -560,10 +559,19 @@ fn a_bert_header_reads_as_an_encoder() {
             ("bert.embedding_length", V::U32(1024)),
             ("bert.feed_forward_length", V::U32(4096)),
             ("bert.attention.head_count", V::U32(16)),
-            ("bert.pooling_type", V::U32(2)),
+            ("bert.pooling_type", V::U32(pooling)),
         ],
-        &[("token_embd.weight", &[1024, 250_002], 1)],
-    );
+        &tensors,
+    )
+}
+
+/// bge-m3's GGUF header (llama.cpp's `bert` architecture, as convert_hf_to_gguf.py writes an
+/// XLM-RoBERTa model: 24 layers of 1024, FFN 4096, 16 heads, 8192 positions) reads as an encoder:
+/// no KV cache, and an overhead of the CUDA context and the compute buffer of one whole 8192-token
+/// input (tests/encoders.rs holds that buffer to llama.cpp's allocator).
+#[test]
+fn a_bert_header_reads_as_an_encoder() {
+    let h = bge_m3(2, &[]);
     let (v, f) = to_variant(&parse(&h).unwrap(), "bge-m3-F16.gguf", Bytes(1_157_670_784)).unwrap();
     assert!(catalog::is_encoder(&v.arch), "{}", v.arch.model_type);
     let i = from_query("ctx=8192&engine=llama.cpp").inputs;
@@ -575,4 +583,30 @@ fn a_bert_header_reads_as_an_encoder() {
     let fixed = (0.7 * (1u64 << 30) as f64).round() as u64;
     let o = term("overhead").unwrap().get();
     assert!(o.abs_diff(fixed + buffer) <= 1, "{o} vs {}", fixed + buffer);
+}
+
+/// A reranker's GGUF (bge-reranker-v2-m3: llama.cpp's `bert` with rank pooling and the
+/// converter's `cls` and `cls.output` classifier, one label) reads as a reranker, its classifier
+/// sized like the catalog row's; bge-m3's header without the classifier stays an embedding model.
+#[test]
+fn a_bert_header_with_a_classifier_reads_as_a_reranker() {
+    use fitcard_estimator::catalog::{read_task, Task};
+    let h = bge_m3(
+        4,
+        &[
+            ("cls.weight", &[1024, 1024], 1),
+            ("cls.output.weight", &[1024, 1], 1),
+        ],
+    );
+    let (v, _) = to_variant(&parse(&h).unwrap(), "r.gguf", Bytes(1 << 30)).unwrap();
+    assert_eq!(v.arch.rank_labels, Some(1));
+    assert_eq!(read_task(&v.arch), Some(Task::Rerank));
+    let (_, m3) = catalog::base().variant("BAAI/bge-m3").unwrap();
+    let (_, r) = catalog::base().variant("BAAI/bge-reranker-v2-m3").unwrap();
+    assert_eq!((m3.arch.rank_labels, r.arch.rank_labels), (None, Some(1)));
+    let (v, _) = to_variant(&parse(&bge_m3(2, &[])).unwrap(), "e.gguf", Bytes(1 << 30)).unwrap();
+    assert_eq!(
+        (v.arch.rank_labels, read_task(&v.arch)),
+        (None, Some(Task::Embed))
+    );
 }

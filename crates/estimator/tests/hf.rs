@@ -582,6 +582,47 @@ fn deepseek_v4_is_refused_by_name() {
     assert!(arch_of(&other, "test").is_ok());
 }
 
+/// A cross-encoder reranker's config (BAAI/bge-reranker-v2-m3: `XLMRobertaForSequenceClassification`
+/// with one label, https://huggingface.co/BAAI/bge-reranker-v2-m3/blob/main/config.json) reads as
+/// an encoder with a one-label classifier, served as a reranker; its tensors are the catalog
+/// row's. The same fields as an embedding model, a decoder's classification head, or no
+/// `architectures` read as no classifier; a hostile label count is bounded.
+#[test]
+fn a_sequence_classifier_reads_as_a_reranker() {
+    use fitcard_estimator::catalog::{read_task, Task};
+    let cfg = json!({"architectures": ["XLMRobertaForSequenceClassification"],
+        "model_type": "xlm-roberta", "hidden_size": 1024, "num_hidden_layers": 24,
+        "num_attention_heads": 16, "intermediate_size": 4096, "vocab_size": 250002,
+        "max_position_embeddings": 8194, "pad_token_id": 1, "id2label": {"0": "LABEL_0"},
+        "label2id": {"LABEL_0": 0}, "type_vocab_size": 1});
+    let a = arch_of(&cfg, "test").unwrap();
+    assert_eq!(
+        (a.rank_labels, read_task(&a)),
+        (Some(1), Some(Task::Rerank))
+    );
+    let (_, v) = fitcard_estimator::catalog::base()
+        .variant("BAAI/bge-reranker-v2-m3")
+        .unwrap();
+    assert_eq!(
+        fitcard_estimator::catalog::tensors::tensors(&a, false),
+        fitcard_estimator::catalog::tensors::tensors(&v.arch, false)
+    );
+    let mut embed = cfg.clone();
+    embed["architectures"] = json!(["XLMRobertaModel"]);
+    let a = arch_of(&embed, "test").unwrap();
+    assert_eq!((a.rank_labels, read_task(&a)), (None, Some(Task::Embed)));
+    let mut decoder = cfg.clone();
+    decoder["model_type"] = json!("qwen3");
+    decoder["architectures"] = json!(["Qwen3ForSequenceClassification"]);
+    let a = arch_of(&decoder, "test").unwrap();
+    assert_eq!((a.rank_labels, read_task(&a)), (None, None));
+    let mut two = cfg.clone();
+    two.as_object_mut().unwrap().remove("id2label");
+    assert_eq!(arch_of(&two, "test").unwrap().rank_labels, Some(2));
+    two["num_labels"] = json!(u64::MAX);
+    assert_eq!(arch_of(&two, "test").unwrap().rank_labels, Some(4096));
+}
+
 /// An encoder-only checkpoint reads as the encoder it is (bge-m3's XLM-RoBERTa: 24 layers,
 /// hidden 1024, 16 heads, FFN 4096, vocabulary 250002, 8194 positions of which the first two
 /// are unused, https://huggingface.co/BAAI/bge-m3/blob/main/config.json; nomic-embed-text's

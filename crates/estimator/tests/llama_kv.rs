@@ -30,6 +30,7 @@ fn arch(name: &str) -> Arch {
                 ple,
                 yarn: None,
                 blocks: None,
+                rank_labels: None,
                 global_override: None,
                 global_attn: None,
                 mla: None,

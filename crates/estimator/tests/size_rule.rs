@@ -493,3 +493,32 @@ fn stored_parameters(id: &str) -> u64 {
         .map(|t| t.elements())
         .sum()
 }
+
+/// An encoder's published files all sit the same bytes from the rule, to the 32-byte alignment,
+/// whatever the mix: the tensor types and shapes (BERT's position and token-type tables, a
+/// reranker's classifier) are the converter's and llama-quantize's, and only the tokenizer
+/// metadata, one figure per family, is off. A tensor sized wrong in one mix moves that mix's
+/// offset alone.
+#[test]
+fn an_encoders_files_sit_one_offset_from_the_rule_in_every_mix() {
+    for id in [
+        "BAAI/bge-m3",
+        "BAAI/bge-reranker-v2-m3",
+        "nomic-ai/nomic-embed-text-v1.5",
+        "sentence-transformers/all-MiniLM-L6-v2",
+    ] {
+        let (_, v) = base().variant(id).unwrap();
+        let offsets: Vec<i64> = v
+            .formats
+            .iter()
+            .filter(|f| f.size != SizeKind::Computed)
+            .map(|f| {
+                let c = size_rule::computed(&v.arch, f.id, f.container, false).unwrap();
+                c.bytes as i64 - f.bytes.get() as i64
+            })
+            .collect();
+        assert!(offsets.len() >= 2, "{id}: {offsets:?}");
+        let (lo, hi) = (offsets.iter().min().unwrap(), offsets.iter().max().unwrap());
+        assert!(hi - lo <= 32, "{id}: {offsets:?}");
+    }
+}

@@ -39,6 +39,7 @@ fn arch(h: u64, layers: u32, heads: u32, kv: u32, m: u64, vocab: u64, source: &s
         ple: None,
         yarn: None,
         blocks: None,
+        rank_labels: None,
         global_override: None,
         global_attn: None,
         mla: None,

@@ -47,6 +47,7 @@ fn arch(
         ple: None,
         yarn: None,
         blocks: None,
+        rank_labels: None,
         global_override: None,
         global_attn: None,
         mla: None,

@@ -70,6 +70,14 @@ pub struct Arch {
     /// attention layers. `None` = every layer has attention (or its recurrent mixer) and an FFN.
     #[serde(default)]
     pub blocks: Option<Blocks>,
+    /// A reranker's classification head, the scores it writes per input (llama.cpp's `cls`
+    /// tensors, read by rank pooling): an encoder's sequence classifier (XLM-RoBERTa's
+    /// `classifier.dense`, hidden × hidden with its bias, then `classifier.out_proj`, this many
+    /// rows of hidden with their biases; `cls` and `cls.output` in the GGUF). `None` = no head. A
+    /// decoder reranker's yes/no rows, which llama.cpp's converter cuts from its LM head (2 ×
+    /// hidden), are read from a GGUF (so that an import is served as a reranker) but not sized.
+    #[serde(default)]
+    pub rank_labels: Option<u32>,
     /// Measured equivalent global layers (`gl=` in the permalink, from `fitcard measure` or the
     /// calibration panel), replacing the layout above for the KV cache when set. Never read
     /// from or written to the catalog file.
@@ -364,6 +372,7 @@ impl Arch {
             moe: None,
             global_attn: None,
             blocks: None,
+            rank_labels: None,
             global_override: None,
         })
     }

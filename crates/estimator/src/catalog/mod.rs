@@ -63,7 +63,18 @@ pub fn task_of(model: &str) -> Option<Task> {
         return None;
     }
     let (f, v) = catalog().variant(model)?;
-    f.task.or(is_encoder(&v.arch).then_some(Task::Embed))
+    f.task.or_else(|| read_task(&v.arch))
+}
+
+/// What a model read from its files is served for: a reranker where it carries a classifier
+/// ([`Arch::rank_labels`]), else embedding for an encoder, else chat (`None`). In every build:
+/// the page's first load hands the first two over to the whole calculator.
+pub fn read_task(a: &Arch) -> Option<Task> {
+    if a.rank_labels.is_some() {
+        Some(Task::Rerank)
+    } else {
+        is_encoder_type(&a.model_type).then_some(Task::Embed)
+    }
 }
 
 fn catalog_data() -> &'static Catalog {

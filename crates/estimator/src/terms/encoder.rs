@@ -9,10 +9,12 @@
 //! attention on (llama-server's `-fa auto` where the backend has a kernel):
 //! `2 B × T²` (the fp16 mask) `+ 4 B × T × max(F, 5.5 × hidden)` (the widest step: the FFN, `F` =
 //! its width + 3 × hidden, a gated FFN three times its width + 3 × hidden; or the attention step)
-//! `+ 12 B × T` (token ids, positions, output ids) `+ 4 B × T × n_seq` (mean pooling's matrix).
+//! `+ 12 B × T` (token ids, positions, output ids) `+ 4 B × T × n_seq` (mean pooling's matrix; a
+//! reranker's rank pooling holds 32 B instead, as CLS pooling does).
 //! Byte-exact against llama.cpp's own allocator (ggml-org/llama.cpp@0c1e57098bba, CPU backend) on
-//! 192 configurations: BERT and nomic-bert shapes, 512 to 4,096 tokens, 2 and 8 sequences, mean
-//! and CLS pooling, read by `tests/gen/encoder_buffers.py` and held by `tests/encoders.rs`.
+//! 256 configurations: BERT and nomic-bert shapes, 512 to 4,096 tokens, 2 and 8 sequences, mean,
+//! CLS and rank pooling (a classifier of one label), read by `tests/gen/encoder_buffers.py` and
+//! held by `tests/encoders.rs`.
 //! Without flash attention the scores take `4 B × heads × T²` more (and the mask 4 B a cell).
 
 use crate::catalog::{Arch, Encoder};
@@ -66,13 +68,27 @@ fn per_token(a: &Arch, e: Encoder) -> u64 {
     widest.saturating_mul(4).saturating_add(12)
 }
 
-/// The compute buffer for `t` tokens of `n_seq` sequences (mean pooling, the larger of the two
-/// poolings by `4 B × T × n_seq`), flash attention on.
+/// The compute buffer for `t` tokens of `n_seq` sequences, flash attention on. An embedder is
+/// counted with mean pooling's `T × n_seq` matrix of fp32 weights (the larger of the two
+/// poolings: CLS pooling holds a 32-byte vector of row ids instead); a reranker
+/// ([`Arch::rank_labels`]) pools its CLS row into the classifier, whose few rows reuse freed
+/// memory, so it holds the 32 bytes (measured equal to CLS pooling on all 64 rank rows).
 pub fn compute_buffer(a: &Arch, e: Encoder, t: u64, n_seq: u64) -> Bytes {
     let mask = t.saturating_mul(t).saturating_mul(2);
     let steps = t.saturating_mul(per_token(a, e));
-    let pooling = t.saturating_mul(n_seq).saturating_mul(4);
-    Bytes(mask.saturating_add(steps).saturating_add(pooling))
+    Bytes(
+        mask.saturating_add(steps)
+            .saturating_add(pooling(a, t, n_seq)),
+    )
+}
+
+/// The pooling's input: mean pooling's weights, or a reranker's row ids ([`compute_buffer`]).
+fn pooling(a: &Arch, t: u64, n_seq: u64) -> u64 {
+    if a.rank_labels.is_some() {
+        32
+    } else {
+        t.saturating_mul(n_seq).saturating_mul(4)
+    }
 }
 
 /// The overhead: the per-card CUDA context and the compute buffer.
@@ -84,14 +100,19 @@ pub fn overhead(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> Bytes {
 /// The overhead's formula with these values filled in.
 pub fn formula(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> String {
     format!(
-        "0.7 GiB × {cards} CUDA context + compute buffer {}: 2 B × {t}² tokens (mask) + {t} × {} B per token + 4 B × {t} × {n_seq} (pooling)",
+        "0.7 GiB × {cards} CUDA context + compute buffer {}: 2 B × {t}² tokens (mask) + {t} × {} B per token + {}",
         compute_buffer(a, e, t, n_seq),
-        per_token(a, e)
+        per_token(a, e),
+        if a.rank_labels.is_some() {
+            "32 B (the classifier's row ids)".to_string()
+        } else {
+            format!("4 B × {t} × {n_seq} (pooling)")
+        }
     )
 }
 
 /// Where the formula comes from.
-pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 192 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is the decoders' fixed arm.");
+pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 256 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is the decoders' fixed arm.");
 
 /// Where the formula was checked.
-pub const DOMAIN: &str = prose!("BERT, XLM-RoBERTa and nomic-bert graphs with flash attention on, llama.cpp's CPU backend (its allocator's buffer; on a GPU the token-embedding lookup's share, 4 B × hidden × tokens, sits in the host's compute buffer instead and is counted on the card here); without flash attention the scores take 4 B × heads × tokens² more.");
+pub const DOMAIN: &str = prose!("BERT, XLM-RoBERTa and nomic-bert graphs (and an XLM-RoBERTa reranker's rank pooling) with flash attention on, llama.cpp's CPU backend (its allocator's buffer; on a GPU the token-embedding lookup's share, 4 B × hidden × tokens, sits in the host's compute buffer instead and is counted on the card here); without flash attention the scores take 4 B × heads × tokens² more.");

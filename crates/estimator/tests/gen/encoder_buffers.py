@@ -14,8 +14,10 @@ the one line of src/llama-context.cpp that prints `compute buffer size` was chan
 `backend_buf_exp_size[i]` in bytes as well):
     cmake -B build -DGGML_NATIVE=ON && cmake --build build --target llama-embedding
     LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py > rows.tsv
+    LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py --rank
     LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py --decoder
-The second reads an embedding server's decoder (Qwen3-Embedding-0.6B's shapes, two layers, last-token
+The second reads BERT's shapes with a reranker's classifier and rank pooling (the `rank` rows).
+The third reads an embedding server's decoder (Qwen3-Embedding-0.6B's shapes, two layers, last-token
 pooling, `--attention causal` so that -ub stays below -b) at micro-batches of 512 to 4,096: the rows
 of `an_embedding_servers_outputs_grow_with_its_micro_batch` in tests/embeddings.rs.
 """
@@ -71,6 +73,9 @@ def write(path, arch, n_embd, n_layer, n_head, n_ff, n_vocab, n_ctx, n_types, po
             t(p + "ffn_down.weight", n_ff, n_embd)
         t(p + "attn_output_norm.weight", n_embd); t(p + "attn_output_norm.bias", n_embd)
         t(p + "layer_output_norm.weight", n_embd); t(p + "layer_output_norm.bias", n_embd)
+    if pooling == 4:  # rank pooling: a sequence classifier (cls, cls.output), as a reranker's
+        t("cls.weight", n_embd, n_embd); t("cls.bias", n_embd)
+        t("cls.output.weight", n_embd, 1, f32=True); t("cls.output.bias", 1)
     w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
 
 def compute_buffer(path, ub, fa, n_seq):
@@ -126,12 +131,17 @@ if "--decoder" in sys.argv:
             print(f"{ctx}\t{n_seq}\t{ub}\t{found[-1] if found else None}", flush=True)
     sys.exit(0)
 
+POOLINGS = (1, 2)
+if "--rank" in sys.argv:  # a reranker's classifier on BERT's shapes (tests/encoders.rs's rank rows)
+    POOLINGS = (4,)
+    SHAPES = [s for s in SHAPES if s[0] == "bert"]
+
 print("# arch\tn_embd\tn_head\tn_ff\tlayers\tpooling\tubatch\tflash_attn\tn_seq\tcompute_buffer_bytes")
 with tempfile.TemporaryDirectory() as d:
-    for (arch, e, h, ff, layers), pooling in itertools.product(SHAPES, (1, 2)):
+    for (arch, e, h, ff, layers), pooling in itertools.product(SHAPES, POOLINGS):
         path = os.path.join(d, "m.gguf")
         write(path, arch, e, layers, h, ff, 1000, 8192, 2, pooling)
         for ub, fa, n_seq in itertools.product((512, 520, 1024, 4096), ("on", "off"), (2, 8)):
             b = compute_buffer(path, ub, fa, n_seq)
-            pool = {1: "mean", 2: "cls"}[pooling]
+            pool = {1: "mean", 2: "cls", 4: "rank"}[pooling]
             print(f"{arch}\t{e}\t{h}\t{ff}\t{layers}\t{pool}\t{ub}\t{fa}\t{n_seq}\t{b}", flush=True)

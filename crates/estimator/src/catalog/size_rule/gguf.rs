@@ -192,8 +192,15 @@ fn unquantized(a: &Arch, q: Quant, ts: &[Tensor], quantized: bool) -> Vec<String
     if a.is_moe() {
         u.push("ffn_gate_inp router (F32)".into());
     }
-    if ts.iter().any(|t| t.kind == Kind::Keep16) && quantized {
+    let keep16 = |cls: bool| {
+        ts.iter()
+            .any(|t| t.kind == Kind::Keep16 && t.name.starts_with("cls") == cls)
+    };
+    if keep16(false) && quantized {
         u.push("altup, laurel, per_layer_model_proj (BF16)".into());
+    }
+    if keep16(true) && quantized {
+        u.push("the classifier's one-label output row (16-bit)".into());
     }
     if ts.iter().any(|t| t.kind == Kind::Mxfp4Experts) && q != Quant::MXFP4 {
         u.push("experts (MXFP4, as published)".into());

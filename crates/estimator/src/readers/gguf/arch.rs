@@ -89,6 +89,10 @@ pub(super) fn arch_of(h: &Header, file: &str) -> Result<(Arch, GgmlType), String
     arch.intermediate = k.key("feed_forward_length").unwrap_or(arch.intermediate);
     blocks_of(&k, &mut arch)?;
     arch.tied_embeddings = k.tensor("output.weight").is_none();
+    // A reranker's classifier (rank pooling reads `cls.output`): its rows are the labels.
+    arch.rank_labels = k
+        .tensor("cls.output.weight")
+        .map(|t| t.dims.get(1).copied().unwrap_or(1).clamp(1, 4096) as u32);
     arch.source = format!("the GGUF header of {file}");
     // KV sharing (Gemma 4): the last `attention.shared_kv_layers` layers own no cache
     // (`n_layer_kv_from_start` in src/models/gemma4.cpp).

@@ -34,6 +34,7 @@ pub fn arch_of(config: &Value, source: &str) -> Result<Arch, String> {
         arch.intermediate = lfm2_ffn(c)?;
     }
     blocks_of(c, &mut arch)?;
+    arch.rank_labels = rank_labels(c, &arch.model_type);
     arch.tied_embeddings = config["tie_word_embeddings"]
         .as_bool()
         .or(c["tie_word_embeddings"].as_bool())
@@ -70,6 +71,25 @@ fn nomic_names(c: &Value) -> Option<Value> {
         }
     }
     Some(out)
+}
+
+/// An encoder's sequence classifier (`architectures` naming `…ForSequenceClassification`: a
+/// cross-encoder reranker such as BAAI/bge-reranker-v2-m3): its labels, `id2label`'s entries,
+/// else `num_labels`, else transformers' default of 2 (`PretrainedConfig`); at most 4,096.
+fn rank_labels(c: &Value, model_type: &str) -> Option<u32> {
+    let head = c["architectures"].as_array()?.iter().any(|a| {
+        a.as_str()
+            .is_some_and(|a| a.ends_with("ForSequenceClassification"))
+    });
+    if !head || !crate::catalog::is_encoder_type(model_type) {
+        return None;
+    }
+    let n = c["id2label"]
+        .as_object()
+        .map(|m| m.len() as u64)
+        .or(c["num_labels"].as_u64())
+        .unwrap_or(2);
+    u32::try_from(n.clamp(1, 4096)).ok()
 }
 
 /// Positions of XLM-RoBERTa's table that no token uses: they start at `pad_token_id + 1`, and
