@@ -390,18 +390,26 @@ test('serve-time adapters and memory kept free: the whole calculator estimates t
   await page.close();
 });
 
-test('an encoder-only embedding model: the whole calculator estimates it, no KV cache, the compute buffer of a whole input, llama-server --embedding', async () => {
-  const before = served.length;
-  const page = await open('?model=BAAI/bge-m3&quant=Q8_0&engine=llama.cpp&gpu=rtx-4060&ctx=8192&par=4');
-  await page.waitForSelector('.verdict-label', { timeout: 30000 });
-  assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
-  await page.waitForFunction(() => /--embedding -b 8192 -ub 8192/.test(document.querySelector('#command').textContent));
-  const cmd = await page.textContent('#command');
-  assert.match(cmd, /llama-server -hf gpustack\/bge-m3-GGUF:Q8_0 .*-np 4/);
-  assert.doesNotMatch(cmd, /--pooling last/);
-  assert.match(await page.textContent('.verdict-label'), /Fits/);
-  assert.deepEqual(pageErrors, []);
-  await page.close();
+test('encoder-only models (an embedder, a reranker): the whole calculator estimates them, no KV cache, the compute buffer of a whole input, llama-server --embedding or --reranking', async () => {
+  const cases = [
+    ['?model=BAAI/bge-m3&quant=Q8_0&engine=llama.cpp&gpu=rtx-4060&ctx=8192&par=4',
+      /--embedding -b 8192 -ub 8192/, /llama-server -hf gpustack\/bge-m3-GGUF:Q8_0 .*-np 4/, /--pooling last|--reranking/],
+    ['?model=BAAI/bge-reranker-v2-m3&quant=Q8_0&engine=llama.cpp&gpu=rtx-4060&ctx=8192&par=2',
+      /--reranking -b 8192 -ub 8192/, /llama-server -hf gpustack\/bge-reranker-v2-m3-GGUF:Q8_0 .*-np 2/, /--embedding/],
+  ];
+  for (const [link, flags, server, not] of cases) {
+    const before = served.length;
+    const page = await open(link);
+    await page.waitForSelector('.verdict-label', { timeout: 30000 });
+    assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
+    await page.waitForFunction((f) => new RegExp(f).test(document.querySelector('#command').textContent), flags.source);
+    const cmd = await page.textContent('#command');
+    assert.match(cmd, server);
+    assert.doesNotMatch(cmd, not);
+    assert.match(await page.textContent('.verdict-label'), /Fits/);
+    assert.deepEqual(pageErrors, []);
+    await page.close();
+  }
 });
 
 test('the first load offers the whole calculator for images and other models, with the configuration as it is', async () => {

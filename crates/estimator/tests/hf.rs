@@ -585,7 +585,7 @@ fn deepseek_v4_is_refused_by_name() {
 /// A cross-encoder reranker's config (BAAI/bge-reranker-v2-m3: `XLMRobertaForSequenceClassification`
 /// with one label, https://huggingface.co/BAAI/bge-reranker-v2-m3/blob/main/config.json) reads as
 /// an encoder with a one-label classifier, served as a reranker; its tensors are the catalog
-/// row's. The same fields as an embedding model, a decoder's classification head, or no
+/// row's (a BERT cross-encoder's classifier is its output row alone). The same fields as an embedding model, a decoder's classification head, or no
 /// `architectures` read as no classifier; a hostile label count is bounded.
 #[test]
 fn a_sequence_classifier_reads_as_a_reranker() {
@@ -616,6 +616,23 @@ fn a_sequence_classifier_reads_as_a_reranker() {
     decoder["architectures"] = json!(["Qwen3ForSequenceClassification"]);
     let a = arch_of(&decoder, "test").unwrap();
     assert_eq!((a.rank_labels, read_task(&a)), (None, None));
+    // A BERT cross-encoder (cross-encoder/ms-marco-MiniLM-L6-v2's shape): the converter drops
+    // BERT's pooler, so its classifier is the output row alone.
+    let bert = json!({"architectures": ["BertForSequenceClassification"], "model_type": "bert",
+        "hidden_size": 384, "num_hidden_layers": 6, "num_attention_heads": 12,
+        "intermediate_size": 1536, "vocab_size": 30522, "max_position_embeddings": 512,
+        "id2label": {"0": "LABEL_0"}});
+    let a = arch_of(&bert, "test").unwrap();
+    assert_eq!(
+        (a.rank_labels, read_task(&a)),
+        (Some(1), Some(Task::Rerank))
+    );
+    let names: Vec<_> = fitcard_estimator::catalog::tensors::tensors(&a, false)
+        .iter()
+        .filter(|t| t.name.starts_with("cls"))
+        .map(|t| t.name)
+        .collect();
+    assert_eq!(names, ["cls.output.weight", "cls.output.bias"]);
     let mut two = cfg.clone();
     two.as_object_mut().unwrap().remove("id2label");
     assert_eq!(arch_of(&two, "test").unwrap().rank_labels, Some(2));

@@ -147,7 +147,7 @@ pub(crate) fn versions_section(s: &mut String) {
         (
             "llama.cpp",
             "allocation rules read from its source; decode rows build 6918 (DGX Spark); encoder compute buffers read off its allocator at 0c1e57098bba (CPU backend)".into(),
-            "KV cache byte-exact in tests/llama_kv.rs; an encoder's compute buffer (BERT, XLM-RoBERTa, nomic-bert; mean, CLS and a reranker's rank pooling) byte-exact on 128 configurations with flash attention in tests/encoders.rs; decode tables below",
+            "KV cache byte-exact in tests/llama_kv.rs; an encoder's compute buffer (BERT, XLM-RoBERTa, nomic-bert; mean, CLS and a reranker's rank pooling) byte-exact on 160 configurations with flash attention in tests/encoders.rs; decode tables below",
         ),
         (
             "Ollama",

@@ -20,6 +20,10 @@ pub struct Encoder {
     pub fused_qkv: bool,
     /// Rows of `token_types` (`type_vocab_size`: 2 for BERT and nomic-bert, 1 for XLM-RoBERTa).
     pub token_types: u64,
+    /// A sequence classifier starts with a hidden × hidden dense layer (RoBERTa's
+    /// `classifier.dense`, which the converter names `cls`); BERT's classifier is the output row
+    /// alone, since the converter drops BERT's pooler (conversion/bert.py).
+    pub classifier_dense: bool,
 }
 
 /// The encoder a `model_type` (a config's, or a GGUF's architecture) names, in every build.
@@ -33,11 +37,13 @@ fn kind(model_type: &str) -> Option<Encoder> {
         biases: true,
         fused_qkv: false,
         token_types: 2,
+        classifier_dense: false,
     };
     Some(match model_type {
         "bert" => bert,
         "xlm-roberta" | "roberta" => Encoder {
             token_types: 1,
+            classifier_dense: true,
             ..bert
         },
         "nomic_bert" | "nomic-bert" => Encoder {
@@ -46,6 +52,7 @@ fn kind(model_type: &str) -> Option<Encoder> {
             biases: false,
             fused_qkv: true,
             token_types: 2,
+            classifier_dense: false,
         },
         _ => return None,
     })

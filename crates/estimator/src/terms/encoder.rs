@@ -12,8 +12,8 @@
 //! `+ 12 B × T` (token ids, positions, output ids) `+ 4 B × T × n_seq` (mean pooling's matrix; a
 //! reranker's rank pooling holds 32 B instead, as CLS pooling does).
 //! Byte-exact against llama.cpp's own allocator (ggml-org/llama.cpp@0c1e57098bba, CPU backend) on
-//! 256 configurations: BERT and nomic-bert shapes, 512 to 4,096 tokens, 2 and 8 sequences, mean,
-//! CLS and rank pooling (a classifier of one label), read by `tests/gen/encoder_buffers.py` and
+//! 320 configurations: BERT and nomic-bert shapes, 512 to 4,096 tokens, 2 and 8 sequences, mean,
+//! CLS and rank pooling (a classifier of one label, with or without its dense layer), read by `tests/gen/encoder_buffers.py` and
 //! held by `tests/encoders.rs`.
 //! Without flash attention the scores take `4 B × heads × T²` more (and the mask 4 B a cell).
 
@@ -72,7 +72,7 @@ fn per_token(a: &Arch, e: Encoder) -> u64 {
 /// counted with mean pooling's `T × n_seq` matrix of fp32 weights (the larger of the two
 /// poolings: CLS pooling holds a 32-byte vector of row ids instead); a reranker
 /// ([`Arch::rank_labels`]) pools its CLS row into the classifier, whose few rows reuse freed
-/// memory, so it holds the 32 bytes (measured equal to CLS pooling on all 64 rank rows).
+/// memory, so it holds the 32 bytes (measured equal to CLS pooling on all 128 rank rows).
 pub fn compute_buffer(a: &Arch, e: Encoder, t: u64, n_seq: u64) -> Bytes {
     let mask = t.saturating_mul(t).saturating_mul(2);
     let steps = t.saturating_mul(per_token(a, e));
@@ -112,7 +112,7 @@ pub fn formula(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> String {
 }
 
 /// Where the formula comes from.
-pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 256 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is the decoders' fixed arm.");
+pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 320 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is the decoders' fixed arm.");
 
 /// Where the formula was checked.
 pub const DOMAIN: &str = prose!("BERT, XLM-RoBERTa and nomic-bert graphs (and an XLM-RoBERTa reranker's rank pooling) with flash attention on, llama.cpp's CPU backend (its allocator's buffer; on a GPU the token-embedding lookup's share, 4 B × hidden × tokens, sits in the host's compute buffer instead and is counted on the card here); without flash attention the scores take 4 B × heads × tokens² more.");

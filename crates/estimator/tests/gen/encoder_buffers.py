@@ -16,7 +16,8 @@ the one line of src/llama-context.cpp that prints `compute buffer size` was chan
     LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py > rows.tsv
     LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py --rank
     LLAMA=path/to/llama.cpp python3 crates/estimator/tests/gen/encoder_buffers.py --decoder
-The second reads BERT's shapes with a reranker's classifier and rank pooling (the `rank` rows).
+The second reads BERT's shapes with a reranker's classifier and rank pooling (the `rank` rows: a
+RoBERTa classifier's dense layer and output row; `rank-out`: the output row alone, as BERT's).
 The third reads an embedding server's decoder (Qwen3-Embedding-0.6B's shapes, two layers, last-token
 pooling, `--attention causal` so that -ub stays below -b) at micro-batches of 512 to 4,096: the rows
 of `an_embedding_servers_outputs_grow_with_its_micro_batch` in tests/embeddings.rs.
@@ -37,7 +38,7 @@ def write(path, arch, n_embd, n_layer, n_head, n_ff, n_vocab, n_ctx, n_types, po
     w.add_head_count(n_head)
     w.add_layer_norm_eps(1e-5)
     w.add_causal_attention(False)
-    w.add_pooling_type(gguf.PoolingType(pooling))
+    w.add_pooling_type(gguf.PoolingType(min(pooling, 4)))
     if arch == "nomic-bert":
         w.add_rope_freq_base(1000.0)
     w.add_tokenizer_model("bert")
@@ -73,8 +74,10 @@ def write(path, arch, n_embd, n_layer, n_head, n_ff, n_vocab, n_ctx, n_types, po
             t(p + "ffn_down.weight", n_ff, n_embd)
         t(p + "attn_output_norm.weight", n_embd); t(p + "attn_output_norm.bias", n_embd)
         t(p + "layer_output_norm.weight", n_embd); t(p + "layer_output_norm.bias", n_embd)
-    if pooling == 4:  # rank pooling: a sequence classifier (cls, cls.output), as a reranker's
-        t("cls.weight", n_embd, n_embd); t("cls.bias", n_embd)
+    if pooling in (4, 5):  # rank pooling into a one-label classifier: RoBERTa's dense layer and
+        # output row (cls, cls.output: 4), or BERT's output row alone (the converter drops the pooler: 5)
+        if pooling == 4:
+            t("cls.weight", n_embd, n_embd); t("cls.bias", n_embd)
         t("cls.output.weight", n_embd, 1, f32=True); t("cls.output.bias", 1)
     w.write_header_to_file(); w.write_kv_data_to_file(); w.write_tensors_to_file(); w.close()
 
@@ -133,7 +136,7 @@ if "--decoder" in sys.argv:
 
 POOLINGS = (1, 2)
 if "--rank" in sys.argv:  # a reranker's classifier on BERT's shapes (tests/encoders.rs's rank rows)
-    POOLINGS = (4,)
+    POOLINGS = (4, 5)
     SHAPES = [s for s in SHAPES if s[0] == "bert"]
 
 print("# arch\tn_embd\tn_head\tn_ff\tlayers\tpooling\tubatch\tflash_attn\tn_seq\tcompute_buffer_bytes")
@@ -143,5 +146,5 @@ with tempfile.TemporaryDirectory() as d:
         write(path, arch, e, layers, h, ff, 1000, 8192, 2, pooling)
         for ub, fa, n_seq in itertools.product((512, 520, 1024, 4096), ("on", "off"), (2, 8)):
             b = compute_buffer(path, ub, fa, n_seq)
-            pool = {1: "mean", 2: "cls", 4: "rank"}[pooling]
+            pool = {1: "mean", 2: "cls", 4: "rank", 5: "rank-out"}[pooling]
             print(f"{arch}\t{e}\t{h}\t{ff}\t{layers}\t{pool}\t{ub}\t{fa}\t{n_seq}\t{b}", flush=True)

@@ -41,18 +41,21 @@ pub(super) fn tensors(a: &Arch, e: Encoder) -> Vec<super::Tensor> {
     }
     l.layer = None;
     if let Some(n) = a.rank_labels {
-        classifier(&mut l, h, u64::from(n));
+        classifier(&mut l, h, u64::from(n), e.classifier_dense);
     }
     l.t
 }
 
 /// A reranker's sequence classifier (XLM-RoBERTa's `classifier.dense` and `out_proj`, which the
-/// converter names `cls` and `cls.output`: conversion/bert.py; src/models/bert.cpp loads them for
-/// rank pooling). One label's row is one-dimensional to ggml, so llama-quantize keeps it in the
-/// source's 16-bit type (`tensor_allows_quantization`: `ggml_n_dims < 2`).
-fn classifier(l: &mut List, h: u64, labels: u64) {
-    l.w("cls.weight", h, h);
-    l.v("cls.bias", h);
+/// converter names `cls` and `cls.output`; BERT's `classifier` alone, as `cls.output`:
+/// conversion/bert.py; src/models/bert.cpp loads them for rank pooling). One label's row is
+/// one-dimensional to ggml, so llama-quantize keeps it in the source's 16-bit type
+/// (`tensor_allows_quantization`: `ggml_n_dims < 2`).
+fn classifier(l: &mut List, h: u64, labels: u64, dense: bool) {
+    if dense {
+        l.w("cls.weight", h, h);
+        l.v("cls.bias", h);
+    }
     if labels == 1 {
         l.push("cls.output.weight", [h, 1, 1], 2, Kind::Keep16);
     } else {
