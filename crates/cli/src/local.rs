@@ -246,6 +246,31 @@ fn arch_features(a: &fitcard_estimator::catalog::Arch) -> String {
     s
 }
 
+/// The file's model joins the catalog as an import (as the page's importer adds a Hub repo), so
+/// that what is read of a model by its id sees it: what it is served for (an embedder's or a
+/// reranker's flags and buffers, `catalog::read_task`) and whether it is an encoder. A model the
+/// catalog already holds under that id stays as it is.
+fn join_catalog(v: &Variant, f: &Format) {
+    use fitcard_estimator::catalog;
+    if catalog::catalog().variant(&v.id).is_some() {
+        return;
+    }
+    let mut v = v.clone();
+    if v.formats.is_empty() {
+        v.formats.push(f.clone());
+    }
+    let family = catalog::Family {
+        id: format!("file {}", v.id),
+        name: v.name.clone(),
+        capability_basis: String::new(),
+        variants: vec![v],
+        license: None,
+        reasoning: None,
+        task: None,
+    };
+    let _ = catalog::import(family);
+}
+
 /// `fitcard estimate '<query>' --file PATH`: the model and format from the file's header (a GGUF
 /// format names the file as given, for the command).
 pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, String> {
@@ -263,6 +288,7 @@ pub fn estimate_file(args: &[&str], path: &str, json: bool) -> Result<String, St
     if local.gguf {
         local.format.file = path.to_string();
     }
+    join_catalog(&local.variant, &local.format);
     let e = fitcard_estimator::serve::estimate_file(&i, &local.variant, &local.format);
     Ok(if json {
         to_json(&e)

@@ -276,3 +276,65 @@ fn config_numbers_that_are_not_counts_are_named() {
         );
     }
 }
+
+/// A GGUF header of `arch` with u32 `keys` and F16 `tensors` (name, dims).
+fn gguf_header(arch: &str, keys: &[(&str, u32)], tensors: &[(&str, &[u64])]) -> Vec<u8> {
+    let s = |b: &mut Vec<u8>, x: &str| {
+        b.extend((x.len() as u64).to_le_bytes());
+        b.extend(x.as_bytes());
+    };
+    let mut b = b"GGUF".to_vec();
+    b.extend(3u32.to_le_bytes());
+    b.extend((tensors.len() as u64).to_le_bytes());
+    b.extend((keys.len() as u64 + 1).to_le_bytes());
+    s(&mut b, "general.architecture");
+    b.extend(8u32.to_le_bytes());
+    s(&mut b, arch);
+    for (k, v) in keys {
+        s(&mut b, k);
+        b.extend(4u32.to_le_bytes());
+        b.extend(v.to_le_bytes());
+    }
+    for (name, dims) in tensors {
+        s(&mut b, name);
+        b.extend((dims.len() as u32).to_le_bytes());
+        for d in *dims {
+            b.extend(d.to_le_bytes());
+        }
+        b.extend(1u32.to_le_bytes());
+        b.extend(0u64.to_le_bytes());
+    }
+    b
+}
+
+/// An encoder's file is served as what it is, though the catalog lacks it: a BERT header with a
+/// classifier (`cls.output`, rank pooling) is a reranker, without one an embedder, each with its
+/// llama-server flag and a micro-batch of a whole input, and neither decodes.
+#[test]
+fn an_encoder_file_is_served_as_its_task() {
+    let keys = [
+        ("bert.block_count", 2),
+        ("bert.context_length", 512),
+        ("bert.embedding_length", 384),
+        ("bert.feed_forward_length", 1536),
+        ("bert.attention.head_count", 12),
+    ];
+    let d = scratch("encoder-files");
+    for (file, cls, flag) in [
+        ("reranker.gguf", true, "--reranking -ub 512"),
+        ("embedder.gguf", false, "--embedding -ub 512"),
+    ] {
+        let mut tensors: Vec<(&str, &[u64])> = vec![("token_embd.weight", &[384, 1000])];
+        if cls {
+            tensors.push(("cls.output.weight", &[384, 1]));
+        }
+        let p = d.join(file);
+        std::fs::write(&p, gguf_header("bert", &keys, &tensors)).unwrap();
+        let out = fitcard(&["estimate", "ctx=512&par=2", "--file", p.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{text}");
+        assert!(text.contains(flag), "{file}: {text}");
+        assert!(!text.contains("tokens/s"), "{file}: {text}");
+        assert!(!text.contains("defaults to 4 slots"), "{file}: {text}");
+    }
+}

@@ -500,57 +500,66 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
     }
 }
 
+/// What the engine's default concurrency would change, where the command's explicit slot count
+/// matters (`None` where the default is one request, or an encoder on llama.cpp).
+fn default_slots(i: &Inputs, a: &crate::catalog::Arch, s: &Sizing) -> Option<String> {
+    let (def, why) = i.engine.default_concurrency();
+    // An encoder keeps no KV cache for the default slots to share.
+    let no_kv = i.engine == Engine::LlamaCpp && crate::catalog::is_encoder(a);
+    if (def == 1 && i.engine != Engine::Ollama) || no_kv {
+        return None;
+    }
+    let extra = match i.engine {
+        Engine::LlamaCpp => {
+            // What the defaults would allocate with `-c ctx` and no -np: 4 slots, one
+            // unified KV.
+            let (type_k, type_v) = i.kv_types();
+            let k = kv::llama(
+                a,
+                &kv::LlamaParams {
+                    n_ubatch: u64::from(i.ubatch),
+                    swa_full: i.swa_full,
+                    type_k,
+                    type_v,
+                    ..kv::LlamaParams::new(u64::from(i.ctx), 4, true, i.kv)
+                },
+            );
+            let same = if k.bytes == s.kv.total {
+                // Equal when nothing depends on the slot count (no sliding-window layers,
+                // one stream either way): the size holds, but the cells are shared.
+                format!(
+                    " the same {} of KV as budgeted here, but shared by 4 slots, so no request could count on its {} tokens",
+                    k.bytes, i.ctx
+                )
+            } else {
+                format!(" {} of KV, not the {} budgeted here", k.bytes, s.kv.total)
+            };
+            format!(
+                ": the same -c would then give 4 slots sharing {} cells and allocate{same}. The command writes -np {} explicitly",
+                k.cells, i.par
+            )
+        }
+        Engine::Ollama => format!(
+            ": the command sets OLLAMA_NUM_PARALLEL={} explicitly",
+            i.par
+        ),
+        Engine::Vllm => format!(": the command writes --max-num-seqs {}", i.par),
+        Engine::Sglang => format!(": the command writes --max-running-requests {}", i.par),
+        Engine::Transformers => String::new(),
+        Engine::Mlx => format!(
+            ": the command writes --decode-concurrency {} and caps the KV caches it keeps with --prompt-cache-bytes",
+            i.par
+        ),
+    };
+    Some(format!("{why}{extra}."))
+}
+
 /// Engine defaults that would change the answer, and what the estimate cannot see.
 fn warnings(e: &Estimate, i: &Inputs, v: &Variant, f: &Format, s: &Sizing) -> Vec<String> {
     let fits = e.fits;
     let a = &v.arch;
     let mut out = Vec::new();
-    let (def, why) = i.engine.default_concurrency();
-    if def != 1 || i.engine == Engine::Ollama {
-        let extra = match i.engine {
-            Engine::LlamaCpp => {
-                // What the defaults would allocate with `-c ctx` and no -np: 4 slots, one
-                // unified KV.
-                let (type_k, type_v) = i.kv_types();
-                let k = kv::llama(
-                    a,
-                    &kv::LlamaParams {
-                        n_ubatch: u64::from(i.ubatch),
-                        swa_full: i.swa_full,
-                        type_k,
-                        type_v,
-                        ..kv::LlamaParams::new(u64::from(i.ctx), 4, true, i.kv)
-                    },
-                );
-                let same = if k.bytes == s.kv.total {
-                    // Equal when nothing depends on the slot count (no sliding-window layers,
-                    // one stream either way): the size holds, but the cells are shared.
-                    format!(
-                        " the same {} of KV as budgeted here, but shared by 4 slots, so no request could count on its {} tokens",
-                        k.bytes, i.ctx
-                    )
-                } else {
-                    format!(" {} of KV, not the {} budgeted here", k.bytes, s.kv.total)
-                };
-                format!(
-                    ": the same -c would then give 4 slots sharing {} cells and allocate{same}. The command writes -np {} explicitly",
-                    k.cells, i.par
-                )
-            }
-            Engine::Ollama => format!(
-                ": the command sets OLLAMA_NUM_PARALLEL={} explicitly",
-                i.par
-            ),
-            Engine::Vllm => format!(": the command writes --max-num-seqs {}", i.par),
-            Engine::Sglang => format!(": the command writes --max-running-requests {}", i.par),
-            Engine::Transformers => String::new(),
-            Engine::Mlx => format!(
-                ": the command writes --decode-concurrency {} and caps the KV caches it keeps with --prompt-cache-bytes",
-                i.par
-            ),
-        };
-        out.push(format!("{why}{extra}."));
-    }
+    out.extend(default_slots(i, a, s));
     if let Some(w) = crate::serve::support::vllm_encoder_warning(i.engine, &a.model_type) {
         out.push(w);
     }
