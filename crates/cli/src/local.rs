@@ -243,7 +243,28 @@ fn arch_features(a: &fitcard_estimator::catalog::Arch) -> String {
             a.kv_owning_layers()
         ));
     }
+    s.push_str(&task_line(a));
     s
+}
+
+/// What the model is served for when it is not chat, as its headers say
+/// (`catalog::read_task`): an encoder's embeddings, or a classifier's relevance scores.
+fn task_line(a: &fitcard_estimator::catalog::Arch) -> String {
+    use fitcard_estimator::catalog::{is_encoder_type, read_task, Task};
+    let kind = if is_encoder_type(&a.model_type) {
+        "encoder-only, no KV cache"
+    } else {
+        "a decoder"
+    };
+    match (read_task(a), a.rank_labels) {
+        (Some(Task::Rerank), Some(n)) => format!(
+            "served for reranking: {kind}, a classifier of {n} label(s) (llama-server --reranking)\n"
+        ),
+        (Some(Task::Embed), _) => {
+            format!("served for embeddings: {kind} (llama-server --embedding)\n")
+        }
+        _ => String::new(),
+    }
 }
 
 /// The file's model joins the catalog as an import (as the page's importer adds a Hub repo), so

@@ -309,7 +309,8 @@ fn gguf_header(arch: &str, keys: &[(&str, u32)], tensors: &[(&str, &[u64])]) -> 
 
 /// An encoder's file is served as what it is, though the catalog lacks it: a BERT header with a
 /// classifier (`cls.output`, rank pooling) is a reranker, without one an embedder, each with its
-/// llama-server flag and a micro-batch of a whole input, and neither decodes.
+/// llama-server flag and a micro-batch of a whole input, and neither decodes; `inspect` names
+/// what it is served for.
 #[test]
 fn an_encoder_file_is_served_as_its_task() {
     let keys = [
@@ -320,9 +321,9 @@ fn an_encoder_file_is_served_as_its_task() {
         ("bert.attention.head_count", 12),
     ];
     let d = scratch("encoder-files");
-    for (file, cls, flag) in [
-        ("reranker.gguf", true, "--reranking -ub 512"),
-        ("embedder.gguf", false, "--embedding -ub 512"),
+    for (file, cls, flag, served) in [
+        ("reranker.gguf", true, "--reranking -ub 512", "served for reranking"),
+        ("embedder.gguf", false, "--embedding -ub 512", "served for embeddings"),
     ] {
         let mut tensors: Vec<(&str, &[u64])> = vec![("token_embd.weight", &[384, 1000])];
         if cls {
@@ -336,5 +337,12 @@ fn an_encoder_file_is_served_as_its_task() {
         assert!(text.contains(flag), "{file}: {text}");
         assert!(!text.contains("tokens/s"), "{file}: {text}");
         assert!(!text.contains("defaults to 4 slots"), "{file}: {text}");
+        // `inspect` says what the headers make of it; its JSON carries the classifier.
+        let out = fitcard(&["inspect", p.to_str().unwrap()]);
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(text.contains(served), "{file}: {text}");
+        let out = fitcard(&["inspect", p.to_str().unwrap(), "--json"]);
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        assert_eq!(v["arch"]["rank_labels"].as_u64(), cls.then_some(1), "{file}");
     }
 }
