@@ -322,8 +322,18 @@ fn an_encoder_file_is_served_as_its_task() {
     ];
     let d = scratch("encoder-files");
     for (file, cls, flag, served) in [
-        ("reranker.gguf", true, "--reranking -ub 512", "served for reranking"),
-        ("embedder.gguf", false, "--embedding -ub 512", "served for embeddings"),
+        (
+            "reranker.gguf",
+            true,
+            "--reranking -ub 512",
+            "served for reranking",
+        ),
+        (
+            "embedder.gguf",
+            false,
+            "--embedding -ub 512",
+            "served for embeddings",
+        ),
     ] {
         let mut tensors: Vec<(&str, &[u64])> = vec![("token_embd.weight", &[384, 1000])];
         if cls {
@@ -343,6 +353,10 @@ fn an_encoder_file_is_served_as_its_task() {
         assert!(text.contains(served), "{file}: {text}");
         let out = fitcard(&["inspect", p.to_str().unwrap(), "--json"]);
         let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
-        assert_eq!(v["arch"]["rank_labels"].as_u64(), cls.then_some(1), "{file}");
+        assert_eq!(
+            v["arch"]["rank_labels"].as_u64(),
+            cls.then_some(1),
+            "{file}"
+        );
     }
 }
