@@ -288,16 +288,12 @@ fn import_missing(st: AppState) {
     }
 }
 
-/// Is the model of `i` an embedding or reranking model (a family's `task`, or what its files say:
-/// an encoder, BERT, XLM-RoBERTa, nomic-bert, or a classifier's head)? The first load estimates none: it hands them over to the whole
-/// calculator (their compute buffers' rules are not in its download).
+/// Is the model of `i` an embedding or reranking model (`catalog::family_task`: a family's
+/// `task`, or what its files say)? The first load estimates none: it hands them over to the
+/// whole calculator (their compute buffers' rules are not in its download).
 fn task_model(i: &fitcard_estimator::Inputs) -> bool {
     let v = fitcard_estimator::catalog::catalog().variant(&i.model);
-    v.is_some_and(|(f, v)| {
-        f.task
-            .or(fitcard_estimator::catalog::read_task(&v.arch))
-            .is_some()
-    })
+    v.is_some_and(|(f, v)| fitcard_estimator::catalog::family_task(f, v).is_some())
 }
 
 /// Which view: the hand-over to train mode (in the page built without it), the missing model,

@@ -26,6 +26,19 @@ pub struct Encoder {
     pub classifier_dense: bool,
 }
 
+impl Encoder {
+    /// Rows of the learned position table (`position_embd`): one per position of the model
+    /// ([`Arch::max_ctx`], XLM-RoBERTa's already cut by the converter's offset), none for an
+    /// encoder that rotates q and k instead.
+    pub fn position_rows(self, a: &Arch) -> u64 {
+        if self.positions {
+            u64::from(a.max_ctx)
+        } else {
+            0
+        }
+    }
+}
+
 /// The encoder a `model_type` (a config's, or a GGUF's architecture) names, in every build.
 /// `bert` is also the GGUF architecture of every XLM-RoBERTa model (convert_hf_to_gguf.py's
 /// `XLMRobertaModel`, `model_arch = BERT`); the GGUF does not say which, so it reads as BERT (two

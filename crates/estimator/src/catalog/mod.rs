@@ -63,6 +63,14 @@ pub fn task_of(model: &str) -> Option<Task> {
         return None;
     }
     let (f, v) = catalog().variant(model)?;
+    family_task(f, v)
+}
+
+/// What variant `v` of family `f` is served for, in every build: the family's [`Task`], else
+/// what the variant's files say ([`read_task`]: an import has no family task). [`task_of`]
+/// answers it by model id where the build estimates task models; the page's first load asks it
+/// to hand them over.
+pub fn family_task(f: &Family, v: &Variant) -> Option<Task> {
     f.task.or_else(|| read_task(&v.arch))
 }
 

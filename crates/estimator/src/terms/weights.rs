@@ -76,12 +76,7 @@ pub fn host_resident_applies(engine: Engine, container: Container) -> bool {
 /// (`LLM_TENSOR_LAYER_INPUT` in src/llama-arch.cpp).
 fn encoder_inputs(arch: &Arch) -> Bytes {
     Bytes(crate::catalog::encoder(arch).map_or(0, |e| {
-        let positions = if e.positions {
-            u64::from(arch.max_ctx)
-        } else {
-            0
-        };
-        positions
+        e.position_rows(arch)
             .saturating_add(e.token_types)
             .saturating_mul(arch.hidden)
             .saturating_mul(4)

@@ -23,16 +23,15 @@ pub(super) fn tensors(a: &Arch, e: Encoder) -> Vec<super::Tensor> {
         2,
         Kind::F32Matrix,
     );
-    if e.positions {
-        // One row per position: XLM-RoBERTa's checkpoint has `pad_token_id + 1` more, which the
-        // converter cuts (conversion/bert.py, `_position_offset`), so its max_ctx rows remain.
-        l.push(
-            "position_embd.weight",
-            [h, u64::from(a.max_ctx), 1],
-            2,
-            Kind::F32Matrix,
-        );
-    }
+    // One row per position (none for a rotary encoder: `push` skips an empty tensor):
+    // XLM-RoBERTa's checkpoint has `pad_token_id + 1` more, which the converter cuts
+    // (conversion/bert.py, `_position_offset`), so its max_ctx rows remain.
+    l.push(
+        "position_embd.weight",
+        [h, e.position_rows(a), 1],
+        2,
+        Kind::F32Matrix,
+    );
     l.v("token_embd_norm.weight", h);
     l.v("token_embd_norm.bias", h);
     for il in 0..a.layers.min(1 << 16) {

@@ -236,7 +236,7 @@ fn block_counts(a: &Arch, b: &crate::catalog::Blocks) -> ParamCounts {
 fn encoder_counts(a: &Arch, e: crate::catalog::Encoder) -> ParamCounts {
     let h = a.hidden;
     let layers = u64::from(a.layers);
-    let positions = if e.positions { u64::from(a.max_ctx) } else { 0 };
+    let positions = e.position_rows(a);
     let matrices: u64 = if e.gated { 3 } else { 2 };
     ParamCounts {
         embedding: a.vocab.saturating_add(positions).saturating_mul(h),
