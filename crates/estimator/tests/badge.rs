@@ -18,7 +18,7 @@ fn golden_badges() {
     // (name, permalink): fits, tight, does not fit, several cards and free VRAM, train mode.
     let rows = [
         ("fits", "model=google/gemma-3-4b-it&ctx=8192"),
-        ("tight", "model=Qwen/Qwen3-8B&ctx=32768&par=4"),
+        ("tight", "model=Qwen/Qwen3-8B&ctx=34816&par=4"),
         (
             "nofit",
             "model=meta-llama/Llama-3.1-70B-Instruct&quant=Q8_0",

@@ -153,7 +153,7 @@ fn the_verdict_names_the_model_that_does_not_fit() {
         w.message
     );
     // Two that fit alone but not together: the set's check holds, the card's fails.
-    let (e, _) = plan(&format!("{MAIN}&with=Qwen/Qwen3-14B:Q8_0"));
+    let (e, _) = plan(&format!("{MAIN}&with=Qwen/Qwen3-14B:Q8_0:32768"));
     assert!(!e.fits, "{:?}", e.per_card);
     assert!(check(&e, "with_models").ok);
     assert!(check(&e, "with_models")

@@ -360,14 +360,7 @@ pub(crate) fn size_at(i: &Inputs, a: &Arch, f: &Format, split: Option<(u32, u32)
             .map_or((None, Vec::new()), |(o, by_card)| (Some(o), by_card))
     };
     let draft = draft(i, a, f, &kv);
-    let o = engine_overhead(
-        i,
-        a,
-        cards,
-        w.device.saturating_sub(mmproj),
-        kv.cells,
-        tensor,
-    );
+    let o = engine_overhead(i, a, cards, w.device.saturating_sub(mmproj), &kv, tensor);
     Sizing {
         offload,
         weights: w,
@@ -407,7 +400,7 @@ fn engine_overhead(
     a: &Arch,
     cards: u32,
     on_card: Bytes,
-    cells: u64,
+    kv: &kv::KvSizing,
     tensor: bool,
 ) -> overhead::Overhead {
     if i.engine == Engine::Mlx {
@@ -415,7 +408,15 @@ fn engine_overhead(
     } else if let Some(bytes) = crate::terms::encoder::engine_overhead(i, a, cards) {
         overhead::Overhead { bytes }
     } else {
-        let mut o = overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util);
+        let cuda = !crate::serve::support::cpu_only(i);
+        let (cells, one) = (
+            kv.cells,
+            overhead::llama_one_card(i, a, cards, kv.llama.as_ref(), cuda),
+        );
+        let mut o = match one {
+            Some(one) => overhead::Overhead { bytes: one.total() },
+            None => overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util),
+        };
         o.bytes += crate::terms::batch::pooled_extra(i, a);
         o
     }

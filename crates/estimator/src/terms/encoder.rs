@@ -1,5 +1,5 @@
-//! An encoder-only model's overhead on llama.cpp and Ollama: the CUDA context of each card (the
-//! fixed arm of the decoders' fit, [`super::overhead::PER_CARD_GIB`]) plus its compute buffer,
+//! An encoder-only model's overhead on llama.cpp and Ollama: the CUDA context of each card (as a
+//! decoder's on one card, [`super::overhead::LLAMA_CUDA_CONTEXT`]) plus its compute buffer,
 //! which has no KV cache beside it and grows with the square of the micro-batch: every token of a
 //! micro-batch attends to every other (src/llama-graph.cpp, `build_attn_inp_no_cache`: the mask
 //! is n_tokens × n_tokens), and a non-causal model takes each input whole in one micro-batch
@@ -19,7 +19,7 @@
 
 use crate::catalog::{Arch, Encoder};
 use crate::inputs::Inputs;
-use crate::units::{Bytes, GIB};
+use crate::units::Bytes;
 
 /// The encoder `a` is, where the engine is llama.cpp or Ollama (the others refuse embedding
 /// models: serve::support).
@@ -93,14 +93,13 @@ fn pooling(a: &Arch, t: u64, n_seq: u64) -> u64 {
 
 /// The overhead: the per-card CUDA context and the compute buffer.
 pub fn overhead(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> Bytes {
-    let fixed = super::overhead::PER_CARD_GIB * f64::from(cards) * GIB as f64;
-    Bytes::from_f64(fixed) + compute_buffer(a, e, t, n_seq)
+    super::overhead::LLAMA_CUDA_CONTEXT.times(u64::from(cards)) + compute_buffer(a, e, t, n_seq)
 }
 
 /// The overhead's formula with these values filled in.
 pub fn formula(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> String {
     format!(
-        "0.7 GiB × {cards} CUDA context + compute buffer {}: 2 B × {t}² tokens (mask) + {t} × {} B per token + {}",
+        "330 MiB × {cards} CUDA context + compute buffer {}: 2 B × {t}² tokens (mask) + {t} × {} B per token + {}",
         compute_buffer(a, e, t, n_seq),
         per_token(a, e),
         if a.rank_labels.is_some() {

@@ -1,6 +1,24 @@
 //! Runtime overhead: CUDA context, activations / compute buffers, fragmentation.
 //!
-//! llama.cpp and Ollama:
+//! llama.cpp and Ollama on one card ([`llama_one_card`]): the CUDA context and the compute
+//! buffer llama-server reserves for one micro-batch of `n = min(-c, -ub)` tokens,
+//!   `330 MiB + 16 B × hidden × n + 2 B × n × cells (+ sliding-window cells)
+//!    (+ cells × a global layer's K and V row at f16, with a quantized cache)`
+//! — the CUDA context and cuBLAS workspace (about 330 MiB per process, measured per PID), the
+//! activation scratch (measured 36 MiB for a 5120-wide model at `-ub 512`), the f16 KQ masks
+//! (measured at exactly 1024 B per cell at `-ub 512`), and with a quantized cache the f16 copy of
+//! one layer's K and V that flash attention reads. Since ggml-org/llama.cpp#23861 (2026-06-01,
+//! b9464) llama-server reserves the logits of its slots' outputs only (`n_outputs_max` = slots
+//! × (1 + draft tokens), tools/server/server-context.cpp `server_output_limits`), not a row per
+//! micro-batch token: older builds, and llama-cpp-python, which does not set the limit, hold
+//! `4 B × vocab × n` more. Checked against published CUDA0 compute buffers at 262,144 cells
+//! with a q8_0 cache (Qwen3.5 2B/4B/9B, Qwen3.6-27B, Gemma-4-31B: 1.5–2.9 % above the formula;
+//! `tests/llama_compute.rs`, from https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/studio/backend/tests/test_compute_buffer.py).
+//! Domain: llama-server b9464 and later (Ollama 0.30 and later run it), one CUDA card, flash
+//! attention on (`-fa auto` on GPUs; off adds `4 B × heads × n × cells` of attention scores),
+//! architectures without latent attention.
+//!
+//! llama.cpp and Ollama on several cards (and latent attention):
 //!   `overhead = max(0.7 GiB × cards, 0.10 × device_weights) + n_ctx / 131072 × 0.35 GiB`
 //! where `n_ctx` is the cells the engine allocates (context × slots).
 //! Provenance: an empirical fit, within 0.15 GiB over four measured llama.cpp configurations
@@ -59,8 +77,131 @@
 //! 4- and 8-bit Qwen3-4B rows in view, the other six are held out). MLX's buffer cache (freed buffers it keeps for
 //! reuse) and the Python process are not counted.
 
-use crate::catalog::engine::Engine;
+use crate::catalog::engine::{Engine, KvDtype};
+use crate::catalog::Arch;
+use crate::inputs::Inputs;
+use crate::terms::kv::{cell_bytes_by_kind, LlamaKv};
 use crate::units::{Bytes, GIB, MIB};
+
+/// llama.cpp on one card, per process: the CUDA context and cuBLAS workspace, "about 330 MiB"
+/// measured per process by nvidia-smi's per-PID accounting (a 24 GB card, llama-server with
+/// Qwen3.6-27B: https://github.com/unslothai/unsloth/pull/6718).
+pub const LLAMA_CUDA_CONTEXT: Bytes = Bytes(330 * MIB);
+/// llama.cpp's activation scratch of one micro-batch, bytes per token per hidden unit (four f32
+/// rows of `hidden`): the single-slot chat compute buffer llama-server reserves was measured at
+/// 36 MiB for Qwen3.6-27B (hidden 5120) at `-ub 512`, and 16 × 5120 × 512 B = 40 MiB
+/// (https://github.com/unslothai/unsloth/pull/6312, `act = 4 * n_embd * n_ubatch * 4`).
+pub const LLAMA_ACT_BYTES: u64 = 16;
+/// The f16 KQ mask: 2 bytes per cell per token of the micro-batch (`n_ubatch × 2` bytes per
+/// cell, measured at exactly 1024 B per token at `-ub 512` on Qwen3.5-9B and Gemma-4-31B:
+/// https://github.com/unslothai/unsloth/pull/6718).
+pub const LLAMA_MASK_BYTES: u64 = 2;
+
+/// llama.cpp's memory beside weights and KV on one card (llama-server since it reserves the
+/// logits of its slots only, ggml-org/llama.cpp#23861): the CUDA context, and the compute buffer
+/// the scheduler reserves for one micro-batch of `n_tokens = min(-c, -ub)` tokens.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LlamaOneCard {
+    /// Micro-batch tokens of the reserved graph.
+    pub n_tokens: u64,
+    /// Cells of one stream of a global layer, and of a sliding-window layer (0 without).
+    pub cells: (u64, u64),
+    /// CUDA context and cuBLAS workspace.
+    pub context: Bytes,
+    /// Activation scratch: `16 B × hidden × n_tokens`.
+    pub act: Bytes,
+    /// The KQ masks: `2 B × n_tokens × cells` (global and sliding-window).
+    pub mask: Bytes,
+    /// A quantized cache's f16 copy of one global layer's K and V for flash attention (every
+    /// cell of every stream), else 0.
+    pub dequant: Bytes,
+}
+
+impl LlamaOneCard {
+    /// Everything.
+    pub fn total(&self) -> Bytes {
+        self.context + self.act + self.mask + self.dequant
+    }
+}
+
+/// The one-card mechanism of llama.cpp's overhead, where it applies: llama.cpp or Ollama on at
+/// most one card, an architecture without latent attention (its dequantization differs), the
+/// allocator's cache layout known. Else `None` (the fit of several cards). `cuda`: a card, not
+/// the CPU backend (which has no CUDA context).
+pub fn llama_one_card(
+    i: &Inputs,
+    a: &Arch,
+    cards: u32,
+    kv: Option<&LlamaKv>,
+    cuda: bool,
+) -> Option<LlamaOneCard> {
+    let kv = kv?;
+    if !i.engine.llama_family() || cards > 1 || a.mla.is_some() {
+        return None;
+    }
+    let streams = kv.streams.max(1);
+    // An embedding or reranking server's micro-batch beyond 512 is `terms::batch`'s.
+    let ub = match crate::terms::batch::pooled_micro_batch(i, a) {
+        Some(_) => crate::terms::batch::FIT_UBATCH,
+        None => u64::from(i.ubatch.max(1)),
+    };
+    let n_tokens = ub.min(kv.cells.saturating_mul(streams).max(1));
+    let swa = if kv.swa_layers > 0 { kv.swa_cells } else { 0 };
+    let (k, v) = i.kv_types();
+    let dequant = if k.is_quantized() || v.is_quantized() {
+        let (global, _) = cell_bytes_by_kind(a, KvDtype::F16, KvDtype::F16);
+        global.saturating_mul(kv.cells).saturating_mul(streams)
+    } else {
+        0
+    };
+    Some(LlamaOneCard {
+        n_tokens,
+        cells: (kv.cells, swa),
+        context: if cuda {
+            LLAMA_CUDA_CONTEXT
+        } else {
+            Bytes::ZERO
+        },
+        act: Bytes(
+            LLAMA_ACT_BYTES
+                .saturating_mul(a.hidden)
+                .saturating_mul(n_tokens),
+        ),
+        mask: Bytes(
+            LLAMA_MASK_BYTES
+                .saturating_mul(n_tokens)
+                .saturating_mul(kv.cells.saturating_add(swa).saturating_mul(streams)),
+        ),
+        dequant: Bytes(dequant),
+    })
+}
+
+/// [`llama_one_card`]'s formula with its values.
+pub fn llama_one_card_formula(o: &LlamaOneCard) -> String {
+    let (cells, swa) = o.cells;
+    let swa = if swa > 0 {
+        format!(" + {swa} sliding-window")
+    } else {
+        String::new()
+    };
+    let dequant = if o.dequant.0 > 0 {
+        format!(
+            " + {} f16 copy of a global layer's K and V (quantized cache)",
+            o.dequant
+        )
+    } else {
+        String::new()
+    };
+    let context = if o.context.0 > 0 {
+        format!("CUDA context {} + ", o.context)
+    } else {
+        String::new()
+    };
+    format!(
+        "{context}activations 16 B × hidden × {} tokens {} + KQ mask 2 B × {} tokens × ({cells}{swa} cells) {}{dequant}",
+        o.n_tokens, o.act, o.n_tokens, o.mask
+    )
+}
 
 /// Per-card fixed arm of the fit (GiB).
 pub const PER_CARD_GIB: f64 = 0.7;
@@ -163,8 +304,8 @@ pub struct Overhead {
 /// Where the formula was checked, per engine.
 pub fn domain(engine: Engine) -> &'static str {
     match engine {
-        Engine::LlamaCpp => prose!("llama.cpp at one slot on one card (four measured configurations); driver and engine version specific."),
-        Engine::Ollama => prose!("Ollama 0.30 and later, which serve every GGUF model on llama-server (ollama/ollama commit 9db4bdbad, \"use llama-server exclusively for GGML models\"), so llama.cpp's rules hold: checked at one slot on one card (four measured configurations); driver and engine version specific. Ollama 0.24 and earlier ran gemma3, gemma3n, gemma4, gpt-oss, qwen3, llama4 and others on their own Go engine (fs/ggml/ggml.go, OllamaEngineRequired), which kept per-layer embeddings and a copy of tied token embeddings on the card: out of this domain."),
+        Engine::LlamaCpp => prose!("One card: llama-server b9464 and later on CUDA, flash attention on, no latent attention; the compute buffer within 3 % of five published CUDA0 buffers (q8_0 cache, 262,144 cells). Several cards: a fit at one slot on one card (four measured configurations); driver and engine version specific."),
+        Engine::Ollama => prose!("Ollama 0.30 and later, which serve every GGUF model on llama-server (ollama/ollama commit 9db4bdbad, \"use llama-server exclusively for GGML models\"), so llama.cpp's rules hold: on one card its compute buffer (within 3 % of five published CUDA0 buffers), on several a fit at one slot on one card (four measured configurations); driver and engine version specific. Ollama 0.24 and earlier ran gemma3, gemma3n, gemma4, gpt-oss, qwen3, llama4 and others on their own Go engine (fs/ggml/ggml.go, OllamaEngineRequired), which kept per-layer embeddings and a copy of tied token embeddings on the card: out of this domain."),
         Engine::Vllm => prose!("vLLM 0.19 (V1) on H100 80GB with its default --max-num-seqs and --max-num-batched-tokens, one card or tensor parallelism."),
         Engine::Sglang => prose!("SGLang, four single-card startup logs (Llama-3.1-8B on 80 GB and 24 GB cards, Qwen3-14B on a 48 GB card) and one tensor-parallel log (Qwen3-235B-A22B FP8 on 4 × H100, whose communication buffers are sized from vLLM's H100 logs); pipeline stages not compared."),
         Engine::Transformers => prose!("transformers 4.51 with FlashAttention-2 on one H20, Qwen3 0.6B–32B BF16 at 2K–32K tokens."),
@@ -180,7 +321,7 @@ pub fn provenance(engine: Engine) -> &'static str {
         Engine::Sglang => "SGLang reserves (1 − --mem-fraction-static) of the card for activations and CUDA graphs and fills its static fraction with the weights and the KV pool (python/sglang/srt/model_executor/model_runner.py, profile_max_num_token); what else sits in the fraction is the CUDA context, 0.4 GiB per card (the SGLang docs' startup log, tests/data/engine-logs.json). Under tensor parallelism SGLang measures its free memory after the NCCL communicators and custom all-reduce buffers exist (model_runner.py, init_torch_distributed before profile_max_num_token), so the fraction of those buffers comes off the pool: 1.85 GiB per card, vLLM's measured tensor-parallel non-torch memory less its single-card value on H100 (same NCCL library; computed, not fitted to an SGLang log).",
         Engine::Vllm => "What vLLM subtracts from util × total before sizing the KV cache: the profiled peak (set by the sampler's warm-up: about 3950 rows of fp32 logits at the default --max-num-seqs) and non-torch memory (0.25 GiB; 2.1 GiB per card under tensor parallelism), fitted on vLLM 0.19 startup logs on H100 (tests/data/engine-logs.json).",
         Engine::Transformers => "CUDA context per card (0.7 GiB) plus the largest allocator residual of the Qwen3 transformers speed benchmark (33–48 MiB measured; https://qwen.readthedocs.io/en/latest/getting_started/speed_benchmark.html, tests/measurements.rs).",
-        Engine::LlamaCpp | Engine::Ollama => "Empirical fit (±0.15 GiB on four measured llama.cpp configurations; driver and engine version specific): the per-card CUDA context or weight-proportional activations, whichever is larger, plus a context slope. Re-measure after a driver update.",
+        Engine::LlamaCpp | Engine::Ollama => "One card: the CUDA context and cuBLAS workspace (about 330 MiB per process, measured per PID: https://github.com/unslothai/unsloth/pull/6718) plus the compute buffer llama-server reserves for one micro-batch: an activation scratch of 16 B × hidden per token (36 MiB measured at -ub 512 for a 5120-wide model: https://github.com/unslothai/unsloth/pull/6312), the f16 KQ masks, 2 B per cell per token (1024 B per cell measured at -ub 512: https://github.com/unslothai/unsloth/pull/6718), and with a quantized cache the f16 copy of a global layer's K and V that flash attention reads; only the slots' logits rows since ggml-org/llama.cpp#23861 (tools/server/server-context.cpp, server_output_limits). Several cards: an empirical fit (±0.15 GiB on four measured llama.cpp configurations): the per-card CUDA context or weight-proportional activations, whichever is larger, plus a context slope. Re-measure after a driver update.",
     })
 }
 
