@@ -114,3 +114,20 @@ fn several_cards_other_engines_and_latent_attention_keep_their_own() {
     let mla = "model=deepseek-ai/DeepSeek-V3&quant=Q4_K_M&engine=llama.cpp&ctx=4096&vram=640";
     assert!(one_card(mla, 4096).is_none(), "latent attention");
 }
+
+/// Builds before ggml-org/llama.cpp#23861 reserved a row of logits per micro-batch token: a b5781
+/// log of Llama-3.1-8B at 16,384 cells and `-ub 1024`, flash attention on, prints a 613.01 MiB
+/// compute buffer (Vulkan0; mainline posted in
+/// <https://github.com/ikawrakow/ik_llama.cpp/discussions/562>, "build: 5781 (ba3ef86c5)"): the
+/// formula plus `4 B × vocab × 1024` sits within 3 % of it.
+#[test]
+fn older_builds_add_a_row_of_logits_per_micro_batch_token() {
+    let q = "model=meta-llama/Llama-3.1-8B-Instruct&quant=Q4_K_M&engine=llama.cpp&ctx=16384&ubatch=1024&gpu=rtx-4080";
+    let one = one_card(q, 16384).expect("one card");
+    let (_, v) = fitcard_estimator::catalog()
+        .variant("meta-llama/Llama-3.1-8B-Instruct")
+        .expect("in the catalog");
+    let logits = 4 * v.arch.vocab * 1024;
+    let old = (one.total().get() - one.context.get() + logits) as f64 / MIB;
+    assert!((old / 613.01 - 1.0).abs() < 0.03, "{old} MiB");
+}
