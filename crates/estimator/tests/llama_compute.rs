@@ -131,3 +131,24 @@ fn older_builds_add_a_row_of_logits_per_micro_batch_token() {
     let old = (one.total().get() - one.context.get() + logits) as f64 / MIB;
     assert!((old / 613.01 - 1.0).abs() < 0.03, "{old} MiB");
 }
+
+/// With a stream per slot the mask spans one stream's cells, its micro-batch split among the
+/// streams (src/llama-graph.cpp, `build_attn_inp_kq_mask`: `[n_kv, n_tokens / n_stream, 1,
+/// n_stream]`); the f16 copy of a quantized cache spans every stream's cells.
+#[test]
+fn the_mask_spans_one_streams_cells() {
+    let q = "model=Qwen/Qwen3-8B&quant=Q4_K_M&engine=llama.cpp&ctx=4096&par=4&kv=q8_0&gpu=rtx-4090";
+    let d = decoded(q);
+    let (_, v) = fitcard_estimator::catalog()
+        .variant(&d.inputs.model)
+        .expect("in the catalog");
+    let mut p = LlamaParams::new(16384, 4, false, fitcard_estimator::KvDtype::F16);
+    (p.type_k, p.type_v) = d.inputs.kv_types();
+    let kv = llama(&v.arch, &p);
+    assert_eq!((kv.streams, kv.cells), (4, 4096));
+    let one = llama_one_card(&d.inputs, &v.arch, 1, Some(&kv), true).expect("one card");
+    assert_eq!(one.mask.get(), 2 * 512 * 4096);
+    // K and V rows of KV heads × head size at f16, over 4 × 4096 cells.
+    let row = u64::from(v.arch.kv_heads) * v.arch.head_dim;
+    assert_eq!(one.dequant.get(), row * 2 * 2 * 16384);
+}

@@ -104,7 +104,8 @@ pub const LLAMA_MASK_BYTES: u64 = 2;
 pub struct LlamaOneCard {
     /// Micro-batch tokens of the reserved graph.
     pub n_tokens: u64,
-    /// Cells of one stream of a global layer, and of a sliding-window layer (0 without).
+    /// Cells of one stream of a global layer, and of a sliding-window layer (0 without): the
+    /// masks' width.
     pub cells: (u64, u64),
     /// CUDA context and cuBLAS workspace.
     pub context: Bytes,
@@ -167,10 +168,12 @@ pub fn llama_one_card(
                 .saturating_mul(a.hidden)
                 .saturating_mul(n_tokens),
         ),
+        // One stream's cells × the micro-batch's tokens, split among the streams
+        // (src/llama-graph.cpp, build_attn_inp_kq_mask: [n_kv, n_tokens / n_stream, 1, n_stream]).
         mask: Bytes(
             LLAMA_MASK_BYTES
                 .saturating_mul(n_tokens)
-                .saturating_mul(kv.cells.saturating_add(swa).saturating_mul(streams)),
+                .saturating_mul(kv.cells.saturating_add(swa)),
         ),
         dequant: Bytes(dequant),
     })
@@ -198,7 +201,7 @@ pub fn llama_one_card_formula(o: &LlamaOneCard) -> String {
         String::new()
     };
     format!(
-        "{context}activations 16 B × hidden × {} tokens {} + KQ mask 2 B × {} tokens × ({cells}{swa} cells) {}{dequant}",
+        "{context}activations 16 B × hidden × {} tokens {} + KQ mask 2 B × {} tokens × ({cells}{swa} cells of a stream) {}{dequant}",
         o.n_tokens, o.act, o.n_tokens, o.mask
     )
 }
