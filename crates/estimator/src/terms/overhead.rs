@@ -13,7 +13,7 @@
 //! micro-batch token: older builds, and llama-cpp-python, which does not set the limit, hold
 //! `4 B × vocab × n` more. Checked against published CUDA0 compute buffers at 262,144 cells
 //! with a q8_0 cache (Qwen3.5 2B/4B/9B, Qwen3.6-27B, Gemma-4-31B: 1.5–2.9 % above the formula;
-//! `tests/llama_compute.rs`, from https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/studio/backend/tests/test_compute_buffer.py).
+//! `tests/llama_compute.rs`, from <https://github.com/unslothai/unsloth/blob/015bdef0d94a241bcd94eec7a405b1700632180d/studio/backend/tests/test_compute_buffer.py>).
 //! Domain: llama-server b9464 and later (Ollama 0.30 and later run it), one CUDA card, flash
 //! attention on (`-fa auto` on GPUs; off adds `4 B × heads × n × cells` of attention scores),
 //! architectures without latent attention.
@@ -85,16 +85,16 @@ use crate::units::{Bytes, GIB, MIB};
 
 /// llama.cpp on one card, per process: the CUDA context and cuBLAS workspace, "about 330 MiB"
 /// measured per process by nvidia-smi's per-PID accounting (a 24 GB card, llama-server with
-/// Qwen3.6-27B: https://github.com/unslothai/unsloth/pull/6718).
+/// Qwen3.6-27B: <https://github.com/unslothai/unsloth/pull/6718>).
 pub const LLAMA_CUDA_CONTEXT: Bytes = Bytes(330 * MIB);
 /// llama.cpp's activation scratch of one micro-batch, bytes per token per hidden unit (four f32
 /// rows of `hidden`): the single-slot chat compute buffer llama-server reserves was measured at
 /// 36 MiB for Qwen3.6-27B (hidden 5120) at `-ub 512`, and 16 × 5120 × 512 B = 40 MiB
-/// (https://github.com/unslothai/unsloth/pull/6312, `act = 4 * n_embd * n_ubatch * 4`).
+/// (<https://github.com/unslothai/unsloth/pull/6312>, `act = 4 * n_embd * n_ubatch * 4`).
 pub const LLAMA_ACT_BYTES: u64 = 16;
 /// The f16 KQ mask: 2 bytes per cell per token of the micro-batch (`n_ubatch × 2` bytes per
 /// cell, measured at exactly 1024 B per token at `-ub 512` on Qwen3.5-9B and Gemma-4-31B:
-/// https://github.com/unslothai/unsloth/pull/6718).
+/// <https://github.com/unslothai/unsloth/pull/6718>).
 pub const LLAMA_MASK_BYTES: u64 = 2;
 
 /// llama.cpp's memory beside weights and KV on one card (llama-server since it reserves the
