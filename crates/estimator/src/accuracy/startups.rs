@@ -146,8 +146,8 @@ pub(crate) fn versions_section(s: &mut String) {
         ),
         (
             "llama.cpp",
-            "allocation rules read from its source; decode rows build 6918 (DGX Spark); encoder compute buffers read off its allocator at 0c1e57098bba (CPU backend)".into(),
-            "KV cache byte-exact in tests/llama_kv.rs; an encoder's compute buffer (BERT, XLM-RoBERTa, nomic-bert; mean, CLS and a reranker's rank pooling) byte-exact on 160 configurations with flash attention in tests/encoders.rs; decode tables below",
+            "allocation rules read from its source; decode rows build 6918 (DGX Spark); encoder compute buffers read off its allocator at 0c1e57098bba (CPU backend); one card's compute buffer against published CUDA0 buffers of llama-server (b9464 and later: Unsloth Studio's measurements, 2026) and a b5781 log".into(),
+            "KV cache byte-exact in tests/llama_kv.rs; an encoder's compute buffer (BERT, XLM-RoBERTa, nomic-bert; mean, CLS and a reranker's rank pooling) byte-exact on 160 configurations with flash attention in tests/encoders.rs; a chat model's compute buffer on one card within 1.5–2.9 % of five published CUDA0 buffers (q8_0 cache, 262,144 cells) and its KQ mask's slope exact (tests/llama_compute.rs); decode tables below",
         ),
         (
             "Ollama",
