@@ -283,9 +283,8 @@ fn overhead_text(i: &Inputs, a: &Arch, s: &Sizing) -> String {
         return text;
     }
     let batch = crate::terms::batch::pooled_formula(i, a).unwrap_or_default();
-    let cuda = !crate::serve::support::cpu_only(i);
-    if let Some(one) = overhead::llama_one_card(i, a, i.cards, s.kv.llama.as_ref(), cuda) {
-        return overhead::llama_one_card_formula(&one) + &batch;
+    if let Some(one) = &s.overhead.one_card {
+        return overhead::llama_one_card_formula(one) + &batch;
     }
     overhead::formula(
         i.engine,
@@ -458,16 +457,21 @@ fn outside_domain(name: TermName, i: &Inputs, v: &Variant, s: &Sizing) -> Option
             "the compute buffer was measured on CUDA cards; the CPU backend has no CUDA context and its own graph (it keeps more activations)".into(),
         ),
         // One card, several slots: the compute buffer was measured at one slot.
-        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if i.cards <= 1 && i.par > 1 => Some(format!(
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if s.overhead.one_card.is_some() => (i.par > 1).then(|| format!(
             "the compute buffer was measured at one slot; here {} slots (a published single-card measurement, Qwen3.6-27B with its MTP head, grew by about 450 MiB per extra slot: https://github.com/unslothai/unsloth/pull/6312)", i.par
         )),
-        // Several cards: the fit, measured on llama.cpp at one slot and one card, on models that
-        // fit one consumer card; its weight-proportional arm grows without bound.
-        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama) if i.cards > 1 => {
-            let mut why = vec![format!(
-                "the overhead fit was measured with one slot on one card; here {} slot(s) on {} card(s), where llama.cpp's pipeline parallelism keeps 4 copies of each card's inputs",
-                i.par, i.cards
-            )];
+        // The fit (several cards, latent attention): measured at one slot on one card, on models
+        // that fit one consumer card; its weight-proportional arm grows without bound.
+        (TermName::Overhead, Engine::LlamaCpp | Engine::Ollama)
+            if i.par > 1 || i.cards > 1 || s.weights.device > LLAMA_FIT_WEIGHTS =>
+        {
+            let mut why = Vec::new();
+            if i.par > 1 || i.cards > 1 {
+                why.push(format!(
+                    "the overhead fit was measured with one slot on one card; here {} slot(s) on {} card(s)",
+                    i.par, i.cards
+                ));
+            }
             if s.weights.device > LLAMA_FIT_WEIGHTS {
                 why.push(format!(
                     "its 10 % weight arm is an empirical fit of four single-card configurations, unverified for {} of weights on the cards (llama.cpp prints its real compute buffers at load)",

@@ -406,16 +406,12 @@ fn engine_overhead(
     if i.engine == Engine::Mlx {
         overhead::mlx(a, i.par)
     } else if let Some(bytes) = crate::terms::encoder::engine_overhead(i, a, cards) {
-        overhead::Overhead { bytes }
+        overhead::Overhead::of(bytes)
     } else {
         let cuda = !crate::serve::support::cpu_only(i);
-        let (cells, one) = (
-            kv.cells,
-            overhead::llama_one_card(i, a, cards, kv.llama.as_ref(), cuda),
-        );
-        let mut o = match one {
-            Some(one) => overhead::Overhead { bytes: one.total() },
-            None => overhead::overhead(i.engine, cards, on_card, cells, a.vocab, tensor, i.util),
+        let mut o = match overhead::llama_one_card(i, a, cards, kv.llama.as_ref(), cuda) {
+            Some(one) => overhead::Overhead::one_card(one),
+            None => overhead::overhead(i.engine, cards, on_card, kv.cells, a.vocab, tensor, i.util),
         };
         o.bytes += crate::terms::batch::pooled_extra(i, a);
         o

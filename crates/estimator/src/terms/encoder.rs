@@ -111,7 +111,7 @@ pub fn formula(a: &Arch, e: Encoder, cards: u32, t: u64, n_seq: u64) -> String {
 }
 
 /// Where the formula comes from.
-pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 320 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is the decoders' fixed arm.");
+pub const PROVENANCE: &str = prose!("Read off llama.cpp's allocator: the compute buffer its scheduler reserves for an encoder (src/llama-graph.cpp, build_attn_inp_no_cache; src/models/bert.cpp, nomic-bert.cpp), byte-exact on 320 configurations at ggml-org/llama.cpp@0c1e57098bba (tests/gen/encoder_buffers.py, tests/encoders.rs); the CUDA context per card is a decoder's on one card (terms/overhead.rs, LLAMA_CUDA_CONTEXT: about 330 MiB per process measured per PID, https://github.com/unslothai/unsloth/pull/6718).");
 
 /// Where the formula was checked.
 pub const DOMAIN: &str = prose!("BERT, XLM-RoBERTa and nomic-bert graphs (and an XLM-RoBERTa reranker's rank pooling) with flash attention on, llama.cpp's CPU backend (its allocator's buffer; on a GPU the token-embedding lookup's share, 4 B × hidden × tokens, sits in the host's compute buffer instead and is counted on the card here); without flash attention the scores take 4 B × heads × tokens² more.");

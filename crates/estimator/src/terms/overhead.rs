@@ -201,7 +201,7 @@ pub fn llama_one_card_formula(o: &LlamaOneCard) -> String {
         String::new()
     };
     format!(
-        "{context}activations 16 B × hidden × {} tokens {} + KQ mask 2 B × {} tokens × ({cells}{swa} cells of a stream) {}{dequant}",
+        "{context}activations {LLAMA_ACT_BYTES} B × hidden × {} tokens {} + KQ mask {LLAMA_MASK_BYTES} B × {} tokens × ({cells}{swa} cells of a stream) {}{dequant}",
         o.n_tokens, o.act, o.n_tokens, o.mask
     )
 }
@@ -262,14 +262,12 @@ pub const MLX_IN_FLIGHT: Bytes = Bytes((MLX_ACTIVE_TASKS + 1) * (MLX_BUFFER_MIB 
 /// MLX's overhead for `a` at `par` concurrent requests (see the module docs).
 pub fn mlx(a: &crate::catalog::Arch, par: u32) -> Overhead {
     let (p, width) = mlx_shape(a, par);
-    Overhead {
-        bytes: Bytes(
-            p.saturating_mul(MLX_PREFILL_STEP)
-                .saturating_mul(width)
-                .saturating_mul(2)
-                .saturating_add(MLX_IN_FLIGHT.get()),
-        ),
-    }
+    Overhead::of(Bytes(
+        p.saturating_mul(MLX_PREFILL_STEP)
+            .saturating_mul(width)
+            .saturating_mul(2)
+            .saturating_add(MLX_IN_FLIGHT.get()),
+    ))
 }
 
 /// (prompts prefilled together, values per token live at the widest point of a step).
@@ -302,6 +300,26 @@ pub fn mlx_formula(a: &crate::catalog::Arch, par: u32) -> String {
 pub struct Overhead {
     /// Over all cards.
     pub bytes: Bytes,
+    /// llama.cpp's one-card parts, where [`llama_one_card`] sized it (its words read them).
+    pub one_card: Option<LlamaOneCard>,
+}
+
+impl Overhead {
+    /// `bytes` from a formula without parts.
+    pub fn of(bytes: Bytes) -> Overhead {
+        Overhead {
+            bytes,
+            one_card: None,
+        }
+    }
+
+    /// llama.cpp's one-card mechanism, its parts kept.
+    pub fn one_card(one: LlamaOneCard) -> Overhead {
+        Overhead {
+            bytes: one.total(),
+            one_card: Some(one),
+        }
+    }
 }
 
 /// Where the formula was checked, per engine.
@@ -346,9 +364,7 @@ pub fn overhead(
         } else {
             Bytes::ZERO
         };
-        return Overhead {
-            bytes: (SGLANG_CONTEXT + comm).times(u64::from(cards)),
-        };
+        return Overhead::of((SGLANG_CONTEXT + comm).times(u64::from(cards)));
     }
     if engine == Engine::Vllm {
         let non_torch = if tensor {
@@ -357,21 +373,15 @@ pub fn overhead(
             VLLM_NON_TORCH_SINGLE
         };
         let peak = Bytes(4u64.saturating_mul(vocab).saturating_mul(VLLM_SAMPLER_ROWS));
-        return Overhead {
-            bytes: (peak + non_torch).times(u64::from(cards)),
-        };
+        return Overhead::of((peak + non_torch).times(u64::from(cards)));
     }
     let fixed = PER_CARD_GIB * cards as f64 * GIB as f64;
     if engine == Engine::Transformers {
-        return Overhead {
-            bytes: Bytes::from_f64(fixed) + TRANSFORMERS_RESIDUAL,
-        };
+        return Overhead::of(Bytes::from_f64(fixed) + TRANSFORMERS_RESIDUAL);
     }
     let prop = WEIGHT_FRACTION * device_weights.as_f64();
     let ctx = n_ctx as f64 / 131_072.0 * CTX_GIB_PER_128K * GIB as f64;
-    Overhead {
-        bytes: Bytes::from_f64(fixed.max(prop) + ctx),
-    }
+    Overhead::of(Bytes::from_f64(fixed.max(prop) + ctx))
 }
 
 /// The formula with these values filled in.
