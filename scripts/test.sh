@@ -59,8 +59,10 @@ done
 # demand), and the catalog: for a link that names a model its family's part (the largest one
 # counts), for a landing link the landing catalog (every model without its repos and files; the
 # whole catalog follows once the list is drawn, and its best-model list then also needs the
-# importer, printed below, not counted); a link with other models (with=, draft=) and a model
-# the catalog lacks read the whole catalog first, so page + whole catalog is held to it too.
+# importer, printed below, not counted). A model the catalog lacks reads the landing catalog as
+# well (then the importer, for its estimate from the Hub). A link with other models (with=,
+# draft=) or train mode is estimated by the whole calculator, loaded on demand beside the whole
+# catalog: what it downloads is printed, not held to the budget, as the importer's.
 gz() { gzip -9c "$1" | wc -c; }
 page=0
 for f in dist/index.html dist/*.css dist/fitcard-web-*.js dist/fitcard-web-*_bg.wasm; do
@@ -79,9 +81,12 @@ printf 'first estimate: %d bytes gzip (page %d + largest catalog part %d; budget
   "$((page + part))" "$page" "$part"
 printf 'landing view: %d bytes gzip (page %d + landing catalog %d; budget 300000), then the whole catalog %d and the importer %d for its list\n' \
   "$((page + lite))" "$page" "$lite" "$whole" "$importer"
-printf 'other models or a model the catalog lacks: %d bytes gzip (page %d + whole catalog %d; budget 300000)\n' \
-  "$((page + whole))" "$page" "$whole"
-if [ "$((page + part))" -gt 300000 ] || [ "$((page + lite))" -gt 300000 ] || [ "$((page + whole))" -gt 300000 ]; then
+printf 'a model the catalog lacks: %d bytes gzip (page %d + landing catalog %d; budget 300000), then the importer %d for its estimate from the Hub\n' \
+  "$((page + lite))" "$page" "$lite" "$importer"
+full=$(( $(gz dist/train/fitcard-full.js) + $(gz dist/train/fitcard-full_bg.wasm) ))
+printf 'other models (with=, draft=): %d bytes gzip (page %d + whole catalog %d + the whole calculator %d, on demand)\n' \
+  "$((page + whole + full))" "$page" "$whole" "$full"
+if [ "$((page + part))" -gt 300000 ] || [ "$((page + lite))" -gt 300000 ]; then
   echo "what the page downloads before its first estimate is over its budget" >&2
   exit 1
 fi

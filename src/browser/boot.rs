@@ -59,8 +59,8 @@ pub async fn load_catalog() -> Result<(), String> {
 
 /// What the first estimate of `query` needs installed: the family of the catalog model its
 /// link names (from that model's part); for the best-model view (a link without a model, or with
-/// `best=`) the landing view's part (every model without its repos and files); for a link with
-/// other models the whole catalog. Until the whole one is in (`catalog::is_whole` says), the
+/// `best=`) and for a model the catalog lacks the landing view's part (every model without its
+/// repos and files); for a link with other models the whole catalog. Until the whole one is in (`catalog::is_whole` says), the
 /// page calls [`load_catalog`] once it has mounted.
 pub async fn load_first(query: &str) -> Result<(), String> {
     // A link with other models (`with=`, `draft=`) names models of other families, whose
@@ -73,7 +73,14 @@ pub async fn load_first(query: &str) -> Result<(), String> {
         .map(|m| query::percent_decode(m).trim().to_string())
         .unwrap_or_default();
     if !whole {
-        if let Some(c) = first_part(&model).await {
+        // A model the catalog lacks has no part: the landing view's (every model, no repos or
+        // files) is all its page needs before it mounts (the closest entries, the import's
+        // start), a fifth smaller than the whole catalog, which follows.
+        let found = match first_part(&model).await {
+            None if !model.is_empty() => first_part("").await,
+            c => c,
+        };
+        if let Some(c) = found {
             fitcard_estimator::catalog::install_first(c);
             return Ok(());
         }
@@ -82,8 +89,8 @@ pub async fn load_first(query: &str) -> Result<(), String> {
 }
 
 /// The one-family catalog of `model` from its part (the empty model: the landing view's part),
-/// or None (a model the catalog lacks has no part; a part missing or damaged: the whole catalog
-/// is read instead). A part's name changes with the catalog: a cached one is always this
+/// or None (a model the catalog lacks has no part; a part missing or damaged: the landing
+/// view's or the whole catalog is read instead). A part's name changes with the catalog: a cached one is always this
 /// build's.
 async fn first_part(model: &str) -> Option<fitcard_estimator::catalog::Catalog> {
     use fitcard_estimator::catalog::parts;

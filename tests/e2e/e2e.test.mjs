@@ -229,12 +229,19 @@ test("a link's first estimate reads its family's part of the catalog, preloaded,
   assert.match(await page.textContent('.verdict-label'), /^(Fits|Tight|Does not fit)$/);
   assert.equal(await page.inputValue('#family'), 'qwen3');
   await page.close();
-  // A model the catalog lacks has no part: the page reads the whole catalog.
+  // A model the catalog lacks has no part: the page reads the landing view's (every model),
+  // says so with the closest entries, then reads the whole catalog.
   const p2 = await context.newPage();
   const b2 = served.length;
   await p2.goto(`${origin}${BASE}?model=nobody/none`);
-  await p2.waitForFunction(() => document.title.length > 0 && !document.getElementById('boot'));
-  assert.ok(served.slice(b2).some((p) => p.endsWith('/catalog.postcard')), 'the whole catalog');
+  await p2.waitForSelector('.closest a');
+  for (let k = 0; k < 50 && !served.slice(b2).some((p) => p.endsWith('/catalog.postcard')); k++) {
+    await p2.waitForTimeout(100);
+  }
+  const got2 = served.slice(b2).map((p) => p.slice(BASE.length));
+  const landing = got2.findIndex((p) => /^parts\/landing-[0-9a-f]+\.postcard$/.test(p));
+  const whole2 = got2.indexOf('catalog.postcard');
+  assert.ok(landing >= 0 && whole2 > landing, got2.join(' '));
   await p2.close();
 });
 

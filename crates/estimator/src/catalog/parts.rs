@@ -4,8 +4,8 @@
 //! whole catalog's tag. The page fetches the part of the model its link names, reads it as it
 //! reads the whole catalog, estimates, then fetches the whole catalog for the rest (the
 //! search, the family list, the best-model view). A part's name changes with the catalog, so a
-//! cached part of an older build is never asked for; a model the catalog lacks has no part (the
-//! page reads the whole catalog instead).
+//! cached part of an older build is never asked for; a model the catalog lacks has no part (its
+//! page reads the landing view's part instead, [`lite`]).
 //!
 //! `data/parts/` holds the files (one per variant: the variants of a family share their bytes),
 //! kept equal to `data/catalog.postcard` by `tests/page_catalog.rs`, which writes them with
