@@ -239,8 +239,9 @@ fn Panel(
     /// The panel's content.
     children: Children,
 ) -> impl IntoView {
+    // Its content mounts under the panel's owner (the page's context, disposed with it), in the
+    // host it has then (none once the page has changed view).
     let host = NodeRef::<leptos::html::Div>::new();
-    // The browser tells, from the frame it is first drawn in.
     if watched {
         let (st, owner) = (use_app(), Owner::current());
         request_animation_frame(move || {
@@ -259,8 +260,6 @@ fn Panel(
             }
         });
     }
-    // A later panel's content mounts under the panel's owner (the page's context, disposed with
-    // it), in the host it has then (none once the page has changed view).
     let now = if later && cfg!(not(feature = "train")) {
         let owner = Owner::current();
         request_animation_frame(move || {
