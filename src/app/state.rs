@@ -61,10 +61,6 @@ pub struct AppState {
     pub whole: RwSignal<bool>,
     /// Notified once after the frame that shows a new estimate (see [`AppState::late`]).
     pub later: Trigger,
-    /// Is any of the calculator's estimate (its panel) on the screen (as the browser last
-    /// observed it)? While none is, the verdict and the bar follow [`AppState::later`] too
-    /// ([`AppState::seen`]).
-    pub on_screen: RwSignal<bool>,
     /// The settings only the whole calculator has (other models on the cards, images, adapters)
     /// were asked for: the page built without them hands over to it, as for train mode.
     pub more: RwSignal<bool>,
@@ -216,7 +212,6 @@ impl AppState {
             generation: RwSignal::new(0),
             whole,
             later: Trigger::new(),
-            on_screen: RwSignal::new(true),
             more: RwSignal::new(false),
         }
     }
@@ -229,18 +224,6 @@ impl AppState {
     pub fn late<T>(self, f: impl FnOnce(&Estimate) -> T) -> T {
         self.later.track();
         self.est.with_untracked(f)
-    }
-
-    /// Read the estimate for the verdict and the bar: at once while they are on the screen, one
-    /// frame late ([`AppState::late`]) while the page is scrolled away from them (on a phone the
-    /// estimate sits above the controls: a slider tick's frame then draws what is in view, the
-    /// slider and the one-line verdict over the controls, and these in the frame after).
-    pub fn seen<T>(self, f: impl FnOnce(&Estimate) -> T) -> T {
-        if self.on_screen.get() {
-            self.est.with(f)
-        } else {
-            self.late(f)
-        }
     }
 
     /// After every new estimate, notify [`AppState::later`] once the frame that shows it has

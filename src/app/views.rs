@@ -177,7 +177,7 @@ pub fn FullView() -> impl IntoView {
                     <MiniVerdict />
                     <Controls compact=false />
                 </Panel>
-                <Panel class="result-panel" watched=true heading_id="h-result" title="Estimate">
+                <Panel class="result-panel" heading_id="h-result" title="Estimate">
                     <Verdict />
                     <MemoryBar />
                     <FrontierPanel />
@@ -232,34 +232,12 @@ fn Panel(
     /// restores in its controls.
     #[prop(optional)]
     later: bool,
-    /// Whether any of it is on the screen is kept in the page's state
-    /// ([`AppState::on_screen`](super::state::AppState::on_screen)).
-    #[prop(optional)]
-    watched: bool,
     /// The panel's content.
     children: Children,
 ) -> impl IntoView {
     // Its content mounts under the panel's owner (the page's context, disposed with it), in the
     // host it has then (none once the page has changed view).
     let host = NodeRef::<leptos::html::Div>::new();
-    if watched {
-        let (st, owner) = (use_app(), Owner::current());
-        request_animation_frame(move || {
-            let section = host
-                .try_get_untracked()
-                .flatten()
-                .and_then(|h| h.parent_element());
-            if let (Some(owner), Some(section)) = (owner, section) {
-                owner.with(|| {
-                    dom::on_view(&section, move |v| {
-                        if st.on_screen.get_untracked() != v {
-                            st.on_screen.set(v);
-                        }
-                    })
-                });
-            }
-        });
-    }
     let now = if later && cfg!(not(feature = "train")) {
         let owner = Owner::current();
         request_animation_frame(move || {

@@ -188,54 +188,27 @@ pub fn report_height() {
     });
 }
 
-/// An observer (of sizes, of the viewport) and its callback, disconnected when dropped.
-struct Observer {
-    disconnect: Box<dyn Fn()>,
+/// A `ResizeObserver` and its callback, disconnected when dropped.
+struct SizeObserver {
+    observer: web_sys::ResizeObserver,
     _callback: Closure<dyn FnMut(JsValue)>,
 }
 
-impl Drop for Observer {
+impl Drop for SizeObserver {
     fn drop(&mut self) {
-        (self.disconnect)();
+        self.observer.disconnect();
     }
 }
 
-/// Keep `o` for as long as the current reactive owner (the calling component) lives: the
-/// owner's arena drops it, disconnected, when the component is cleaned up.
-fn keep(o: Observer) {
-    StoredValue::new_local(o);
-}
-
 /// Call `f` whenever `el` changes size (and once when the observation starts), for as long as
-/// the current reactive owner lives ([`keep`]).
+/// the current reactive owner (the calling component) lives: the observer is kept in the
+/// owner's arena, which drops it, disconnected, when the component is cleaned up.
 pub fn on_resize(el: &web_sys::Element, mut f: impl FnMut() + 'static) {
     let callback = Closure::<dyn FnMut(JsValue)>::new(move |_entries: JsValue| f());
     if let Ok(observer) = web_sys::ResizeObserver::new(callback.as_ref().unchecked_ref()) {
         observer.observe(el);
-        keep(Observer {
-            disconnect: Box::new(move || observer.disconnect()),
-            _callback: callback,
-        });
-    }
-}
-
-/// Call `f` with whether any of `el` is inside the viewport, whenever that changes (and once
-/// when the observation starts), for as long as the current reactive owner lives ([`keep`]).
-/// The browser tells, after its frames: nothing is laid out for it.
-pub fn on_view(el: &web_sys::Element, mut f: impl FnMut(bool) + 'static) {
-    let callback = Closure::<dyn FnMut(JsValue)>::new(move |entries: JsValue| {
-        let last = js_sys::Array::from(&entries).pop();
-        if let Some(v) = js_sys::Reflect::get(&last, &"isIntersecting".into())
-            .ok()
-            .and_then(|v| v.as_bool())
-        {
-            f(v);
-        }
-    });
-    if let Ok(observer) = web_sys::IntersectionObserver::new(callback.as_ref().unchecked_ref()) {
-        observer.observe(el);
-        keep(Observer {
-            disconnect: Box::new(move || observer.disconnect()),
+        StoredValue::new_local(SizeObserver {
+            observer,
             _callback: callback,
         });
     }

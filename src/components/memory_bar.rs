@@ -44,6 +44,7 @@ fn on_card(e: &Estimate, name: TermName) -> Option<(Bytes, bool)> {
 pub fn MemoryBar() -> impl IntoView {
     let st = use_app();
     let active = RwSignal::new(None::<TermName>);
+    let est = st.est;
     let pick = move |ev: &web_sys::Event| {
         if let Some(n) = term_of(ev) {
             if active.get_untracked() != Some(n) {
@@ -55,7 +56,7 @@ pub fn MemoryBar() -> impl IntoView {
     let box_w = box_width(figure);
     let drawing = Memo::new(move |_| {
         let w = box_w.get();
-        st.seen(|e| bar_svg::drawing(e, w))
+        est.with(|e| bar_svg::drawing(e, w))
     });
     let plot = NodeRef::<leptos::html::Div>::new();
     draw(plot, drawing, active);
