@@ -173,7 +173,7 @@ pub fn FullView() -> impl IntoView {
             <ViewNav best=false />
             <Notices />
             <main class="layout">
-                <Panel class="controls-panel" later=true heading_id="h-config" title="Configuration">
+                <Panel class="controls-panel" heading_id="h-config" title="Configuration">
                     <MiniVerdict />
                     <Controls compact=false />
                 </Panel>
@@ -182,14 +182,14 @@ pub fn FullView() -> impl IntoView {
                     <MemoryBar />
                     <FrontierPanel />
                 </Panel>
-                <Panel class="ranking-panel" later=true heading_id="h-rank" title="Best fit in this family">
+                <Panel class="ranking-panel" heading_id="h-rank" title="Best fit in this family">
                     <Ranking />
                 </Panel>
-                <Panel class="command-panel" later=true heading_id="h-cmd" title="Command">
+                <Panel class="command-panel" heading_id="h-cmd" title="Command">
                     <CommandPanel />
                     <CalibratePanel />
                 </Panel>
-                <Panel class="share-panel" later=true heading_id="h-share" title="Share">
+                <Panel class="share-panel" heading_id="h-share" title="Share">
                     <SharePanel />
                 </Panel>
             </main>
@@ -225,46 +225,16 @@ fn Panel(
     heading_id: &'static str,
     /// Visible heading.
     title: &'static str,
-    /// Built once the frame that shows the first estimate has been produced, each such panel in
-    /// a task of its own (what the first estimate needs is the verdict and the bar: the rest
-    /// would keep it off the screen while the browser compiles and runs its code). Only in the
-    /// page a first estimate downloads: the whole calculator is handed a page whose focus it
-    /// restores in its controls.
-    #[prop(optional)]
-    later: bool,
     /// The panel's content.
     children: Children,
 ) -> impl IntoView {
-    // Its content mounts under the panel's owner (the page's context, disposed with it), in the
-    // host it has then (none once the page has changed view).
-    let host = NodeRef::<leptos::html::Div>::new();
-    let now = if later && cfg!(not(feature = "train")) {
-        let owner = Owner::current();
-        request_animation_frame(move || {
-            set_timeout(
-                move || {
-                    if let (Some(owner), Some(host)) = (owner, host.try_get_untracked().flatten()) {
-                        owner.with(|| {
-                            StoredValue::new_local(leptos::mount::mount_to(host.into(), children))
-                        });
-                    }
-                },
-                Default::default(),
-            )
-        });
-        None
-    } else {
-        Some(children())
-    };
     view! {
         <section class=format!("panel {class}") aria-labelledby=heading_id>
             // Focusable from a link (the skip link), never by Tab.
             <h2 id=heading_id tabindex="-1">
                 {title}
             </h2>
-            <div class="content" node_ref=host>
-                {now}
-            </div>
+            {children()}
         </section>
     }
 }
