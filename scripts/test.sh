@@ -60,9 +60,10 @@ done
 # counts), for a landing link the landing catalog (every model without its repos and files; the
 # whole catalog follows once the list is drawn, and its best-model list then also needs the
 # importer, printed below, not counted). A model the catalog lacks reads the landing catalog as
-# well (then the importer, for its estimate from the Hub). A link with other models (with=,
-# draft=) or train mode is estimated by the whole calculator, loaded on demand beside the whole
-# catalog: what it downloads is printed, not held to the budget, as the importer's.
+# well (then the importer, for its estimate from the Hub). The page with the whole catalog is
+# held to the budget too (what the page reads once it has mounted, and what a link with other
+# models, with= or draft=, preloads for the whole calculator it loads on demand: printed, not
+# counted, as the importer).
 gz() { gzip -9c "$1" | wc -c; }
 page=0
 for f in dist/index.html dist/*.css dist/fitcard-web-*.js dist/fitcard-web-*_bg.wasm; do
@@ -83,10 +84,12 @@ printf 'landing view: %d bytes gzip (page %d + landing catalog %d; budget 300000
   "$((page + lite))" "$page" "$lite" "$whole" "$importer"
 printf 'a model the catalog lacks: %d bytes gzip (page %d + landing catalog %d; budget 300000), then the importer %d for its estimate from the Hub\n' \
   "$((page + lite))" "$page" "$lite" "$importer"
+printf 'the page with the whole catalog: %d bytes gzip (page %d + whole catalog %d; budget 300000)\n' \
+  "$((page + whole))" "$page" "$whole"
 full=$(( $(gz dist/train/fitcard-full.js) + $(gz dist/train/fitcard-full_bg.wasm) ))
 printf 'other models (with=, draft=): %d bytes gzip (page %d + whole catalog %d + the whole calculator %d, on demand)\n' \
   "$((page + whole + full))" "$page" "$whole" "$full"
-if [ "$((page + part))" -gt 300000 ] || [ "$((page + lite))" -gt 300000 ]; then
+if [ "$((page + part))" -gt 300000 ] || [ "$((page + lite))" -gt 300000 ] || [ "$((page + whole))" -gt 300000 ]; then
   echo "what the page downloads before its first estimate is over its budget" >&2
   exit 1
 fi
