@@ -1,4 +1,4 @@
-//! The memory-term colours of `style/tokens.css`, checked from the file itself (host test).
+//! The memory-term colours of `style/layout.css` (its design tokens, at its top), checked from the file itself (host test).
 //!
 //! For each theme (light: the `:root` block; dark: `:root` inside
 //! `@media (prefers-color-scheme: dark)`):
@@ -15,7 +15,7 @@
 
 use std::collections::HashMap;
 
-const TOKENS: &str = include_str!("../style/tokens.css");
+const TOKENS: &str = include_str!("../style/layout.css");
 const LAYOUT: &str = include_str!("../style/layout.css");
 
 /// WCAG 2.x minimum for graphical objects.
@@ -24,7 +24,7 @@ const MIN_CONTRAST: f64 = 3.0;
 const MIN_DELTA_E: f64 = 10.0;
 
 /// Terms drawn together in serve mode and in train mode, by their token (`--term-…`; the
-/// classes of `src/draw/bar_geometry.rs`'s `term_class` map onto these in tokens.css).
+/// classes of `src/draw/bar_geometry.rs`'s `term_class` map onto these in layout.css).
 const SERVE: [&str; 5] = ["weights", "kv", "overhead", "embd", "logits"];
 const TRAIN: [&str; 6] = [
     "weights",
@@ -340,7 +340,7 @@ fn every_term_class_takes_its_token() {
     };
     for name in SERVE.iter().chain(TRAIN.iter()) {
         let rule = format!(".{} {{ --c: var(--term-{name}); }}", class(name));
-        assert!(css.contains(&rule), "tokens.css lacks `{rule}`");
+        assert!(css.contains(&rule), "layout.css lacks `{rule}`");
     }
 }
 
