@@ -226,6 +226,22 @@ impl AppState {
         self.est.with_untracked(f)
     }
 
+    /// Read the estimate for the verdict and the bar: at once while their panel is on the
+    /// screen, one frame late ([`AppState::late`]) while the page is scrolled away from it
+    /// (`dom::away`: on a phone the estimate sits above the controls, and a slider tick's frame
+    /// then draws what is in view, the slider and the one-line verdict over the controls, and
+    /// these in the frame after). Scrolled back, they are already up to date. Whether it is in
+    /// view is read, not tracked (a signal and its callback cost the first load more than the
+    /// frame they would save): a view follows a scroll from its next update, so the first
+    /// tick after the panel leaves the screen still draws it in the key's frame.
+    pub fn seen<T>(self, f: impl FnOnce(&Estimate) -> T) -> T {
+        if crate::browser::dom::away() {
+            self.late(f)
+        } else {
+            self.est.with(f)
+        }
+    }
+
     /// After every new estimate, notify [`AppState::later`] once the frame that shows it has
     /// been produced (an animation frame, then a task): several estimates in one frame notify
     /// once.

@@ -1,5 +1,5 @@
 //! The few browser calls the page makes: read and replace the query string, set the title, copy
-//! text, watch an element's size and report the embed's height to its parent. Nothing is leaked:
+//! text, watch an element's size and whether it is in view, and report the embed's height to its parent. Nothing is leaked:
 //! an observer belongs to the component that made it. Failures are swallowed on purpose: a
 //! browser that refuses one of them still shows a working calculator.
 
@@ -212,6 +212,25 @@ pub fn on_resize(el: &web_sys::Element, mut f: impl FnMut() + 'static) {
             _callback: callback,
         });
     }
+}
+
+/// Watch whether `el` (the estimate's panel) is in the viewport: index.html's
+/// `window.fitcardWatch` observes it (an `IntersectionObserver`, one per page: watching another
+/// element disconnects the last) and keeps the answer for [`away`]. The browser tells after
+/// its frames: nothing is laid out for it.
+pub fn watch(el: &web_sys::Element) {
+    let w = window();
+    if let Ok(f) = js_sys::Reflect::get(&w, &"fitcardWatch".into()) {
+        if let Some(f) = f.dyn_ref::<js_sys::Function>() {
+            let _ = f.call1(&w, el);
+        }
+    }
+}
+
+/// Is the element [`watch`]ed scrolled wholly out of view (as the browser last observed it)?
+/// A plain read, not a signal: a view reading it follows the change from its next update.
+pub fn away() -> bool {
+    js_sys::Reflect::get(&window(), &"fitcardAway".into()).is_ok_and(|v| v.is_truthy())
 }
 
 /// Put `text` on the clipboard. `false` when the browser refused.

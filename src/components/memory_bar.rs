@@ -44,7 +44,6 @@ fn on_card(e: &Estimate, name: TermName) -> Option<(Bytes, bool)> {
 pub fn MemoryBar() -> impl IntoView {
     let st = use_app();
     let active = RwSignal::new(None::<TermName>);
-    let est = st.est;
     let pick = move |ev: &web_sys::Event| {
         if let Some(n) = term_of(ev) {
             if active.get_untracked() != Some(n) {
@@ -56,7 +55,7 @@ pub fn MemoryBar() -> impl IntoView {
     let box_w = box_width(figure);
     let drawing = Memo::new(move |_| {
         let w = box_w.get();
-        est.with(|e| bar_svg::drawing(e, w))
+        st.seen(|e| bar_svg::drawing(e, w))
     });
     let plot = NodeRef::<leptos::html::Div>::new();
     draw(plot, drawing, active);
@@ -90,11 +89,16 @@ pub fn MemoryBar() -> impl IntoView {
 }
 
 /// The width of the figure's box: the drawing is laid out at it, one SVG unit per CSS pixel,
-/// so its text keeps its size on a phone; until the box is measured, the default width.
+/// so its text keeps its size on a phone; until the box is measured, the default width. The
+/// same effect watches whether the panel is on the screen (`AppState::seen`).
 fn box_width(figure: NodeRef<leptos::html::Figure>) -> RwSignal<f64> {
     let box_w = RwSignal::new(bar_svg::DEFAULT_WIDTH);
     Effect::new(move |_| {
         if let Some(f) = figure.get() {
+            // Whether the estimate's panel (else the figure) is on the screen
+            // (`AppState::seen`).
+            let panel = f.closest("section").ok().flatten();
+            crate::browser::dom::watch(panel.as_ref().unwrap_or(&f));
             let el = f.clone();
             crate::browser::dom::on_resize(&f, move || {
                 let w = f64::from(el.client_width());

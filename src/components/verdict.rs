@@ -24,7 +24,6 @@ fn slug(v: V) -> &'static str {
 #[component]
 pub fn Verdict() -> impl IntoView {
     let st = use_app();
-    let est = st.est;
     // The lines under the verdict follow the estimate one frame late (`AppState::late`).
     // vLLM and SGLang: what the engine's own startup log will say about its KV pool.
     let pool = Signal::derive(move || {
@@ -43,7 +42,7 @@ pub fn Verdict() -> impl IntoView {
     view! {
         <div class="verdict-box" role="status" aria-live="polite">
             {banner(st)}
-            {failed(est)}
+            {failed(st)}
             <button type="button" class="import-action import-offer" on:click=act(st, OFFER)>
                 "Import it from the Hub"
             </button>
@@ -87,7 +86,7 @@ pub fn Verdict() -> impl IntoView {
 /// Unsloth's published formula.
 fn banner(st: AppState) -> impl IntoView {
     patched(Memo::new(move |_| {
-        st.est.with(|e| {
+        st.seen(|e| {
             let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
             Banner {
                 slug: slug(e.verdict),
@@ -144,9 +143,9 @@ fn verdict_line(st: AppState, e: &Estimate) -> Option<String> {
 }
 
 /// The failed checks, each in words (a catalog entry that lacks the engine's files says so).
-fn failed(est: Memo<Estimate>) -> impl IntoView {
+fn failed(st: AppState) -> impl IntoView {
     patched(Memo::new(move |_| {
-        est.with(|e| {
+        st.seen(|e| {
             let items: Vec<_> = e
                 .checks
                 .iter()

@@ -1379,6 +1379,60 @@ test('on a phone the verdict and the bar come first, and a one-line verdict stay
   await phone.close();
 });
 
+test('a tick draws what is on the screen in its frame: the bar at once beside the controls, one frame later when scrolled away', async () => {
+  // What a key press has changed by the next animation frame (the frame that shows it), and by
+  // a moment later: the bar's drawing and the one-line verdict over the controls.
+  const press = async (page, key, cards) => {
+    await page.evaluate(() => {
+      window.__seen = null;
+      const bar = () => document.querySelector('.bar-plot').innerHTML;
+      const mini = () => document.querySelector('.mini-verdict').textContent;
+      const [b0, m0] = [bar(), mini()];
+      addEventListener('keydown', () => requestAnimationFrame(() => {
+        window.__seen = { bar: bar() !== b0, mini: mini() !== m0 };
+      }), { once: true, capture: true });
+    });
+    await page.evaluate(() => document.getElementById('cards').focus({ preventScroll: true }));
+    await page.keyboard.press(key);
+    await page.waitForFunction(() => window.__seen);
+    const atFrame = await page.evaluate(() => window.__seen);
+    await page.waitForTimeout(200);
+    const later = await page.evaluate((n) => document.querySelectorAll('.bar-plot .card').length === n, cards);
+    return { atFrame, later };
+  };
+  // Beside the controls (a wide screen): the bar changes in the key's frame, tick after tick.
+  const wide = await open('?gpu=rtx-4090');
+  await wide.waitForTimeout(300);
+  assert.deepEqual(await press(wide, 'ArrowRight', 2), { atFrame: { bar: true, mini: true }, later: true });
+  assert.deepEqual(await press(wide, 'ArrowLeft', 1), { atFrame: { bar: true, mini: true }, later: true });
+  await wide.close();
+  // On a phone scrolled down to the controls, the estimate is off the screen: the one-line
+  // verdict changes in the key's frame, the bar in the frame after (from the first tick after
+  // the page has scrolled away: whether it is in view is read at each update, not tracked).
+  const phone = await newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'block' });
+  const page = await phone.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.goto(`${origin}${BASE}${calc('?gpu=rtx-4090')}`);
+  await page.waitForSelector('#cards');
+  await page.locator('#cards').scrollIntoViewIfNeeded();
+  await page.evaluate(() => window.scrollBy(0, 300));
+  await page.waitForTimeout(300);
+  assert.ok(await page.evaluate(() => document.getElementById('h-result').parentElement.getBoundingClientRect().bottom < 0));
+  assert.equal(await page.evaluate(() => window.fitcardAway), true);
+  await press(page, 'ArrowRight', 2);
+  assert.deepEqual(await press(page, 'ArrowLeft', 1), { atFrame: { bar: false, mini: true }, later: true });
+  assert.deepEqual(await press(page, 'ArrowRight', 2), { atFrame: { bar: false, mini: true }, later: true });
+  // Scrolled back, the bar is up to date, and from the tick after next it is drawn in the key's
+  // frame again.
+  await page.evaluate(() => window.scrollTo(0, 0));
+  await page.waitForTimeout(300);
+  assert.equal(await page.evaluate(() => window.fitcardAway), false);
+  assert.equal(await page.evaluate(() => document.querySelectorAll('.bar-plot .card').length), 2);
+  await press(page, 'ArrowLeft', 1);
+  assert.deepEqual(await press(page, 'ArrowRight', 2), { atFrame: { bar: true, mini: true }, later: true });
+  await phone.close();
+});
+
 test('index.html shows a light placeholder until the calculator mounts and replaces it', async () => {
   const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
   assert.match(html, /<div id="boot"/);
