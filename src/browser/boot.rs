@@ -60,8 +60,8 @@ pub async fn load_catalog() -> Result<(), String> {
 /// What the first estimate of `query` needs installed: the family of the catalog model its
 /// link names (from that model's part); for the best-model view (a link without a model, or with
 /// `best=`) and for a model the catalog lacks the landing view's part (every model without its
-/// repos and files); for a link with other models the whole catalog. Until the whole one is in (`catalog::is_whole` says), the
-/// page calls [`load_catalog`] once it has mounted.
+/// repos and files); for a link with other models the whole catalog. Until the whole one is in
+/// (`catalog::is_whole` says), the page calls [`load_catalog`] once it has mounted.
 pub async fn load_first(query: &str) -> Result<(), String> {
     // A link with other models (`with=`, `draft=`) names models of other families, whose
     // commands its first estimate writes.
@@ -90,8 +90,8 @@ pub async fn load_first(query: &str) -> Result<(), String> {
 
 /// The one-family catalog of `model` from its part (the empty model: the landing view's part),
 /// or None (a model the catalog lacks has no part; a part missing or damaged: the landing
-/// view's or the whole catalog is read instead). A part's name changes with the catalog: a cached one is always this
-/// build's.
+/// view's or the whole catalog is read instead). A part's name changes with the catalog: a
+/// cached one is always this build's.
 async fn first_part(model: &str) -> Option<fitcard_estimator::catalog::Catalog> {
     use fitcard_estimator::catalog::parts;
     let url = format!("parts/{}", parts::part_name(CATALOG_TAG, model));

@@ -1,7 +1,8 @@
 //! The few browser calls the page makes: read and replace the query string, set the title, copy
-//! text, watch an element's size and whether it is in view, and report the embed's height to its parent. Nothing is leaked:
-//! an observer belongs to the component that made it. Failures are swallowed on purpose: a
-//! browser that refuses one of them still shows a working calculator.
+//! text, watch an element's size and whether it is in view, and report the embed's height to
+//! its parent. Nothing is leaked: a size observer belongs to the component that made it, and
+//! the view observer is one per page (index.html's, handed each new panel). Failures are
+//! swallowed on purpose: a browser that refuses one of them still shows a working calculator.
 
 use crate::text::share::HEIGHT_MESSAGE;
 use leptos::prelude::{window, StoredValue};

@@ -153,7 +153,8 @@ pub fn ticks(domain: Bytes, width: f64) -> Vec<Tick> {
         .collect()
 }
 
-/// CSS class carrying a term's colour (one custom property per term, at the top of `style/layout.css`).
+/// CSS class carrying a term's colour (one custom property per term, at the top of
+/// `style/layout.css`).
 pub const fn term_class(name: TermName) -> &'static str {
     match name {
         TermName::Weights => "t-weights",
