@@ -96,8 +96,13 @@ test('the policy, the worker and the manifest; a second run changes nothing', ()
       "connect-src 'self' https://huggingface.co https://*.hf.co; object-src 'none'; base-uri 'self'",
   );
   assert.ok(index.indexOf('Content-Security-Policy') < index.indexOf('<link'), 'before what it governs');
-  // The wasm's preload right after the style sheet, before the inline script that waits for it.
-  assert.ok(index.includes(`<link rel="stylesheet" href="./style-3c4d.css" />${PRELOADS}<link rel="icon"`), index);
+  // The wasm's preload, the style sheet and the script's preload open <head>, after the policy,
+  // before the metadata and the inline script that waits for the sheet.
+  const [script, wasm] = PRELOADS.split('><').map((l, i) => (i ? `<${l}` : `${l}>`));
+  assert.ok(
+    index.includes(`" />${wasm}<link rel="stylesheet" href="./style-3c4d.css" />${script}<meta name="description"`),
+    index,
+  );
   assert.equal(index.split('type="application/wasm"').length, 2, 'the wasm preloaded once');
   assert.doesNotMatch(index, /og:|twitter:/, 'no previews without a site URL');
   assert.match(read(d, 'method.html'), new RegExp(`style-src 'self' ${sha('body{margin:0}').replace(/[+/]/g, '\\$&')};`));
