@@ -35,6 +35,15 @@ pub fn remove_placeholder() {
     }
 }
 
+/// The placeholder's panel of class `class` (`#boot .{class}`), while the placeholder is shown.
+pub fn boot_panel(class: &str) -> Option<web_sys::Element> {
+    window()
+        .document()?
+        .query_selector(&format!("#{PLACEHOLDER} .{class}"))
+        .ok()
+        .flatten()
+}
+
 /// The window property that carries the focused control's id across the hand-over to the whole
 /// calculator.
 const FOCUS_KEY: &str = "fitcardFocus";

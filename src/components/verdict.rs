@@ -11,15 +11,6 @@ use crate::text::summary;
 use fitcard_estimator::{Estimate, Verdict as V};
 use leptos::prelude::*;
 
-/// CSS modifier of a verdict.
-fn slug(v: V) -> &'static str {
-    match v {
-        V::Fits => "fits",
-        V::Tight => "tight",
-        V::DoesNotFit => "nofit",
-    }
-}
-
 /// Verdict banner with the per-card numbers, failed checks and warnings.
 #[component]
 pub fn Verdict() -> impl IntoView {
@@ -89,7 +80,7 @@ fn banner(st: AppState) -> impl IntoView {
         st.seen(|e| {
             let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
             Banner {
-                slug: slug(e.verdict),
+                slug: verdict_html::slug(e.verdict),
                 title: crate::text::share::capitalize(e.verdict.label()),
                 line: verdict_line(st, e),
                 tight: (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve)),
@@ -121,24 +112,7 @@ fn verdict_line(st: AppState, e: &Estimate) -> Option<String> {
             headroom
         )),
         // Serve mode: the fullest card decides.
-        None => e.per_card.iter().rev().max_by_key(|c| c.bytes).map(|c| {
-            let limit = if c.budget < c.capacity {
-                format!("{} budget of {}", c.budget, c.capacity)
-            } else {
-                c.capacity.to_string()
-            };
-            let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
-                "per card"
-            } else {
-                "on the fullest card"
-            };
-            let memory = format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
-            // The memory fits but the plan does not: lead with the reason.
-            match e.lead_reason() {
-                Some(why) => format!("{why} · {memory}"),
-                None => memory,
-            }
-        }),
+        None => summary::verdict_line(e),
     }
 }
 
@@ -289,7 +263,7 @@ pub fn MiniVerdict() -> impl IntoView {
         st.est.with(|e| {
             let headroom = headroom.unwrap_or_else(|| e.headroom());
             verdict_html::mini(
-                slug(e.verdict),
+                verdict_html::slug(e.verdict),
                 &crate::text::share::capitalize(e.verdict.label()),
                 &headroom.to_string(),
             )

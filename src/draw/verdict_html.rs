@@ -4,11 +4,21 @@
 //! patches only the texts and attributes that change ([`crate::draw::tree`]).
 
 use fitcard_estimator::badge::xml_escape;
+use fitcard_estimator::Verdict;
 use std::fmt::Write;
 
 /// The method page of the site (rendered from `docs/method.md` at build time), one section per
 /// term id.
 pub const METHOD_PAGE: &str = "method.html";
+
+/// CSS modifier of a verdict (`v-fits`, `v-tight`, `v-nofit`).
+pub fn slug(v: Verdict) -> &'static str {
+    match v {
+        Verdict::Fits => "fits",
+        Verdict::Tight => "tight",
+        Verdict::DoesNotFit => "nofit",
+    }
+}
 
 /// What the banner shows: the verdict, the numbers that decide it, and the notes on a tight
 /// fit and on Unsloth's published formula.

@@ -24,6 +24,28 @@ pub fn about(x: f64) -> String {
     }
 }
 
+/// The numbers under a serve-mode verdict: the fullest card's memory against its capacity (or
+/// its budget) and the headroom, led by the reason when the memory fits but the plan does not
+/// (`None` without a card).
+pub fn verdict_line(e: &Estimate) -> Option<String> {
+    let c = e.per_card.iter().rev().max_by_key(|c| c.bytes)?;
+    let limit = if c.budget < c.capacity {
+        format!("{} budget of {}", c.budget, c.capacity)
+    } else {
+        c.capacity.to_string()
+    };
+    let per = if e.per_card.iter().all(|x| x.bytes == c.bytes) {
+        "per card"
+    } else {
+        "on the fullest card"
+    };
+    let memory = format!("{} of {limit} {per} · headroom {}", c.bytes, e.headroom());
+    Some(match e.lead_reason() {
+        Some(why) => format!("{why} · {memory}"),
+        None => memory,
+    })
+}
+
 /// vLLM and SGLang: the KV pool the engine will allocate and how many requests of `ctx` tokens
 /// it holds at once, "KV pool 476,240 tokens · 58× requests of 8K" (`None` on other engines).
 pub fn pool(e: &Estimate, ctx: u32) -> Option<String> {
@@ -144,6 +166,30 @@ pub fn limit(s: &Solution, i: &Inputs) -> String {
 mod tests {
     use super::*;
     use fitcard_estimator::{estimate, from_query};
+
+    #[test]
+    fn the_verdict_line_names_the_fullest_card_and_its_budget() {
+        let e = estimate(&from_query("model=google/gemma-3-12b-it&gpu=rtx-4090").inputs);
+        let c = &e.per_card[0];
+        assert!(e.lead_reason().is_none());
+        assert_eq!(
+            verdict_line(&e).unwrap(),
+            format!(
+                "{} of {} per card · headroom {}",
+                c.bytes,
+                c.capacity,
+                e.headroom()
+            )
+        );
+        // vLLM takes a share of each card: the line says the budget it leaves.
+        let e = estimate(&from_query("model=Qwen/Qwen3-8B&engine=vllm&gpu=rtx-4090").inputs);
+        let c = &e.per_card[0];
+        assert!(c.budget < c.capacity);
+        assert!(verdict_line(&e).unwrap().starts_with(&format!(
+            "{} of {} budget of {} per card",
+            c.bytes, c.budget, c.capacity
+        )));
+    }
 
     #[test]
     fn solved_limits_in_words() {

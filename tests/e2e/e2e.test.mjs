@@ -162,6 +162,10 @@ async function newContext(options = {}, blockHub = true) {
 /** The default model: a link that names no model opens the best-model view instead. */
 const MODEL = 'model=google/gemma-3-12b-it';
 
+/** The calculator's verdict once it has mounted: a calculator link's first estimate is drawn
+ * into the placeholder (#boot) before that, without the controls (src/app/mod.rs, draw_early). */
+const READY = '.verdict-label:not(#boot *)';
+
 /** `query` naming a model (the default one when it names none), to open the calculator. */
 const calc = (query = '') =>
   /[?&]model=/.test(query) ? query : query ? `${query}&${MODEL}` : `?${MODEL}`;
@@ -171,7 +175,7 @@ async function open(query = '') {
   const page = await context.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}${calc(query)}`);
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   return page;
 }
 
@@ -207,6 +211,57 @@ test('the page loads from a sub-path and shows a verdict, a bar and a command', 
   // The importer (the Hub client and file readers, a worker of its own) waits for an import.
   assert.ok(!served.some((p) => p.includes('fitcard-import')), 'no importer downloaded at start');
   await page.close();
+});
+
+test('a calculator link draws its verdict and bar into the placeholder before the calculator mounts, as the calculator then shows them', async () => {
+  // What the placeholder shows when the verdict first appears in it, and whether the frame
+  // that shows it comes before the calculator's own verdict exists.
+  const probe = () => {
+    window.__early = null;
+    new MutationObserver((_, o) => {
+      const v = document.querySelector('#boot .verdict-label');
+      if (!v) return;
+      o.disconnect();
+      window.__early = {
+        label: v.textContent,
+        line: document.querySelector('#boot .verdict-line').textContent,
+        segs: document.querySelectorAll('#boot rect.seg').length,
+        hidden: v.closest('[aria-hidden="true"]') !== null,
+      };
+      requestAnimationFrame(() =>
+        setTimeout(() => (window.__early.framed = !document.querySelector('.verdict-label:not(#boot *)'))),
+      );
+    }).observe(document, { childList: true, subtree: true });
+  };
+  const page = await context.newPage();
+  page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
+  await page.addInitScript(probe);
+  await page.goto(`${origin}${BASE}?${MODEL}&gpu=rtx-4090&ctx=32768`);
+  await page.waitForSelector(READY);
+  await page.waitForSelector('#ctx');
+  const early = await page.evaluate(() => window.__early);
+  assert.ok(early, 'drawn in the placeholder');
+  assert.equal(early.label, await page.textContent('.verdict-label'));
+  assert.equal(early.line, await page.textContent('.verdict-line'));
+  assert.equal(early.segs, await page.locator('rect.seg').count());
+  assert.ok(early.segs >= 2, 'the bar');
+  assert.ok(early.hidden, 'out of the accessibility tree: the calculator is what is read out');
+  assert.equal(early.framed, true, 'a frame shows it before the calculator mounts');
+  assert.equal(await page.locator('#boot').count(), 0, 'the calculator took its place');
+  await page.close();
+  // Nothing drawn early where the first mount shows no calculator estimate of a catalog model.
+  for (const [q, ready] of [
+    ['?gpu=rtx-4090', '.best-list li'],
+    [`?embed=1&${MODEL}`, '.verdict-label'],
+    ['?model=nobody/not-a-model-anywhere', '.unavailable'],
+  ]) {
+    const p = await context.newPage();
+    await p.addInitScript(probe);
+    await p.goto(`${origin}${BASE}${q}`);
+    await p.waitForSelector(ready);
+    assert.equal(await p.evaluate(() => window.__early), null, q);
+    await p.close();
+  }
 });
 
 test("a link's first estimate reads its family's part of the catalog, preloaded, then the whole catalog", async () => {
@@ -407,7 +462,7 @@ test('encoder-only models (an embedder, a reranker): the whole calculator estima
   for (const [link, flags, server, not] of cases) {
     const before = served.length;
     const page = await open(link);
-    await page.waitForSelector('.verdict-label', { timeout: 30000 });
+    await page.waitForSelector(READY, { timeout: 30000 });
     assert.ok(served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the whole calculator');
     await page.waitForFunction((f) => new RegExp(f).test(document.querySelector('#command').textContent), flags.source);
     const cmd = await page.textContent('#command');
@@ -422,7 +477,7 @@ test('encoder-only models (an embedder, a reranker): the whole calculator estima
 test('the first load offers the whole calculator for images and other models, with the configuration as it is', async () => {
   const before = served.length;
   const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&ctx=4096');
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   assert.ok(!served.slice(before).some((p) => p.includes('train/fitcard-full')), 'the first load');
   await page.click('details.knobs summary');
   await page.click('button:has-text("More: images")');
@@ -457,7 +512,7 @@ test('images per request: the whole calculator counts them into the context, and
 test('memory kept free per card is read by the first load, and the best-model view offers it', async () => {
   const before = served.length;
   const page = await open('?model=google/gemma-3-12b-it&gpu=rtx-4090&engine=ollama&reserve=1.5');
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   assert.match(await page.textContent('#command'), /OLLAMA_GPU_OVERHEAD=1610612736/);
   assert.equal(await page.inputValue('#reserve'), '1.5');
   assert.ok(!served.slice(before).some((p) => p.includes('train/fitcard-full')), 'estimated by the first load');
@@ -549,7 +604,7 @@ test('a permalink restores every control', async () => {
   const b = await context.newPage();
   b.on('pageerror', (e) => pageErrors.push(e.message));
   await b.goto(link);
-  await b.waitForSelector('.verdict-label');
+  await b.waitForSelector(READY);
   assert.deepEqual(await controls(b), want);
   assert.equal(await b.$$eval('.notice', (n) => n.length), 0, 'a clean link raises no notice');
   await b.waitForTimeout(URL_SETTLE_MS);
@@ -606,7 +661,7 @@ test('embed=1 shows the compact view and posts its height to the parent', async 
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}/host.html?par=2&embed=1`);
   const frame = page.frameLocator('#fc');
-  await frame.locator('.verdict-label').waitFor();
+  await frame.locator(READY).waitFor();
   assert.equal(await frame.locator('.embed').count(), 1);
   assert.equal(await frame.locator('#family').count(), 0, 'the model is fixed by the link');
   for (const s of ['#quant', '#ctx', '#par', '#cards']) assert.equal(await frame.locator(s).count(), 1, s);
@@ -711,7 +766,7 @@ test('dark and light themes follow the system setting', async () => {
     const p = await context.newPage();
     await p.emulateMedia({ colorScheme: scheme });
     await p.goto(`${origin}${BASE}${calc()}`);
-    await p.waitForSelector('.verdict-label');
+    await p.waitForSelector(READY);
     const c = await p.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
     await p.close();
     return c;
@@ -756,7 +811,7 @@ test('train mode: switch, sliders, target modules and the GPU pool', async () =>
   const link = page.url();
   const b = await context.newPage();
   await b.goto(link);
-  await b.waitForSelector('.verdict-label');
+  await b.waitForSelector(READY);
   assert.deepEqual(await controls(b), want);
   await b.close();
   // Back to serve mode.
@@ -1253,7 +1308,7 @@ test('a model the catalog lacks: said plainly, the closest entries offered, the 
   // Following an entry keeps the rest of the link.
   await page.focus('.closest a');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   await page.waitForTimeout(URL_SETTLE_MS);
   q = new URL(page.url()).searchParams;
   assert.equal(q.get('model'), offered[0]);
@@ -1348,7 +1403,7 @@ test('on a phone the verdict and the bar come first, and a one-line verdict stay
   const page = await phone.newPage();
   page.on('pageerror', (e) => pageErrors.push(`${page.url()}: ${e.message}`));
   await page.goto(`${origin}${BASE}${calc()}`);
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   const screen = 844;
   const verdict = await page.locator('.verdict').boundingBox();
   assert.ok(verdict.y + verdict.height <= screen, `verdict at ${verdict.y}`);
@@ -1471,7 +1526,7 @@ test("the embed snippet's default height is about the embed's real height", asyn
   const host = await context.newPage();
   host.on('pageerror', (e) => pageErrors.push(e.message));
   await host.goto(`${origin}/host.html?embed=1`);
-  await host.frameLocator('#fc').locator('.verdict-label').waitFor();
+  await host.frameLocator('#fc').locator(READY).waitFor();
   // The snippet's frame is at most 42rem (672 px) wide.
   await host.evaluate(() => {
     window.heights = [];
@@ -1515,7 +1570,7 @@ test('screenshots of the bar in both themes (FITCARD_SHOTS=dir)', { skip: !proce
       const p = await context.newPage();
       await p.emulateMedia({ colorScheme: scheme });
       await p.goto(`${origin}${BASE}${q}`);
-      await p.waitForSelector('.verdict-label');
+      await p.waitForSelector(READY);
       const name = `${scheme}-${q.includes('train') ? 'train' : 'serve'}.png`;
       await p.locator('.result-panel').screenshot({ path: path.join(process.env.FITCARD_SHOTS, name) });
       await p.close();
@@ -1569,7 +1624,7 @@ test('the embed snippet works from a cross-origin page under its sandbox, posts 
   await host.goto(parentUrl);
   const frame = host.frameLocator('iframe');
   // The frame loads its own module and wasm from its own origin, under the sandbox.
-  await frame.locator('.verdict-label').waitFor();
+  await frame.locator(READY).waitFor();
   assert.ok(served.filter((p) => p.endsWith('.wasm')).length > wasmBefore, 'the wasm was fetched');
   const inner = host.frames().find((f) => f !== host.mainFrame());
   assert.equal(await inner.evaluate(() => location.origin), origin);
@@ -1587,7 +1642,7 @@ test('the embed snippet works from a cross-origin page under its sandbox, posts 
   assert.equal(Math.round(box), received.at(-1).data.height, 'resized by the snippet');
   // "Open full calculator" opens a new tab: the parent stays where it is.
   const [popup] = await Promise.all([host.context().waitForEvent('page'), frame.locator('a.open-full').click()]);
-  await popup.waitForSelector('.verdict-label');
+  await popup.waitForSelector(READY);
   assert.equal(new URL(popup.url()).searchParams.get('par'), '2');
   assert.equal(new URL(popup.url()).searchParams.has('embed'), false);
   await popup.close();
@@ -1611,7 +1666,7 @@ test('offline after the first visit; a new build replaces the cache on the next 
   const url = `${origin}${BASE}${calc('?ctx=4096')}`;
   const before = served.length;
   await page.goto(url);
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   // After load the worker registers, caches the build and takes control of the page.
   await page.waitForFunction(() => navigator.serviceWorker.controller !== null, null, { timeout: 15000 });
   const cacheKeys = () => page.evaluate(() => caches.keys());
@@ -1656,7 +1711,7 @@ test('offline after the first visit; a new build replaces the cache on the next 
   const seen = served.length;
   await ctx.setOffline(true);
   await page.reload();
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   const kv = await kvWidth(page);
   await page.focus('#ctx');
   for (let k = 0; k < 3; k++) await page.keyboard.press('ArrowRight');
@@ -1693,7 +1748,7 @@ test('offline after the first visit; a new build replaces the cache on the next 
   try {
     // The next online load shows the new build, and its worker replaces the old cache.
     await page.goto(url);
-    await page.waitForSelector('.verdict-label');
+    await page.waitForSelector(READY);
     assert.equal(await page.getAttribute('html', 'data-build'), 'next');
     let keys = [];
     for (let t = 0; t < 100; t++) {
@@ -1705,7 +1760,7 @@ test('offline after the first visit; a new build replaces the cache on the next 
     // Offline again: the new build, from the new cache.
     await ctx.setOffline(true);
     await page.reload();
-    await page.waitForSelector('.verdict-label');
+    await page.waitForSelector(READY);
     assert.equal(await page.getAttribute('html', 'data-build'), 'next');
   } finally {
     root = DIST;
@@ -1768,11 +1823,11 @@ test("the landing view ranks from its part of the catalog (every model, no repos
   const [model, quant] = (await bestRows(page))[0].split(' ');
   await page.focus('#best-0');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   const opened = await page.textContent('#command');
   const direct = await context.newPage();
   await direct.goto(`${origin}${BASE}?model=${model}&quant=${quant}&gpu=rtx-4090`);
-  await direct.waitForSelector('.verdict-label');
+  await direct.waitForSelector(READY);
   assert.equal(opened, await direct.textContent('#command'));
   assert.deepEqual(pageErrors, []);
   await direct.close();
@@ -1816,7 +1871,7 @@ test('a link that names no model lands on the best model for the card; a row ope
   const [model, quant] = narrowed[0].split(' ');
   await page.focus('#best-0');
   await page.keyboard.press('Enter');
-  await page.waitForSelector('.verdict-label');
+  await page.waitForSelector(READY);
   await page.waitForTimeout(URL_SETTLE_MS);
   let q = new URL(page.url()).searchParams;
   assert.equal(q.get('model'), model);
