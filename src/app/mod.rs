@@ -59,27 +59,16 @@ pub fn start() {
 /// placeholder stays hidden from assistive technology (index.html): the calculator is read out.
 fn draw_early(q: &str) -> bool {
     use crate::draw::{bar_svg, verdict_html};
-    let mut i = fitcard_estimator::from_query(q).inputs;
-    if query::raw_param(q, "model").is_none()
-        || i.embed
-        || i.best.on
-        || i.mode != fitcard_estimator::Mode::Serve
-        || state::Missing::from_query(q).is_some()
-    {
+    let (i, _, missing) = state::first_inputs(q);
+    // A link without a model opens the best-model view (`best.on`).
+    if missing.is_some() || i.embed || i.best.on || i.mode != fitcard_estimator::Mode::Serve {
         return false;
     }
     let Some(panel) = dom::boot_panel("result-panel") else {
         return false;
     };
-    hub::pin(&mut i, None);
     let e = fitcard_estimator::estimate(&i);
-    let banner = verdict_html::Banner {
-        slug: verdict_html::slug(e.verdict),
-        title: share::capitalize(e.verdict.label()),
-        line: crate::text::summary::verdict_line(&e),
-        tight: (e.verdict == fitcard_estimator::Verdict::Tight).then(|| share::tight_note(true)),
-        formula: share::formula_note(&i, e.total_device_bytes),
-    };
+    let banner = verdict_html::Banner::new(&e, &i, crate::text::summary::verdict_line(&e));
     panel.set_inner_html(&format!(
         r#"<h2>Estimate</h2><div class="verdict-box">{}</div><figure class="bar"><div class="bar-plot"></div></figure>"#,
         banner.markup()

@@ -142,29 +142,35 @@ impl Missing {
     }
 }
 
+/// The page's first inputs from `query`, the notices its decoding gave, and the requested model
+/// when the catalog lacks it: what the calculator starts from, and what the first estimate
+/// drawn before it mounts is estimated from (`app::draw_early`).
+pub(super) fn first_inputs(query: &str) -> (Inputs, Vec<Notice>, Option<Missing>) {
+    let mut d = from_query(query);
+    let missing = Missing::from_query(query);
+    // A link that names no model lands on the best model for its card (the embed and train
+    // mode keep their calculator).
+    if query::raw_param(query, "model").is_none() && !d.inputs.embed && d.inputs.mode == Mode::Serve
+    {
+        d.inputs.best.on = true;
+    }
+    // The page says itself that the model is not available: the decoder's "using the default
+    // model instead" would be wrong here.
+    let notices = d
+        .notices
+        .into_iter()
+        .filter(|n| missing.is_none() || n.key != Key::Model)
+        .collect();
+    let mut first = d.inputs;
+    if missing.is_none() {
+        hub::pin(&mut first, None);
+    }
+    (first, notices, missing)
+}
+
 impl AppState {
     pub(super) fn new(query: &str) -> Self {
-        let mut d = from_query(query);
-        let missing = Missing::from_query(query);
-        // A link that names no model lands on the best model for its card (the embed and
-        // train mode keep their calculator).
-        if query::raw_param(query, "model").is_none()
-            && !d.inputs.embed
-            && d.inputs.mode == Mode::Serve
-        {
-            d.inputs.best.on = true;
-        }
-        // The page says itself that the model is not available: the decoder's "using the
-        // default model instead" would be wrong here.
-        let notices = d
-            .notices
-            .into_iter()
-            .filter(|n| missing.is_none() || n.key != Key::Model)
-            .collect();
-        let mut first = d.inputs;
-        if missing.is_none() {
-            hub::pin(&mut first, None);
-        }
+        let (first, notices, missing) = first_inputs(query);
         let settled = RwSignal::new(first.clone());
         let inputs = RwSignal::new(first);
         let mode = Memo::new(move |_| inputs.with(|i| i.mode));

@@ -8,7 +8,7 @@ use super::import_status::{act, OFFER};
 use crate::app::state::{use_app, AppState};
 use crate::draw::verdict_html::{self, Banner};
 use crate::text::summary;
-use fitcard_estimator::{Estimate, Verdict as V};
+use fitcard_estimator::Estimate;
 use leptos::prelude::*;
 
 /// Verdict banner with the per-card numbers, failed checks and warnings.
@@ -78,17 +78,8 @@ pub fn Verdict() -> impl IntoView {
 fn banner(st: AppState) -> impl IntoView {
     patched(Memo::new(move |_| {
         st.seen(|e| {
-            let serve = st.mode.get() == fitcard_estimator::Mode::Serve;
-            Banner {
-                slug: verdict_html::slug(e.verdict),
-                title: crate::text::share::capitalize(e.verdict.label()),
-                line: verdict_line(st, e),
-                tight: (e.verdict == V::Tight).then(|| crate::text::share::tight_note(serve)),
-                formula: st
-                    .inputs
-                    .with(|i| crate::text::share::formula_note(i, e.total_device_bytes)),
-            }
-            .markup()
+            let line = verdict_line(st, e);
+            st.inputs.with(|i| Banner::new(e, i, line).markup())
         })
     }))
 }

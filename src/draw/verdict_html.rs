@@ -4,7 +4,7 @@
 //! patches only the texts and attributes that change ([`crate::draw::tree`]).
 
 use fitcard_estimator::badge::xml_escape;
-use fitcard_estimator::Verdict;
+use fitcard_estimator::{Estimate, Inputs, Mode, Verdict};
 use std::fmt::Write;
 
 /// The method page of the site (rendered from `docs/method.md` at build time), one section per
@@ -33,6 +33,20 @@ pub struct Banner {
 }
 
 impl Banner {
+    /// The banner of `e` estimated from `i`, with the numbers under the verdict (`line`: they
+    /// differ by mode, see `text::summary::verdict_line`). One constructor for the calculator's
+    /// banner and the first estimate drawn before it mounts.
+    pub fn new(e: &Estimate, i: &Inputs, line: Option<String>) -> Banner {
+        use crate::text::share;
+        Banner {
+            slug: slug(e.verdict),
+            title: share::capitalize(e.verdict.label()),
+            line,
+            tight: (e.verdict == Verdict::Tight).then(|| share::tight_note(i.mode == Mode::Serve)),
+            formula: share::formula_note(i, e.total_device_bytes),
+        }
+    }
+
     pub fn markup(&self) -> String {
         let mut s = format!(
             r#"<div class="verdict v-{0}" data-verdict="{0}""#,
