@@ -154,12 +154,11 @@ if (read('index.html').includes(CSP_META)) {
   const require = createRequire(new URL('../.tools/node_modules/', import.meta.url));
   const acorn = require('acorn');
   const { shortImports } = await import('./short-imports.mjs');
-  const glue = [
-    ...fs.readdirSync(dist).filter((n) => /^fitcard-[a-z-]+(-[0-9a-f]+)?\.js$/.test(n)),
-    ...(fs.existsSync(file('train')) ? fs.readdirSync(file('train')).map((n) => `train/${n}`) : []).filter((n) =>
-      /^train\/fitcard-[a-z-]+\.js$/.test(n),
-    ),
-  ];
+  const glue = ['', 'train/'].flatMap((dir) =>
+    fs.existsSync(file(dir))
+      ? fs.readdirSync(file(dir)).filter((n) => /^fitcard-[a-z-]+(-[0-9a-f]+)?\.js$/.test(n)).map((n) => dir + n)
+      : [],
+  );
   const sri = (bytes) => `sha384-${crypto.createHash('sha384').update(bytes).digest('base64')}`;
   let html = read('index.html');
   for (const name of glue) {
